@@ -1,0 +1,63 @@
+import Patchbay
+
+/// The example app's factories: two or more implementations of each protocol,
+/// grouped in modules. The manifests in `Manifests/` choose among them.
+public struct NotesModule: CatalogModule {
+    /// Creates the module.
+    public init() {}
+
+    /// Registers every factory of the example.
+    public func register(into catalog: inout FactoryCatalog) {
+        catalog.install(StorageModule())
+        catalog.install(InfrastructureModule())
+        catalog.register("note-service", provides: NoteService.self) {
+            (store: any NoteStore, clock: any Clock, logger: any Logger, mailer: any Mailer, ids: any IDGenerator) in
+            NoteService(store: store, clock: clock, logger: logger, mailer: mailer, ids: ids)
+        }
+    }
+}
+
+/// Where notes are kept.
+struct StorageModule: CatalogModule {
+    func register(into catalog: inout FactoryCatalog) {
+        catalog.register("in-memory-store", provides: (any NoteStore).self, lifetime: .singleton) {
+            InMemoryNoteStore()
+        }
+        catalog.register(
+            "file-store", provides: (any NoteStore).self, parameters: FileNoteStore.Options.self, lifetime: .singleton
+        ) { options in
+            FileNoteStore(options: options)
+        }
+    }
+}
+
+/// Clocks, loggers, mailers and identifiers.
+struct InfrastructureModule: CatalogModule {
+    func register(into catalog: inout FactoryCatalog) {
+        catalog.register("system-clock", provides: (any Clock).self) { SystemClock() }
+        catalog.register("fixed-clock", provides: (any Clock).self, parameters: FixedClock.Options.self) { options in
+            try FixedClock(options: options)
+        }
+        catalog.register("console-logger", provides: (any Logger).self, parameters: ConsoleLogger.Options.self) {
+            options in ConsoleLogger(options: options)
+        }
+        catalog.register("json-logger", provides: (any Logger).self) { JSONLogger() }
+        catalog.register("smtp-mailer", provides: (any Mailer).self, parameters: SMTPMailer.Options.self) {
+            (options: SMTPMailer.Options, logger: any Logger) in
+            SMTPMailer(options: options, logger: logger)
+        }
+        catalog.register("outbox-mailer", provides: (any Mailer).self, lifetime: .singleton) { OutboxMailer() }
+        catalog.register("uuid-ids", provides: (any IDGenerator).self) { UUIDGenerator() }
+        catalog.register(
+            "sequential-ids", provides: (any IDGenerator).self, parameters: SequentialIDGenerator.Options.self,
+            lifetime: .singleton
+        ) { options in
+            SequentialIDGenerator(options: options)
+        }
+    }
+}
+
+extension FactoryCatalog {
+    /// The example app's catalog.
+    public static var notes: FactoryCatalog { FactoryCatalog(modules: [NotesModule()]) }
+}

@@ -1,0 +1,160 @@
+import Foundation
+
+/// What a ``FactoryCatalog`` says of itself as JSON: every factory's name, the
+/// types it provides and needs, its default lifetime, whether its product is
+/// a class, its parameter and argument types.
+///
+/// `patchbay check --catalog catalog.json` reads this file to validate
+/// manifests without building the app, on a Linux CI runner for an iOS app, say.
+///
+///     try catalog.describe().jsonData().write(to: URL(fileURLWithPath: "Manifests/catalog.json"))
+public struct CatalogDescription: Codable, Sendable, Hashable {
+    /// The description format; this build writes and reads `1`.
+    public var version: Int
+    /// Every type named in the catalog, with its short and module-qualified names.
+    public var types: [TypeName]
+    /// The factories, sorted by name.
+    public var factories: [Factory]
+
+    /// Creates a description.
+    public init(version: Int = 1, types: [TypeName], factories: [Factory]) {
+        self.version = version
+        self.types = types
+        self.factories = factories
+    }
+
+    /// A type's two names.
+    public struct TypeName: Codable, Sendable, Hashable {
+        /// `NotesKit.Clock`.
+        public var qualified: String
+        /// `Clock`.
+        public var name: String
+        /// Creates a type name.
+        public init(qualified: String, name: String) {
+            self.qualified = qualified
+            self.name = name
+        }
+    }
+
+    /// One factory.
+    public struct Factory: Codable, Sendable, Hashable {
+        /// The name manifests use.
+        public var name: String
+        /// The module-qualified names of the types it provides.
+        public var provides: [String]
+        /// What it needs, in order; `nil` when it resolves by hand (unknown to static checks).
+        public var needs: [Need]?
+        /// The lifetime when a binding names none.
+        public var defaultLifetime: Lifetime?
+        /// The product's type: the concrete type when known, else the provided type.
+        public var productType: String
+        /// Whether the product is a class instance (needed for `weak`).
+        public var productIsClass: Bool
+        /// The parameter type, when the factory takes parameters.
+        public var parameters: Parameters?
+        /// The module-qualified resolve-time argument type, when it takes one.
+        public var argument: String?
+        /// Where it was registered (`NotesKit/NotesCatalog.swift:42`).
+        public var registeredAt: String?
+
+        /// Creates a factory description.
+        public init(
+            name: String, provides: [String], needs: [Need]?, defaultLifetime: Lifetime? = nil,
+            productType: String, productIsClass: Bool, parameters: Parameters? = nil, argument: String? = nil,
+            registeredAt: String? = nil
+        ) {
+            self.name = name
+            self.provides = provides
+            self.needs = needs
+            self.defaultLifetime = defaultLifetime
+            self.productType = productType
+            self.productIsClass = productIsClass
+            self.parameters = parameters
+            self.argument = argument
+            self.registeredAt = registeredAt
+        }
+    }
+
+    /// A dependency of a factory.
+    public struct Need: Codable, Sendable, Hashable {
+        /// The module-qualified type.
+        public var type: String
+        /// `direct` (must be bound), `optional` (`T?`) or `lazy` (``Lazy``, resolved on first use).
+        public var kind: String
+        /// Creates a need.
+        public init(type: String, kind: String = "direct") {
+            self.type = type
+            self.kind = kind
+        }
+    }
+
+    /// A factory's parameter type.
+    public struct Parameters: Codable, Sendable, Hashable {
+        /// The module-qualified type name.
+        public var type: String
+        /// Its fields, when a dry run of its decoder could tell; `nil` when unknown.
+        public var fields: [ParameterField]?
+        /// Creates a parameter type description.
+        public init(type: String, fields: [ParameterField]?) {
+            self.type = type
+            self.fields = fields
+        }
+    }
+
+    /// A field of a parameter type.
+    public struct ParameterField: Codable, Sendable, Hashable {
+        /// The JSON key.
+        public var name: String
+        /// The JSON type: `string`, `integer`, `number`, `boolean`, `object`, `array` or `any`.
+        public var type: String
+        /// Whether the key must be present.
+        public var required: Bool
+        /// Creates a field.
+        public init(name: String, type: String, required: Bool) {
+            self.name = name
+            self.type = type
+            self.required = required
+        }
+    }
+
+    /// The description as pretty-printed JSON with sorted keys, stable from run to run.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(contentsOf: Array("\n".utf8))
+        return data
+    }
+
+    /// Reads a description written by ``jsonData()``.
+    public init(jsonData data: Data) throws {
+        self = try JSONDecoder().decode(CatalogDescription.self, from: data)
+    }
+}
+
+extension FactoryCatalog {
+    /// Describes the catalog for `patchbay check --catalog` and for tools.
+    public func describe() -> CatalogDescription {
+        var types: [TypeKey] = []
+        var seen: Set<TypeKey> = []
+        func note(_ key: TypeKey) { if seen.insert(key).inserted { types.append(key) } }
+        let factories = definitions.map { definition -> CatalogDescription.Factory in
+            definition.provides.forEach { note($0.key) }
+            definition.dependencies?.forEach { note($0.key) }
+            return CatalogDescription.Factory(
+                name: definition.name,
+                provides: definition.provides.map(\.key.qualifiedName),
+                needs: definition.dependencies?.map { .init(type: $0.key.qualifiedName, kind: $0.kind.rawValue) },
+                defaultLifetime: definition.defaultLifetime,
+                productType: definition.productTypeName,
+                productIsClass: definition.productIsClass,
+                parameters: definition.parameters.map { .init(type: $0.typeName, fields: $0.fields) },
+                argument: definition.argument?.qualifiedName,
+                registeredAt: definition.registeredAt.description)
+        }
+        return CatalogDescription(
+            types: types.map { .init(qualified: $0.qualifiedName, name: $0.name) }
+                .sorted { $0.qualified < $1.qualified },
+            factories: factories.sorted { $0.name < $1.name })
+    }
+}

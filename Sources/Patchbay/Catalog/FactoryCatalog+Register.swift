@@ -1,0 +1,268 @@
+// The registration calls. Each one is generic over the closure's parameters
+// (a parameter pack), so the catalog records what a factory needs from the
+// closure's type alone, without calling it.
+
+extension FactoryCatalog {
+    /// Registers a factory that provides one type.
+    ///
+    /// The closure's parameters are the factory's dependencies; the container
+    /// resolves each from the injector that serves the factory. Because the
+    /// closure returns `T`, the compiler checks that the product conforms.
+    ///
+    ///     catalog.register("sqlite", provides: (any UserRepository).self, lifetime: .singleton) {
+    ///         (db: any Database, log: any Logger) in
+    ///         SQLiteUserRepository(db: db, log: log)
+    ///     }
+    ///
+    /// A parameter of type `T?` is an optional need (nil when `T` is not
+    /// bound); a parameter of type ``Lazy`` is resolved on first use, which
+    /// breaks a cycle between two factories.
+    ///
+    /// - Parameters:
+    ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
+    ///   - type: The type the factory provides, usually a protocol: `(any Clock).self`.
+    ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - make: Makes the product from its dependencies.
+    public mutating func register<T, each Dependency>(
+        _ name: String,
+        provides type: T.Type,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @Sendable (repeat each Dependency) throws -> T
+    ) {
+        let specs = Self.dependencySpecs(repeat (each Dependency).self)
+        addOrStop(Self.singleType(
+            name, type, lifetime, specs: specs, parameters: nil, argument: nil, SourceLocation(file, line)
+        ) { call in
+            var index = 0
+            func next<D>(_: D.Type) throws -> D {
+                defer { index += 1 }
+                return try call.dependency(D.self, spec: specs[index])
+            }
+            return Instance<T>(try make(repeat try next((each Dependency).self)))
+        })
+    }
+
+    /// Registers a factory that takes parameters from the manifest.
+    ///
+    /// The binding's `parameters` object is decoded into `Parameters` when the
+    /// manifest is activated; a binding whose parameters do not decode is an
+    /// `invalid-parameters` error then, not a failure at first use.
+    ///
+    ///     struct SQLiteOptions: Decodable, Sendable { var path: String; var poolSize: Int? }
+    ///     catalog.register("sqlite", provides: (any Database).self, parameters: SQLiteOptions.self) {
+    ///         (options: SQLiteOptions, log: any Logger) in
+    ///         try SQLiteDatabase(path: options.path, log: log)
+    ///     }
+    public mutating func register<T, Parameters: Decodable & Sendable, each Dependency>(
+        _ name: String,
+        provides type: T.Type,
+        parameters: Parameters.Type,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @Sendable (Parameters, repeat each Dependency) throws -> T
+    ) {
+        let specs = Self.dependencySpecs(repeat (each Dependency).self)
+        addOrStop(Self.singleType(
+            name, type, lifetime, specs: specs, parameters: .of(parameters), argument: nil, SourceLocation(file, line)
+        ) { call in
+            var index = 0
+            func next<D>(_: D.Type) throws -> D {
+                defer { index += 1 }
+                return try call.dependency(D.self, spec: specs[index])
+            }
+            return Instance<T>(try make(call.parameters(as: Parameters.self), repeat try next((each Dependency).self)))
+        })
+    }
+
+    /// Registers a factory that takes an argument when it is resolved, as in
+    /// `container.resolve(GameViewModel.self, argument: game)`.
+    ///
+    /// Such a factory can only be resolved directly with an argument; another
+    /// factory cannot depend on it (`argument-required`).
+    public mutating func register<T, Argument, each Dependency>(
+        _ name: String,
+        provides type: T.Type,
+        argument: Argument.Type,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @Sendable (Argument, repeat each Dependency) throws -> T
+    ) {
+        let specs = Self.dependencySpecs(repeat (each Dependency).self)
+        addOrStop(Self.singleType(
+            name, type, lifetime, specs: specs, parameters: nil, argument: TypeKey(argument), SourceLocation(file, line)
+        ) { call in
+            var index = 0
+            func next<D>(_: D.Type) throws -> D {
+                defer { index += 1 }
+                return try call.dependency(D.self, spec: specs[index])
+            }
+            return Instance<T>(try make(call.argument(as: Argument.self), repeat try next((each Dependency).self)))
+        })
+    }
+
+    /// Registers a factory that takes both manifest parameters and a resolve-time argument.
+    public mutating func register<T, Parameters: Decodable & Sendable, Argument, each Dependency>(
+        _ name: String,
+        provides type: T.Type,
+        parameters: Parameters.Type,
+        argument: Argument.Type,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @Sendable (Parameters, Argument, repeat each Dependency) throws -> T
+    ) {
+        let specs = Self.dependencySpecs(repeat (each Dependency).self)
+        addOrStop(Self.singleType(
+            name, type, lifetime, specs: specs, parameters: .of(parameters), argument: TypeKey(argument),
+            SourceLocation(file, line)
+        ) { call in
+            var index = 0
+            func next<D>(_: D.Type) throws -> D {
+                defer { index += 1 }
+                return try call.dependency(D.self, spec: specs[index])
+            }
+            return Instance<T>(try make(
+                call.parameters(as: Parameters.self), call.argument(as: Argument.self),
+                repeat try next((each Dependency).self)))
+        })
+    }
+
+    /// Registers a factory whose product provides several types.
+    ///
+    /// Each provided type is checked at registration: a product that does not
+    /// conform to one of them stops the program with a message naming the
+    /// factory, the type and the place. Bindings of different protocols to
+    /// this factory with the same lifetime, injector and parameters share one
+    /// singleton instance.
+    ///
+    ///     catalog.register("system-clock", product: SystemClock.self,
+    ///                      provides: (any Clock).self, (any TimeSource).self) { SystemClock() }
+    public mutating func register<Product, each Provided, each Dependency>(
+        _ name: String,
+        product: Product.Type,
+        provides types: repeat (each Provided).Type,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @Sendable (repeat each Dependency) throws -> Product
+    ) {
+        let specs = Self.dependencySpecs(repeat (each Dependency).self)
+        let location = SourceLocation(file, line)
+        let provided: [ProvidedType]
+        do {
+            provided = try Self.providedTypes(of: product, repeat each types, factory: name, at: location)
+        } catch {
+            preconditionFailure(error.description)
+        }
+        addOrStop(FactoryDefinition(
+            name: name, provides: provided, dependencies: specs, defaultLifetime: lifetime,
+            productTypeName: TypeKey.qualifiedName(of: product), productIsClass: TypeConformance.isClass(product),
+            parameters: nil, argument: nil, registeredAt: location, boxing: .of(product)
+        ) { call in
+            var index = 0
+            func next<D>(_: D.Type) throws -> D {
+                defer { index += 1 }
+                return try call.dependency(D.self, spec: specs[index])
+            }
+            return Instance<Product>(try make(repeat try next((each Dependency).self)))
+        })
+    }
+
+    /// Registers an existing instance as a factory: every resolution returns
+    /// this same instance, whatever lifetime a binding gives it.
+    ///
+    ///     catalog.register("shared-formatter", provides: DateFormatter.self, instance: formatter)
+    public mutating func register<T>(
+        _ name: String,
+        provides type: T.Type,
+        instance: T,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        let box = Instance<T>(instance)
+        addOrStop(Self.singleType(
+            name, type, .singleton, specs: [], parameters: nil, argument: nil, SourceLocation(file, line)
+        ) { _ in box })
+    }
+
+    /// Registers a factory that resolves its dependencies by hand.
+    ///
+    /// Use this when what a factory needs depends on a runtime decision. The
+    /// trade-off: its needs are unknown to static checks, so `patchbay check`
+    /// and activation cannot report a missing dependency, a cycle or a captive
+    /// dependency through it; those surface as ``ResolutionError``s when it runs.
+    ///
+    ///     catalog.registerResolving("router", provides: (any Router).self) { resolver in
+    ///         let flags = try resolver.resolve((any FeatureFlags).self)
+    ///         return flags.newRouter ? try NewRouter(resolver.resolve()) : LegacyRouter()
+    ///     }
+    public mutating func registerResolving<T>(
+        _ name: String,
+        provides type: T.Type,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @Sendable (Resolver) throws -> T
+    ) {
+        addOrStop(Self.singleType(
+            name, type, lifetime, specs: nil, parameters: nil, argument: nil, SourceLocation(file, line)
+        ) { call in Instance<T>(try make(Resolver(call: call))) })
+    }
+
+    /// Registers a factory that resolves by hand and takes manifest parameters,
+    /// which it reads with ``Resolver/parameters(as:)``.
+    public mutating func registerResolving<T, Parameters: Decodable & Sendable>(
+        _ name: String,
+        provides type: T.Type,
+        parameters: Parameters.Type,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @Sendable (Resolver) throws -> T
+    ) {
+        addOrStop(Self.singleType(
+            name, type, lifetime, specs: nil, parameters: .of(parameters), argument: nil, SourceLocation(file, line)
+        ) { call in Instance<T>(try make(Resolver(call: call))) })
+    }
+
+    // MARK: - Building definitions
+
+    private static func singleType<T>(
+        _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,
+        parameters: ParametersSpec?, argument: TypeKey?, _ location: SourceLocation,
+        build: @escaping @Sendable (FactoryCall) throws -> AnyObject
+    ) -> FactoryDefinition {
+        FactoryDefinition(
+            name: name, provides: [ProvidedType(key: TypeKey(type), convert: nil)], dependencies: specs,
+            defaultLifetime: lifetime, productTypeName: TypeKey.qualifiedName(of: type),
+            productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: argument,
+            registeredAt: location, boxing: .of(type), build: build)
+    }
+
+    static func dependencySpecs<each D>(_ types: repeat (each D).Type) -> [DependencySpec] {
+        var specs: [DependencySpec] = []
+        repeat specs.append(DependencySpec.of(each types))
+        return specs
+    }
+
+    /// The provided types of a several-types registration, each with its
+    /// conversion from the product; throws for the first type the product
+    /// does not conform to.
+    static func providedTypes<Product, each Provided>(
+        of product: Product.Type, _ types: repeat (each Provided).Type, factory: String, at location: SourceLocation
+    ) throws(RegistrationError) -> [ProvidedType] {
+        var provided: [ProvidedType] = []
+        var mismatch: RegistrationError?
+        func append<T>(_ type: T.Type) {
+            if mismatch == nil, TypeConformance.canConvert(product, to: type) == false {
+                mismatch = .doesNotConform(
+                    factory: factory, product: TypeKey.qualifiedName(of: product),
+                    provided: TypeKey.qualifiedName(of: type), at: location)
+            }
+            // The conversion is a dynamic cast, checked above; it runs once per
+            // instance made, never on a cached read.
+            provided.append(ProvidedType(key: TypeKey(type)) { box in
+                Instance<T>(unsafeDowncast(box, to: Instance<Product>.self).value as! T)
+            })
+        }
+        repeat append(each types)
+        if let mismatch { throw mismatch }
+        return provided
+    }
+}

@@ -1,0 +1,109 @@
+/// A value of type `T` in a class box, so the container can store instances
+/// of any type as `AnyObject` and get them back as `T` with a cheap class
+/// downcast instead of an existential cast (which, for a protocol type, makes
+/// the runtime search its conformance records).
+final class Instance<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Where in the app's source a factory was registered.
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+    /// The file, as `#fileID` gives it (`NotesKit/NotesCatalog.swift`).
+    public let fileID: String
+    /// The 1-based line.
+    public let line: Int
+    /// Creates a location.
+    public init(fileID: String, line: Int) {
+        self.fileID = fileID
+        self.line = line
+    }
+    /// Creates a location from the literals a call site passes.
+    init(_ fileID: StaticString, _ line: UInt) {
+        self.init(fileID: "\(fileID)", line: Int(line))
+    }
+    /// `file:line`.
+    public var description: String { "\(fileID):\(line)" }
+}
+
+/// A type a factory provides, with the conversion from the factory's product
+/// box to a box of that type.
+struct ProvidedType: Sendable {
+    let key: TypeKey
+    /// Turns the factory's `Instance<Product>` into an `Instance<Provided>`.
+    /// `nil` when the product already is the provided type (the common,
+    /// compiler-checked case): no conversion, no cast.
+    let convert: (@Sendable (AnyObject) -> AnyObject)?
+}
+
+/// How a factory gets one of its dependencies.
+struct DependencySpec: Sendable {
+    enum Kind: String, Sendable, Codable {
+        /// Resolved when the factory runs; missing is an error.
+        case direct
+        /// `T?`: nil when the type is not bound.
+        case optional
+        /// `Lazy<T>`: resolved on first use, so it may close a cycle.
+        case lazy
+    }
+    let key: TypeKey
+    let kind: Kind
+    /// For optional and lazy needs: makes the wrapper value from a call.
+    let makeWrapper: (@Sendable (FactoryCall) throws -> Any)?
+
+    /// Works out what kind of need `D` is, once, at registration.
+    static func of<D>(_ type: D.Type) -> DependencySpec {
+        if let optional = type as? any OptionalDependency.Type { return optional.dependencySpec }
+        if let lazy = type as? any LazyDependency.Type { return lazy.dependencySpec }
+        return DependencySpec(key: TypeKey(type), kind: .direct, makeWrapper: nil)
+    }
+}
+
+/// The parameters type a factory declares, decoded from a binding's `parameters`.
+struct ParametersSpec: Sendable {
+    let typeName: String
+    let decode: @Sendable (JSONValue) throws -> any Sendable
+    /// What is known of the type's fields, found by a dry run of its `init(from:)`.
+    let fields: [CatalogDescription.ParameterField]?
+
+    static func of<P: Decodable & Sendable>(_ type: P.Type) -> ParametersSpec {
+        ParametersSpec(
+            typeName: TypeKey.qualifiedName(of: type),
+            decode: { value in try value.decode(as: P.self) },
+            fields: ParameterShapeProbe.fields(of: type)
+        )
+    }
+}
+
+/// Everything the catalog knows of one factory.
+struct FactoryDefinition: Sendable {
+    let name: String
+    let provides: [ProvidedType]
+    /// What the factory needs, in closure-parameter order; `nil` when the
+    /// factory resolves by hand and its needs are unknown to static checks.
+    let dependencies: [DependencySpec]?
+    let defaultLifetime: Lifetime?
+    let productTypeName: String
+    let productIsClass: Bool
+    let parameters: ParametersSpec?
+    let argument: TypeKey?
+    let registeredAt: SourceLocation
+    /// For `weak`: the object inside an `Instance<Product>`, and back. Used
+    /// only when the product is a class, which validation makes sure of.
+    let boxing: ObjectBoxing
+    /// Makes the product, boxed as `Instance<Product>`.
+    let build: @Sendable (FactoryCall) throws -> AnyObject
+}
+
+/// Moves a class product between its `Instance<Product>` box and a bare object,
+/// which is what a weak reference can hold.
+struct ObjectBoxing: Sendable {
+    let unbox: @Sendable (AnyObject) -> AnyObject
+    let rebox: @Sendable (AnyObject) -> AnyObject
+
+    static func of<Product>(_: Product.Type) -> ObjectBoxing {
+        ObjectBoxing(
+            unbox: { unsafeDowncast($0, to: Instance<Product>.self).value as AnyObject },
+            rebox: { Instance<Product>($0 as! Product) })
+    }
+}

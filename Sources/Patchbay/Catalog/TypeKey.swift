@@ -1,0 +1,35 @@
+/// Identifies a type that factories provide and code resolves: a protocol
+/// existential such as `any UserRepository`, a class, or any other type.
+///
+/// Two keys are equal when they name the same Swift type. The names are what
+/// manifests and diagnostics use: the module-qualified name
+/// (`NotesKit.Clock`) and the short name (`Clock`).
+public struct TypeKey: Hashable, Sendable, CustomStringConvertible {
+    /// The runtime identity of the type.
+    let id: ObjectIdentifier
+    /// The module-qualified name, as `String(reflecting:)` prints it: `NotesKit.Clock`.
+    public let qualifiedName: String
+    /// The name without its module: `Clock`.
+    public let name: String
+
+    /// Creates the key of a type.
+    ///
+    ///     let key = TypeKey((any Clock).self)   // key.name == "Clock"
+    public init<T>(_ type: T.Type) {
+        id = ObjectIdentifier(type)
+        qualifiedName = TypeKey.qualifiedName(of: type)
+        name = String(describing: type)
+    }
+
+    /// `String(reflecting:)` of the type, without the `any ` that some
+    /// runtimes print in front of an existential.
+    static func qualifiedName(of type: Any.Type) -> String {
+        let name = String(reflecting: type)
+        return name.hasPrefix("any ") ? String(name.dropFirst(4)) : name
+    }
+
+    public static func == (lhs: TypeKey, rhs: TypeKey) -> Bool { lhs.id == rhs.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    /// The short name.
+    public var description: String { name }
+}

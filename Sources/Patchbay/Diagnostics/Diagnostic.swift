@@ -1,0 +1,79 @@
+/// One problem found in a manifest: what, where, and what to do.
+///
+/// Loading, activation and `patchbay check` all report problems as
+/// diagnostics, every one they find. The text form is the compiler's, which
+/// editors and Xcode already parse:
+///
+///     Manifests/production.json:12:18: error: unknown factory 'sqlte' for UserRepository; did you mean 'sqlite'? [unknown-factory]
+public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// How serious a diagnostic is.
+    public enum Severity: String, Hashable, Sendable, Codable, Comparable {
+        /// A warning: the manifest still activates (`check --strict` fails on it).
+        case warning
+        /// An error: the manifest is not activated.
+        case error
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .warning && rhs == .error }
+    }
+
+    /// The stable code, such as ``DiagnosticCode/unknownFactory``.
+    public var code: DiagnosticCode
+    /// Error or warning.
+    public var severity: Severity
+    /// What is wrong and what to do, in one or two sentences.
+    public var message: String
+    /// The manifest file, as the user named it (`Manifests/production.json`).
+    public var file: String
+    /// The 1-based line of the offending value.
+    public var line: Int
+    /// The 1-based column of the offending value.
+    public var column: Int
+    /// A JSON Pointer to the offending value (`/bindings/3/factory`); empty for the whole file.
+    public var path: String
+    /// The nearest valid name, when there is one ("did you mean").
+    public var suggestion: String?
+    /// The dependency path that leads to the problem (`SignupService -> UserRepository -> Database`).
+    public var dependencyPath: [String]?
+
+    /// Creates a diagnostic.
+    public init(
+        code: DiagnosticCode, severity: Severity = .error, message: String,
+        file: String, line: Int = 1, column: Int = 1, path: String = "",
+        suggestion: String? = nil, dependencyPath: [String]? = nil
+    ) {
+        self.code = code
+        self.severity = severity
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.path = path
+        self.suggestion = suggestion
+        self.dependencyPath = dependencyPath
+    }
+
+    /// `file:line:column: severity: message [code]`.
+    public var description: String {
+        "\(file):\(line):\(column): \(severity.rawValue): \(message) [\(code.rawValue)]"
+    }
+
+    /// Orders diagnostics by file, then position, then code: the order they are printed in.
+    static func sortedForDisplay(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted { a, b in
+            let (x, y) = (a.element, b.element)
+            if x.file != y.file { return x.file < y.file }
+            if x.line != y.line { return x.line < y.line }
+            if x.column != y.column { return x.column < y.column }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}
+
+extension Array where Element == Diagnostic {
+    /// Whether any diagnostic is an error.
+    public var containsErrors: Bool { contains { $0.severity == .error } }
+    /// The errors only.
+    public var errors: [Diagnostic] { filter { $0.severity == .error } }
+    /// The warnings only.
+    public var warnings: [Diagnostic] { filter { $0.severity == .warning } }
+}

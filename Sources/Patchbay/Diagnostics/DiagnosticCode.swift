@@ -1,0 +1,84 @@
+/// A stable identifier of a kind of manifest problem, printed in brackets
+/// after each message (`[unknown-factory]`).
+///
+/// A struct with static members rather than a closed enum, so new codes can be
+/// added without breaking code that switches over them (as swift-system's `Errno`).
+public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible,
+    ExpressibleByStringLiteral
+{
+    /// The code as printed: `unknown-factory`.
+    public let rawValue: String
+    /// Creates a code.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Creates a code from a string literal.
+    public init(stringLiteral value: String) { self.rawValue = value }
+    /// The code.
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// Not valid JSON (with the position of the fault).
+    public static let syntax: Self = "syntax"
+    /// The file is larger than the size limit.
+    public static let tooLarge: Self = "too-large"
+    /// The JSON nests deeper than the depth limit.
+    public static let tooDeep: Self = "too-deep"
+    /// `format` missing or not 1.
+    public static let unsupportedFormat: Self = "unsupported-format"
+    /// A key the format does not define.
+    public static let unknownKey: Self = "unknown-key"
+    /// A required key is absent.
+    public static let missingKey: Self = "missing-key"
+    /// A value of the wrong JSON type.
+    public static let wrongType: Self = "wrong-type"
+    /// The same key twice in one JSON object.
+    public static let duplicateKey: Self = "duplicate-key"
+    /// A lifetime that is not one of the five.
+    public static let unknownLifetime: Self = "unknown-lifetime"
+    /// No factory of that name in the catalog.
+    public static let unknownFactory: Self = "unknown-factory"
+    /// A protocol name that no factory provides.
+    public static let unknownProtocol: Self = "unknown-protocol"
+    /// A short protocol name that matches two catalog types.
+    public static let ambiguousProtocol: Self = "ambiguous-protocol"
+    /// The factory exists but does not provide the protocol.
+    public static let factoryDoesNotProvide: Self = "factory-does-not-provide"
+    /// The same (protocol, injector) twice in one file.
+    public static let duplicateBinding: Self = "duplicate-binding"
+    /// A binding uses an injector the `injectors` array does not list.
+    public static let undeclaredInjector: Self = "undeclared-injector"
+    /// The `injectors` array lists a name twice.
+    public static let duplicateInjector: Self = "duplicate-injector"
+    /// The parent manifest named by `extends` does not exist.
+    public static let extendsNotFound: Self = "extends-not-found"
+    /// Manifests extend each other in a loop.
+    public static let extendsCycle: Self = "extends-cycle"
+    /// A parent manifest outside the folder tree of the first manifest loaded.
+    public static let extendsOutside: Self = "extends-outside"
+    /// A bound factory needs a type that no injector binds.
+    public static let missingDependency: Self = "missing-dependency"
+    /// Factories need each other in a loop.
+    public static let dependencyCycle: Self = "dependency-cycle"
+    /// A longer-lived instance depends on a shorter-lived one.
+    public static let captiveDependency: Self = "captive-dependency"
+    /// `weak` lifetime for a factory whose product is not a class.
+    public static let weakValueType: Self = "weak-value-type"
+    /// Parameters that do not decode into the factory's parameter type, or given to a factory that takes none.
+    public static let invalidParameters: Self = "invalid-parameters"
+    /// `${NAME}` unset with no default.
+    public static let envVarMissing: Self = "env-var-missing"
+    /// A factory that needs a resolve-time argument is needed as another factory's dependency.
+    public static let argumentRequired: Self = "argument-required"
+    /// Warning: a catalog factory that no binding uses.
+    public static let unusedFactory: Self = "unused-factory"
+    /// The environment asked for has no manifest file.
+    public static let unknownEnvironment: Self = "unknown-environment"
+    /// A file that could not be read.
+    public static let unreadable: Self = "unreadable"
+}

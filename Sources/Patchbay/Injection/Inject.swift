@@ -1,0 +1,39 @@
+// Free functions for default arguments of initializers, so a type can be made
+// by hand in tests and by the container in the app:
+//
+//     init(users: any UserRepository = inject(), clock: any Clock = inject(ifFailUse: SystemClock())) { ... }
+
+/// Resolves `T` from the default container.
+///
+/// Stops the program with the ``ResolutionError`` message when it cannot be
+/// resolved (a default argument cannot throw); use ``PatchbaySystem/container``
+/// and `resolve` to handle errors.
+public func inject<T>(_ type: T.Type = T.self, from injector: InjectorName = .primary) -> T {
+    do {
+        return try PatchbaySystem.resolveContainer(nil, for: T.self).resolve(T.self, from: injector)
+    } catch {
+        preconditionFailure(error.description)
+    }
+}
+
+/// Resolves `T` from the default container, or `nil` when no injector binds it.
+///
+/// Only "not bound" gives `nil`; a failing factory stops the program with its message.
+public func injectIfProvided<T>(_ type: T.Type = T.self, from injector: InjectorName = .primary) -> T? {
+    do {
+        return try PatchbaySystem.resolveContainer(nil, for: T.self).resolveIfBound(T.self, from: injector)
+    } catch {
+        preconditionFailure(error.description)
+    }
+}
+
+/// Resolves `T` from the default container, or uses `fallback` when that fails
+/// for any reason (not bound, no container, a factory error).
+public func inject<T>(
+    _ type: T.Type = T.self, from injector: InjectorName = .primary, ifFailUse fallback: @autoclosure () -> T
+) -> T {
+    guard let container = PatchbaySystem.container,
+        let value = try? container.resolve(T.self, from: injector)
+    else { return fallback() }
+    return value
+}

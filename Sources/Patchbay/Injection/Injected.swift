@@ -1,0 +1,122 @@
+/// A dependency resolved on first access and kept.
+///
+///     final class SignupService {
+///         @Injected var users: any UserRepository
+///         @Injected(from: .secondary) var fallback: any UserRepository
+///         @Injected(container: tenantContainer) var clock: any Clock
+///     }
+///
+/// Resolution happens on the first read of the property, from the named
+/// container or ``PatchbaySystem/container``, inside the current ``Scope`` if
+/// one is open; the value is then kept. Reads are thread-safe. A property
+/// getter cannot throw, so a failure stops the program with the full
+/// ``ResolutionError`` message (in debug and release alike); read
+/// `try $users.resolve()` to handle the error instead.
+@propertyWrapper
+public struct Injected<Value>: @unchecked Sendable {
+    private let storage: InjectionStorage<Value>
+
+    /// Resolves `Value` from `injector` of `container` (the default container when `nil`).
+    public init(from injector: InjectorName = .primary, container: Container? = nil) {
+        storage = InjectionStorage(injector: injector, container: container)
+    }
+
+    /// The dependency, resolved on first access.
+    public var wrappedValue: Value {
+        do {
+            return try storage.value()
+        } catch {
+            preconditionFailure(error.description)
+        }
+    }
+
+    /// The wrapper itself, for `try $property.resolve()`.
+    public var projectedValue: Injected<Value> { self }
+
+    /// The dependency, resolved on first call and kept.
+    /// - Throws: ``ResolutionError`` when it cannot be resolved.
+    public func resolve() throws(ResolutionError) -> Value { try storage.value() }
+
+    /// Whether the dependency has been resolved yet.
+    public var isResolved: Bool { storage.isResolved }
+}
+
+/// An optional dependency: `nil` when no injector binds it.
+///
+///     @SafelyInjected var analytics: (any Analytics)?
+///
+/// Only "not bound" gives `nil`. If the type is bound but its factory fails,
+/// that is an error, never hidden: the program stops with its message (use
+/// `try $analytics.resolve()` to handle it).
+@propertyWrapper
+public struct SafelyInjected<Value>: @unchecked Sendable {
+    private let storage: InjectionStorage<Value?>
+
+    /// Resolves `Value` from `injector` of `container` (the default container when `nil`).
+    public init(from injector: InjectorName = .primary, container: Container? = nil) {
+        storage = InjectionStorage(injector: injector, container: container, ifBound: true)
+    }
+
+    /// The dependency, or `nil` when not bound; resolved on first access.
+    public var wrappedValue: Value? {
+        do {
+            return try storage.value()
+        } catch {
+            preconditionFailure(error.description)
+        }
+    }
+
+    /// The wrapper itself, for `try $property.resolve()`.
+    public var projectedValue: SafelyInjected<Value> { self }
+
+    /// The dependency or `nil` when not bound, resolved on first call and kept.
+    /// - Throws: ``ResolutionError`` for any failure other than "not bound".
+    public func resolve() throws(ResolutionError) -> Value? { try storage.value() }
+}
+
+/// The shared, lock-guarded state behind a property wrapper: copies of a
+/// struct that holds `@Injected` share one resolution.
+final class InjectionStorage<Value>: @unchecked Sendable {
+    private let injector: InjectorName
+    private let container: Container?
+    private let ifBound: Bool
+    private let lock = Lock()
+    private var resolved: Instance<Value>?
+
+    init(injector: InjectorName, container: Container?, ifBound: Bool = false) {
+        self.injector = injector
+        self.container = container
+        self.ifBound = ifBound
+    }
+
+    var isResolved: Bool { lock.withLock { resolved != nil } }
+
+    func value() throws(ResolutionError) -> Value {
+        if let resolved = lock.withLock({ resolved }) { return resolved.value }
+        // Resolve outside the lock, so a factory that reads another wrapper
+        // (or this one, in a cycle that resolution will report) cannot deadlock.
+        let container = try PatchbaySystem.resolveContainer(container, for: Value.self)
+        let value: Value
+        if ifBound, let optional = Value.self as? any OptionalInjectable.Type {
+            value = try optional.resolveIfBound(in: container, from: injector) as! Value
+        } else {
+            value = try container.resolve(Value.self, from: injector)
+        }
+        return lock.withLock {
+            if let resolved { return resolved.value }  // another thread won the race: keep one value
+            resolved = Instance(value)
+            return value
+        }
+    }
+}
+
+/// Lets `InjectionStorage<T?>` resolve `T` when bound and give `nil` when not.
+protocol OptionalInjectable {
+    static func resolveIfBound(in container: Container, from injector: InjectorName) throws(ResolutionError) -> Any
+}
+
+extension Optional: OptionalInjectable {
+    static func resolveIfBound(in container: Container, from injector: InjectorName) throws(ResolutionError) -> Any {
+        try container.resolveIfBound(Wrapped.self, from: injector) as Any
+    }
+}

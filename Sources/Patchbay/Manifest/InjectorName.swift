@@ -1,0 +1,39 @@
+/// The name of an injector: a tier of bindings searched in order.
+///
+/// ``primary`` comes first, then ``secondary``, then custom injectors in the
+/// order the manifest's `injectors` array lists them (else the order in which
+/// they first appear in `bindings`).
+///
+///     @Injected(from: .secondary) var repository: any UserRepository
+///     @Injected(from: "eu-tenant") var clock: any Clock
+public struct InjectorName: RawRepresentable, Hashable, Sendable, Codable, Comparable,
+    ExpressibleByStringLiteral, CustomStringConvertible
+{
+    /// The name as the manifest spells it.
+    public let rawValue: String
+
+    /// Creates an injector name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Creates an injector name.
+    public init(_ name: String) { self.rawValue = name }
+    /// Creates an injector name from a string literal.
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    /// The default injector, searched first.
+    public static let primary = InjectorName("primary")
+    /// The second injector, searched after primary.
+    public static let secondary = InjectorName("secondary")
+
+    /// The name.
+    public var description: String { rawValue }
+    /// Orders names alphabetically (for stable output, not fallback order).
+    public static func < (lhs: InjectorName, rhs: InjectorName) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// A JSON value as the manifest holds it: what a binding's `parameters` are
+/// until they are decoded into the factory's parameter type.
+///
+/// Decoded with Foundation's `JSONDecoder`; ``decode(as:)`` turns it into any
+/// `Decodable` type.
+public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number without fraction or exponent that fits in `Int`.
+    case integer(Int)
+    /// Any other number.
+    case number(Double)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([JSONValue])
+    /// An object. Key order is not kept: JSON objects are unordered.
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// Decodes this value into `T` with `JSONDecoder`.
+    /// - Throws: `DecodingError` when it does not fit.
+    public func decode<T: Decodable>(as type: T.Type) throws -> T {
+        let data = try JSONEncoder().encode(self)
+        return try JSONDecoder().decode(T.self, from: data)
+    }
+
+    /// The JSON text, with sorted keys: equal values print equally.
+    public var description: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "?"
+    }
+
+    /// The JSON type's name, for messages: "a string", "an object".
+    var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .integer, .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// The members, when this is an object.
+    var objectValue: [String: JSONValue]? {
+        if case .object(let members) = self { members } else { nil }
+    }
+}
+
+extension DecodingError {
+    /// A one-line account of what did not fit, with the JSON path of the
+    /// value: "poolSize: expected Int, found a string".
+    var readableDescription: String {
+        func path(_ context: Context, appending key: (any CodingKey)? = nil) -> String {
+            let keys = context.codingPath + (key.map { [$0] } ?? [])
+            return keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+                .joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+        }
+        func prefixed(_ path: String) -> String { path.isEmpty ? "" : "\(path): " }
+        switch self {
+        case let .typeMismatch(type, context):
+            return prefixed(path(context)) + "expected \(type), " + context.debugDescription.lowercasedFirst
+        case let .valueNotFound(type, context):
+            return prefixed(path(context)) + "expected \(type), found null or nothing"
+        case let .keyNotFound(key, context):
+            return prefixed(path(context, appending: key)) + "required key '\(key.stringValue)' is missing"
+        case let .dataCorrupted(context):
+            return prefixed(path(context)) + context.debugDescription
+        @unknown default:
+            return String(describing: self)
+        }
+    }
+}
+
+extension String {
+    var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
+}

@@ -1,0 +1,51 @@
+/// How long an instance made by a factory lives, and who shares it.
+///
+/// | lifetime | one instance per |
+/// |---|---|
+/// | ``transient`` | resolution |
+/// | ``singleton`` | activated manifest |
+/// | ``weak`` | holder: shared while something outside the container holds it |
+/// | ``scoped`` | ``Scope`` the app opens (a request, a screen) |
+/// | ``graph`` | top-level `resolve` call |
+public enum Lifetime: String, CaseIterable, Sendable, Codable, CustomStringConvertible {
+    /// Created once per activated manifest, on first use, even under concurrent first use.
+    case singleton
+    /// A new instance on every resolution.
+    case transient
+    /// Shared while someone outside the container holds it; made again after it is released.
+    /// Only for class instances.
+    case weak
+    /// One instance per ``Scope``; released when the scope closes.
+    case scoped
+    /// Shared within the object graph built by one top-level resolve call.
+    case graph
+
+    /// The lifetime's name as the manifest spells it.
+    public var description: String { rawValue }
+
+    /// How long an instance of this lifetime can outlive the resolve that made it,
+    /// for finding captive dependencies. `nil` for transient, which every
+    /// lifetime may hold (the holder simply keeps its own copy).
+    var captivityRank: Int? {
+        switch self {
+        case .singleton: 4
+        case .weak: 3
+        case .scoped: 2
+        case .graph: 1
+        case .transient: nil
+        }
+    }
+
+    /// Whether an instance of this lifetime holding one of `dependency` would
+    /// keep it alive past its own lifetime.
+    func wouldCapture(_ dependency: Lifetime) -> Bool {
+        guard let mine = captivityRank, let theirs = dependency.captivityRank else { return false }
+        return theirs < mine
+    }
+
+    /// The valid names, for messages: `singleton, transient, weak, scoped or graph`.
+    static var validNames: String {
+        let names = allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+}

@@ -1,0 +1,131 @@
+/// What a manifest file asks for: which factory serves each protocol, with
+/// which lifetime, in which injector.
+///
+/// Load one with ``ManifestLoader``, from a file or from the environment's
+/// file in a folder; or build one in code, as tests do:
+///
+///     let manifest = Manifest(bindings: [
+///         Binding(protocol: "Clock", factory: "fixed-clock", lifetime: .singleton),
+///     ])
+public struct Manifest: Sendable, Hashable {
+    /// The format version; this build understands `1`.
+    public var format: Int
+    /// A label shown in diagnostics and `explain` output.
+    public var environment: String?
+    /// The parent manifest's path, relative to this file's folder.
+    public var extends: String?
+    /// The fallback order of custom injectors, when the manifest gives one.
+    public var injectors: [InjectorName]?
+    /// The bindings: after `extends` is resolved, the parent's first, then the child's.
+    public var bindings: [Binding]
+    /// The file the manifest was loaded from, as the user named it; `<memory>` when built in code.
+    public var file: String
+
+    /// Creates a manifest in code.
+    public init(
+        format: Int = 1, environment: String? = nil, injectors: [InjectorName]? = nil,
+        bindings: [Binding], file: String = "<memory>"
+    ) {
+        self.format = format
+        self.environment = environment
+        self.extends = nil
+        self.injectors = injectors
+        self.bindings = bindings
+        self.file = file
+    }
+
+    /// Where the top-level keys stand, for diagnostics about them.
+    var origin: SourceOrigin?
+}
+
+/// One entry of a manifest's `bindings`: "serve `protocol` with `factory`".
+///
+/// The key of a binding is (`protocol`, `injector`): one file may bind a
+/// protocol once per injector.
+public struct Binding: Sendable, Hashable {
+    /// The requested type's name, short (`UserRepository`) or module-qualified (`App.UserRepository`).
+    public var protocolName: String
+    /// The name of a factory in the catalog.
+    public var factory: String
+    /// The lifetime; when `nil`, the factory's default lifetime, else transient.
+    public var lifetime: Lifetime?
+    /// The injector this binding belongs to.
+    public var injector: InjectorName
+    /// Values decoded into the factory's parameter type (after `${...}` interpolation).
+    public var parameters: JSONValue?
+
+    /// Creates a binding in code.
+    public init(
+        protocol protocolName: String, factory: String, lifetime: Lifetime? = nil,
+        injector: InjectorName = .primary, parameters: JSONValue? = nil
+    ) {
+        self.protocolName = protocolName
+        self.factory = factory
+        self.lifetime = lifetime
+        self.injector = injector
+        self.parameters = parameters
+    }
+
+    /// Where the binding stands in its file.
+    var origin: SourceOrigin?
+}
+
+/// Where a part of a manifest came from: the file and the JSON Pointer of the
+/// object, with the positions index of that file for finding line and column.
+final class SourceOrigin: Sendable, Hashable {
+    let file: String
+    let pointer: String
+    let index: JSONPositionIndex?
+    /// How far up the `extends` chain the file is: 0 for the file loaded
+    /// first, 1 for its parent, and so on. A binding from a lower depth (the
+    /// child) replaces one with the same key from a higher depth (a parent).
+    let depth: Int
+
+    init(file: String, pointer: String, index: JSONPositionIndex?, depth: Int = 0) {
+        self.file = file
+        self.pointer = pointer
+        self.index = index
+        self.depth = depth
+    }
+
+    /// The position of the member `key` of this object (its value), or of a
+    /// deeper pointer below it, falling back to the object itself.
+    func position(of key: String? = nil) -> SourcePosition {
+        guard let index else { return SourcePosition(line: 1, column: 1) }
+        guard let key else { return index.position(of: pointer) }
+        return index.position(of: pointer + "/" + JSONPositionIndex.escape(key))
+    }
+
+    /// The position of an absolute pointer in this file.
+    func position(atPointer absolute: String) -> SourcePosition {
+        index?.position(of: absolute) ?? SourcePosition(line: 1, column: 1)
+    }
+
+    static func == (lhs: SourceOrigin, rhs: SourceOrigin) -> Bool {
+        lhs.file == rhs.file && lhs.pointer == rhs.pointer && lhs.depth == rhs.depth
+    }
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(pointer)
+    }
+}
+
+extension Binding {
+    /// `UserRepository` or `UserRepository in secondary`, for messages.
+    var displayKey: String {
+        injector == .primary ? protocolName : "\(protocolName) in \(injector)"
+    }
+
+    /// A diagnostic about this binding, at the value of `field` (or the binding itself).
+    func diagnostic(
+        _ code: DiagnosticCode, _ message: String, field: String? = nil, severity: Diagnostic.Severity = .error,
+        suggestion: String? = nil, dependencyPath: [String]? = nil, fallbackFile: String
+    ) -> Diagnostic {
+        let position = origin?.position(of: field) ?? SourcePosition(line: 1, column: 1)
+        let pointer = (origin?.pointer ?? "") + (field.map { "/" + JSONPositionIndex.escape($0) } ?? "")
+        return Diagnostic(
+            code: code, severity: severity, message: message, file: origin?.file ?? fallbackFile,
+            line: position.line, column: position.column, path: pointer,
+            suggestion: suggestion, dependencyPath: dependencyPath)
+    }
+}

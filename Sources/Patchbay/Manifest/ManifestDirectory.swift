@@ -1,0 +1,98 @@
+import Foundation
+
+/// A folder of manifests, one file per environment: `development.json`,
+/// `staging.json`, `production.json`, `test.json`, optionally sharing a
+/// `base.json` through `extends`.
+///
+///     let folder = ManifestDirectory(url: URL(fileURLWithPath: "Manifests"))
+///     let manifest = try folder.load()   // --environment, else PATCHBAY_ENV, else development
+///
+/// The environment is chosen by name: an explicit name, else the
+/// `PATCHBAY_ENV` environment variable, else `development` (as Spring's
+/// `spring.profiles.active` or .NET's `ASPNETCORE_ENVIRONMENT`). A name with
+/// no file is an error listing the environments found.
+public struct ManifestDirectory: Sendable {
+    /// The folder.
+    public let url: URL
+    /// Reads the files; its `environment` also supplies `PATCHBAY_ENV`.
+    public var loader: ManifestLoader
+
+    /// The environment variable that names the environment.
+    public static let environmentVariable = "PATCHBAY_ENV"
+    /// The environment used when none is named.
+    public static let defaultEnvironment = "development"
+
+    /// A folder of manifests on disk.
+    public init(url: URL, loader: ManifestLoader = ManifestLoader()) {
+        self.url = url
+        self.loader = loader
+    }
+
+    /// The `Manifests` folder of a bundle's resources (`Bundle.module`, or the app's `Bundle.main`).
+    /// `nil` when the bundle has no such folder.
+    public init?(bundle: Bundle, subdirectory: String = "Manifests", loader: ManifestLoader = ManifestLoader()) {
+        guard let resources = bundle.resourceURL else { return nil }
+        let folder = resources.appendingPathComponent(subdirectory, isDirectory: true)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else { return nil }
+        self.init(url: folder, loader: loader)
+    }
+
+    /// The environments with a file here, sorted: every `*.json` except
+    /// `catalog.json` and `*.schema.json`.
+    public func environments() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.filter(Self.isManifestFileName).map { String($0.dropLast(".json".count)) }.sorted()
+    }
+
+    /// Whether a file name is a manifest's (not the catalog description or a schema).
+    public static func isManifestFileName(_ name: String) -> Bool {
+        name.hasSuffix(".json") && name != "catalog.json" && !name.hasSuffix(".schema.json")
+    }
+
+    /// The environment to use: `explicit`, else `PATCHBAY_ENV`, else `development`.
+    public func selectedEnvironment(_ explicit: String? = nil) -> String {
+        if let explicit, !explicit.isEmpty { return explicit }
+        if let named = loader.environment[Self.environmentVariable], !named.isEmpty { return named }
+        return Self.defaultEnvironment
+    }
+
+    /// The file of an environment.
+    /// - Throws: ``ManifestError`` (`unknown-environment`) listing the environments found.
+    public func url(forEnvironment name: String) throws(ManifestError) -> URL {
+        let file = url.appendingPathComponent(name + ".json")
+        guard !name.contains("/"), FileManager.default.fileExists(atPath: file.path) else {
+            let found = environments()
+            throw ManifestError(diagnostics: [Diagnostic(
+                code: .unknownEnvironment,
+                message: "no manifest for environment '\(name)' in \(ManifestLoader.displayPath(for: url)); "
+                    + (found.isEmpty ? "the folder has no manifests"
+                        : "environments found: " + found.joined(separator: ", "))
+                    + (EditDistance.suggestions(for: name, among: found).first.map { "; did you mean '\($0)'?" } ?? ""),
+                file: ManifestLoader.displayPath(for: file),
+                suggestion: EditDistance.suggestions(for: name, among: found).first)])
+        }
+        return file
+    }
+
+    /// Loads the manifest of an environment (chosen as ``selectedEnvironment(_:)`` says).
+    /// - Throws: ``ManifestError`` listing every problem.
+    public func load(environment explicit: String? = nil) throws(ManifestError) -> Manifest {
+        try loader.load(contentsOf: url(forEnvironment: selectedEnvironment(explicit)))
+    }
+}
+
+extension Container {
+    /// Creates a container serving an environment's manifest from a folder.
+    ///
+    ///     let container = try Container(catalog: catalog, manifests: ManifestDirectory(url: folder),
+    ///                                   environment: "production")
+    /// - Parameter environment: The name; `nil` means `PATCHBAY_ENV`, else `development`.
+    /// - Throws: ``ManifestError`` listing every problem.
+    public convenience init(
+        catalog: FactoryCatalog, manifests: ManifestDirectory, environment: String? = nil
+    ) throws(ManifestError) {
+        try self.init(catalog: catalog, manifest: manifests.load(environment: environment))
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// Reads manifest files: enforces the limits, checks syntax and shape,
+/// follows `extends`, and interpolates `${...}` in parameters, reporting every
+/// problem at once.
+///
+///     let manifest = try ManifestLoader().load(contentsOf: URL(fileURLWithPath: "Manifests/production.json"))
+///
+/// Loading checks everything that needs no catalog. Checking names against
+/// the catalog, and the dependency graph, happens when a ``Container``
+/// activates the manifest (or in ``ManifestValidator``).
+public struct ManifestLoader: Sendable {
+    /// The size and depth limits.
+    public var limits: ManifestLimits
+    /// The variables `${NAME}` reads: the process environment unless you give others.
+    public var environment: [String: String]
+
+    /// Creates a loader.
+    /// - Parameters:
+    ///   - limits: The size and depth limits; 16 MiB and 64 levels by default.
+    ///   - environment: The variables for `${NAME}`; the process environment by default.
+    public init(limits: ManifestLimits = .default, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.limits = limits
+        self.environment = environment
+    }
+
+    /// Loads a manifest file and its `extends` chain.
+    /// - Parameter url: A file URL.
+    /// - Parameter displayPath: How to name the file in diagnostics; the URL's path relative to the
+    ///   current folder when it is below it, else its full path.
+    /// - Throws: ``ManifestError`` listing every problem found.
+    public func load(contentsOf url: URL, displayPath: String? = nil) throws(ManifestError) -> Manifest {
+        let (manifest, diagnostics) = loadCollecting(contentsOf: url, displayPath: displayPath)
+        guard let manifest, !diagnostics.containsErrors else { throw ManifestError(diagnostics: diagnostics) }
+        return manifest
+    }
+
+    /// Loads a manifest from bytes. `extends` is resolved relative to the
+    /// current folder.
+    /// - Throws: ``ManifestError`` listing every problem found.
+    public func load(data: Data, file: String = "<memory>") throws(ManifestError) -> Manifest {
+        var parser = ManifestParser(file: file, limits: limits)
+        let parsed = parser.parse(data)
+        var diagnostics = parser.diagnostics
+        var manifest = parsed
+        if let parsed {
+            manifest = interpolate(parsed, diagnostics: &diagnostics)
+            if parsed.extends != nil {
+                let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+                manifest = resolveExtends(
+                    of: manifest!, at: base.appendingPathComponent(file), root: base, chain: [],
+                    diagnostics: &diagnostics)
+            }
+        }
+        guard let manifest, !diagnostics.containsErrors else { throw ManifestError(diagnostics: diagnostics) }
+        return manifest
+    }
+
+    /// Loads a file, returning whatever could be read and every diagnostic.
+    func loadCollecting(contentsOf url: URL, displayPath: String? = nil) -> (Manifest?, [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        let url = url.standardizedFileURL
+        let root = url.deletingLastPathComponent()
+        let manifest = loadFile(
+            url, display: displayPath ?? Self.displayPath(for: url), root: root, chain: [], depth: 0,
+            diagnostics: &diagnostics)
+        return (manifest, diagnostics)
+    }
+
+    // MARK: - Files and extends
+
+    private func loadFile(
+        _ url: URL, display: String, root: URL, chain: [String], visited: [String] = [], depth: Int,
+        diagnostics: inout [Diagnostic]
+    ) -> Manifest? {
+        let data: Data
+        do {
+            data = try Self.read(url, limit: limits.maxBytes)
+        } catch let error as TooLarge {
+            diagnostics.append(Diagnostic(
+                code: .tooLarge, message: "manifest is \(error.size) bytes, over the limit of \(limits.maxBytes) "
+                    + "bytes; split it with 'extends' or raise ManifestLimits.maxBytes", file: display))
+            return nil
+        } catch {
+            diagnostics.append(Diagnostic(
+                code: .unreadable, message: "cannot read the manifest: \(error.localizedDescription)", file: display))
+            return nil
+        }
+        var parser = ManifestParser(file: display, limits: limits, depth: depth)
+        let parsed = parser.parse(data)
+        diagnostics += parser.diagnostics
+        guard let parsed else { return nil }
+        let manifest = interpolate(parsed, diagnostics: &diagnostics)
+        guard manifest.extends != nil else { return manifest }
+        return resolveExtends(
+            of: manifest, at: url, root: root, chain: chain + [display],
+            visited: visited + [url.resolvingSymlinksInPath().path], diagnostics: &diagnostics)
+    }
+
+    /// Loads the parent and puts the child's bindings after the parent's; the
+    /// validator lets a child's binding replace the parent's with the same key.
+    private func resolveExtends(
+        of child: Manifest, at url: URL, root: URL, chain: [String], visited: [String] = [],
+        diagnostics: inout [Diagnostic]
+    ) -> Manifest {
+        guard let relative = child.extends else { return child }
+        let chain = chain.isEmpty ? [child.file] : chain
+        let position = child.origin?.position(of: "extends") ?? SourcePosition(line: 1, column: 1)
+        func report(_ code: DiagnosticCode, _ message: String) {
+            diagnostics.append(Diagnostic(
+                code: code, message: message, file: child.file, line: position.line, column: position.column,
+                path: "/extends"))
+        }
+        let parentURL = URL(fileURLWithPath: relative, relativeTo: url.deletingLastPathComponent())
+            .standardizedFileURL
+        let parentDisplay = Self.display(parentURL, relativeTo: url, childDisplay: child.file, relative: relative)
+        let resolvedRoot = root.resolvingSymlinksInPath().path
+        let resolvedParent = parentURL.resolvingSymlinksInPath().path
+        guard resolvedParent.hasPrefix(resolvedRoot.hasSuffix("/") ? resolvedRoot : resolvedRoot + "/") else {
+            report(.extendsOutside, "'extends' names \(relative), which is outside the manifests folder "
+                + "\(Self.displayPath(for: root)); chain: \((chain + [parentDisplay]).joined(separator: " -> ")). "
+                + "Keep every parent manifest inside the folder of the first one loaded")
+            return child
+        }
+        if visited.contains(resolvedParent) || resolvedParent == url.resolvingSymlinksInPath().path {
+            report(.extendsCycle, "'extends' forms a cycle: \((chain + [parentDisplay]).joined(separator: " -> ")); "
+                + "remove 'extends' from one of these files")
+            return child
+        }
+        guard FileManager.default.fileExists(atPath: parentURL.path) else {
+            report(.extendsNotFound, "'extends' names \(relative), which does not exist (looked for "
+                + "\(parentDisplay)); chain: \((chain + [parentDisplay]).joined(separator: " -> "))")
+            return child
+        }
+        let depth = (child.origin?.depth ?? 0) + 1
+        guard var merged = loadFile(
+            parentURL, display: parentDisplay, root: root, chain: chain, visited: visited, depth: depth,
+            diagnostics: &diagnostics)
+        else { return child }
+        // The validator lets a binding of a shallower file (the child) replace
+        // the parent's binding with the same key.
+        merged.bindings = merged.bindings + child.bindings
+        merged.file = child.file
+        merged.origin = child.origin
+        merged.extends = child.extends
+        merged.environment = child.environment ?? merged.environment
+        merged.injectors = child.injectors ?? merged.injectors
+        merged.format = child.format
+        return merged
+    }
+
+    private struct TooLarge: Error { let size: Int }
+
+    /// Reads a file, refusing one over the limit before reading it whole.
+    private static func read(_ url: URL, limit: Int) throws -> Data {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        if let size = attributes[.size] as? Int, size > limit { throw TooLarge(size: size) }
+        let data = try Data(contentsOf: url)
+        if data.count > limit { throw TooLarge(size: data.count) }
+        return data
+    }
+
+    // MARK: - Interpolation
+
+    private func interpolate(_ manifest: Manifest, diagnostics: inout [Diagnostic]) -> Manifest {
+        var manifest = manifest
+        let interpolation = Interpolation(environment: environment)
+        for offset in manifest.bindings.indices {
+            guard let parameters = manifest.bindings[offset].parameters else { continue }
+            let binding = manifest.bindings[offset]
+            let (value, problems) = interpolation.apply(to: parameters)
+            manifest.bindings[offset].parameters = value
+            for (pointer, problem) in problems {
+                let absolute = (binding.origin?.pointer ?? "") + "/parameters" + pointer
+                let position = binding.origin?.position(atPointer: absolute) ?? SourcePosition(line: 1, column: 1)
+                let message: String
+                let code: DiagnosticCode
+                switch problem {
+                case .missing(let variable):
+                    code = .envVarMissing
+                    message = "environment variable '\(variable)' is not set and has no default, in the parameters "
+                        + "of binding \(binding.displayKey) -> '\(binding.factory)'; set \(variable) or write "
+                        + "${\(variable):-default}"
+                case .malformed(let text):
+                    code = .invalidParameters
+                    message = text + ", in the parameters of binding \(binding.displayKey)"
+                }
+                diagnostics.append(Diagnostic(
+                    code: code, message: message, file: binding.origin?.file ?? manifest.file,
+                    line: position.line, column: position.column, path: absolute))
+            }
+        }
+        return manifest
+    }
+
+    // MARK: - Display paths
+
+    /// A path relative to the current folder when the file is below it, else the full path.
+    static func displayPath(for url: URL) -> String {
+        let path = url.standardizedFileURL.path
+        let current = FileManager.default.currentDirectoryPath
+        let prefix = current.hasSuffix("/") ? current : current + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    /// The parent's display path, in the same style as the child's.
+    private static func display(_ parent: URL, relativeTo child: URL, childDisplay: String, relative: String) -> String {
+        let childFolder = (childDisplay as NSString).deletingLastPathComponent
+        let joined = childFolder.isEmpty ? relative : childFolder + "/" + relative
+        return (joined as NSString).standardizingPath
+    }
+}

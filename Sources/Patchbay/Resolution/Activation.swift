@@ -1,0 +1,150 @@
+/// A validated manifest compiled into a resolution table: for each type,
+/// which binding serves it from each injector, with fallback already worked
+/// out. Immutable once made; a re-activation builds a new one and swaps it in.
+final class Activation: Sendable {
+    let manifest: Manifest
+    let injectorOrder: [InjectorName]
+    let entries: [ObjectIdentifier: TypeEntry]
+    /// The warnings validation found (errors prevent an activation).
+    let warnings: [Diagnostic]
+    /// Every type the catalog provides, by id, for "not bound" messages.
+    let catalogProviders: [ObjectIdentifier: (name: String, factories: [String])]
+    let boundNames: [String]
+
+    init(
+        manifest: Manifest, injectorOrder: [InjectorName], entries: [ObjectIdentifier: TypeEntry],
+        warnings: [Diagnostic], catalogProviders: [ObjectIdentifier: (name: String, factories: [String])]
+    ) {
+        self.manifest = manifest
+        self.injectorOrder = injectorOrder
+        self.entries = entries
+        self.warnings = warnings
+        self.catalogProviders = catalogProviders
+        self.boundNames = entries.values.map(\.key.name).sorted()
+    }
+
+    /// Validates `manifest` against `catalog` and compiles it.
+    /// - Throws: ``ManifestError`` with every problem, when there is any error.
+    static func compile(_ manifest: Manifest, catalog: FactoryCatalog) throws(ManifestError) -> Activation {
+        let result = ManifestValidator(catalog: catalog).run(manifest)
+        guard !result.diagnostics.containsErrors else { throw ManifestError(diagnostics: result.diagnostics) }
+
+        var keysByName: [String: TypeKey] = [:]
+        var providers: [ObjectIdentifier: (name: String, factories: [String])] = [:]
+        for definition in catalog.definitions {
+            for provided in definition.provides {
+                keysByName[provided.key.qualifiedName] = provided.key
+                providers[provided.key.id, default: (provided.key.name, [])].factories.append(definition.name)
+            }
+        }
+        // Singletons of one factory with equal parameters in one injector share an instance.
+        var sharedCells: [String: InstanceCell] = [:]
+        var bindingsByType: [TypeKey: [InjectorName: CompiledBinding]] = [:]
+        for validated in result.bindings {
+            guard let key = keysByName[validated.typeName],
+                let definition = catalog.definition(named: validated.binding.factory),
+                let provided = definition.provides.first(where: { $0.key == key })
+            else { continue }  // validation has made sure these exist
+            let storage: CompiledBinding.Storage
+            switch validated.lifetime {
+            case .transient: storage = .transient
+            case .graph: storage = .graph
+            case .scoped: storage = .scoped
+            case .weak: storage = .weak(WeakCell())
+            case .singleton:
+                let shareKey = "\(definition.name)\u{0}\(validated.injector)\u{0}"
+                    + (validated.binding.parameters?.description ?? "")
+                let cell = sharedCells[shareKey] ?? InstanceCell()
+                sharedCells[shareKey] = cell
+                storage = .singleton(cell)
+            }
+            bindingsByType[key, default: [:]][validated.injector] = CompiledBinding(
+                key: key, injector: validated.injector, lifetime: validated.lifetime, definition: definition,
+                provided: provided, parameters: validated.parameters, storage: storage)
+        }
+        var entries: [ObjectIdentifier: TypeEntry] = [:]
+        for (key, byInjector) in bindingsByType {
+            entries[key.id] = TypeEntry(key: key, byInjector: byInjector, order: result.injectorOrder)
+        }
+        return Activation(
+            manifest: manifest, injectorOrder: result.injectorOrder, entries: entries,
+            warnings: result.diagnostics.warnings, catalogProviders: providers)
+    }
+
+    /// The injectors searched for a request from `injector`, in order.
+    func searchOrder(from injector: InjectorName) -> [InjectorName] {
+        [injector] + injectorOrder.filter { $0 != injector }
+    }
+}
+
+/// The bindings of one type, with the winner for each requesting injector.
+final class TypeEntry: Sendable {
+    let key: TypeKey
+    /// The binding that serves a request from `primary`: the common case, kept apart.
+    let primary: CompiledBinding
+    /// The winner for a request from each injector of the manifest.
+    let winners: [InjectorName: CompiledBinding]
+
+    init(key: TypeKey, byInjector: [InjectorName: CompiledBinding], order: [InjectorName]) {
+        self.key = key
+        let first = order.lazy.compactMap { byInjector[$0] }.first!
+        var winners: [InjectorName: CompiledBinding] = [:]
+        for injector in order { winners[injector] = byInjector[injector] ?? first }
+        self.winners = winners
+        self.primary = winners[.primary] ?? first
+        self.fallback = first
+    }
+
+    /// For an injector the manifest does not know: the first binding in order.
+    let fallback: CompiledBinding
+
+    /// The binding that serves a request from `injector`: its own, else the
+    /// first found searching the injectors in order.
+    @inline(__always)
+    func winner(for injector: InjectorName) -> CompiledBinding {
+        injector == .primary ? primary : (winners[injector] ?? fallback)
+    }
+}
+
+/// One binding, ready to serve: the factory, lifetime, decoded parameters,
+/// and where its instances live.
+final class CompiledBinding: Sendable {
+    enum Storage: Sendable {
+        case transient
+        case singleton(InstanceCell)
+        case weak(WeakCell)
+        case scoped
+        case graph
+    }
+
+    let key: TypeKey
+    let injector: InjectorName
+    let lifetime: Lifetime
+    let definition: FactoryDefinition
+    let provided: ProvidedType
+    let parameters: (any Sendable)?
+    let storage: Storage
+
+    init(
+        key: TypeKey, injector: InjectorName, lifetime: Lifetime, definition: FactoryDefinition,
+        provided: ProvidedType, parameters: (any Sendable)?, storage: Storage
+    ) {
+        self.key = key
+        self.injector = injector
+        self.lifetime = lifetime
+        self.definition = definition
+        self.provided = provided
+        self.parameters = parameters
+        self.storage = storage
+    }
+
+    /// The identity of this binding's instances in a scope or a graph.
+    var slot: ObjectIdentifier { ObjectIdentifier(self) }
+
+    /// Turns a product box into a box of the bound type.
+    @inline(__always)
+    func typed<T>(_ productBox: AnyObject, as _: T.Type) -> T {
+        let box = provided.convert?(productBox) ?? productBox
+        return unsafeDowncast(box, to: Instance<T>.self).value
+    }
+}

@@ -1,0 +1,53 @@
+/// Holds the one instance of a singleton (per activation) or of a scoped
+/// binding (per scope), and makes sure it is created exactly once even when
+/// many threads ask for it first at the same time.
+///
+/// Each cell has its own small lock: a slow factory blocks only the threads
+/// that wait for that same instance, never the rest of the container. A
+/// factory that resolves its own dependencies takes other cells' locks, never
+/// this one again: a loop back to this cell is a cycle, which the resolution
+/// context reports before it would take the lock.
+final class InstanceCell: @unchecked Sendable {
+    private let lock = Lock()
+    private var instance: AnyObject?
+
+    /// The instance, when it has been made.
+    var current: AnyObject? {
+        lock.lock()
+        defer { lock.unlock() }
+        return instance
+    }
+
+    /// The instance, made by `make` if this is the first request.
+    func value(orMake make: () throws -> AnyObject) rethrows -> AnyObject {
+        lock.lock()
+        defer { lock.unlock() }
+        if let instance { return instance }
+        let made = try make()
+        instance = made
+        return made
+    }
+
+    /// Lets go of the instance.
+    func clear() {
+        lock.withLock { instance = nil }
+    }
+}
+
+/// Holds a `weak` binding's instance without keeping it alive: it is shared
+/// while someone outside the container holds it, and made again after.
+final class WeakCell: @unchecked Sendable {
+    private let lock = Lock()
+    private weak var object: AnyObject?
+
+    /// The live instance, or a new one from `make` (whose product must be a class).
+    func value(orMake make: () throws -> AnyObject, unbox: (AnyObject) -> AnyObject) rethrows -> AnyObject? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let object { return object }
+        let box = try make()
+        let made = unbox(box)
+        object = made
+        return made
+    }
+}

@@ -1,0 +1,78 @@
+/// A dependency resolved on first use rather than when its holder is made.
+///
+/// Take `Lazy<T>` as a factory parameter to defer a costly creation, or to
+/// break a cycle between two factories (a `Lazy` edge is not part of the
+/// dependency graph's cycle check, since nothing is resolved when the holder
+/// is made):
+///
+///     catalog.register("mailer", provides: (any Mailer).self) { (templates: Lazy<any Templates>) in
+///         SMTPMailer(templates: templates)
+///     }
+///     // later, inside SMTPMailer:
+///     let body = try templates.get().render("welcome")
+///
+/// The value is resolved once, from the injector that served the holder, and
+/// kept. A `Lazy` holds its container weakly, so it never keeps one alive.
+public final class Lazy<Value>: @unchecked Sendable {
+    private weak var container: Container?
+    private let injector: InjectorName
+    private let scope: Scope?
+    private let lock = Lock()
+    private var resolved: Instance<Value>?
+
+    /// Creates a lazy reference to `Value` in `container`.
+    public init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
+        self.container = container
+        self.injector = injector
+        self.scope = nil
+    }
+
+    init(container: Container, injector: InjectorName, scope: Scope?) {
+        self.container = container
+        self.injector = injector
+        self.scope = scope
+    }
+
+    /// The value, resolved on first call.
+    /// - Throws: ``ResolutionError`` when it cannot be resolved (or the container is gone).
+    public func get() throws(ResolutionError) -> Value {
+        if let resolved = lock.withLock({ resolved }) { return resolved.value }
+        guard let container else {
+            throw ResolutionError(.containerReleased, type: String(describing: Value.self))
+        }
+        // Resolve outside the lock: the factory may take as long as it likes.
+        let value = try container.resolve(Value.self, from: injector, in: scope)
+        return lock.withLock {
+            if let resolved { return resolved.value }
+            resolved = Instance(value)
+            return value
+        }
+    }
+
+    /// The value, resolved on first access. Stops the program with the
+    /// ``ResolutionError``'s message if it cannot be resolved; use ``get()``
+    /// to handle the error.
+    public var value: Value {
+        do {
+            return try get()
+        } catch {
+            preconditionFailure(error.description)
+        }
+    }
+
+    /// The value: `try lazy()`.
+    public func callAsFunction() throws(ResolutionError) -> Value { try get() }
+}
+
+/// `Lazy<T>` as a factory parameter.
+protocol LazyDependency {
+    static var dependencySpec: DependencySpec { get }
+}
+
+extension Lazy: LazyDependency {
+    static var dependencySpec: DependencySpec {
+        DependencySpec(key: TypeKey(Value.self), kind: .lazy) { call -> Any in
+            Lazy(container: call.context.container, injector: call.binding.injector, scope: call.context.scope)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// Replacements for bound types, for the duration of a test.
+///
+///     try container.withOverrides({ $0.override((any Clock).self, with: FixedClock(at: .distantPast)) }) {
+///         let service = try container.resolve(NoteService.self)   // gets the fixed clock
+///     }
+///
+/// Overrides are task-local: they apply to code running inside the
+/// `withOverrides` closure (and tasks it starts), so parallel Swift Testing
+/// tests never see each other's overrides. They apply to dependencies too:
+/// overriding `Clock` changes the clock every factory receives.
+public struct Overrides: Sendable {
+    var entries: [ObjectIdentifier: @Sendable () throws -> AnyObject] = [:]
+
+    /// Creates an empty set of overrides.
+    public init() {}
+
+    /// Resolves `type` to this instance.
+    public mutating func override<T>(_ type: T.Type, with instance: T) {
+        let box = Instance(instance)
+        entries[ObjectIdentifier(type)] = { box }
+    }
+
+    /// Resolves `type` by calling `factory`, every time.
+    public mutating func override<T>(_ type: T.Type, using factory: @escaping @Sendable () throws -> T) {
+        entries[ObjectIdentifier(type)] = { Instance(try factory()) }
+    }
+}
+
+/// The overrides in force for one container in the current task, nested
+/// `withOverrides` calls chaining to the outer ones.
+final class OverrideTable: Sendable {
+    let container: ObjectIdentifier
+    let entries: [ObjectIdentifier: @Sendable () throws -> AnyObject]
+    let outer: OverrideTable?
+
+    init(container: ObjectIdentifier, entries: [ObjectIdentifier: @Sendable () throws -> AnyObject], outer: OverrideTable?) {
+        self.container = container
+        self.entries = entries
+        self.outer = outer
+    }
+
+    @TaskLocal static var current: OverrideTable?
+
+    /// The innermost overrides of this task for `container`.
+    static func current(for container: ObjectIdentifier) -> OverrideTable? {
+        var table = current
+        while let candidate = table, candidate.container != container { table = candidate.outer }
+        return table
+    }
+
+    /// The override of a type, innermost first.
+    func lookup(_ id: ObjectIdentifier) -> (@Sendable () throws -> AnyObject)? {
+        var table: OverrideTable? = self
+        while let candidate = table {
+            if candidate.container == container, let make = candidate.entries[id] { return make }
+            table = candidate.outer
+        }
+        return nil
+    }
+}
+
+extension Container {
+    /// Runs `operation` with some types resolved to test doubles.
+    /// - Parameters:
+    ///   - configure: Adds the overrides.
+    ///   - operation: The code that sees them.
+    public func withOverrides<Result>(
+        _ configure: (inout Overrides) -> Void, operation: () throws -> Result
+    ) rethrows -> Result {
+        try OverrideTable.$current.withValue(makeOverrideTable(configure), operation: operation)
+    }
+
+    /// Runs `operation` with some types resolved to test doubles.
+    public func withOverrides<Result>(
+        _ configure: (inout Overrides) -> Void, isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> Result
+    ) async rethrows -> Result {
+        try await OverrideTable.$current.withValue(
+            makeOverrideTable(configure), operation: operation, isolation: isolation)
+    }
+
+    private func makeOverrideTable(_ configure: (inout Overrides) -> Void) -> OverrideTable {
+        var overrides = Overrides()
+        configure(&overrides)
+        noteOverridesInUse()
+        return OverrideTable(container: ObjectIdentifier(self), entries: overrides.entries, outer: OverrideTable.current)
+    }
+}

@@ -1,0 +1,157 @@
+/// One top-level resolve and everything it builds: the activation it reads
+/// (so the whole graph comes from one manifest, even if another is activated
+/// meanwhile), the chain of bindings under construction (to detect cycles
+/// and to name the path in errors), and the `graph`-lifetime instances.
+///
+/// Used by one thread at a time: it lives for one synchronous resolve.
+final class ResolutionContext {
+    let container: Container
+    let activation: Activation
+    let overrides: OverrideTable?
+    private let explicitScope: Scope?
+    /// The bindings being built, outermost first.
+    private var building: [CompiledBinding] = []
+    /// The requested types' names along the path, outermost first.
+    private(set) var names: [String] = []
+    private var graph: [ObjectIdentifier: AnyObject] = [:]
+
+    init(container: Container, activation: Activation, overrides: OverrideTable?, scope: Scope?) {
+        self.container = container
+        self.activation = activation
+        self.overrides = overrides
+        self.explicitScope = scope
+    }
+
+    /// The scope for `scoped` bindings: the one the resolve was asked in, else the task's current one.
+    var scope: Scope? { explicitScope ?? Scope.current }
+
+    /// Resolves `T`: its override if a test installed one, else the binding
+    /// that serves it from `injector`. `nil` only when `ifBound` and no
+    /// injector binds `T`.
+    func resolve<T>(
+        _: T.Type, from injector: InjectorName, argument: ArgumentValue? = nil, ifBound: Bool = false
+    ) throws -> T? {
+        let id = ObjectIdentifier(T.self)
+        if let overrides, let make = overrides.lookup(id) {
+            do {
+                return unsafeDowncast(try make(), to: Instance<T>.self).value
+            } catch {
+                throw ResolutionError(
+                    .factoryFailed, type: String(describing: T.self), path: names + [String(describing: T.self)],
+                    factory: "override", underlying: error)
+            }
+        }
+        guard let entry = activation.entries[id] else {
+            if ifBound { return nil }
+            throw notBound(TypeKey(T.self), from: injector)
+        }
+        return try instance(of: entry.winner(for: injector), as: T.self, argument: argument)
+    }
+
+    /// An instance of `binding`, from its storage or newly made.
+    func instance<T>(of binding: CompiledBinding, as _: T.Type, argument: ArgumentValue?) throws -> T {
+        try check(argument, for: binding)
+        switch binding.storage {
+        case .transient:
+            return binding.typed(try make(binding, argument), as: T.self)
+        case .singleton(let cell):
+            if let box = cell.current { return binding.typed(box, as: T.self) }
+            try checkCycle(binding)
+            return binding.typed(try cell.value { try make(binding, argument) }, as: T.self)
+        case .weak(let cell):
+            try checkCycle(binding)
+            let boxing = binding.definition.boxing
+            let object = try cell.value(orMake: { try make(binding, argument) }, unbox: boxing.unbox)
+            return binding.typed(boxing.rebox(object!), as: T.self)
+        case .graph:
+            if let box = graph[binding.slot] { return binding.typed(box, as: T.self) }
+            let box = try make(binding, argument)
+            graph[binding.slot] = box
+            return binding.typed(box, as: T.self)
+        case .scoped:
+            guard let scope else {
+                throw ResolutionError(
+                    .noActiveScope, type: binding.key.name, path: names + [binding.key.name],
+                    factory: binding.definition.name)
+            }
+            guard let cell = scope.cell(for: binding.slot) else {
+                throw ResolutionError(
+                    .scopeClosed, type: binding.key.name, path: names + [binding.key.name],
+                    factory: binding.definition.name)
+            }
+            if let box = cell.current { return binding.typed(box, as: T.self) }
+            try checkCycle(binding)
+            return binding.typed(try cell.value { try make(binding, argument) }, as: T.self)
+        }
+    }
+
+    /// Runs the binding's factory, with cycle detection and error context.
+    private func make(_ binding: CompiledBinding, _ argument: ArgumentValue?) throws -> AnyObject {
+        try checkCycle(binding)
+        building.append(binding)
+        names.append(binding.key.name)
+        defer {
+            building.removeLast()
+            names.removeLast()
+        }
+        let call = FactoryCall(context: self, binding: binding, argument: argument?.value)
+        do {
+            return try CurrentResolution.with(self) { try binding.definition.build(call) }
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            throw ResolutionError(
+                .factoryFailed, type: binding.key.name, injectors: [binding.injector], path: names,
+                factory: binding.definition.name, underlying: error)
+        }
+    }
+
+    /// Throws when `binding` is already being built further up this path.
+    /// Bindings that share a singleton instance count as one.
+    private func checkCycle(_ binding: CompiledBinding) throws {
+        guard let start = building.firstIndex(where: { $0.sharesInstance(with: binding) }) else { return }
+        let loop = names[start...] + [binding.key.name]
+        throw ResolutionError(
+            .dependencyCycle, type: binding.key.name, injectors: [binding.injector], path: names + [binding.key.name],
+            factory: binding.definition.name, detail: loop.joined(separator: " -> "))
+    }
+
+    private func check(_ argument: ArgumentValue?, for binding: CompiledBinding) throws {
+        guard let expected = binding.definition.argument else { return }
+        guard let argument else {
+            throw ResolutionError(
+                .argumentMissing, type: binding.key.name, path: names + [binding.key.name],
+                factory: binding.definition.name, detail: expected.name)
+        }
+        guard argument.key == expected else {
+            throw ResolutionError(
+                .argumentMismatch, type: binding.key.name, path: names + [binding.key.name],
+                factory: binding.definition.name, detail: "\(expected.name), not \(argument.key.name)")
+        }
+    }
+
+    func notBound(_ key: TypeKey, from injector: InjectorName) -> ResolutionError {
+        let searched = activation.searchOrder(from: injector)
+        let providers = activation.catalogProviders[key.id]?.factories.sorted()
+        let similar = EditDistance.suggestions(for: key.name, among: activation.boundNames)
+        return ResolutionError(
+            .notBound, type: key.name, injectors: searched, path: names + [key.name],
+            suggestions: providers ?? similar,
+            detail: providers.map { $0.map { "'\($0)'" }.joined(separator: ", ") })
+    }
+}
+
+/// A resolve-time argument with its type.
+struct ArgumentValue {
+    let value: Any
+    let key: TypeKey
+}
+
+extension CompiledBinding {
+    /// Whether `other` yields the same instance as this binding (a singleton shared across protocols).
+    func sharesInstance(with other: CompiledBinding) -> Bool {
+        if self === other { return true }
+        if case .singleton(let mine) = storage, case .singleton(let theirs) = other.storage { return mine === theirs }
+        return false
+    }
+}

@@ -1,0 +1,111 @@
+/// Why a type could not be resolved: thrown by `resolve`, never a crash.
+///
+/// The message names the requested type, every injector searched, the
+/// dependency path that led there and the nearest catalog names:
+///
+///     Patchbay cannot resolve Database (path: SignupService -> UserRepository -> Database):
+///     no binding in injectors primary, secondary, eu-tenant. Factories that provide
+///     Database: 'in-memory', 'sqlite'; bind one of them in the manifest.
+public struct ResolutionError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure: a struct with static members, so new kinds can be added.
+    public struct Reason: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The reason's name.
+        public let rawValue: String
+        /// Creates a reason.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The name.
+        public var description: String { rawValue }
+
+        /// No injector has a binding for the type.
+        public static let notBound = Reason(rawValue: "not-bound")
+        /// Factories need each other in a loop.
+        public static let dependencyCycle = Reason(rawValue: "dependency-cycle")
+        /// A factory threw.
+        public static let factoryFailed = Reason(rawValue: "factory-failed")
+        /// A scoped binding was resolved with no scope open.
+        public static let noActiveScope = Reason(rawValue: "no-active-scope")
+        /// A scoped binding was resolved in a scope that is closed.
+        public static let scopeClosed = Reason(rawValue: "scope-closed")
+        /// The factory takes a resolve-time argument and none was given.
+        public static let argumentMissing = Reason(rawValue: "argument-missing")
+        /// The argument given is not of the type the factory takes.
+        public static let argumentMismatch = Reason(rawValue: "argument-mismatch")
+        /// A ``Lazy`` was read after its container was released.
+        public static let containerReleased = Reason(rawValue: "container-released")
+        /// `@Injected` or `inject()` was used before ``PatchbaySystem/bootstrap(_:)``.
+        public static let notBootstrapped = Reason(rawValue: "not-bootstrapped")
+    }
+
+    /// What went wrong.
+    public let reason: Reason
+    /// The short name of the type that was asked for at the point of failure.
+    public let requestedType: String
+    /// The injectors searched, in order.
+    public let injectorsSearched: [InjectorName]
+    /// The chain of types being built: `["SignupService", "UserRepository", "Database"]`.
+    public let dependencyPath: [String]
+    /// The nearest names in the catalog: factories that provide the type, or similar type names.
+    public let suggestions: [String]
+    /// The factory involved, when there is one.
+    public let factory: String?
+    /// The error a factory threw, for ``Reason/factoryFailed``.
+    public let underlying: (any Error)?
+    /// Extra detail, such as the loop of a cycle.
+    let detail: String?
+
+    init(
+        _ reason: Reason, type: String, injectors: [InjectorName] = [], path: [String] = [],
+        suggestions: [String] = [], factory: String? = nil, underlying: (any Error)? = nil, detail: String? = nil
+    ) {
+        self.reason = reason
+        self.requestedType = type
+        self.injectorsSearched = injectors
+        self.dependencyPath = path
+        self.suggestions = suggestions
+        self.factory = factory
+        self.underlying = underlying
+        self.detail = detail
+    }
+
+    /// What went wrong, where, and what to do.
+    public var description: String {
+        var text = "Patchbay cannot resolve \(requestedType)"
+        if dependencyPath.count > 1 { text += " (path: \(dependencyPath.joined(separator: " -> ")))" }
+        text += ": "
+        let searched = injectorsSearched.map(\.rawValue).joined(separator: ", ")
+        switch reason {
+        case .notBound:
+            text += "no binding in injectors \(searched)."
+            if let factories = detail {
+                text += " Factories that provide \(requestedType): \(factories); bind one of them in the manifest."
+            } else if !suggestions.isEmpty {
+                text += " Did you mean \(suggestions.map { "'\($0)'" }.joined(separator: " or "))?"
+                    + " Otherwise register a factory that provides \(requestedType) and bind it."
+            } else {
+                text += " No factory in the catalog provides it: register one and bind it in the manifest."
+            }
+        case .dependencyCycle:
+            text += "dependency cycle \(detail ?? ""). Break it by taking one of these as Lazy<...> in its factory."
+        case .factoryFailed:
+            text += "factory '\(factory ?? "?")' threw: \(underlying.map { "\($0)" } ?? "an error")."
+        case .noActiveScope:
+            text += "it is bound 'scoped' (factory '\(factory ?? "?")') but no scope is open. Resolve it inside "
+                + "scope.run { ... } or through scope.resolve(_:)."
+        case .scopeClosed:
+            text += "it is bound 'scoped' (factory '\(factory ?? "?")') and its scope is already closed."
+        case .argumentMissing:
+            text += "factory '\(factory ?? "?")' takes a resolve-time argument of type \(detail ?? "?"); "
+                + "call resolve(_:argument:)."
+        case .argumentMismatch:
+            text += "factory '\(factory ?? "?")' takes an argument of type \(detail ?? "?")."
+        case .containerReleased:
+            text += "the container this Lazy belongs to has been released."
+        case .notBootstrapped:
+            text += "no container is set. Call PatchbaySystem.bootstrap(container) at start-up, "
+                + "or name a container: @Injected(container: container)."
+        default:
+            text += detail ?? reason.rawValue
+        }
+        return text
+    }
+}

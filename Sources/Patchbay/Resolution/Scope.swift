@@ -1,0 +1,58 @@
+/// A span of the app's life (a request, a screen) that owns one instance of
+/// each `scoped` binding. Closing it releases them.
+///
+///     let scope = Scope()
+///     try await scope.run {
+///         let session = try container.resolve((any Session).self)  // one per scope
+///         @Injected var same: any Session                          // picks up the current scope
+///     }
+///     scope.close()
+///
+/// Code run inside ``run(_:)-1fjgq`` sees the scope as ``current``, so
+/// `@Injected` and `resolve` calls made there, at any depth, use it.
+public final class Scope: Sendable {
+    private let cells = Locked<[ObjectIdentifier: InstanceCell]?>([:])
+
+    /// Opens a scope.
+    public init() {}
+
+    /// The scope of the code running now, set by ``run(_:)-1fjgq``.
+    @TaskLocal public static var current: Scope?
+
+    /// Runs `body` with this scope as ``current``.
+    public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try Scope.$current.withValue(self, operation: body)
+    }
+
+    /// Runs `body` with this scope as ``current``.
+    public func run<Result>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
+    ) async rethrows -> Result {
+        try await Scope.$current.withValue(self, operation: body, isolation: isolation)
+    }
+
+    /// Releases every instance this scope holds. Resolving a scoped binding
+    /// in a closed scope throws ``ResolutionError/Reason/scopeClosed``.
+    public func close() {
+        let released = cells.withLock { cells -> [ObjectIdentifier: InstanceCell]? in
+            defer { cells = nil }
+            return cells
+        }
+        // The instances are released here, outside the lock: a deinit may do anything.
+        _ = released
+    }
+
+    /// Whether ``close()`` has been called.
+    public var isClosed: Bool { cells.withLock { $0 == nil } }
+
+    /// The cell for a binding's instance in this scope; `nil` once closed.
+    func cell(for slot: ObjectIdentifier) -> InstanceCell? {
+        cells.withLock { cells in
+            guard cells != nil else { return nil }
+            if let cell = cells![slot] { return cell }
+            let cell = InstanceCell()
+            cells![slot] = cell
+            return cell
+        }
+    }
+}

@@ -1,0 +1,141 @@
+// The dependency-graph checks: each bound factory's needs are followed exactly
+// as resolution follows them, from the injector that served the factory, with
+// the same fallback.
+
+extension ValidationRun {
+    /// The binding that serves `type` when asked from `injector`, as resolution would choose it.
+    func serving(_ type: String, from injector: InjectorName, table: [String: [InjectorName: Int]]) -> Int? {
+        guard let byInjector = table[type] else { return nil }
+        if let own = byInjector[injector] { return own }
+        for candidate in injectorOrder where candidate != injector {
+            if let found = byInjector[candidate] { return found }
+        }
+        return nil
+    }
+
+    func servingTable() -> [String: [InjectorName: Int]] {
+        var table: [String: [InjectorName: Int]] = [:]
+        for (offset, binding) in effective.enumerated() {
+            table[binding.typeName, default: [:]][binding.injector] = offset
+        }
+        return table
+    }
+
+    mutating func checkGraph() {
+        guard let catalog else { return }
+        let table = servingTable()
+        // Edges that can form a cycle: direct and optional needs (a Lazy is resolved later).
+        var edges: [[Int]] = Array(repeating: [], count: effective.count)
+        for (offset, owner) in effective.enumerated() {
+            guard let factory = catalog.factories[owner.binding.factory], let needs = factory.needs else { continue }
+            for need in needs {
+                let needName = catalog.display(need.type)
+                let ownerName = catalog.display(owner.typeName)
+                guard let served = serving(need.type, from: owner.injector, table: table) else {
+                    if need.kind != DependencySpec.Kind.optional.rawValue {
+                        report(owner.binding.diagnostic(
+                            .missingDependency, "factory '\(factory.name)' for \(owner.binding.displayKey) needs "
+                                + "\(needName), which no injector binds (searched "
+                                + searchOrder(from: owner.injector).map(\.rawValue).joined(separator: ", ")
+                                + "); add a binding for \(needName)"
+                                + providersHint(for: need.type, catalog: catalog),
+                            field: "factory", dependencyPath: [ownerName, needName], fallbackFile: manifest.file))
+                    }
+                    continue
+                }
+                let dependency = effective[served]
+                if let dependencyFactory = catalog.factories[dependency.binding.factory],
+                    let argument = dependencyFactory.argument
+                {
+                    report(owner.binding.diagnostic(
+                        .argumentRequired, "factory '\(factory.name)' for \(owner.binding.displayKey) needs "
+                            + "\(needName), but its factory '\(dependencyFactory.name)' takes a resolve-time "
+                            + "argument (\(catalog.display(argument))) that no dependency can supply; resolve "
+                            + "\(needName) directly with resolve(_:argument:), or bind a factory without an argument",
+                        field: "factory", dependencyPath: [ownerName, needName], fallbackFile: manifest.file))
+                }
+                if owner.lifetime.wouldCapture(dependency.lifetime) {
+                    report(owner.binding.diagnostic(
+                        .captiveDependency, "\(owner.lifetime) \(ownerName) ('\(factory.name)') depends on "
+                            + "\(dependency.lifetime) \(needName) ('\(dependency.binding.factory)'), and would keep "
+                            + "it alive past its \(dependency.lifetime) lifetime; make \(needName) longer-lived, "
+                            + "make \(ownerName) shorter-lived, or take Lazy<\(needName)>... inside a shorter scope",
+                        field: owner.binding.lifetime == nil ? "factory" : "lifetime",
+                        dependencyPath: [ownerName, needName], fallbackFile: manifest.file))
+                }
+                if need.kind != DependencySpec.Kind.lazy.rawValue {
+                    edges[offset].append(served)
+                }
+            }
+        }
+        reportCycles(edges: edges, catalog: catalog)
+    }
+
+    private func searchOrder(from injector: InjectorName) -> [InjectorName] {
+        [injector] + injectorOrder.filter { $0 != injector }
+    }
+
+    private func providersHint(for type: String, catalog: CatalogIndex) -> String {
+        guard let providers = catalog.providers[type], !providers.isEmpty else { return "" }
+        return " (factories that provide it: " + providers.map { "'\($0)'" }.joined(separator: ", ") + ")"
+    }
+
+    /// Finds every elementary loop once and draws it: `Mailer -> Templates -> Mailer`.
+    private mutating func reportCycles(edges: [[Int]], catalog: CatalogIndex) {
+        var state = [UInt8](repeating: 0, count: edges.count)  // 0 new, 1 on stack, 2 done
+        var stack: [Int] = []
+        var reported: Set<[Int]> = []
+        for start in edges.indices where state[start] == 0 {
+            // Iterative depth-first search: a manifest is untrusted input, so no recursion depth to exhaust.
+            var frames: [(node: Int, next: Int)] = [(start, 0)]
+            state[start] = 1
+            stack.append(start)
+            while let frame = frames.last {
+                if frame.next < edges[frame.node].count {
+                    frames[frames.count - 1].next += 1
+                    let target = edges[frame.node][frame.next]
+                    if state[target] == 0 {
+                        state[target] = 1
+                        stack.append(target)
+                        frames.append((target, 0))
+                    } else if state[target] == 1, let from = stack.lastIndex(of: target) {
+                        let loop = Array(stack[from...])
+                        let rotated = Self.canonicalRotation(loop)
+                        if reported.insert(rotated).inserted { reportCycle(rotated, catalog: catalog) }
+                    }
+                } else {
+                    state[frame.node] = 2
+                    stack.removeLast()
+                    frames.removeLast()
+                }
+            }
+        }
+    }
+
+    private static func canonicalRotation(_ loop: [Int]) -> [Int] {
+        let start = loop.indices.min { loop[$0] < loop[$1] }!
+        return Array(loop[start...] + loop[..<start])
+    }
+
+    private mutating func reportCycle(_ loop: [Int], catalog: CatalogIndex) {
+        let names = (loop + [loop[0]]).map { catalog.display(effective[$0].typeName) }
+        let first = effective[loop[0]]
+        report(first.binding.diagnostic(
+            .dependencyCycle, "dependency cycle: " + names.joined(separator: " -> ")
+                + "; break it by taking one of these as Lazy<...> in its factory, or bind a factory that does "
+                + "not need the next", field: "factory", dependencyPath: names, fallbackFile: manifest.file))
+    }
+
+    /// A warning for each catalog factory that no binding in effect uses.
+    mutating func checkUnusedFactories() {
+        guard let catalog else { return }
+        let used = Set(effective.map(\.binding.factory))
+        let position = manifest.origin?.position(of: "bindings") ?? SourcePosition(line: 1, column: 1)
+        for name in catalog.factories.keys.sorted() where !used.contains(name) {
+            report(Diagnostic(
+                code: .unusedFactory, severity: .warning,
+                message: "factory '\(name)' is never used by this manifest",
+                file: manifest.file, line: position.line, column: position.column, path: "/bindings"))
+        }
+    }
+}

@@ -1,0 +1,305 @@
+/// Checks a loaded manifest against a catalog and reports every problem in
+/// one pass: names, duplicates, injectors, lifetimes, parameters, and the
+/// dependency graph (missing dependencies, cycles, captive dependencies,
+/// arguments). Container activation and `patchbay check` both use it.
+///
+///     let diagnostics = ManifestValidator(catalog: catalog).validate(manifest)
+///
+/// With a live ``FactoryCatalog`` it also decodes each binding's `parameters`
+/// into the factory's real parameter type. With a ``CatalogDescription`` it
+/// checks what the description knows. With no catalog it checks what needs
+/// none: duplicates and injectors.
+public struct ManifestValidator: Sendable {
+    let description: CatalogDescription?
+    let live: FactoryCatalog?
+
+    /// Validates against a live catalog, decoding parameters with their real types.
+    public init(catalog: FactoryCatalog) {
+        self.live = catalog
+        self.description = catalog.describe()
+    }
+
+    /// Validates against a catalog description, as `patchbay check --catalog` does.
+    public init(description: CatalogDescription) {
+        self.live = nil
+        self.description = description
+    }
+
+    /// Validates only what needs no catalog.
+    public init() {
+        self.live = nil
+        self.description = nil
+    }
+
+    /// Every problem in the manifest, errors and warnings, in file and position order.
+    public func validate(_ manifest: Manifest) -> [Diagnostic] {
+        Diagnostic.sortedForDisplay(run(manifest).diagnostics)
+    }
+
+    /// The validation result with the compiled bindings, for activation.
+    func run(_ manifest: Manifest) -> ValidationResult {
+        var validation = ValidationRun(manifest: manifest, catalog: description.map(CatalogIndex.init), live: live)
+        validation.checkBindings()
+        validation.checkGraph()
+        validation.checkUnusedFactories()
+        return ValidationResult(
+            diagnostics: validation.diagnostics, bindings: validation.effective,
+            injectorOrder: validation.injectorOrder)
+    }
+}
+
+/// A binding that passed validation, with everything activation needs.
+struct ValidatedBinding: Sendable {
+    let binding: Binding
+    /// The module-qualified name of the bound type (the raw name without a catalog).
+    let typeName: String
+    let lifetime: Lifetime
+    let injector: InjectorName
+    /// The decoded parameters (live catalog only).
+    let parameters: (any Sendable)?
+}
+
+/// What validation found and what activation compiles.
+struct ValidationResult: Sendable {
+    let diagnostics: [Diagnostic]
+    /// The bindings in effect after `extends` overrides, in manifest order.
+    let bindings: [ValidatedBinding]
+    /// The injector fallback order.
+    let injectorOrder: [InjectorName]
+}
+
+/// The catalog description, indexed for name lookups.
+struct CatalogIndex: Sendable {
+    let factories: [String: CatalogDescription.Factory]
+    let shortNames: [String: [String]]
+    let qualifiedNames: Set<String>
+    /// qualified type -> factories that provide it.
+    let providers: [String: [String]]
+    let displayNames: [String: String]
+
+    init(_ description: CatalogDescription) {
+        var factories: [String: CatalogDescription.Factory] = [:]
+        var providers: [String: [String]] = [:]
+        for factory in description.factories {
+            factories[factory.name] = factory
+            for type in factory.provides { providers[type, default: []].append(factory.name) }
+        }
+        var shortNames: [String: [String]] = [:]
+        var display: [String: String] = [:]
+        for type in description.types {
+            shortNames[type.name, default: []].append(type.qualified)
+            display[type.qualified] = type.name
+        }
+        self.factories = factories
+        self.providers = providers.mapValues { $0.sorted() }
+        self.shortNames = shortNames.mapValues { Array(Set($0)).sorted() }
+        self.qualifiedNames = Set(description.types.map(\.qualified))
+        self.displayNames = display
+    }
+
+    /// The short name of a qualified type, for messages.
+    func display(_ qualified: String) -> String { displayNames[qualified] ?? qualified }
+
+    /// Types that some factory provides, by short name, for suggestions.
+    var providedShortNames: [String] { providers.keys.map(display) }
+}
+
+/// The state of one validation pass.
+struct ValidationRun {
+    let manifest: Manifest
+    let catalog: CatalogIndex?
+    let live: FactoryCatalog?
+    var diagnostics: [Diagnostic] = []
+    var effective: [ValidatedBinding] = []
+    var injectorOrder: [InjectorName] = []
+
+    init(manifest: Manifest, catalog: CatalogIndex?, live: FactoryCatalog?) {
+        self.manifest = manifest
+        self.catalog = catalog
+        self.live = live
+    }
+
+    mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+
+    // MARK: - Bindings
+
+    mutating func checkBindings() {
+        injectorOrder = Self.injectorOrder(of: manifest)
+        var candidates: [ValidatedBinding] = []
+        for binding in manifest.bindings {
+            if let validated = check(binding) { candidates.append(validated) }
+        }
+        effective = resolveOverrides(candidates)
+    }
+
+    /// primary, secondary, then custom injectors in `injectors` order, else in order of first use.
+    static func injectorOrder(of manifest: Manifest) -> [InjectorName] {
+        var order: [InjectorName] = [.primary, .secondary]
+        let custom = manifest.injectors ?? manifest.bindings.map(\.injector)
+        for name in custom where !order.contains(name) { order.append(name) }
+        return order
+    }
+
+    private mutating func check(_ binding: Binding) -> ValidatedBinding? {
+        var valid = true
+        if let declared = manifest.injectors, binding.injector != .primary, binding.injector != .secondary,
+            !declared.contains(binding.injector)
+        {
+            let suggestion = EditDistance.suggestions(for: binding.injector.rawValue, among: declared.map(\.rawValue)).first
+            report(binding.diagnostic(
+                .undeclaredInjector, "injector '\(binding.injector)' is not listed in 'injectors' "
+                    + "(\(declared.map { "'\($0)'" }.joined(separator: ", "))); add it there"
+                    + (suggestion.map { ", or did you mean '\($0)'?" } ?? ""),
+                field: "injector", suggestion: suggestion, fallbackFile: manifest.file))
+            valid = false
+        }
+        guard let catalog else {
+            return valid ? ValidatedBinding(
+                binding: binding, typeName: binding.protocolName, lifetime: binding.lifetime ?? .transient,
+                injector: binding.injector, parameters: nil) : nil
+        }
+        let typeName = resolveType(binding, in: catalog)
+        guard let factory = resolveFactory(binding, type: typeName, in: catalog) else { return nil }
+        guard let typeName else { return nil }
+        let lifetime = binding.lifetime ?? factory.defaultLifetime ?? .transient
+        if lifetime == .weak, !factory.productIsClass {
+            report(binding.diagnostic(
+                .weakValueType, "lifetime 'weak' needs a class instance, but factory '\(factory.name)' makes "
+                    + "\(catalog.display(factory.productType)), which is not a class (or a class-bound protocol); "
+                    + "use 'singleton', 'scoped' or 'transient'",
+                field: binding.lifetime == nil ? "factory" : "lifetime", fallbackFile: manifest.file))
+            valid = false
+        }
+        let parameters = checkParameters(binding, factory: factory)
+        guard valid, let parameters else { return nil }
+        return ValidatedBinding(
+            binding: binding, typeName: typeName, lifetime: lifetime, injector: binding.injector,
+            parameters: parameters.value)
+    }
+
+    /// The qualified type a binding's protocol name means, or a diagnostic.
+    private mutating func resolveType(_ binding: Binding, in catalog: CatalogIndex) -> String? {
+        let name = binding.protocolName
+        if catalog.qualifiedNames.contains(name) { return name }
+        let matches = catalog.shortNames[name] ?? []
+        if matches.count == 1 { return matches[0] }
+        if matches.count > 1 {
+            report(binding.diagnostic(
+                .ambiguousProtocol, "protocol name '\(name)' matches \(matches.count) types: "
+                    + matches.joined(separator: ", ") + "; write the module-qualified name",
+                field: "protocol", fallbackFile: manifest.file))
+            return nil
+        }
+        let suggestion = EditDistance.suggestions(for: name, among: catalog.providedShortNames).first
+        report(binding.diagnostic(
+            .unknownProtocol, "no factory in the catalog provides '\(name)'"
+                + (suggestion.map { "; did you mean '\($0)'?" } ?? "; check the spelling, or register a factory for it"),
+            field: "protocol", suggestion: suggestion, fallbackFile: manifest.file))
+        return nil
+    }
+
+    private mutating func resolveFactory(
+        _ binding: Binding, type: String?, in catalog: CatalogIndex
+    ) -> CatalogDescription.Factory? {
+        let providers = type.flatMap { catalog.providers[$0] } ?? []
+        guard let factory = catalog.factories[binding.factory] else {
+            let pool = providers.isEmpty ? Array(catalog.factories.keys) : providers
+            let suggestion = EditDistance.suggestions(for: binding.factory, among: pool).first
+            var message = "unknown factory '\(binding.factory)' for \(binding.protocolName)"
+            if let suggestion {
+                message += "; did you mean '\(suggestion)'?"
+            } else if !providers.isEmpty {
+                message += "; factories that provide it: " + providers.map { "'\($0)'" }.joined(separator: ", ")
+            }
+            report(binding.diagnostic(
+                .unknownFactory, message, field: "factory", suggestion: suggestion, fallbackFile: manifest.file))
+            return nil
+        }
+        if let type, !factory.provides.contains(type) {
+            report(binding.diagnostic(
+                .factoryDoesNotProvide, "factory '\(factory.name)' does not provide \(catalog.display(type)) "
+                    + "(it provides \(factory.provides.map(catalog.display).joined(separator: ", ")))"
+                    + (providers.isEmpty ? "" : "; factories that provide \(catalog.display(type)): "
+                        + providers.map { "'\($0)'" }.joined(separator: ", ")),
+                field: "factory", suggestion: providers.first, fallbackFile: manifest.file))
+            return nil
+        }
+        return factory
+    }
+
+    /// The decoded parameters (`.some(nil)` when there are none), or `nil` after a diagnostic.
+    private mutating func checkParameters(
+        _ binding: Binding, factory: CatalogDescription.Factory
+    ) -> DecodedParameters? {
+        let given = binding.parameters?.objectValue ?? [:]
+        guard factory.parameters != nil else {
+            if !given.isEmpty {
+                report(binding.diagnostic(
+                    .invalidParameters, "factory '\(factory.name)' takes no parameters, but the binding gives "
+                        + given.keys.sorted().map { "'\($0)'" }.joined(separator: ", ") + "; remove 'parameters'",
+                    field: "parameters", fallbackFile: manifest.file))
+                return nil
+            }
+            return DecodedParameters(value: nil)
+        }
+        guard let spec = live?.definition(named: factory.name)?.parameters else {
+            return DecodedParameters(value: nil)
+        }
+        do {
+            return DecodedParameters(value: try spec.decode(binding.parameters ?? .object([:])))
+        } catch {
+            let detail = (error as? DecodingError)?.readableDescription ?? "\(error)"
+            var field = "parameters"
+            if let error = error as? DecodingError, let keys = error.codingPathKeys, !keys.isEmpty {
+                field += "/" + keys.map(JSONPositionIndex.escape).joined(separator: "/")
+            }
+            report(binding.diagnostic(
+                .invalidParameters, "parameters of \(binding.displayKey) do not fit factory '\(factory.name)' "
+                    + "(\(spec.typeName)): \(detail)", field: field, fallbackFile: manifest.file))
+            return nil
+        }
+    }
+
+    struct DecodedParameters { let value: (any Sendable)? }
+
+    /// Drops parent bindings replaced by a child's, and reports duplicates within one file.
+    private mutating func resolveOverrides(_ candidates: [ValidatedBinding]) -> [ValidatedBinding] {
+        struct Key: Hashable { let type: String; let injector: InjectorName }
+        var groups: [Key: [Int]] = [:]
+        for (offset, candidate) in candidates.enumerated() {
+            groups[Key(type: candidate.typeName, injector: candidate.injector), default: []].append(offset)
+        }
+        var keep = Set<Int>()
+        for offsets in groups.values {
+            let depths = offsets.map { candidates[$0].binding.origin?.depth ?? 0 }
+            let winningDepth = depths.min()!
+            let winners = offsets.filter { (candidates[$0].binding.origin?.depth ?? 0) == winningDepth }
+            if winners.count > 1 {
+                for offset in winners {
+                    let binding = candidates[offset].binding
+                    let others = winners.filter { $0 != offset }.map { candidates[$0].binding.origin?.position() }
+                        .compactMap { $0 }.map { "line \($0.line)" }
+                    report(binding.diagnostic(
+                        .duplicateBinding, "\(binding.displayKey) is bound more than once in this file (also at "
+                            + others.joined(separator: ", ") + "); keep one binding per protocol and injector",
+                        fallbackFile: manifest.file))
+                }
+            }
+            keep.insert(winners[0])
+        }
+        return candidates.indices.filter(keep.contains).map { candidates[$0] }
+    }
+}
+
+extension DecodingError {
+    /// The keys of the coding path, as JSON Pointer segments.
+    var codingPathKeys: [String]? {
+        let context: Context
+        switch self {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): context = c
+        case .keyNotFound(_, let c): context = c
+        @unknown default: return nil
+        }
+        return context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+    }
+}

@@ -1,0 +1,1 @@
+print("patchbay: usage: patchbay check PATH...")

@@ -32,6 +32,7 @@ struct Options {
 
     static let usage = """
         USAGE: notes-example [--environment NAME] [--manifests FOLDER]
+               notes-example patchbay <check|catalog|...>   (the patchbay command with this app's catalog)
 
         Writes a note with the implementations the environment's manifest chooses.
         The environment is --environment, else $PATCHBAY_ENV, else development.
@@ -74,6 +75,13 @@ func describe(_ container: Container) -> [String] {
         row(NoteService.self), row((any NoteStore).self), row((any Clock).self), row((any Logger).self),
         row((any Mailer).self), row((any IDGenerator).self),
     ]
+}
+
+// `notes-example patchbay check Manifests`: the same subcommands as the
+// `patchbay` command, run with this app's live catalog.
+if CommandLine.arguments.dropFirst().first == "patchbay" {
+    exit(PatchbayCommandLine(catalog: .notes, commandName: "notes-example patchbay")
+        .run(Array(CommandLine.arguments.dropFirst(2)), output: .process))
 }
 
 do {

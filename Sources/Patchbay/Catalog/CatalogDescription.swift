@@ -109,11 +109,15 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         public var type: String
         /// Whether the key must be present.
         public var required: Bool
+        /// For an `object` whose keys are known: its fields; `nil` otherwise,
+        /// and for objects that take any keys (dictionaries).
+        public var fields: [ParameterField]?
         /// Creates a field.
-        public init(name: String, type: String, required: Bool) {
+        public init(name: String, type: String, required: Bool, fields: [ParameterField]? = nil) {
             self.name = name
             self.type = type
             self.required = required
+            self.fields = fields
         }
     }
 

@@ -18,13 +18,24 @@ public struct TypeKey: Hashable, Sendable, CustomStringConvertible {
     public init<T>(_ type: T.Type) {
         id = ObjectIdentifier(type)
         qualifiedName = TypeKey.qualifiedName(of: type)
-        name = String(describing: type)
+        name = TypeKey.shortName(of: type)
     }
 
-    /// `String(reflecting:)` of the type, without the `any ` that some
-    /// runtimes print in front of an existential.
+    // `_typeName` rather than `String(reflecting:)`: the latter first asks
+    // the runtime whether the metatype conforms to the printing protocols,
+    // which scans the conformance records (about a millisecond per type in a
+    // large binary) and would make registering 1,000 factories slow.
+
+    /// The module-qualified name, without the `any ` that some runtimes print
+    /// in front of an existential.
     static func qualifiedName(of type: Any.Type) -> String {
-        let name = String(reflecting: type)
+        let name = _typeName(type, qualified: true)
+        return name.hasPrefix("any ") ? String(name.dropFirst(4)) : name
+    }
+
+    /// The name without modules.
+    static func shortName(of type: Any.Type) -> String {
+        let name = _typeName(type, qualified: false)
         return name.hasPrefix("any ") ? String(name.dropFirst(4)) : name
     }
 

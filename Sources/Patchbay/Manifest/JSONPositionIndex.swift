@@ -14,6 +14,7 @@ struct JSONPositionIndex: Sendable {
     init(bytes: some Collection<UInt8>, maxDepth: Int = 64) {}
     var valuePositions: [String: SourcePosition] = [:]
     var keyPositions: [String: SourcePosition] = [:]
+    var memberKeys: [String: [String]] = [:]
     var duplicateKeys: [DuplicateKey] = []
     var syntaxError: JSONSyntaxError?
     var depthExceeded: DepthExceeded?

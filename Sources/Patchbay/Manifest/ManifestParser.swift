@@ -51,7 +51,11 @@ struct ManifestParser {
         }
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
+            if let typed = try? JSONDecoder().decode(TypedManifestDocument.self, from: data) {
+                root = typed.root
+            } else {
+                root = try JSONDecoder().decode(ManifestDocument.self, from: data).root
+            }
         } catch {
             report(.syntax, "not valid JSON: \((error as? DecodingError)?.readableDescription ?? "\(error)")",
                 at: SourcePosition(line: 1, column: 1))
@@ -175,10 +179,15 @@ struct ManifestParser {
 
     // MARK: - Shape helpers
 
+    /// Reports each key of the object at `pointer` that the format does not
+    /// define. The keys come from the position index, which saw every key
+    /// (the typed fast path of decoding drops unknown ones).
     private mutating func checkUnknownKeys(
         _ members: [String: JSONValue], known: [String], at pointer: String, what: String
     ) {
-        for key in members.keys.sorted() where !known.contains(key) {
+        let keys = index?.memberKeys[pointer] ?? Array(members.keys)
+        guard !keys.allSatisfy(known.contains) else { return }
+        for key in keys.sorted() where !known.contains(key) {
             let suggestion = EditDistance.suggestions(for: key, among: known.filter { $0 != "$schema" }).first
             let memberPointer = pointer + "/" + JSONPositionIndex.escape(key)
             report(.unknownKey, "unknown \(what) '\(key)'"

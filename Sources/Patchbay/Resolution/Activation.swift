@@ -77,32 +77,33 @@ final class Activation: Sendable {
     }
 }
 
-/// The bindings of one type, with the winner for each requesting injector.
+/// The bindings of one type, and which one serves a request from each injector.
+///
+/// The spec's rule — the requesting injector's own binding wins, else the
+/// first found searching in order (skipping the requester, which has none) —
+/// comes down to: its own binding, else the first binding in injector order.
+/// So only the injectors with a binding of their own are stored.
 final class TypeEntry: Sendable {
     let key: TypeKey
     /// The binding that serves a request from `primary`: the common case, kept apart.
     let primary: CompiledBinding
-    /// The winner for a request from each injector of the manifest.
-    let winners: [InjectorName: CompiledBinding]
+    /// The first binding in injector order: what an injector without its own binding gets.
+    let first: CompiledBinding
+    /// Each injector's own binding.
+    let own: [InjectorName: CompiledBinding]
 
     init(key: TypeKey, byInjector: [InjectorName: CompiledBinding], order: [InjectorName]) {
         self.key = key
         let first = order.lazy.compactMap { byInjector[$0] }.first!
-        var winners: [InjectorName: CompiledBinding] = [:]
-        for injector in order { winners[injector] = byInjector[injector] ?? first }
-        self.winners = winners
-        self.primary = winners[.primary] ?? first
-        self.fallback = first
+        self.first = first
+        self.own = byInjector
+        self.primary = byInjector[.primary] ?? first
     }
 
-    /// For an injector the manifest does not know: the first binding in order.
-    let fallback: CompiledBinding
-
-    /// The binding that serves a request from `injector`: its own, else the
-    /// first found searching the injectors in order.
+    /// The binding that serves a request from `injector`.
     @inline(__always)
     func winner(for injector: InjectorName) -> CompiledBinding {
-        injector == .primary ? primary : (winners[injector] ?? fallback)
+        injector == .primary ? primary : (own[injector] ?? first)
     }
 }
 

@@ -2,13 +2,19 @@
 /// binding (per scope), and makes sure it is created exactly once even when
 /// many threads ask for it first at the same time.
 ///
-/// Each cell has its own small lock: a slow factory blocks only the threads
+/// Each cell has its own small locks: a slow factory blocks only the threads
 /// that wait for that same instance, never the rest of the container. A
 /// factory that resolves its own dependencies takes other cells' locks, never
 /// this one again: a loop back to this cell is a cycle, which the resolution
-/// context reports before it would take the lock.
+/// context reports before it would take the creation lock. Reading
+/// ``current`` takes only the short lock that guards the stored instance,
+/// never held while a factory runs, so a loop back finds `nil` and reaches
+/// the cycle check instead of waiting on itself.
 final class InstanceCell: @unchecked Sendable {
+    /// Guards `instance`; never held while a factory runs.
     private let lock = Lock()
+    /// Held while the factory runs, so one thread makes the instance.
+    private let creation = Lock()
     private var instance: AnyObject?
 
     /// The instance, when it has been made.
@@ -20,11 +26,11 @@ final class InstanceCell: @unchecked Sendable {
 
     /// The instance, made by `make` if this is the first request.
     func value(orMake make: () throws -> AnyObject) rethrows -> AnyObject {
-        lock.lock()
-        defer { lock.unlock() }
-        if let instance { return instance }
+        creation.lock()
+        defer { creation.unlock() }
+        if let instance = current { return instance }
         let made = try make()
-        instance = made
+        lock.withLock { instance = made }
         return made
     }
 

@@ -129,7 +129,9 @@ extension ValidationRun {
     /// A warning for each catalog factory that no binding in effect uses.
     mutating func checkUnusedFactories() {
         guard let catalog else { return }
-        let used = Set(effective.map(\.binding.factory))
+        // Any binding naming the factory counts, even one that failed another
+        // check: a typo elsewhere must not also make its factory look unused.
+        let used = Set(manifest.bindings.map(\.factory))
         let position = manifest.origin?.position(of: "bindings") ?? SourcePosition(line: 1, column: 1)
         for name in catalog.factories.keys.sorted() where !used.contains(name) {
             report(Diagnostic(

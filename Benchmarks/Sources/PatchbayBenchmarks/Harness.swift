@@ -1,0 +1,76 @@
+import Foundation
+
+/// Where results go so the optimizer cannot remove the work that made them.
+nonisolated(unsafe) var sink = 0
+
+/// Keeps `value` alive and observable, so the work that made it is not removed.
+@inline(never)
+func consume<T>(_ value: T) {
+    withExtendedLifetime(value) { sink &+= 1 }
+}
+
+/// The monotonic clock in nanoseconds.
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// One benchmark case: a name and, per contender, a closure that runs
+/// `iterations` operations and returns a checksum.
+struct Case {
+    let name: String
+    let unit: String
+    let iterations: Int
+    let contenders: [(name: String, run: (Int) throws -> Int)]
+}
+
+/// The samples of one contender in one case, in nanoseconds per operation.
+struct Result: Codable {
+    let benchmark: String
+    let contender: String
+    let unit: String
+    let samples: [Double]
+    var median: Double { let s = samples.sorted(); return s[s.count / 2] }
+    var min: Double { samples.min() ?? 0 }
+    var max: Double { samples.max() ?? 0 }
+}
+
+/// Runs every contender of a case in interleaved rounds (A B C, A B C, ...)
+/// so that noise on the machine spreads over all of them alike.
+func run(_ benchmark: Case, samples: Int) throws -> [Result] {
+    var collected = Array(repeating: [Double](), count: benchmark.contenders.count)
+    for contender in benchmark.contenders { sink &+= try contender.run(max(1, benchmark.iterations / 10)) }  // warm up
+    for _ in 0..<samples {
+        for (index, contender) in benchmark.contenders.enumerated() {
+            let start = now()
+            sink &+= try contender.run(benchmark.iterations)
+            let elapsed = Double(now() - start)
+            collected[index].append(elapsed / Double(benchmark.iterations))
+        }
+    }
+    return benchmark.contenders.enumerated().map { index, contender in
+        Result(benchmark: benchmark.name, contender: contender.name, unit: benchmark.unit, samples: collected[index])
+    }
+}
+
+/// "85.2 ns", "1.23 µs", "4.56 ms".
+func format(nanoseconds value: Double) -> String {
+    if value < 1_000 { return String(format: "%.1f ns", value) }
+    if value < 1_000_000 { return String(format: "%.2f µs", value / 1_000) }
+    if value < 1_000_000_000 { return String(format: "%.2f ms", value / 1_000_000) }
+    return String(format: "%.2f s", value / 1_000_000_000)
+}
+
+/// Prints a Markdown table: median, min–max, and ratios against the named
+/// reference contenders of the same case, computed from the same run.
+func printTable(_ results: [Result], references: [String]) {
+    let header = ["case", "contender", "median", "min – max"] + references.map { "× \($0)" }
+    print("| " + header.joined(separator: " | ") + " |")
+    print("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
+    for result in results {
+        var row = [result.benchmark, result.contender, format(nanoseconds: result.median),
+                   format(nanoseconds: result.min) + " – " + format(nanoseconds: result.max)]
+        for reference in references {
+            let base = results.first { $0.benchmark == result.benchmark && $0.contender == reference }
+            row.append(base.map { String(format: "%.2f", result.median / $0.median) } ?? "")
+        }
+        print("| " + row.joined(separator: " | ") + " |")
+    }
+}

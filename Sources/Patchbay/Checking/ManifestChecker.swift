@@ -1,0 +1,170 @@
+import Foundation
+
+/// Validates manifest files and folders the way `patchbay check` does, as a
+/// library call that apps, tests and the command share.
+///
+///     let report = try ManifestChecker(catalog: .live(catalog)).check([URL(fileURLWithPath: "Manifests")])
+///     print(report.text())
+///
+/// A folder means every `*.json` manifest in it (`catalog.json` and
+/// `*.schema.json` are not manifests). With a live catalog, `parameters` are
+/// decoded with their real types; with a catalog description, what the
+/// description knows is checked; with none, only what needs no catalog.
+public struct ManifestChecker: Sendable {
+    /// Where the catalog comes from.
+    public enum CatalogSource: Sendable {
+        /// The app's own catalog: every check, parameters decoded with their real types.
+        case live(FactoryCatalog)
+        /// A catalog description file's content.
+        case description(CatalogDescription)
+        /// `catalog.json` beside each manifest, when there is one; else no catalog.
+        case discover
+    }
+
+    /// The catalog to check against.
+    public var catalog: CatalogSource
+    /// Reads the manifests (its limits and the environment for `${...}`).
+    public var loader: ManifestLoader
+
+    /// Creates a checker.
+    public init(catalog: CatalogSource = .discover, loader: ManifestLoader = ManifestLoader()) {
+        self.catalog = catalog
+        self.loader = loader
+    }
+
+    /// A path that could not be checked at all: the command exits 2 for it.
+    public struct UnusablePath: Error, Sendable, CustomStringConvertible {
+        /// What is wrong.
+        public let description: String
+    }
+
+    /// Checks every manifest at `paths` (files or folders) and reports every problem.
+    /// - Throws: ``UnusablePath`` when a path does not exist or cannot be read,
+    ///   or a discovered `catalog.json` is not a catalog description.
+    public func check(_ paths: [URL]) throws(UnusablePath) -> CheckReport {
+        var files: [URL] = []
+        for path in paths { files += try manifestFiles(at: path) }
+        var diagnostics: [Diagnostic] = []
+        var notes: [String] = []
+        var descriptions: [String: CatalogDescription?] = [:]
+        let loaded = files.map { file in (file: file, result: loader.loadCollecting(contentsOf: file)) }
+        // A file that another checked manifest extends is a partial manifest
+        // (a shared base): its bindings are validated through each child, at
+        // their places in the parent file, not on their own.
+        let parents = Set(loaded.compactMap { file, result -> String? in
+            guard let relative = result.0?.extends else { return nil }
+            return URL(fileURLWithPath: relative, relativeTo: file.deletingLastPathComponent())
+                .standardizedFileURL.resolvingSymlinksInPath().path
+        })
+        for (file, (manifest, loadDiagnostics)) in loaded {
+            diagnostics += loadDiagnostics
+            guard let manifest, !parents.contains(file.standardizedFileURL.resolvingSymlinksInPath().path) else {
+                continue
+            }
+            let validator: ManifestValidator
+            switch catalog {
+            case .live(let catalog): validator = ManifestValidator(catalog: catalog)
+            case .description(let description): validator = ManifestValidator(description: description)
+            case .discover:
+                let folder = file.deletingLastPathComponent().standardizedFileURL.path
+                if descriptions[folder] == nil {
+                    descriptions[folder] = try Self.discoverCatalog(in: file.deletingLastPathComponent())
+                    if descriptions[folder]! == nil {
+                        notes.append("no catalog.json in \(ManifestLoader.displayPath(for: file.deletingLastPathComponent())): "
+                            + "checked syntax, shape, keys, lifetimes, injectors, extends, env vars and duplicates "
+                            + "only; pass --catalog FILE for names and the dependency graph")
+                    }
+                }
+                validator = descriptions[folder]!.map(ManifestValidator.init(description:)) ?? ManifestValidator()
+            }
+            diagnostics += validator.validate(manifest)
+        }
+        // A parent's problem is found through each of its children: report it once.
+        var seen: Set<Diagnostic> = []
+        diagnostics = diagnostics.filter { seen.insert($0).inserted }
+        return CheckReport(diagnostics: Diagnostic.sortedForDisplay(diagnostics), manifestCount: files.count, notes: notes)
+    }
+
+    /// The manifests at a path: the file itself, or the manifests in a folder, sorted.
+    func manifestFiles(at path: URL) throws(UnusablePath) -> [URL] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
+            throw UnusablePath(description: "no such file or folder: \(path.relativePath)")
+        }
+        guard isDirectory.boolValue else {
+            guard FileManager.default.isReadableFile(atPath: path.path) else {
+                throw UnusablePath(description: "cannot read \(path.relativePath)")
+            }
+            return [path]
+        }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path.path) else {
+            throw UnusablePath(description: "cannot read the folder \(path.relativePath)")
+        }
+        return names.filter(ManifestDirectory.isManifestFileName).sorted()
+            .map { path.appendingPathComponent($0) }
+    }
+
+    /// The `catalog.json` in a folder, if any.
+    static func discoverCatalog(in folder: URL) throws(UnusablePath) -> CatalogDescription? {
+        let file = folder.appendingPathComponent("catalog.json")
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return try readCatalog(file)
+    }
+
+    /// Reads a catalog description file.
+    /// - Throws: ``UnusablePath`` when it is missing, unreadable or not a description.
+    public static func readCatalog(_ file: URL) throws(UnusablePath) -> CatalogDescription {
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw UnusablePath(description: "cannot read the catalog \(file.relativePath)")
+        }
+        do {
+            return try CatalogDescription(jsonData: data)
+        } catch {
+            throw UnusablePath(description: "\(file.relativePath) is not a catalog description: "
+                + ((error as? DecodingError)?.readableDescription ?? "\(error)")
+                + "; write it with FactoryCatalog.describe().jsonData()")
+        }
+    }
+}
+
+/// What a check found: every diagnostic, and how many manifests were read.
+public struct CheckReport: Sendable {
+    /// Every problem, in file and position order.
+    public let diagnostics: [Diagnostic]
+    /// The number of manifest files checked.
+    public let manifestCount: Int
+    /// One-line notes, such as "no catalog: checked ... only".
+    public let notes: [String]
+
+    /// Whether the check fails: any error, or any warning when `strict`.
+    public func failed(strict: Bool = false) -> Bool {
+        diagnostics.containsErrors || (strict && !diagnostics.isEmpty)
+    }
+
+    /// "2 errors, 1 warning in 2 manifests".
+    public var summary: String {
+        ManifestError.summary(of: diagnostics) + " in \(manifestCount) manifest\(manifestCount == 1 ? "" : "s")"
+    }
+}
+
+/// Checks the manifests at `url` (a file or a folder) against a live catalog,
+/// for a unit test that fails with every problem listed:
+///
+///     @Test func manifestsAreValid() throws {
+///         try checkManifests(at: URL(fileURLWithPath: "Manifests"), catalog: .notes)
+///     }
+///
+/// - Parameter strict: Fail on warnings too.
+/// - Throws: ``ManifestError`` with every diagnostic when any is an error (or, with `strict`, a warning).
+public func checkManifests(
+    at url: URL, catalog: FactoryCatalog, strict: Bool = false, loader: ManifestLoader = ManifestLoader()
+) throws(ManifestError) {
+    let report: CheckReport
+    do {
+        report = try ManifestChecker(catalog: .live(catalog), loader: loader).check([url])
+    } catch {
+        throw ManifestError(diagnostics: [Diagnostic(
+            code: .unreadable, message: error.description, file: ManifestLoader.displayPath(for: url))])
+    }
+    if report.failed(strict: strict) { throw ManifestError(diagnostics: report.diagnostics) }
+}

@@ -1,0 +1,195 @@
+import Foundation
+
+/// The `patchbay` command: `check`, `explain`, `graph` and `schema`, as a
+/// library so an app can expose the same subcommands from its own executable
+/// with its live catalog (then `parameters` are decoded with their real types):
+///
+///     // Sources/MyAppTool/main.swift
+///     import Patchbay
+///     PatchbayCommandLine(catalog: .myApp, commandName: "myapp-manifests").main()
+///
+/// The executable that ships with the package is `PatchbayCommandLine().main()`:
+/// it reads catalog descriptions (`--catalog FILE`, or `catalog.json` beside
+/// the manifests) and needs nothing of the app's code.
+public struct PatchbayCommandLine: Sendable {
+    /// The live catalog, when the command runs inside the app.
+    public let catalog: FactoryCatalog?
+    /// The name shown in usage lines.
+    public let commandName: String
+    /// Reads manifests (limits and the environment for `${...}`).
+    public var loader: ManifestLoader
+
+    /// The command's version.
+    public static let version = "1.0.0"
+
+    /// Creates the command.
+    /// - Parameters:
+    ///   - catalog: The app's live catalog; `nil` for catalog description files.
+    ///   - commandName: The name in usage lines.
+    public init(catalog: FactoryCatalog? = nil, commandName: String = "patchbay", loader: ManifestLoader = ManifestLoader()) {
+        self.catalog = catalog
+        self.commandName = commandName
+        self.loader = loader
+    }
+
+    /// Where the command writes.
+    public struct Output {
+        /// Standard output.
+        public var standard: (String) -> Void
+        /// Standard error.
+        public var error: (String) -> Void
+        /// Creates an output.
+        public init(standard: @escaping (String) -> Void, error: @escaping (String) -> Void) {
+            self.standard = standard
+            self.error = error
+        }
+        /// The process's standard output and error.
+        public static var process: Output {
+            Output(
+                standard: { FileHandle.standardOutput.write(Data($0.utf8)) },
+                error: { FileHandle.standardError.write(Data($0.utf8)) })
+        }
+    }
+
+    /// Runs with the process's arguments and exits with the command's status.
+    public func main() -> Never {
+        exit(run(Array(CommandLine.arguments.dropFirst()), output: .process))
+    }
+
+    /// Runs with `arguments` (without the command name) and returns the exit status:
+    /// 0 no errors, 1 problems found, 2 the command could not run as asked.
+    public func run(_ arguments: [String], output: Output) -> Int32 {
+        guard let subcommand = arguments.first else {
+            output.error(usage)
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        do {
+            switch subcommand {
+            case "check":
+                do {
+                    return try check(rest, output)
+                } catch let problem as CommandArguments.Problem {
+                    output.error("Error: \(problem.description)\n\n" + checkUsage)
+                    return 2
+                }
+            case "catalog" where catalog != nil: return try describeCatalog(rest, output)
+            case "--version", "version":
+                output.standard("\(commandName) \(Self.version)\n")
+                return 0
+            case "--help", "-h", "help":
+                output.standard(usage)
+                return 0
+            default:
+                let known = ["check", "explain", "graph", "schema"]
+                let suggestion = EditDistance.suggestions(for: subcommand, among: known).first
+                throw CommandArguments.Problem(description: "unknown subcommand '\(subcommand)'"
+                    + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+            }
+        } catch let problem as CommandArguments.Problem {
+            output.error("Error: \(problem.description)\n\n" + usage)
+            return 2
+        } catch let problem as ManifestChecker.UnusablePath {
+            output.error("Error: \(problem.description)\n")
+            return 2
+        } catch {
+            output.error("Error: \(error)\n")
+            return 2
+        }
+    }
+
+    var usage: String {
+        """
+        OVERVIEW: Validate, explain and draw Patchbay manifests.
+
+        USAGE: \(commandName) <subcommand>
+
+        SUBCOMMANDS:
+          check     Validate manifests (files or folders) and report every problem.\(catalog == nil ? "" : """
+
+                  catalog   Print this app's catalog description (for catalog.json).
+                """)
+
+        OPTIONS:
+          --version   Show the version.
+          -h, --help  Show help information.
+
+          See '\(commandName) <subcommand> --help' for a subcommand's options.
+
+        """
+    }
+
+    // MARK: - catalog
+
+    /// Prints the live catalog's description, for `--catalog` and `catalog.json`.
+    private func describeCatalog(_ arguments: [String], _ output: Output) throws -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            output.standard("""
+                OVERVIEW: Print the app's catalog description (for catalog.json and --catalog).
+
+                USAGE: \(commandName) catalog > Manifests/catalog.json
+
+                """)
+            return 0
+        }
+        _ = try CommandArguments(arguments, valued: [], boolean: [])
+        let data = try catalog!.describe().jsonData()
+        output.standard(String(decoding: data, as: UTF8.self))
+        return 0
+    }
+
+    // MARK: - check
+
+    var checkUsage: String {
+        """
+        OVERVIEW: Validate manifests and report every problem at once.
+
+        USAGE: \(commandName) check [--catalog FILE] [--format text|json|github] [--strict] PATH...
+
+        ARGUMENTS:
+          PATH              A manifest file, or a folder: every *.json in it except
+                            catalog.json and *.schema.json.
+
+        OPTIONS:
+          --catalog FILE    A catalog description (FactoryCatalog.describe().jsonData()).
+                            Without it, catalog.json beside each manifest is used; without
+                            that, only what needs no catalog is checked.
+          --format FORMAT   text (default, file:line:col: severity: message [code]),
+                            json, or github (workflow commands for GitHub Actions).
+          --strict          Fail on warnings too.
+          -h, --help        Show help information.
+
+        EXIT STATUS: 0 no errors; 1 errors (or warnings with --strict); 2 the command could not run.
+
+        """
+    }
+
+    private func check(_ arguments: [String], _ output: Output) throws -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            output.standard(checkUsage)
+            return 0
+        }
+        let parsed = try CommandArguments(arguments, valued: ["--catalog", "--format"], boolean: ["--strict"])
+        let format = try parsed.choice("--format", among: ["text", "json", "github"], default: "text")
+        guard !parsed.operands.isEmpty else {
+            throw CommandArguments.Problem(description: "missing PATH: name a manifest file or a folder of manifests")
+        }
+        let source = try catalogSource(parsed.options["--catalog"])
+        let checker = ManifestChecker(catalog: source, loader: loader)
+        let report = try checker.check(parsed.operands.map { URL(fileURLWithPath: $0) })
+        if format == "text" { report.notes.forEach { output.error("note: \($0)\n") } }
+        switch format {
+        case "json": output.standard(report.json())
+        case "github": output.standard(report.github())
+        default: output.standard(report.text())
+        }
+        return report.failed(strict: parsed.flags.contains("--strict")) ? 1 : 0
+    }
+
+    /// The live catalog, else the named description file, else discovery.
+    func catalogSource(_ file: String?) throws -> ManifestChecker.CatalogSource {
+        if let file { return .description(try ManifestChecker.readCatalog(URL(fileURLWithPath: file))) }
+        if let catalog { return .live(catalog) }
+        return .discover
+    }
+}

@@ -1,0 +1,169 @@
+import Dispatch
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// The operating-system side of a manifest watch: which files and folders to
+// watch, and a monitor that says "something changed there".
+//
+// On Apple platforms the monitor is a Dispatch file-system object source
+// (kqueue `EVFILT_VNODE`) per watched file and folder. On Linux, Dispatch has
+// no such source (`DISPATCH_SOURCE_TYPE_VNODE` is marked unavailable and is
+// not in libdispatch), so the monitor reads an inotify descriptor through a
+// Dispatch read source. Elsewhere there is no monitor and the watch polls.
+
+/// A file or folder a watch keeps an eye on, with the identity it had when
+/// it was looked at: a different inode at the same path means "watch again".
+struct WatchTarget: Hashable, Sendable {
+    enum Kind: Hashable, Sendable { case file, directory }
+
+    let path: String
+    let kind: Kind
+    let device: UInt64
+    let inode: UInt64
+
+    /// The thing at `path` now (following symlinks), or `nil` when there is none.
+    init?(path: String, kind: Kind) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.path = path
+        self.kind = kind
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
+    }
+
+    /// What to watch for the manifest at `url`: its folder, the file its
+    /// symlinks lead to, and that file's folder when it is another one (the
+    /// timestamped folder of a Kubernetes ConfigMap). Empty when the folder is missing.
+    static func targets(for url: URL) -> [WatchTarget] {
+        guard let folder = WatchTarget(path: url.deletingLastPathComponent().path, kind: .directory) else {
+            return []
+        }
+        var targets = [folder]
+        if let real = realPath(url.path) {
+            if let file = WatchTarget(path: real, kind: .file) { targets.append(file) }
+            if let realFolder = WatchTarget(path: (real as NSString).deletingLastPathComponent, kind: .directory),
+                realFolder.device != folder.device || realFolder.inode != folder.inode
+            {
+                targets.append(realFolder)
+            }
+        }
+        return targets
+    }
+
+    /// The path with every symlink resolved, or `nil` when it leads nowhere.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// What a cheap `stat` sees of a file, for the polling safety net: a change
+/// of any field means the file may have changed.
+struct FileFingerprint: Hashable, Sendable {
+    let device: UInt64, inode: UInt64, size: Int64
+    let modified: Int64, modifiedNanoseconds: Int64, changed: Int64, changedNanoseconds: Int64
+
+    /// The file at `path` now (following symlinks), or `nil` when there is none.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
+        size = Int64(info.st_size)
+        #if canImport(Darwin)
+        let (mtime, ctime) = (info.st_mtimespec, info.st_ctimespec)
+        #else
+        let (mtime, ctime) = (info.st_mtim, info.st_ctim)
+        #endif
+        modified = Int64(mtime.tv_sec)
+        modifiedNanoseconds = Int64(mtime.tv_nsec)
+        changed = Int64(ctime.tv_sec)
+        changedNanoseconds = Int64(ctime.tv_nsec)
+    }
+}
+
+/// Calls its handler on the watch's queue when something may have changed at
+/// one of its targets. Says nothing about what changed: the watch re-reads.
+final class FileChangeMonitor: @unchecked Sendable {
+    /// What this monitor watches, as it was when the monitor was made.
+    let targets: [WatchTarget]
+    /// Immutable after init; Dispatch sources may be cancelled from any thread.
+    private let sources: [any DispatchSourceProtocol]
+
+    private init(targets: [WatchTarget], sources: [any DispatchSourceProtocol]) {
+        self.targets = targets
+        self.sources = sources
+    }
+
+    /// Stops the monitor; the cancel handlers close the descriptors.
+    func cancel() {
+        for source in sources { source.cancel() }
+    }
+
+    deinit { cancel() }
+
+    /// Starts watching `targets` (the first is the manifest's folder), or
+    /// returns `nil` when this platform has no file events or the folder
+    /// cannot be watched; the watch then polls.
+    static func start(
+        _ targets: [WatchTarget], queue: DispatchQueue, onEvent: @escaping @Sendable () -> Void
+    ) -> FileChangeMonitor? {
+        guard targets.first?.kind == .directory else { return nil }
+        #if canImport(Darwin)
+        var sources: [any DispatchSourceProtocol] = []
+        for target in targets {
+            let descriptor = open(target.path, O_EVTONLY)
+            guard descriptor >= 0 else {
+                if target == targets[0] { return nil }  // the folder comes first: nothing to undo
+                continue
+            }
+            // A folder reports `.write` when an entry is added, removed or renamed.
+            let mask: DispatchSource.FileSystemEvent = target.kind == .file
+                ? [.write, .extend, .attrib, .delete, .rename, .link, .revoke]
+                : [.write, .delete, .rename, .link, .revoke]
+            let source = DispatchSource.makeFileSystemObjectSource(
+                fileDescriptor: descriptor, eventMask: mask, queue: queue)
+            source.setEventHandler { onEvent() }
+            source.setCancelHandler { close(descriptor) }
+            source.activate()
+            sources.append(source)
+        }
+        return FileChangeMonitor(targets: targets, sources: sources)
+        #elseif os(Linux) && canImport(Glibc)
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { return nil }
+        // A folder watch also reports writes to the files in it, by name.
+        let folderMask = UInt32(
+            IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB
+                | IN_DELETE_SELF | IN_MOVE_SELF)
+        let fileMask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
+        for target in targets {
+            let watch = inotify_add_watch(descriptor, target.path, target.kind == .file ? fileMask : folderMask)
+            if watch < 0 && target == targets[0] {  // the folder; ENOSPC: out of inotify watches, say
+                close(descriptor)
+                return nil
+            }
+        }
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        source.setEventHandler {
+            // Drain every queued event; the watch re-reads whatever they were.
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+            onEvent()
+        }
+        source.setCancelHandler { close(descriptor) }  // closing the descriptor removes its watches
+        source.activate()
+        return FileChangeMonitor(targets: targets, sources: [source])
+        #else
+        return nil
+        #endif
+    }
+}

@@ -1,0 +1,125 @@
+import Dispatch
+import Foundation
+
+extension Container {
+    /// Watches the manifest file at `url` and activates each new version of
+    /// it while the app runs; see ``ManifestWatch`` for what is watched and
+    /// what happens to a bad, deleted or swapped file.
+    ///
+    ///     let watch = container.watch(URL(fileURLWithPath: "/etc/app/manifest.json")) { event in
+    ///         if case .rejected(let diagnostics) = event { diagnostics.forEach { print($0) } }
+    ///     }
+    ///
+    /// The watch does not keep the container alive, and stops when the
+    /// returned handle is cancelled or released: keep the handle.
+    ///
+    /// - Parameters:
+    ///   - url: The manifest file; a symlink is followed anew after every change.
+    ///   - loader: Reads the file and its `extends` parents.
+    ///   - settleDelay: How long to wait after a change before reading, so that a
+    ///     file written in several steps is read once, whole. A file with errors
+    ///     modified less than this long ago is read again before being rejected.
+    ///   - pollInterval: When given, also compares the file's size, times and
+    ///     inode this often, as a safety net for file systems that report no
+    ///     events (some network mounts). `nil`, the default, polls only where
+    ///     file events cannot be had, once a second.
+    ///   - queue: Where the watch reads files and calls `onChange`: on a serial
+    ///     queue of its own that targets this one, so one call at a time.
+    ///   - onChange: Told what each change of the file led to.
+    /// - Returns: The handle that keeps the watch running.
+    public func watch(
+        _ url: URL,
+        loader: ManifestLoader = ManifestLoader(),
+        settleDelay: DispatchTimeInterval = .milliseconds(50),
+        pollInterval: DispatchTimeInterval? = nil,
+        queue: DispatchQueue = .global(qos: .utility),
+        onChange: @escaping @Sendable (ManifestReloadEvent) -> Void = { _ in }
+    ) -> ManifestWatch {
+        ManifestWatch(ManifestWatcher(
+            container: self, url: url, loader: loader, settleDelay: settleDelay, pollInterval: pollInterval,
+            fileEvents: true, queue: queue, onChange: onChange))
+    }
+}
+
+/// What a change of a watched manifest file led to.
+public enum ManifestReloadEvent: Sendable, Hashable {
+    /// The file's manifest is in force: it was valid and has been activated,
+    /// or it already was the manifest in force (when the file comes back, fixed
+    /// or restored, after a rejection or a deletion; then nothing is swapped).
+    case activated(Manifest)
+    /// The file has errors (in its JSON, or against the catalog): the running
+    /// manifest stays active. Every problem, errors and warnings, in display order.
+    case rejected([Diagnostic])
+    /// The file is gone, or is a symlink that leads nowhere: the running
+    /// manifest stays active and the watch waits for the file to come back.
+    case fileMissing(URL)
+}
+
+/// A running watch of a manifest file, made by ``Container/watch(_:loader:settleDelay:pollInterval:queue:onChange:)``.
+///
+/// The watch makes the file the source of the container's manifest: each
+/// time the file changes, it is read again (with its `extends` parents),
+/// validated, and activated if it has no errors, all while the app keeps
+/// resolving. The `onChange` callback hears what happened.
+///
+/// ## What is watched
+///
+/// The folder holding the file, the file its symlinks lead to, and that
+/// file's folder when it is another. Watching folders is what catches
+/// an editor's save by rename (a new file renamed over the old one) and
+/// a Kubernetes ConfigMap update, where `manifest.json` is a symlink to
+/// `..data/manifest.json`, `..data` a symlink to a timestamped folder, and an
+/// update renames a new `..data` over the old one. After every change the
+/// path is resolved again and the watch follows the new file. Apple platforms
+/// use Dispatch file-system sources; Linux, whose Dispatch has none, uses
+/// inotify. A change is read after a short settle delay, and a file whose
+/// bytes (and resolved path) did not change is not read again.
+///
+/// A parent named by `extends` is re-read with the file, but is not watched
+/// itself: editing only the parent takes effect at the file's next change.
+///
+/// ## A bad or deleted file
+///
+/// A file with errors is never activated: the running manifest stays in force
+/// and ``ManifestReloadEvent/rejected(_:)`` carries the diagnostics. (A file
+/// with errors that was modified within the settle delay is read again first:
+/// an editor saving in place may have truncated it and not yet rewritten it.) A deleted
+/// file leaves the running manifest too, reports
+/// ``ManifestReloadEvent/fileMissing(_:)``, and the watch goes on; when the
+/// file is created again it is read as a change.
+///
+/// ## Starting and stopping
+///
+/// When the watch starts, the file is read once: if its manifest differs from
+/// the one in force, it is activated (or rejected) as for a change; if it is
+/// the same, nothing happens. The watch holds the container weakly and stops
+/// on ``cancel()``, when the handle is released, or when the container is gone.
+///
+/// ## Polling
+///
+/// Where file events cannot be had (a platform without them, a folder that
+/// does not exist yet, inotify out of watches), the watch compares the file's
+/// `stat` once a second instead. Pass `pollInterval` to poll as well as
+/// watch, for file systems that report no events.
+public final class ManifestWatch: Sendable {
+    let watcher: ManifestWatcher
+
+    init(_ watcher: ManifestWatcher) {
+        self.watcher = watcher
+        watcher.start()
+    }
+
+    deinit { watcher.cancel() }
+
+    /// The watched file, as given.
+    public var url: URL { watcher.url }
+
+    /// Whether the watch has stopped: cancelled, or its container is gone.
+    public var isCancelled: Bool { watcher.isCancelled }
+
+    /// Stops the watch and closes what it had open. Once this returns no
+    /// change is read any more; a change being read at that moment may still
+    /// be activated and reported. Safe to call more than once, from any
+    /// thread, and from `onChange` itself.
+    public func cancel() { watcher.cancel() }
+}

@@ -1,0 +1,336 @@
+// Live reload: a watched manifest file is re-read, validated and activated
+// when it changes in place, is renamed over, or is swapped ConfigMap-style.
+import Foundation
+import Testing
+
+@testable import Patchbay
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+protocol ReloadGreeter: Sendable {
+    func greet() -> String
+}
+
+private struct EnglishGreeter: ReloadGreeter {
+    func greet() -> String { "hello" }
+}
+
+private struct FrenchGreeter: ReloadGreeter {
+    func greet() -> String { "bonjour" }
+}
+
+@Suite struct ManifestWatcherTests {
+    // MARK: - Edits
+
+    @Test func editInPlaceServesTheNewFactory() async throws {
+        let folder = try ReloadFolder()
+        let url = try folder.write(manifest("english"), to: "config.json")
+        let container = try folder.container(url)
+        let log = EventLog()
+        let watch = started(container.watch(url, onChange: log.append))
+        defer { watch.cancel() }
+
+        let inode = FileFingerprint(path: url.path)?.inode
+        try Data(manifest("french").utf8).write(to: url)  // not atomic: the same inode, rewritten
+        #expect(FileFingerprint(path: url.path)?.inode == inode)
+
+        #expect(await eventually { greeting(container) == "bonjour" })
+        #expect(await eventually { log.activated.count == 1 })
+        #expect(log.events.count == 1)
+    }
+
+    @Test func renameOverTheFileIsFollowed() async throws {
+        let folder = try ReloadFolder()
+        let url = try folder.write(manifest("english"), to: "config.json")
+        let container = try folder.container(url)
+        let log = EventLog()
+        let watch = started(container.watch(url, onChange: log.append))
+        defer { watch.cancel() }
+
+        // An editor's save: a temporary file renamed over the original, whose inode goes away.
+        let temporary = try folder.write(manifest("french"), to: ".config.json.swp")
+        #expect(rename(temporary.path, url.path) == 0)
+        #expect(await eventually { greeting(container) == "bonjour" })
+
+        // The watch follows the new inode: a second save by rename (Foundation's this time) is seen too.
+        try Data(manifest("english").utf8).write(to: url, options: .atomic)
+        #expect(await eventually { greeting(container) == "hello" })
+        #expect(await eventually { log.activated.count == 2 })
+    }
+
+    @Test func configMapSymlinkSwapIsFollowed() async throws {
+        // config.json -> ..data/config.json, base.json -> ..data/base.json, ..data -> ..2024_01
+        let folder = try ReloadFolder()
+        let child = #"{ "format": 1, "extends": "base.json", "bindings": [] }"#
+        try folder.configMapVersion("..2024_01", files: ["config.json": child, "base.json": manifest("english")])
+        try folder.symlink("..data", to: "..2024_01")
+        try folder.symlink("config.json", to: "..data/config.json")
+        try folder.symlink("base.json", to: "..data/base.json")
+        let url = folder.url.appendingPathComponent("config.json")
+        let container = try folder.container(url)
+        #expect(greeting(container) == "hello")
+        let log = EventLog()
+        let watch = started(container.watch(url, onChange: log.append))
+        defer { watch.cancel() }
+
+        // Only the parent changes; config.json keeps its bytes but now lives in another folder.
+        try folder.swapConfigMap(from: "..2024_01", to: "..2024_02", files: ["config.json": child, "base.json": manifest("french")])
+        #expect(await eventually { greeting(container) == "bonjour" })
+
+        // The watch now follows the new folder: a second update is seen too.
+        try folder.swapConfigMap(from: "..2024_02", to: "..2024_03", files: ["config.json": manifest("english")])
+        #expect(await eventually { greeting(container) == "hello" })
+        #expect(await eventually { log.activated.count == 2 })
+        #expect(log.rejected.isEmpty && log.missing.isEmpty)
+    }
+
+    // MARK: - Bad and missing files
+
+    @Test func badFileKeepsTheRunningManifest() async throws {
+        let folder = try ReloadFolder()
+        let url = try folder.write(manifest("english"), to: "config.json")
+        let container = try folder.container(url)
+        let log = EventLog()
+        let watch = started(container.watch(url, onChange: log.append))
+        defer { watch.cancel() }
+
+        try Data(#"{ "format": 1, "bindings": [ "#.utf8).write(to: url)
+        #expect(await eventually { log.rejected.count == 1 })
+        #expect(log.rejected.last?.errors.map(\.code).contains(.syntax) == true)
+        #expect(greeting(container) == "hello")
+
+        // Valid JSON that names a factory the catalog lacks: rejected when activated.
+        try Data(manifest("german").utf8).write(to: url)
+        #expect(await eventually { log.rejected.count == 2 })
+        #expect(log.rejected.last?.errors.map(\.code) == [.unknownFactory])
+        #expect(greeting(container) == "hello")
+        #expect(container.manifest.bindings.map(\.factory) == ["english"])
+
+        // Fixed: activated.
+        try Data(manifest("french").utf8).write(to: url)
+        #expect(await eventually { greeting(container) == "bonjour" })
+        #expect(await eventually { log.activated.count == 1 })
+    }
+
+    @Test func deletedFileKeepsTheRunningManifestUntilItComesBack() async throws {
+        let folder = try ReloadFolder()
+        let url = try folder.write(manifest("english"), to: "config.json")
+        let container = try folder.container(url)
+        let log = EventLog()
+        let watch = started(container.watch(url, onChange: log.append))
+        defer { watch.cancel() }
+
+        try FileManager.default.removeItem(at: url)
+        #expect(await eventually { log.missing == [url] })
+        #expect(greeting(container) == "hello")
+
+        try folder.write(manifest("french"), to: "config.json")
+        #expect(await eventually { greeting(container) == "bonjour" })
+        #expect(await eventually { log.activated.count == 1 })
+        #expect(log.missing.count == 1)
+    }
+
+    @Test func unchangedContentIsNotReported() async throws {
+        let folder = try ReloadFolder()
+        let url = try folder.write(manifest("english"), to: "config.json")
+        let container = try folder.container(url)
+        let log = EventLog()
+        let watch = started(container.watch(url, onChange: log.append))
+        defer { watch.cancel() }
+
+        // Same bytes rewritten, a permission change, a change of whitespace only, another file.
+        try Data(manifest("english").utf8).write(to: url)
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(chmod(url.path, 0o600) == 0)
+        try await Task.sleep(nanoseconds: 100_000_000)
+        try Data((manifest("english") + "\n\n").utf8).write(to: url, options: .atomic)
+        try await Task.sleep(nanoseconds: 100_000_000)
+        try folder.write("scratch", to: "notes.txt")
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(log.events.isEmpty)
+
+        // Then a real change: the only event.
+        try Data(manifest("french").utf8).write(to: url)
+        #expect(await eventually { log.events.count == 1 })
+        #expect(greeting(container) == "bonjour")
+    }
+
+    // MARK: - Stopping
+
+    @Test func cancelledWatchNoLongerReloads() async throws {
+        let folder = try ReloadFolder()
+        let url = try folder.write(manifest("english"), to: "config.json")
+        let container = try folder.container(url)
+        let log = EventLog()
+        let watch = started(container.watch(url, onChange: log.append))
+
+        try Data(manifest("french").utf8).write(to: url)
+        #expect(await eventually { greeting(container) == "bonjour" })  // the watch was running
+        watch.cancel()
+        #expect(watch.isCancelled)
+
+        try Data(manifest("english").utf8).write(to: url)
+        try await Task.sleep(nanoseconds: 300_000_000)  // many settle delays: a running watch would have reloaded
+        #expect(greeting(container) == "bonjour")
+        #expect(log.events.count == 1)
+    }
+
+    @Test func releasedHandleStopsTheWatch() async throws {
+        let folder = try ReloadFolder()
+        let url = try folder.write(manifest("english"), to: "config.json")
+        let container = try folder.container(url)
+        let released = WeakReference(started(container.watch(url)))
+        #expect(await eventually { released.object == nil })
+        try Data(manifest("french").utf8).write(to: url)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(greeting(container) == "hello")
+    }
+
+    @Test func watchDoesNotKeepTheContainerAlive() async throws {
+        let folder = try ReloadFolder()
+        let url = try folder.write(manifest("english"), to: "config.json")
+        var container: Container? = try folder.container(url)
+        let freed = WeakReference(container)
+        let watch = started(container!.watch(url))
+        defer { watch.cancel() }
+        container = nil
+        #expect(await eventually { freed.object == nil })
+
+        // The next change finds the container gone and stops the watch.
+        try Data(manifest("french").utf8).write(to: url)
+        #expect(await eventually { watch.isCancelled })
+    }
+
+    // MARK: - Polling
+
+    @Test func pollingAloneSeesEditsAndSwaps() async throws {
+        let folder = try ReloadFolder()
+        try folder.configMapVersion("..2024_01", files: ["config.json": manifest("english")])
+        try folder.symlink("..data", to: "..2024_01")
+        try folder.symlink("config.json", to: "..data/config.json")
+        let url = folder.url.appendingPathComponent("config.json")
+        let container = try folder.container(url)
+        let log = EventLog()
+        let watch = ManifestWatch(ManifestWatcher(
+            container: container, url: url, loader: ManifestLoader(), settleDelay: .milliseconds(10),
+            pollInterval: .milliseconds(20), fileEvents: false, queue: .global(), onChange: log.append))
+        defer { watch.cancel() }
+        watch.watcher.waitUntilIdle()
+        #expect(!watch.watcher.usesFileEvents)
+
+        try folder.swapConfigMap(from: "..2024_01", to: "..2024_02", files: ["config.json": manifest("french")])
+        #expect(await eventually { greeting(container) == "bonjour" })
+        let real = folder.url.appendingPathComponent("..2024_02/config.json")
+        try Data(manifest("english", environment: "edited in place").utf8).write(to: real)
+        #expect(await eventually { greeting(container) == "hello" })
+        #expect(await eventually { log.activated.count == 2 })
+    }
+}
+
+// MARK: - Helpers
+
+private func manifest(_ factory: String, environment: String = "test") -> String {
+    #"{ "format": 1, "environment": "\#(environment)", "bindings": [ { "protocol": "ReloadGreeter", "factory": "\#(factory)" } ] }"#
+}
+
+private func greeting(_ container: Container) -> String? {
+    try? container.resolve((any ReloadGreeter).self).greet()
+}
+
+private let greeterCatalog: FactoryCatalog = {
+    var catalog = FactoryCatalog()
+    catalog.register("english", provides: (any ReloadGreeter).self) { EnglishGreeter() }
+    catalog.register("french", provides: (any ReloadGreeter).self) { FrenchGreeter() }
+    return catalog
+}()
+
+/// The watch once its first read is done and file events are armed, so that
+/// later changes reach it through events (not through that first read, nor polling).
+private func started(_ watch: ManifestWatch) -> ManifestWatch {
+    watch.watcher.waitUntilIdle()
+    #expect(watch.watcher.usesFileEvents)
+    return watch
+}
+
+/// Polls `condition` every 10 ms for up to `seconds`.
+private func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(nanoseconds: 10_000_000)
+    }
+    return condition()
+}
+
+/// Holds an object without keeping it alive.
+private final class WeakReference<Object: AnyObject>: @unchecked Sendable {
+    weak var object: Object?
+    init(_ object: Object?) { self.object = object }
+}
+
+/// What a watch reported, from its queue.
+private final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [ManifestReloadEvent] = []
+
+    @Sendable func append(_ event: ManifestReloadEvent) {
+        lock.lock()
+        defer { lock.unlock() }
+        stored.append(event)
+    }
+
+    var events: [ManifestReloadEvent] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    var activated: [Manifest] { events.compactMap { if case .activated(let m) = $0 { m } else { nil } } }
+    var rejected: [[Diagnostic]] { events.compactMap { if case .rejected(let d) = $0 { d } else { nil } } }
+    var missing: [URL] { events.compactMap { if case .fileMissing(let u) = $0 { u } else { nil } } }
+}
+
+/// A temporary folder, removed when released.
+private final class ReloadFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("patchbay-watch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func container(_ manifest: URL) throws -> Container {
+        try Container(catalog: greeterCatalog, manifestAt: manifest)
+    }
+
+    @discardableResult
+    func write(_ text: String, to name: String) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+
+    func symlink(_ name: String, to destination: String) throws {
+        try FileManager.default.createSymbolicLink(
+            atPath: url.appendingPathComponent(name).path, withDestinationPath: destination)
+    }
+
+    func configMapVersion(_ version: String, files: [String: String]) throws {
+        try FileManager.default.createDirectory(at: url.appendingPathComponent(version), withIntermediateDirectories: false)
+        for (name, text) in files { try write(text, to: "\(version)/\(name)") }
+    }
+
+    /// What the kubelet does: a new version folder, a new `..data_tmp` symlink renamed over `..data`, the old folder removed.
+    func swapConfigMap(from old: String, to new: String, files: [String: String]) throws {
+        try configMapVersion(new, files: files)
+        try symlink("..data_tmp", to: new)
+        #expect(rename(url.appendingPathComponent("..data_tmp").path, url.appendingPathComponent("..data").path) == 0)
+        try FileManager.default.removeItem(at: url.appendingPathComponent(old))
+    }
+}

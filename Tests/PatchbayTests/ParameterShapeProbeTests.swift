@@ -1,0 +1,328 @@
+import Foundation
+import NotesKit
+import Testing
+
+@testable import Patchbay
+
+private typealias Field = CatalogDescription.ParameterField
+
+// MARK: - Types probed
+
+private struct Plain: Decodable {
+    var name: String
+    var count: Int
+    var ratio: Double
+    var enabled: Bool
+    var note: String?
+    var small: UInt8
+    var scale: Float?
+}
+
+private struct Outer: Decodable {
+    struct Inner: Decodable {
+        var host: String
+        var port: Int?
+    }
+    var inner: Inner
+    var fallback: Inner?
+    var label: String
+}
+
+private struct Lists: Decodable {
+    var tags: [String]
+    var matrix: [[Int]]?
+    var servers: [Outer.Inner]
+    var lookup: [String: Int]
+    var unique: Set<String>
+}
+
+private enum Level: String, Decodable { case debug, info }
+private enum Mode: String, Decodable, CaseIterable { case fast, safe }
+private enum Priority: Int, Decodable { case low, high }
+
+private struct WithCaseIterableEnum: Decodable {
+    var mode: Mode
+    var priority: Priority
+    var after: Int
+}
+
+private struct WithPlainEnum: Decodable {
+    var name: String
+    var level: Level
+    var after: Int
+}
+
+private struct Foundations: Decodable {
+    var homepage: URL
+    var created: Date
+    var payload: Data?
+    var amount: Decimal
+    var id: UUID
+}
+
+/// Validates after reading both keys: the placeholders (0, 0) fail the check.
+private struct Bounds: Decodable {
+    var min: Int
+    var max: Int
+    enum CodingKeys: String, CodingKey { case min, max }
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        min = try container.decode(Int.self, forKey: .min)
+        max = try container.decode(Int.self, forKey: .max)
+        guard min < max else {
+            throw DecodingError.dataCorruptedError(forKey: .max, in: container, debugDescription: "max <= min")
+        }
+    }
+}
+
+private struct Refuses: Decodable {
+    struct Nope: Error {}
+    init(from decoder: any Decoder) throws { throw Nope() }
+}
+
+/// Hand-written: `contains` before `decode`, nested containers, a repeated key.
+private struct HandWritten: Decodable {
+    enum Keys: String, CodingKey { case retries, timeout, limits, hosts }
+    enum LimitKeys: String, CodingKey { case max }
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        if container.contains(.retries) { _ = try container.decode(Int.self, forKey: .retries) }
+        if let timeout = try container.decodeIfPresent(Double.self, forKey: .timeout), timeout <= 0 {
+            throw DecodingError.dataCorruptedError(forKey: .timeout, in: container, debugDescription: "not positive")
+        }
+        let limits = try container.nestedContainer(keyedBy: LimitKeys.self, forKey: .limits)
+        _ = try limits.decode(Int64.self, forKey: .max)
+        var hosts = try container.nestedUnkeyedContainer(forKey: .hosts)
+        while !hosts.isAtEnd { _ = try hosts.decode(String.self) }
+        _ = try container.decode(Int.self, forKey: .retries)
+    }
+}
+
+/// Wraps a scalar through a single-value container.
+private struct Port: Decodable {
+    var value: Int
+    init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(Int.self) }
+}
+
+private struct WithWrapper: Decodable {
+    var port: Port
+    var ports: [Port]?
+}
+
+private final class TreeNode: Decodable {
+    let name: String
+    let children: [TreeNode]
+    let parent: TreeNode?
+}
+
+private indirect enum Expression: Decodable {
+    case number(Double)
+    case sum(Expression, Expression)
+}
+
+private struct Formula: Decodable {
+    var label: String
+    var expression: Expression
+    var after: Int
+}
+
+private struct Empty: Decodable {}
+
+private class Base: Decodable {
+    var id: Int
+}
+
+/// Reads its own key, then hands the same decoder to its superclass.
+private final class Derived: Base, @unchecked Sendable {
+    var extra: String
+    enum Keys: String, CodingKey { case extra }
+    required init(from decoder: any Decoder) throws {
+        extra = try decoder.container(keyedBy: Keys.self).decode(String.self, forKey: .extra)
+        try super.init(from: decoder)
+    }
+}
+
+private struct Assorted: Decodable {
+    var huge: Int128
+    var free: JSONValue
+    var nothing: Empty?
+}
+
+/// A generic type that makes a new type at every level, `Grow<[T]>`,
+/// `Grow<[[T]]>`…: only the depth limit stops it.
+private struct Grow<T: Decodable>: Decodable {
+    enum Keys: String, CodingKey { case more }
+    init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: Keys.self).decodeIfPresent(Grow<[T]>.self, forKey: .more)
+    }
+}
+
+// MARK: - Tests
+
+@Suite struct ParameterShapeProbeTests {
+    @Test func plainStruct() {
+        #expect(ParameterShapeProbe.fields(of: Plain.self) == [
+            Field(name: "name", type: "string", required: true),
+            Field(name: "count", type: "integer", required: true),
+            Field(name: "ratio", type: "number", required: true),
+            Field(name: "enabled", type: "boolean", required: true),
+            Field(name: "note", type: "string", required: false),
+            Field(name: "small", type: "integer", required: true),
+            Field(name: "scale", type: "number", required: false),
+        ])
+    }
+
+    @Test func nestedStruct() {
+        let inner = [
+            Field(name: "host", type: "string", required: true),
+            Field(name: "port", type: "integer", required: false),
+        ]
+        #expect(ParameterShapeProbe.fields(of: Outer.self) == [
+            Field(name: "inner", type: "object", required: true, fields: inner),
+            Field(name: "fallback", type: "object", required: false, fields: inner),
+            Field(name: "label", type: "string", required: true),
+        ])
+    }
+
+    @Test func arraysAndDictionaries() {
+        #expect(ParameterShapeProbe.fields(of: Lists.self) == [
+            Field(name: "tags", type: "array", required: true),
+            Field(name: "matrix", type: "array", required: false),
+            Field(name: "servers", type: "array", required: true),
+            // A dictionary lists its keys: any key goes, so no fields.
+            Field(name: "lookup", type: "object", required: true),
+            Field(name: "unique", type: "array", required: true),
+        ])
+    }
+
+    @Test func caseIterableEnumsAndIntRawValuesKeepGoing() {
+        #expect(ParameterShapeProbe.fields(of: WithCaseIterableEnum.self) == [
+            Field(name: "mode", type: "string", required: true),
+            Field(name: "priority", type: "integer", required: true),
+            Field(name: "after", type: "integer", required: true),
+        ])
+    }
+
+    @Test func stringEnumThatRejectsThePlaceholderStopsThere() {
+        // `Level("")` throws and `Level` has no cases to offer instead: the
+        // dry run ends at `level`, so `after` is missing from the partial list.
+        #expect(ParameterShapeProbe.fields(of: WithPlainEnum.self) == [
+            Field(name: "name", type: "string", required: true),
+            Field(name: "level", type: "string", required: true),
+        ])
+    }
+
+    @Test func topLevelNonObjectsHaveNoFields() {
+        #expect(ParameterShapeProbe.fields(of: Level.self) == nil)
+        #expect(ParameterShapeProbe.fields(of: Mode.self) == nil)
+        #expect(ParameterShapeProbe.fields(of: [String].self) == nil)
+        #expect(ParameterShapeProbe.fields(of: [String: String].self) == nil)
+        #expect(ParameterShapeProbe.fields(of: Int.self) == nil)
+    }
+
+    @Test func foundationTypesAsJSONDecoderReadsThem() {
+        #expect(ParameterShapeProbe.fields(of: Foundations.self) == [
+            Field(name: "homepage", type: "string", required: true),
+            Field(name: "created", type: "number", required: true),
+            Field(name: "payload", type: "string", required: false),
+            Field(name: "amount", type: "number", required: true),
+            Field(name: "id", type: "string", required: true),
+        ])
+    }
+
+    @Test func validationAfterReadingKeepsWhatWasRead() {
+        #expect(ParameterShapeProbe.fields(of: Bounds.self) == [
+            Field(name: "min", type: "integer", required: true),
+            Field(name: "max", type: "integer", required: true),
+        ])
+    }
+
+    @Test func throwingBeforeReadingGivesNil() {
+        #expect(ParameterShapeProbe.fields(of: Refuses.self) == nil)
+    }
+
+    @Test func handWrittenDecoder() {
+        #expect(ParameterShapeProbe.fields(of: HandWritten.self) == [
+            Field(name: "retries", type: "integer", required: false),
+            Field(name: "timeout", type: "number", required: false),
+            Field(
+                name: "limits", type: "object", required: true,
+                fields: [Field(name: "max", type: "integer", required: true)]),
+            Field(name: "hosts", type: "array", required: true),
+        ])
+    }
+
+    @Test func singleValueWrapper() {
+        #expect(ParameterShapeProbe.fields(of: WithWrapper.self) == [
+            Field(name: "port", type: "integer", required: true),
+            Field(name: "ports", type: "array", required: false),
+        ])
+    }
+
+    @Test func recursiveTypesEnd() {
+        #expect(ParameterShapeProbe.fields(of: TreeNode.self) == [
+            Field(name: "name", type: "string", required: true),
+            Field(name: "children", type: "array", required: true),
+            // Like the enclosing object, whose keys are not repeated.
+            Field(name: "parent", type: "object", required: false),
+        ])
+        // An enum with payloads lists its keys, finds none and throws.
+        #expect(ParameterShapeProbe.fields(of: Formula.self) == [
+            Field(name: "label", type: "string", required: true),
+            Field(name: "expression", type: "object", required: true),
+        ])
+    }
+
+    @Test func endlesslyGrowingGenericStopsAtTheDepthLimit() throws {
+        var fields = try #require(ParameterShapeProbe.fields(of: Grow<Int>.self))
+        var depth = 1
+        while let more = fields.first, more.type == "object", let next = more.fields {
+            fields = next
+            depth += 1
+        }
+        #expect(depth == ParameterShapeProbe.maxDepth)
+        #expect(fields == [Field(name: "more", type: "any", required: false)])
+    }
+
+    @Test func emptySubclassAndOddTypes() {
+        #expect(ParameterShapeProbe.fields(of: Empty.self) == [])
+        #expect(ParameterShapeProbe.fields(of: Derived.self) == [
+            Field(name: "extra", type: "string", required: true),
+            Field(name: "id", type: "integer", required: true),
+        ])
+        #expect(ParameterShapeProbe.fields(of: Assorted.self) == [
+            Field(name: "huge", type: "integer", required: true),
+            Field(name: "free", type: "any", required: true),
+            Field(name: "nothing", type: "any", required: false),
+        ])
+    }
+
+    @Test func notesExampleParameters() {
+        #expect(ParameterShapeProbe.fields(of: FileNoteStore.Options.self) == [
+            Field(name: "path", type: "string", required: true)
+        ])
+        #expect(ParameterShapeProbe.fields(of: SMTPMailer.Options.self) == [
+            Field(name: "host", type: "string", required: true),
+            Field(name: "port", type: "integer", required: true),
+        ])
+        #expect(ParameterShapeProbe.fields(of: FixedClock.Options.self) == [
+            Field(name: "iso8601", type: "string", required: true)
+        ])
+        #expect(ParameterShapeProbe.fields(of: ConsoleLogger.Options.self) == [
+            Field(name: "prefix", type: "string", required: false)
+        ])
+        #expect(ParameterShapeProbe.fields(of: SequentialIDGenerator.Options.self) == [
+            Field(name: "prefix", type: "string", required: false)
+        ])
+    }
+
+    @Test func nestedFieldsRoundTripThroughJSON() throws {
+        let field = Field(
+            name: "limits", type: "object", required: true, fields: [Field(name: "max", type: "integer", required: true)])
+        let data = try JSONEncoder().encode(field)
+        #expect(try JSONDecoder().decode(Field.self, from: data) == field)
+        // A field without nested fields writes no `fields` key.
+        let flat = try JSONEncoder().encode(Field(name: "path", type: "string", required: true))
+        #expect(String(decoding: flat, as: UTF8.self).contains("fields") == false)
+    }
+}

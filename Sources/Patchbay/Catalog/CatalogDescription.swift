@@ -145,6 +145,7 @@ extension FactoryCatalog {
         let factories = definitions.map { definition -> CatalogDescription.Factory in
             definition.provides.forEach { note($0.key) }
             definition.dependencies?.forEach { note($0.key) }
+            definition.argument.map(note)
             return CatalogDescription.Factory(
                 name: definition.name,
                 provides: definition.provides.map(\.key.qualifiedName),

@@ -32,7 +32,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(Self.singleType(
-            name, type, lifetime, specs: specs, parameters: nil, argument: nil, SourceLocation(file, line)
+            name, type, lifetime, specs: specs, parameters: nil, argument: nil, CodeLocation(file, line)
         ) { call in
             var index = 0
             func next<D>(_: D.Type) throws -> D {
@@ -64,7 +64,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(Self.singleType(
-            name, type, lifetime, specs: specs, parameters: .of(parameters), argument: nil, SourceLocation(file, line)
+            name, type, lifetime, specs: specs, parameters: .of(parameters), argument: nil, CodeLocation(file, line)
         ) { call in
             var index = 0
             func next<D>(_: D.Type) throws -> D {
@@ -90,7 +90,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(Self.singleType(
-            name, type, lifetime, specs: specs, parameters: nil, argument: TypeKey(argument), SourceLocation(file, line)
+            name, type, lifetime, specs: specs, parameters: nil, argument: TypeKey(argument), CodeLocation(file, line)
         ) { call in
             var index = 0
             func next<D>(_: D.Type) throws -> D {
@@ -114,7 +114,7 @@ extension FactoryCatalog {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(Self.singleType(
             name, type, lifetime, specs: specs, parameters: .of(parameters), argument: TypeKey(argument),
-            SourceLocation(file, line)
+            CodeLocation(file, line)
         ) { call in
             var index = 0
             func next<D>(_: D.Type) throws -> D {
@@ -146,7 +146,7 @@ extension FactoryCatalog {
         make: @escaping @Sendable (repeat each Dependency) throws -> Product
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        let location = SourceLocation(file, line)
+        let location = CodeLocation(file, line)
         let provided: [ProvidedType]
         do {
             provided = try Self.providedTypes(of: product, repeat each types, factory: name, at: location)
@@ -179,7 +179,7 @@ extension FactoryCatalog {
     ) {
         let box = Instance<T>(instance)
         addOrStop(Self.singleType(
-            name, type, .singleton, specs: [], parameters: nil, argument: nil, SourceLocation(file, line)
+            name, type, .singleton, specs: [], parameters: nil, argument: nil, CodeLocation(file, line)
         ) { _ in box })
     }
 
@@ -202,7 +202,7 @@ extension FactoryCatalog {
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
         addOrStop(Self.singleType(
-            name, type, lifetime, specs: nil, parameters: nil, argument: nil, SourceLocation(file, line)
+            name, type, lifetime, specs: nil, parameters: nil, argument: nil, CodeLocation(file, line)
         ) { call in Instance<T>(try make(Resolver(call: call))) })
     }
 
@@ -217,7 +217,7 @@ extension FactoryCatalog {
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
         addOrStop(Self.singleType(
-            name, type, lifetime, specs: nil, parameters: .of(parameters), argument: nil, SourceLocation(file, line)
+            name, type, lifetime, specs: nil, parameters: .of(parameters), argument: nil, CodeLocation(file, line)
         ) { call in Instance<T>(try make(Resolver(call: call))) })
     }
 
@@ -225,7 +225,7 @@ extension FactoryCatalog {
 
     private static func singleType<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,
-        parameters: ParametersSpec?, argument: TypeKey?, _ location: SourceLocation,
+        parameters: ParametersSpec?, argument: TypeKey?, _ location: CodeLocation,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) -> FactoryDefinition {
         FactoryDefinition(
@@ -245,7 +245,7 @@ extension FactoryCatalog {
     /// conversion from the product; throws for the first type the product
     /// does not conform to.
     static func providedTypes<Product, each Provided>(
-        of product: Product.Type, _ types: repeat (each Provided).Type, factory: String, at location: SourceLocation
+        of product: Product.Type, _ types: repeat (each Provided).Type, factory: String, at location: CodeLocation
     ) throws(RegistrationError) -> [ProvidedType] {
         var provided: [ProvidedType] = []
         var mismatch: RegistrationError?

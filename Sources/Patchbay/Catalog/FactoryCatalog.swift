@@ -83,9 +83,9 @@ public protocol CatalogModule {
 /// A mistake in the code that registers factories.
 public enum RegistrationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Two factories were registered under one name.
-    case duplicateName(String, first: SourceLocation, second: SourceLocation)
+    case duplicateName(String, first: CodeLocation, second: CodeLocation)
     /// A factory claims to provide a type its product does not conform to.
-    case doesNotConform(factory: String, product: String, provided: String, at: SourceLocation)
+    case doesNotConform(factory: String, product: String, provided: String, at: CodeLocation)
 
     /// What went wrong, where, and what to do.
     public var description: String {

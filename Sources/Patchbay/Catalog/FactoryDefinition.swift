@@ -8,7 +8,7 @@ final class Instance<Value>: @unchecked Sendable {
 }
 
 /// Where in the app's source a factory was registered.
-public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+public struct CodeLocation: Hashable, Sendable, CustomStringConvertible {
     /// The file, as `#fileID` gives it (`NotesKit/NotesCatalog.swift`).
     public let fileID: String
     /// The 1-based line.
@@ -87,7 +87,7 @@ struct FactoryDefinition: Sendable {
     let productIsClass: Bool
     let parameters: ParametersSpec?
     let argument: TypeKey?
-    let registeredAt: SourceLocation
+    let registeredAt: CodeLocation
     /// For `weak`: the object inside an `Instance<Product>`, and back. Used
     /// only when the product is a class, which validation makes sure of.
     let boxing: ObjectBoxing

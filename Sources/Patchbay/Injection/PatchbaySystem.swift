@@ -13,7 +13,7 @@
 /// ``withContainer(_:operation:)-2m5f2``, which sets the default for that
 /// task only, so parallel tests each see their own.
 public enum PatchbaySystem {
-    private static let bootstrapped = Locked<(container: Container, location: SourceLocation)?>(nil)
+    private static let bootstrapped = Locked<(container: Container, location: CodeLocation)?>(nil)
 
     @TaskLocal private static var taskContainer: Container?
 
@@ -22,8 +22,8 @@ public enum PatchbaySystem {
     /// Calling it a second time stops the program, naming both calls: two
     /// parts of an app disagreeing on the container is a mistake in code.
     public static func bootstrap(_ container: Container, file: StaticString = #fileID, line: UInt = #line) {
-        let location = SourceLocation(file, line)
-        let previous = bootstrapped.withLock { current -> SourceLocation? in
+        let location = CodeLocation(file, line)
+        let previous = bootstrapped.withLock { current -> CodeLocation? in
             if let current { return current.location }
             current = (container, location)
             return nil

@@ -117,12 +117,14 @@ extension Binding {
     }
 
     /// A diagnostic about this binding, at the value of `field` (or the binding itself).
+    /// - Parameter field: A JSON Pointer relative to the binding, without its leading
+    ///   slash and with each segment already escaped: `factory`, `parameters/poolSize`.
     func diagnostic(
         _ code: DiagnosticCode, _ message: String, field: String? = nil, severity: Diagnostic.Severity = .error,
         suggestion: String? = nil, dependencyPath: [String]? = nil, fallbackFile: String
     ) -> Diagnostic {
-        let position = origin?.position(of: field) ?? SourcePosition(line: 1, column: 1)
-        let pointer = (origin?.pointer ?? "") + (field.map { "/" + JSONPositionIndex.escape($0) } ?? "")
+        let pointer = (origin?.pointer ?? "") + (field.map { "/" + $0 } ?? "")
+        let position = origin?.position(atPointer: pointer) ?? SourcePosition(line: 1, column: 1)
         return Diagnostic(
             code: code, severity: severity, message: message, file: origin?.file ?? fallbackFile,
             line: position.line, column: position.column, path: pointer,

@@ -207,6 +207,21 @@ public struct ManifestLoader: Sendable {
     private static func display(_ parent: URL, relativeTo child: URL, childDisplay: String, relative: String) -> String {
         let childFolder = (childDisplay as NSString).deletingLastPathComponent
         let joined = childFolder.isEmpty ? relative : childFolder + "/" + relative
-        return (joined as NSString).standardizingPath
+        return normalized(joined)
+    }
+
+    /// Removes `.` and resolves `name/..` in a path, keeping leading `..`s:
+    /// `nested/../base.json` is `base.json`, `../x.json` stays.
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else {
+                parts.append(part)
+            }
+        }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 }

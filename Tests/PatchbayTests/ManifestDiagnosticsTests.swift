@@ -1,0 +1,434 @@
+// One test per diagnostic code: each asserts the code, the exact line and
+// column of the offending value (found by locating the token in the test's
+// own JSON), and the key parts of the message.
+import Foundation
+import Testing
+@testable import Patchbay
+
+/// Expects exactly one diagnostic with `code`, placed at `token`, whose message contains every fragment.
+@discardableResult
+func expectOne(
+    _ code: DiagnosticCode, in diagnostics: [Diagnostic], at token: String, of text: String, occurrence: Int = 1,
+    saying fragments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
+) -> Diagnostic? {
+    let matching = diagnostics.with(code)
+    #expect(matching.count == 1, "expected one [\(code)] in \(diagnostics)", sourceLocation: sourceLocation)
+    guard let diagnostic = matching.first else { return nil }
+    let expected = position(of: token, in: text, occurrence: occurrence)
+    #expect(diagnostic.position == SourcePosition(line: expected.line, column: expected.column),
+        "\(diagnostic) should point at \(token)", sourceLocation: sourceLocation)
+    for fragment in fragments {
+        #expect(diagnostic.message.contains(fragment), "'\(diagnostic.message)' lacks '\(fragment)'",
+            sourceLocation: sourceLocation)
+    }
+    return diagnostic
+}
+
+@Suite struct SyntaxAndLimitDiagnosticsTests {
+    @Test func syntaxErrorSaysWhatWasExpectedWhere() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DClock", "factory": "system-clock" }
+              ]]
+            }
+            """
+        let found = try diagnostics(text)
+        #expect(found.count == 1)
+        expectOne(.syntax, in: found, at: "]\n}", of: text, saying: ["expected ',' or '}' after object member", "']'"])
+    }
+
+    @Test func trailingCommaIsASyntaxError() throws {
+        let text = "{\n  \"format\": 1,\n  \"bindings\": [],\n}\n"
+        let found = try diagnostics(text)
+        expectOne(.syntax, in: found, at: "}", of: text, saying: ["trailing comma"])
+    }
+
+    @Test func emptyFileIsASyntaxError() throws {
+        let found = try diagnostics("")
+        #expect(found.with(.syntax).count == 1)
+        #expect(found.first?.line == 1 && found.first?.column == 1)
+    }
+
+    @Test func tooLargeIsRejectedBeforeDecoding() throws {
+        let text = "{\"format\": 1, \"bindings\": [], \"environment\": \"" + String(repeating: "x", count: 200) + "\"}"
+        let found = try diagnostics(text, limits: ManifestLimits(maxBytes: 100))
+        #expect(found.count == 1)
+        let diagnostic = try #require(found.with(.tooLarge).first)
+        #expect(diagnostic.message.contains("over the limit of 100 bytes"))
+        #expect(diagnostic.position == SourcePosition(line: 1, column: 1))
+    }
+
+    @Test func tooDeepIsRejectedBeforeDecoding() throws {
+        let text = "{\"format\": 1, \"bindings\": [{\"protocol\": \"DClock\", \"factory\": \"system-clock\", "
+            + "\"parameters\": {\"a\": " + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}}]}"
+        let found = try diagnostics(text, limits: ManifestLimits(maxDepth: 10))
+        #expect(found.count == 1)
+        let diagnostic = try #require(found.with(.tooDeep).first)
+        #expect(diagnostic.message.contains("limit of 10 levels"))
+        // The bracket that opens level 11: the object is 1, bindings 2, binding 3, parameters 4, then 7 arrays.
+        let (line, column) = position(of: "[[[[", in: text)
+        #expect(diagnostic.position == SourcePosition(line: line, column: column + 6))
+    }
+
+    @Test func duplicateKeysAreErrorsAtTheRepeat() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DClock", "factory": "system-clock", "factory": "json-logger" }
+              ]
+            }
+            """
+        let found = try diagnostics(text)
+        expectOne(.duplicateKey, in: found, at: "\"factory\"", of: text, occurrence: 2, saying: ["'factory' appears twice"])
+    }
+}
+
+@Suite struct ShapeDiagnosticsTests {
+    @Test func formatMissingOrUnsupported() throws {
+        let missing = "{\n  \"bindings\": []\n}\n"
+        expectOne(.unsupportedFormat, in: try diagnostics(missing), at: "{", of: missing, saying: ["missing key 'format'"])
+        let two = "{\n  \"format\": 2,\n  \"bindings\": []\n}\n"
+        expectOne(.unsupportedFormat, in: try diagnostics(two), at: "2", of: two,
+            saying: ["format 2 is not supported", "understands format 1"])
+    }
+
+    @Test func unknownKeysEverywhereWithSuggestions() throws {
+        let text = """
+            {
+              "format": 1,
+              "injector": ["primary"],
+              "bindings": [
+                { "protocol": "DClock", "factroy": "system-clock" },
+                { "protocol": "DLogger", "factory": "json-logger", "colour": "red" }
+              ]
+            }
+            """
+        let found = try diagnostics(text).with(.unknownKey)
+        #expect(found.count == 3)
+        let top = try #require(found.first { $0.message.contains("'injector'") })
+        #expect(top.suggestion == "injectors")
+        #expect(top.position == SourcePosition(line: 3, column: 3))
+        let typo = try #require(found.first { $0.message.contains("'factroy'") })
+        #expect(typo.suggestion == "factory" && typo.message.contains("did you mean 'factory'?"))
+        let at = position(of: "\"factroy\"", in: text)
+        #expect(typo.position == SourcePosition(line: at.line, column: at.column))
+        let colour = try #require(found.first { $0.message.contains("'colour'") })
+        #expect(colour.suggestion == nil && colour.message.contains("valid keys are"))
+        // The binding with the typo has no factory: that is reported too.
+        #expect(try diagnostics(text).with(.missingKey).count == 1)
+    }
+
+    @Test func missingAndMistypedKeysNameTheExpectedType() throws {
+        let text = """
+            {
+              "format": "1",
+              "bindings": [
+                { "factory": "system-clock" },
+                { "protocol": 7, "factory": "json-logger" },
+                { "protocol": "DMetrics", "factory": "metrics", "parameters": [1] }
+              ]
+            }
+            """
+        let found = try diagnostics(text)
+        expectOne(.wrongType, in: found.filter { $0.path == "/format" }, at: "\"1\"", of: text,
+            saying: ["'format' must be the integer 1", "found a string"])
+        expectOne(.missingKey, in: found, at: "{ \"factory\"", of: text, saying: ["missing required key 'protocol'", "string"])
+        expectOne(.wrongType, in: found.filter { $0.path == "/bindings/1/protocol" }, at: "7", of: text,
+            saying: ["'protocol' must be a non-empty string", "found a number"])
+        expectOne(.wrongType, in: found.filter { $0.path == "/bindings/2/parameters" }, at: "[1]", of: text,
+            saying: ["'parameters' must be an object"])
+    }
+
+    @Test func bindingsMustBeAnArray() throws {
+        let text = "{\n  \"format\": 1,\n  \"bindings\": {}\n}\n"
+        expectOne(.wrongType, in: try diagnostics(text), at: "{}", of: text, saying: ["'bindings' must be an array"])
+        let none = "{\n  \"format\": 1\n}\n"
+        expectOne(.missingKey, in: try diagnostics(none), at: "{", of: none, saying: ["missing key 'bindings'"])
+    }
+
+    @Test func unknownLifetimeListsTheFive() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DClock", "factory": "system-clock", "lifetime": "singelton" }
+              ]
+            }
+            """
+        let diagnostic = expectOne(.unknownLifetime, in: try diagnostics(text), at: "\"singelton\"", of: text,
+            saying: ["singleton, transient, weak, scoped or graph", "did you mean 'singleton'?"])
+        #expect(diagnostic?.suggestion == "singleton")
+    }
+
+    @Test func rootMustBeAnObject() throws {
+        for text in ["null", "[]", "\"manifest\"", "42"] {
+            let found = try diagnostics(text)
+            #expect(found.count == 1 && found[0].code == .wrongType && found[0].line == 1 && found[0].column == 1,
+                "\(text): \(found)")
+        }
+    }
+}
+
+@Suite struct NameDiagnosticsTests {
+    @Test func unknownFactorySuggestsTheNearest() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DUserRepository", "factory": "sqlte" }
+              ]
+            }
+            """
+        let diagnostic = expectOne(.unknownFactory, in: try diagnostics(text), at: "\"sqlte\"", of: text,
+            saying: ["unknown factory 'sqlte' for DUserRepository", "did you mean 'sqlite'?"])
+        #expect(diagnostic?.suggestion == "sqlite")
+        #expect(diagnostic?.description == "main.json:4:49: error: unknown factory 'sqlte' for DUserRepository; did you mean 'sqlite'? [unknown-factory]")
+    }
+
+    @Test func unknownAndAmbiguousProtocols() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DClok", "factory": "system-clock" },
+                { "protocol": "Store", "factory": "first-store" },
+                { "protocol": "PatchbayTests.First.Store", "factory": "first-store" }
+              ]
+            }
+            """
+        let found = try diagnostics(text)
+        expectOne(.unknownProtocol, in: found, at: "\"DClok\"", of: text, saying: ["'DClok'", "did you mean 'DClock'?"])
+        expectOne(.ambiguousProtocol, in: found, at: "\"Store\"", of: text,
+            saying: ["matches 2 types", "PatchbayTests.First.Store", "PatchbayTests.Second.Store", "module-qualified"])
+    }
+
+    @Test func factoryThatDoesNotProvideTheProtocol() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DClock", "factory": "json-logger" }
+              ]
+            }
+            """
+        expectOne(.factoryDoesNotProvide, in: try diagnostics(text), at: "\"json-logger\"", of: text,
+            saying: ["'json-logger' does not provide DClock", "it provides DLogger", "'system-clock'"])
+    }
+
+    @Test func duplicateBindingIsReportedAtBothPlaces() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DClock", "factory": "system-clock" },
+                { "protocol": "DClock", "factory": "system-clock", "lifetime": "singleton" }
+              ]
+            }
+            """
+        let found = try diagnostics(text).with(.duplicateBinding)
+        #expect(found.count == 2)
+        #expect(Set(found.map(\.line)) == [4, 5])
+        #expect(found.allSatisfy { $0.column == 5 && $0.message.contains("DClock is bound more than once") })
+        #expect(found.contains { $0.message.contains("also at line 5") })
+    }
+
+    @Test func injectorArrayProblems() throws {
+        let text = """
+            {
+              "format": 1,
+              "injectors": ["primary", "eu", "eu"],
+              "bindings": [
+                { "protocol": "DClock", "factory": "system-clock", "injector": "us" }
+              ]
+            }
+            """
+        let found = try diagnostics(text)
+        expectOne(.duplicateInjector, in: found, at: "\"eu\"", of: text, occurrence: 2, saying: ["'eu' is listed twice"])
+        expectOne(.undeclaredInjector, in: found, at: "\"us\"", of: text, saying: ["'us' is not listed in 'injectors'"])
+    }
+
+    @Test func unusedFactoryIsAWarning() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DClock", "factory": "system-clock" }
+              ]
+            }
+            """
+        let found = try diagnostics(text).with(.unusedFactory)
+        #expect(found.count == FactoryCatalog.diagnostics.factoryNames.count - 1)
+        let postgres = try #require(found.first { $0.message == "factory 'postgres' is never used by this manifest" })
+        #expect(postgres.severity == .warning)
+        #expect(postgres.position == SourcePosition(line: 3, column: 15))
+    }
+}
+
+@Suite struct GraphDiagnosticsTests {
+    @Test func missingDependencyNamesThePathAndInjectors() throws {
+        let text = """
+            {
+              "format": 1,
+              "injectors": ["primary", "secondary", "eu"],
+              "bindings": [
+                { "protocol": "DSignupService", "factory": "signup" },
+                { "protocol": "DUserRepository", "factory": "sqlite", "parameters": { "path": "/tmp/x" } },
+                { "protocol": "DLogger", "factory": "json-logger", "injector": "eu" }
+              ]
+            }
+            """
+        let diagnostic = expectOne(.missingDependency, in: try diagnostics(text), at: "\"sqlite\"", of: text,
+            saying: ["needs DDatabase", "searched primary, secondary, eu", "'postgres'"])
+        #expect(diagnostic?.dependencyPath == ["DUserRepository", "DDatabase"])
+    }
+
+    @Test func dependencyCycleDrawsTheLoop() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DMailer", "factory": "smtp" },
+                { "protocol": "DTemplates", "factory": "templates" }
+              ]
+            }
+            """
+        let diagnostic = expectOne(.dependencyCycle, in: try diagnostics(text), at: "\"smtp\"", of: text,
+            saying: ["dependency cycle: DMailer -> DTemplates -> DMailer", "Lazy"])
+        #expect(diagnostic?.dependencyPath == ["DMailer", "DTemplates", "DMailer"])
+    }
+
+    @Test func captiveDependencyForEachLongerToShorterPair() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DLogger", "factory": "request-logger", "lifetime": "singleton" },
+                { "protocol": "DSession", "factory": "session", "lifetime": "scoped" }
+              ]
+            }
+            """
+        expectOne(.captiveDependency, in: try diagnostics(text), at: "\"singleton\"", of: text,
+            saying: ["singleton DLogger ('request-logger') depends on scoped DSession"])
+        let pairs: [(owner: String, dependency: String, captive: Bool)] = [
+            ("singleton", "weak", true), ("singleton", "graph", true), ("weak", "scoped", true), ("weak", "graph", true),
+            ("scoped", "graph", true), ("singleton", "transient", false), ("graph", "scoped", false),
+            ("transient", "scoped", false), ("scoped", "scoped", false), ("singleton", "singleton", false),
+        ]
+        for pair in pairs {
+            let manifest = """
+                {
+                  "format": 1,
+                  "bindings": [
+                    { "protocol": "DAudit", "factory": "audit", "lifetime": "\(pair.owner)" },
+                    { "protocol": "DSession", "factory": "session", "lifetime": "\(pair.dependency)" }
+                  ]
+                }
+                """
+            let found = try diagnostics(manifest).with(.captiveDependency)
+            #expect(found.count == (pair.captive ? 1 : 0), "\(pair.owner) -> \(pair.dependency): \(found)")
+        }
+    }
+
+    @Test func weakNeedsAClass() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DMetrics", "factory": "metrics", "lifetime": "weak" },
+                { "protocol": "DSession", "factory": "session", "lifetime": "weak" }
+              ]
+            }
+            """
+        expectOne(.weakValueType, in: try diagnostics(text), at: "\"weak\"", of: text,
+            saying: ["'weak' needs a class instance", "'metrics'", "DMetrics"])
+    }
+
+    @Test func argumentRequiredWhenNeededAsADependency() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DGameHost", "factory": "game-host" },
+                { "protocol": "DGameViewModel", "factory": "game" }
+              ]
+            }
+            """
+        expectOne(.argumentRequired, in: try diagnostics(text), at: "\"game-host\"", of: text,
+            saying: ["needs DGameViewModel", "'game' takes a resolve-time argument (DGame)"])
+    }
+
+    @Test func invalidParametersPointAtTheKeyThatDoesNotFit() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DUserRepository", "factory": "sqlite", "parameters": { "path": "/tmp/x", "poolSize": "four" } },
+                { "protocol": "DClock", "factory": "system-clock", "parameters": { "zone": "UTC" } },
+                { "protocol": "DDatabase", "factory": "postgres" },
+                { "protocol": "DLogger", "factory": "json-logger" }
+              ]
+            }
+            """
+        let found = try diagnostics(text).with(.invalidParameters)
+        #expect(found.count == 2)
+        let poolSize = try #require(found.first { $0.line == 4 })
+        let at = position(of: "\"four\"", in: text)
+        #expect(poolSize.column == at.column && poolSize.message.contains("poolSize"))
+        #expect(poolSize.message.contains("DSQLiteOptions"))
+        let clock = try #require(found.first { $0.line == 5 })
+        #expect(clock.message.contains("'system-clock' takes no parameters") && clock.message.contains("'zone'"))
+        #expect(clock.column == position(of: "{ \"zone\"", in: text).column)
+    }
+
+    @Test func missingParametersAreInvalid() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DUserRepository", "factory": "sqlite" },
+                { "protocol": "DDatabase", "factory": "postgres" },
+                { "protocol": "DLogger", "factory": "json-logger" }
+              ]
+            }
+            """
+        let diagnostic = expectOne(.invalidParameters, in: try diagnostics(text), at: "{ \"protocol\": \"DUserRepository\"",
+            of: text, saying: ["'path' is missing"])
+        #expect(diagnostic != nil)
+    }
+}
+
+@Suite struct AllAtOnceTests {
+    @Test func everyProblemIsReportedInOnePass() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DUserRepository", "factory": "sqlte" },
+                { "protocol": "DLogger", "factory": "json-logger", "lifetime": "singelton" },
+                { "protocol": "DMailer", "factory": "smtp" },
+                { "protocol": "DTemplates", "factory": "templates" }
+              ],
+              "injector": ["primary"]
+            }
+            """
+        let codes = Set(try diagnostics(text).errors.map(\.code))
+        #expect(codes == [.unknownFactory, .unknownLifetime, .dependencyCycle, .unknownKey])
+    }
+
+    @Test func activationThrowsEveryProblemAndKeepsNothing() throws {
+        let manifest = Manifest(bindings: [
+            Binding(protocol: "DClock", factory: "sundial"),
+            Binding(protocol: "DMailer", factory: "smtp"),
+        ])
+        #expect {
+            _ = try Container(catalog: .diagnostics, manifest: manifest)
+        } throws: { error in
+            guard let error = error as? ManifestError else { return false }
+            let codes = Set(error.diagnostics.errors.map(\.code))
+            return codes == [.unknownFactory, .missingDependency] && error.description.contains("2 errors")
+        }
+    }
+}

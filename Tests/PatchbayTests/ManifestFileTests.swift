@@ -1,0 +1,201 @@
+// extends, environments and ${...} interpolation.
+import Foundation
+import Testing
+@testable import Patchbay
+
+@Suite struct ExtendsTests {
+    static let base = """
+        {
+          "format": 1,
+          "injectors": ["primary", "secondary", "eu"],
+          "bindings": [
+            { "protocol": "DClock", "factory": "system-clock" },
+            { "protocol": "DLogger", "factory": "json-logger", "lifetime": "singleton" },
+            { "protocol": "DUserRepository", "factory": "in-memory", "injector": "eu" }
+          ]
+        }
+        """
+
+    @Test func childReplacesByKeyAndAddsTheRest() throws {
+        let child = """
+            {
+              "format": 1,
+              "extends": "base.json",
+              "bindings": [
+                { "protocol": "DUserRepository", "factory": "in-memory" },
+                { "protocol": "DLogger", "factory": "request-logger", "lifetime": "transient" },
+                { "protocol": "DSession", "factory": "session" }
+              ]
+            }
+            """
+        let folder = try ManifestFolder(["base.json": Self.base, "child.json": child])
+        let manifest = try ManifestLoader(environment: [:]).load(contentsOf: folder.file("child.json"))
+        let container = try Container(catalog: .diagnostics, manifest: manifest)
+        #expect(container.binding(for: (any DLogger).self)?.factory == "request-logger")
+        #expect(container.binding(for: (any DLogger).self)?.lifetime == .transient)
+        #expect(container.binding(for: (any DClock).self)?.factory == "system-clock")
+        // The eu binding of the parent is a different key from the child's primary one: both stay.
+        #expect(container.binding(for: (any DUserRepository).self)?.injector == .primary)
+        #expect(container.binding(for: (any DUserRepository).self, from: "eu")?.injector == "eu")
+        // The child gives no injectors: the parent's stay in force.
+        #expect(manifest.injectors == [.primary, .secondary, "eu"])
+    }
+
+    @Test func aChainOfThreeAndChildInjectorsReplaceTheParents() throws {
+        let middle = """
+            { "format": 1, "extends": "base.json", "injectors": ["primary", "secondary", "us"],
+              "bindings": [ { "protocol": "DClock", "factory": "system-clock", "injector": "us" } ] }
+            """
+        let leaf = """
+            { "format": 1, "extends": "nested/../middle.json",
+              "bindings": [ { "protocol": "DLogger", "factory": "json-logger", "lifetime": "transient" } ] }
+            """
+        let folder = try ManifestFolder(["base.json": Self.base, "middle.json": middle, "leaf.json": leaf])
+        let found = try diagnostics(leaf, name: "leaf.json", others: ["base.json": Self.base, "middle.json": middle])
+        // The parent's "eu" binding is now undeclared: the child's injectors replaced the parent's.
+        #expect(found.errors.map(\.code) == [.undeclaredInjector])
+        #expect(found.errors.first?.file == "base.json")
+        _ = folder
+    }
+
+    @Test func aMissingParentShowsTheChain() throws {
+        let text = "{\n  \"format\": 1,\n  \"extends\": \"shared/base.json\",\n  \"bindings\": []\n}\n"
+        let found = try diagnostics(text, catalog: nil)
+        expectOne(.extendsNotFound, in: found, at: "\"shared/base.json\"", of: text,
+            saying: ["shared/base.json, which does not exist", "main.json -> shared/base.json"])
+    }
+
+    @Test func aCycleShowsTheChain() throws {
+        let a = "{\n  \"format\": 1,\n  \"extends\": \"b.json\",\n  \"bindings\": []\n}\n"
+        let b = "{\n  \"format\": 1,\n  \"extends\": \"a.json\",\n  \"bindings\": []\n}\n"
+        let found = try diagnostics(a, name: "a.json", others: ["b.json": b], catalog: nil)
+        let cycle = try #require(found.with(.extendsCycle).first)
+        #expect(found.errors.count == 1)
+        #expect(cycle.message.contains("a.json -> b.json -> a.json"))
+        #expect(cycle.file == "b.json" && cycle.line == 3 && cycle.column == 14)
+    }
+
+    @Test func aParentOutsideTheFolderIsRefused() throws {
+        let text = "{\n  \"format\": 1,\n  \"extends\": \"../secrets.json\",\n  \"bindings\": []\n}\n"
+        let found = try diagnostics(text, catalog: nil)
+        expectOne(.extendsOutside, in: found, at: "\"../secrets.json\"", of: text,
+            saying: ["outside the manifests folder", "main.json -> ../secrets.json"])
+    }
+
+    @Test func everyFileOfTheChainMustBeFormat1() throws {
+        let parent = "{\n  \"format\": 3,\n  \"bindings\": []\n}\n"
+        let child = "{ \"format\": 1, \"extends\": \"parent.json\", \"bindings\": [] }"
+        let found = try diagnostics(child, others: ["parent.json": parent], catalog: nil)
+        let format = try #require(found.with(.unsupportedFormat).first)
+        #expect(format.file == "parent.json" && format.line == 2 && format.column == 13)
+    }
+}
+
+@Suite struct EnvironmentTests {
+    static let files = [
+        "base.json": "{ \"format\": 1, \"bindings\": [] }",
+        "development.json": "{ \"format\": 1, \"environment\": \"development\", \"extends\": \"base.json\", \"bindings\": [] }",
+        "production.json": "{ \"format\": 1, \"environment\": \"production\", \"bindings\": [] }",
+        "catalog.json": "{}",
+        "manifest.schema.json": "{}",
+    ]
+
+    @Test func selectionOrderIsExplicitThenVariableThenDevelopment() throws {
+        let folder = try ManifestFolder(Self.files)
+        let plain = ManifestDirectory(url: folder.url, loader: ManifestLoader(environment: [:]))
+        #expect(plain.selectedEnvironment() == "development")
+        #expect(try plain.load().environment == "development")
+        let variable = ManifestDirectory(url: folder.url, loader: ManifestLoader(environment: ["PATCHBAY_ENV": "production"]))
+        #expect(variable.selectedEnvironment() == "production")
+        #expect(try variable.load().environment == "production")
+        #expect(try variable.load(environment: "development").environment == "development")
+    }
+
+    @Test func environmentsListSkipsTheCatalogAndSchemas() throws {
+        let folder = try ManifestFolder(Self.files)
+        #expect(ManifestDirectory(url: folder.url).environments() == ["base", "development", "production"])
+    }
+
+    @Test func anUnknownEnvironmentListsTheOnesFound() throws {
+        let folder = try ManifestFolder(Self.files)
+        let directory = ManifestDirectory(url: folder.url, loader: ManifestLoader(environment: ["PATCHBAY_ENV": "prod"]))
+        #expect {
+            _ = try directory.load()
+        } throws: { error in
+            guard let diagnostic = (error as? ManifestError)?.diagnostics.first else { return false }
+            return diagnostic.code == .unknownEnvironment
+                && diagnostic.message.contains("no manifest for environment 'prod'")
+                && diagnostic.message.contains("environments found: base, development, production")
+                && diagnostic.suggestion == "production"
+        }
+    }
+
+    @Test func aBundleWithoutManifestsIsNil() {
+        #expect(ManifestDirectory(bundle: Bundle.main, subdirectory: "NoSuchFolder-\(UUID().uuidString)") == nil)
+    }
+
+    @Test func theContainerLoadsTheSelectedEnvironment() throws {
+        let folder = try ManifestFolder([
+            "staging.json": "{ \"format\": 1, \"bindings\": [ { \"protocol\": \"DClock\", \"factory\": \"system-clock\" } ] }",
+        ])
+        let directory = ManifestDirectory(url: folder.url, loader: ManifestLoader(environment: ["PATCHBAY_ENV": "staging"]))
+        let container = try Container(catalog: .diagnostics, manifests: directory)
+        #expect(container.binding(for: (any DClock).self)?.factory == "system-clock")
+    }
+}
+
+@Suite struct InterpolationTests {
+    func parameters(_ value: String, environment: [String: String]) throws -> (String?, [Diagnostic]) {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DUserRepository", "factory": "sqlite", "parameters": { "path": "\(value)" } }
+              ]
+            }
+            """
+        let folder = try ManifestFolder(["main.json": text])
+        let (manifest, found) = ManifestLoader(environment: environment)
+            .loadCollecting(contentsOf: folder.file("main.json"), displayPath: "main.json")
+        guard case .string(let path)? = manifest?.bindings.first?.parameters?.objectValue?["path"] else { return (nil, found) }
+        return (found.isEmpty ? path : nil, found)
+    }
+
+    @Test func variablesDefaultsAndLiterals() throws {
+        #expect(try parameters("${DB_PATH}", environment: ["DB_PATH": "/data/users.db"]).0 == "/data/users.db")
+        #expect(try parameters("${DB_PATH:-/tmp/x.db}", environment: [:]).0 == "/tmp/x.db")
+        #expect(try parameters("${DB_PATH:-/tmp/x.db}", environment: ["DB_PATH": "/set"]).0 == "/set")
+        #expect(try parameters("${DIR}/${NAME:-users}.db", environment: ["DIR": "/srv"]).0 == "/srv/users.db")
+        #expect(try parameters("$${DB_PATH}", environment: ["DB_PATH": "no"]).0 == "${DB_PATH}")
+        #expect(try parameters("cost: $5", environment: [:]).0 == "cost: $5")
+        #expect(try parameters("${EMPTY:-}", environment: [:]).0 == "")
+    }
+
+    @Test func aMissingVariableNamesItAndTheBinding() throws {
+        let (_, found) = try parameters("${DB_PATH}", environment: [:])
+        let diagnostic = try #require(found.with(.envVarMissing).first)
+        #expect(found.count == 1)
+        #expect(diagnostic.message.contains("'DB_PATH'") && diagnostic.message.contains("DUserRepository -> 'sqlite'"))
+        #expect(diagnostic.position == SourcePosition(line: 4, column: 83))
+        #expect(diagnostic.path == "/bindings/0/parameters/path")
+    }
+
+    @Test func malformedReferencesAreErrors() throws {
+        #expect(try parameters("${DB_PATH", environment: [:]).1.first?.message.contains("unterminated '${'") == true)
+        #expect(try parameters("${1ABC}", environment: [:]).1.first?.message.contains("not a valid reference") == true)
+    }
+
+    @Test func onlyParametersAreInterpolated() throws {
+        let text = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "DClock", "factory": "${CLOCK}" }
+              ]
+            }
+            """
+        let found = try diagnostics(text, environment: ["CLOCK": "system-clock"])
+        expectOne(.unknownFactory, in: found, at: "\"${CLOCK}\"", of: text, saying: ["'${CLOCK}'"])
+        #expect(found.with(.envVarMissing).isEmpty)
+    }
+}

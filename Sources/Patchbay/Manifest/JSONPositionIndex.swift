@@ -247,6 +247,17 @@ extension JSONPositionIndex {
         }
     }
 
+    /// The keys of each element of the array at `pointer` (nil for an element
+    /// that is not an object), found with one lookup rather than one per element.
+    /// Nil when there is no array there.
+    func elementMemberKeys(ofArrayAt pointer: String) -> [[String]?]? {
+        guard let found = deepestNode(along: pointer), found.complete, !nodes[found.node].isObject else { return nil }
+        return children[nodes[found.node].children].map { element in
+            let node = nodes[element]
+            return node.isObject ? children[node.children].map { nodes[$0].name } : nil
+        }
+    }
+
     /// The position of the value at `pointer`, else of its nearest recorded
     /// ancestor (dropping trailing segments), else 1:1.
     ///

@@ -12,7 +12,7 @@ struct TypedManifestDocument: Decodable {
     let injectors: [String]?
     let bindings: [TypedBinding]?
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case schema = "$schema", format, environment, extends, injectors, bindings
     }
 
@@ -23,28 +23,53 @@ struct TypedManifestDocument: Decodable {
         let injector: String?
         let parameters: [String: JSONValue]?
 
-        var value: JSONValue {
-            var members: [String: JSONValue] = [:]
-            if let `protocol` { members["protocol"] = .string(`protocol`) }
-            if let factory { members["factory"] = .string(factory) }
-            if let lifetime { members["lifetime"] = .string(lifetime) }
-            if let injector { members["injector"] = .string(injector) }
-            if let parameters { members["parameters"] = .object(parameters) }
-            return .object(members)
+    }
+
+}
+
+/// A JSON object as the parser reads it: a decoded ``JSONValue`` object, or one
+/// of the typed fast-path documents, read without building dictionaries.
+protocol ManifestObject {
+    /// The member `key`, as a JSON value.
+    subscript(key: String) -> JSONValue? { get }
+    /// The keys present.
+    var memberNames: [String] { get }
+}
+
+extension Dictionary: ManifestObject where Key == String, Value == JSONValue {
+    var memberNames: [String] { Array(keys) }
+}
+
+extension TypedManifestDocument: ManifestObject {
+    subscript(key: String) -> JSONValue? {
+        switch key {
+        case "$schema": schema.map(JSONValue.string)
+        case "format": format.map(JSONValue.integer)
+        case "environment": environment.map(JSONValue.string)
+        case "extends": extends.map(JSONValue.string)
+        case "injectors": injectors.map { .array($0.map(JSONValue.string)) }
+        default: nil  // bindings are read as typed values
         }
     }
 
-    /// The document as the general path would have decoded it, less unknown keys.
-    var root: JSONValue {
-        var members: [String: JSONValue] = [:]
-        if let schema { members["$schema"] = .string(schema) }
-        if let format { members["format"] = .integer(format) }
-        if let environment { members["environment"] = .string(environment) }
-        if let extends { members["extends"] = .string(extends) }
-        if let injectors { members["injectors"] = .array(injectors.map(JSONValue.string)) }
-        if let bindings { members["bindings"] = .array(bindings.map(\.value)) }
-        return .object(members)
+    var memberNames: [String] {
+        CodingKeys.allCases.filter { self[$0.rawValue] != nil || ($0 == .bindings && bindings != nil) }.map(\.rawValue)
     }
+}
+
+extension TypedManifestDocument.TypedBinding: ManifestObject {
+    subscript(key: String) -> JSONValue? {
+        switch key {
+        case "protocol": `protocol`.map(JSONValue.string)
+        case "factory": factory.map(JSONValue.string)
+        case "lifetime": lifetime.map(JSONValue.string)
+        case "injector": injector.map(JSONValue.string)
+        case "parameters": parameters.map(JSONValue.object)
+        default: nil
+        }
+    }
+
+    var memberNames: [String] { ["protocol", "factory", "lifetime", "injector", "parameters"].filter { self[$0] != nil } }
 }
 
 /// Decodes a manifest document into a ``JSONValue`` with `JSONDecoder`, asking

@@ -49,13 +49,12 @@ struct ManifestParser {
                 + "\(duplicate.first.line), column \(duplicate.first.column)); JSON parsers silently keep one of them: "
                 + "remove one", at: duplicate.duplicate, pointer: duplicate.pointer)
         }
+        if let typed = try? JSONDecoder().decode(TypedManifestDocument.self, from: data) {
+            return manifest(from: typed, typedBindings: typed.bindings)
+        }
         let root: JSONValue
         do {
-            if let typed = try? JSONDecoder().decode(TypedManifestDocument.self, from: data) {
-                root = typed.root
-            } else {
-                root = try JSONDecoder().decode(ManifestDocument.self, from: data).root
-            }
+            root = try JSONDecoder().decode(ManifestDocument.self, from: data).root
         } catch {
             report(.syntax, "not valid JSON: \((error as? DecodingError)?.readableDescription ?? "\(error)")",
                 at: SourcePosition(line: 1, column: 1))
@@ -66,11 +65,13 @@ struct ManifestParser {
                 pointer: "")
             return nil
         }
-        return manifest(from: members)
+        return manifest(from: members, typedBindings: nil)
     }
 
-    private mutating func manifest(from members: [String: JSONValue]) -> Manifest {
-        checkUnknownKeys(members, known: Self.topLevelKeys, at: "", what: "top-level key")
+    private mutating func manifest(
+        from members: some ManifestObject, typedBindings: [TypedManifestDocument.TypedBinding]?
+    ) -> Manifest {
+        checkUnknownKeys(index?.memberKeys[""] ?? members.memberNames, known: Self.topLevelKeys, at: "", what: "top-level key")
         var manifest = Manifest(bindings: [], file: file)
         manifest.origin = SourceOrigin(file: file, pointer: "", index: index, depth: depth)
 
@@ -92,13 +93,32 @@ struct ManifestParser {
         if let value = members["injectors"] {
             manifest.injectors = injectors(value)
         }
+        // The keys of every binding object, from the index in one lookup: the
+        // typed fast path of decoding does not see unknown ones.
+        let bindingKeys = index?.elementMemberKeys(ofArrayAt: "/bindings")
+        if let typedBindings {
+            for (offset, typed) in typedBindings.enumerated() {
+                let keys = bindingKeys?[offset] ?? typed.memberNames
+                if let binding = binding(typed, keys: keys, at: "/bindings/\(offset)") {
+                    manifest.bindings.append(binding)
+                }
+            }
+            return manifest
+        }
         switch members["bindings"] {
         case nil:
             report(.missingKey, "missing key 'bindings'; add \"bindings\": [] (an array of binding objects)",
                 pointer: "")
         case .array(let elements)?:
             for (offset, element) in elements.enumerated() {
-                if let binding = binding(element, at: "/bindings/\(offset)") {
+                let pointer = "/bindings/\(offset)"
+                guard case .object(let members) = element else {
+                    report(.wrongType, "each binding must be an object with 'protocol' and 'factory'; found "
+                        + element.kindDescription, pointer: pointer)
+                    continue
+                }
+                let keys = bindingKeys?[offset] ?? members.memberNames
+                if let binding = binding(members, keys: keys, at: pointer) {
                     manifest.bindings.append(binding)
                 }
             }
@@ -134,13 +154,8 @@ struct ManifestParser {
         return names
     }
 
-    private mutating func binding(_ value: JSONValue, at pointer: String) -> Binding? {
-        guard case .object(let members) = value else {
-            report(.wrongType, "each binding must be an object with 'protocol' and 'factory'; found "
-                + value.kindDescription, pointer: pointer)
-            return nil
-        }
-        checkUnknownKeys(members, known: Self.bindingKeys, at: pointer, what: "binding key")
+    private mutating func binding(_ members: some ManifestObject, keys: [String], at pointer: String) -> Binding? {
+        checkUnknownKeys(keys, known: Self.bindingKeys, at: pointer, what: "binding key")
         let protocolName = requiredString(members, "protocol", at: pointer)
         let factory = requiredString(members, "factory", at: pointer)
         var lifetime: Lifetime?
@@ -180,12 +195,9 @@ struct ManifestParser {
     // MARK: - Shape helpers
 
     /// Reports each key of the object at `pointer` that the format does not
-    /// define. The keys come from the position index, which saw every key
-    /// (the typed fast path of decoding drops unknown ones).
-    private mutating func checkUnknownKeys(
-        _ members: [String: JSONValue], known: [String], at pointer: String, what: String
-    ) {
-        let keys = index?.memberKeys[pointer] ?? Array(members.keys)
+    /// define. `keys` come from the position index where there is one, since
+    /// the typed fast path of decoding drops unknown keys.
+    private mutating func checkUnknownKeys(_ keys: [String], known: [String], at pointer: String, what: String) {
         guard !keys.allSatisfy(known.contains) else { return }
         for key in keys.sorted() where !known.contains(key) {
             let suggestion = EditDistance.suggestions(for: key, among: known.filter { $0 != "$schema" }).first
@@ -198,7 +210,7 @@ struct ManifestParser {
         }
     }
 
-    private mutating func requiredString(_ members: [String: JSONValue], _ key: String, at pointer: String) -> String? {
+    private mutating func requiredString(_ members: some ManifestObject, _ key: String, at pointer: String) -> String? {
         guard let value = members[key] else {
             report(.missingKey, "binding is missing required key '\(key)' (a string)", pointer: pointer)
             return nil

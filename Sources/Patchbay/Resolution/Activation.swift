@@ -38,7 +38,12 @@ final class Activation: Sendable {
             }
         }
         // Singletons of one factory with equal parameters in one injector share an instance.
-        var sharedCells: [String: InstanceCell] = [:]
+        struct ShareKey: Hashable {
+            let factory: String
+            let injector: InjectorName
+            let parameters: JSONValue?
+        }
+        var sharedCells: [ShareKey: InstanceCell] = [:]
         var bindingsByType: [TypeKey: [InjectorName: CompiledBinding]] = [:]
         for validated in result.bindings {
             guard let key = keysByName[validated.typeName],
@@ -52,8 +57,8 @@ final class Activation: Sendable {
             case .scoped: storage = .scoped
             case .weak: storage = .weak(WeakCell())
             case .singleton:
-                let shareKey = "\(definition.name)\u{0}\(validated.injector)\u{0}"
-                    + (validated.binding.parameters?.description ?? "")
+                let shareKey = ShareKey(
+                    factory: definition.name, injector: validated.injector, parameters: validated.binding.parameters)
                 let cell = sharedCells[shareKey] ?? InstanceCell()
                 sharedCells[shareKey] = cell
                 storage = .singleton(cell)

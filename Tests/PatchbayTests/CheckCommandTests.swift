@@ -1,0 +1,194 @@
+// End-to-end tests of `patchbay check`: the built binary is run as a user runs
+// it, and its output and exit status are checked, as swift-argument-parser
+// tests its example tools.
+import Foundation
+import NotesKit
+import Testing
+@testable import Patchbay
+
+/// The folder holding the built products (`.build/debug`).
+let productsDirectory: URL = {
+    var url = Bundle.main.bundleURL
+    while url.pathComponents.count > 1, !FileManager.default.fileExists(atPath: url.appendingPathComponent("patchbay").path) {
+        url.deleteLastPathComponent()
+    }
+    return url
+}()
+
+/// Runs a built executable and returns its exit status and output.
+func runProduct(_ name: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:])
+    throws -> (status: Int32, stdout: String, stderr: String)
+{
+    let process = Process()
+    process.executableURL = productsDirectory.appendingPathComponent(name)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    if let directory { process.currentDirectoryURL = directory }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
+
+/// The repository root, where `Manifests/` is.
+let repositoryRoot = exampleManifests.deletingLastPathComponent()
+
+@Suite struct CheckCommandTests {
+    /// A copy of the example manifests with one file broken, for the command to read.
+    func brokenFolder() throws -> ManifestFolder {
+        var files: [String: String] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: exampleManifests.path) where file.hasSuffix(".json") {
+            files[file] = try String(contentsOf: exampleManifests.appendingPathComponent(file), encoding: .utf8)
+        }
+        files["production.json"] = files["production.json"]!
+            .replacingOccurrences(of: "\"factory\": \"file-store\",", with: "\"factory\": \"file-stor\",")
+        files["staging.json"] = files["staging.json"]!
+            .replacingOccurrences(of: "\"environment\": \"staging\",", with: "\"environment\": \"staging\", \"injector\": [],")
+        return try ManifestFolder(files)
+    }
+
+    @Test func theExampleFolderPassesWithOnlyTheSummary() throws {
+        let result = try runProduct("patchbay", ["check", "Manifests"], in: repositoryRoot)
+        #expect(result.status == 0)
+        #expect(result.stdout == "0 errors, 0 warnings in 5 manifests\n")
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func problemsExitOneInTheCompilersFormat() throws {
+        let folder = try brokenFolder()
+        let result = try runProduct("patchbay", ["check", "."], in: folder.url)
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "production.json:6:15: warning: factory 'file-store' is never used by this manifest [unused-factory]",
+            "production.json:7:43: error: unknown factory 'file-stor' for NoteStore; did you mean 'file-store'? [unknown-factory]",
+            "staging.json:4:29: error: unknown top-level key 'injector'; did you mean 'injectors'? [unknown-key]",
+            "2 errors, 1 warning in 5 manifests",
+        ])
+    }
+
+    @Test func jsonFormatIsOneDocument() throws {
+        let folder = try brokenFolder()
+        let result = try runProduct("patchbay", ["check", "--format=json", "."], in: folder.url)
+        #expect(result.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(document["version"] as? Int == 1)
+        let summary = try #require(document["summary"] as? [String: Int])
+        #expect(summary == ["errors": 2, "warnings": 1, "manifests": 5])
+        let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.count == 3)
+        let first = try #require(diagnostics.first { $0["code"] as? String == "unknown-factory" })
+        #expect(first["line"] as? Int == 7 && first["column"] as? Int == 43)
+        #expect(first["dependencyPath"] == nil)
+        #expect(first["path"] as? String == "/bindings/0/factory")
+        #expect(first["suggestion"] as? String == "file-store")
+        #expect(first["severity"] as? String == "error" && first["file"] as? String == "production.json")
+    }
+
+    @Test func githubFormatIsWorkflowCommands() throws {
+        let folder = try brokenFolder()
+        let result = try runProduct("patchbay", ["check", "--format", "github", "production.json"], in: folder.url)
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("::error file=production.json,line=7,col=43,title=unknown-factory::unknown factory "
+            + "'file-stor' for NoteStore; did you mean 'file-store'?"))
+        #expect(lines.first == "::warning file=production.json,line=6,col=15,title=unused-factory::factory 'file-store' "
+            + "is never used by this manifest")
+        #expect(lines.last == "1 error, 1 warning in 1 manifest")
+    }
+
+    @Test func strictFailsOnWarnings() throws {
+        let folder = try ManifestFolder([
+            "catalog.json": String(decoding: try FactoryCatalog.notes.describe().jsonData(), as: UTF8.self),
+            "only.json": """
+                { "format": 1, "bindings": [ { "protocol": "Clock", "factory": "system-clock" } ] }
+                """,
+        ])
+        let relaxed = try runProduct("patchbay", ["check", "only.json"], in: folder.url)
+        #expect(relaxed.status == 0 && relaxed.stdout.hasSuffix("0 errors, 10 warnings in 1 manifest\n"))
+        let strict = try runProduct("patchbay", ["check", "--strict", "only.json"], in: folder.url)
+        #expect(strict.status == 1)
+    }
+
+    @Test func theCatalogIsDiscoveredOrNamedOrAbsent() throws {
+        let manifest = "{ \"format\": 1, \"bindings\": [ { \"protocol\": \"Clock\", \"factory\": \"sundial\" } ] }"
+        let catalog = String(decoding: try FactoryCatalog.notes.describe().jsonData(), as: UTF8.self)
+        let folder = try ManifestFolder(["m.json": manifest, "elsewhere/app-catalog.json": catalog])
+        // No catalog: only what needs none is checked, and a note says so.
+        let bare = try runProduct("patchbay", ["check", "m.json"], in: folder.url)
+        #expect(bare.status == 0 && bare.stderr.contains("no catalog.json") && bare.stderr.contains("--catalog"))
+        // Named with --catalog.
+        let named = try runProduct("patchbay", ["check", "--catalog", "elsewhere/app-catalog.json", "m.json"], in: folder.url)
+        #expect(named.status == 1 && named.stdout.contains("unknown factory 'sundial' for Clock"))
+        // Discovered beside the manifest.
+        try Data(catalog.utf8).write(to: folder.file("catalog.json"))
+        let discovered = try runProduct("patchbay", ["check", "m.json"], in: folder.url)
+        #expect(discovered.status == 1 && discovered.stdout.contains("[unknown-factory]") && discovered.stderr.isEmpty)
+    }
+
+    @Test func commandMistakesExitTwo() throws {
+        let unknownFlag = try runProduct("patchbay", ["check", "--stirct", "Manifests"], in: repositoryRoot)
+        #expect(unknownFlag.status == 2 && unknownFlag.stderr.contains("unknown option '--stirct'; did you mean '--strict'?"))
+        #expect(unknownFlag.stderr.contains("USAGE: patchbay check"))
+        let noOperand = try runProduct("patchbay", ["check"], in: repositoryRoot)
+        #expect(noOperand.status == 2 && noOperand.stderr.contains("missing PATH"))
+        let missingPath = try runProduct("patchbay", ["check", "Manifests/nope.json"], in: repositoryRoot)
+        #expect(missingPath.status == 2 && missingPath.stderr.contains("no such file or folder: Manifests/nope.json"))
+        let missingCatalog = try runProduct("patchbay", ["check", "--catalog", "nope.json", "Manifests"], in: repositoryRoot)
+        #expect(missingCatalog.status == 2 && missingCatalog.stderr.contains("cannot read the catalog nope.json"))
+        let badFormat = try runProduct("patchbay", ["check", "--format", "xml", "Manifests"], in: repositoryRoot)
+        #expect(badFormat.status == 2 && badFormat.stderr.contains("invalid value 'xml' for '--format'"))
+        let missingValue = try runProduct("patchbay", ["check", "Manifests", "--catalog"], in: repositoryRoot)
+        #expect(missingValue.status == 2 && missingValue.stderr.contains("missing value for '--catalog'"))
+        let unknownSubcommand = try runProduct("patchbay", ["chek"], in: repositoryRoot)
+        #expect(unknownSubcommand.status == 2 && unknownSubcommand.stderr.contains("did you mean 'check'?"))
+        let nothing = try runProduct("patchbay", [], in: repositoryRoot)
+        #expect(nothing.status == 2 && nothing.stderr.contains("USAGE: patchbay <subcommand>"))
+    }
+
+    @Test func aBrokenCatalogFileExitsTwo() throws {
+        let folder = try ManifestFolder(["catalog.json": "{ \"factories\": 3 }", "m.json": "{ \"format\": 1, \"bindings\": [] }"])
+        let result = try runProduct("patchbay", ["check", "m.json"], in: folder.url)
+        #expect(result.status == 2 && result.stderr.contains("catalog.json is not a catalog description"))
+    }
+
+    @Test func helpAndVersion() throws {
+        let version = try runProduct("patchbay", ["--version"])
+        #expect(version.status == 0 && version.stdout == "patchbay \(PatchbayCommandLine.version)\n")
+        let help = try runProduct("patchbay", ["check", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("--format FORMAT") && help.stdout.contains("EXIT STATUS"))
+        let top = try runProduct("patchbay", ["--help"])
+        #expect(top.status == 0 && top.stdout.contains("SUBCOMMANDS:"))
+    }
+
+    @Test func theAppExposesTheSameCommandWithItsLiveCatalog() throws {
+        let folder = try brokenFolder()
+        let result = try runProduct("notes-example", ["patchbay", "check", "."], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("production.json:7:43: error: unknown factory 'file-stor'"))
+        let catalog = try runProduct("notes-example", ["patchbay", "catalog"])
+        #expect(catalog.status == 0)
+        #expect(try CatalogDescription(jsonData: Data(catalog.stdout.utf8)) == FactoryCatalog.notes.describe())
+    }
+
+    @Test func theExampleRunsEachEnvironmentFromOneBinary() throws {
+        let notes = FileManager.default.temporaryDirectory.appendingPathComponent("patchbay-notes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: notes) }
+        let development = try runProduct("notes-example", [], in: repositoryRoot, environment: ["NOTES_DIR": notes.path])
+        let production = try runProduct("notes-example", ["--environment", "production"], in: repositoryRoot,
+            environment: ["NOTES_DIR": notes.path])
+        let staging = try runProduct("notes-example", [], in: repositoryRoot,
+            environment: ["NOTES_DIR": notes.path, "PATCHBAY_ENV": "staging"])
+        #expect(development.status == 0 && production.status == 0 && staging.status == 0)
+        #expect(development.stdout.contains("NoteStore    in-memory-store (singleton)"))
+        #expect(production.stdout.contains("NoteStore    file-store (singleton)"))
+        #expect(production.stdout.contains("via smtp://smtp.example.com:587"))
+        #expect(staging.stdout.contains("environment: staging"))
+        let unknown = try runProduct("notes-example", ["--environment", "prod"], in: repositoryRoot)
+        #expect(unknown.status == 1 && unknown.stderr.contains("environments found: base, development, production, staging, test"))
+    }
+}

@@ -22,6 +22,8 @@ extension FactoryCatalog {
     ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
     ///   - type: The type the factory provides, usually a protocol: `(any Clock).self`.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - file: Where the registration is, for messages about mistakes; leave the default.
+    ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
     public mutating func register<T, each Dependency>(
         _ name: String,

@@ -154,7 +154,11 @@ public struct CheckReport: Sendable {
 ///         try checkManifests(at: URL(fileURLWithPath: "Manifests"), catalog: .notes)
 ///     }
 ///
-/// - Parameter strict: Fail on warnings too.
+/// - Parameters:
+///   - url: A manifest file, or a folder of manifests.
+///   - catalog: The app's live catalog; parameters are decoded with their real types.
+///   - strict: Fail on warnings too.
+///   - loader: Reads the files (limits, and the environment for `${...}`).
 /// - Throws: ``ManifestError`` with every diagnostic when any is an error (or, with `strict`, a warning).
 public func checkManifests(
     at url: URL, catalog: FactoryCatalog, strict: Bool = false, loader: ManifestLoader = ManifestLoader()

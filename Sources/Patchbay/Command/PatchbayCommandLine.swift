@@ -26,6 +26,7 @@ public struct PatchbayCommandLine: Sendable {
     /// - Parameters:
     ///   - catalog: The app's live catalog; `nil` for catalog description files.
     ///   - commandName: The name in usage lines.
+    ///   - loader: Reads the manifests (limits, and the environment for `${...}`).
     public init(catalog: FactoryCatalog? = nil, commandName: String = "patchbay", loader: ManifestLoader = ManifestLoader()) {
         self.catalog = catalog
         self.commandName = commandName

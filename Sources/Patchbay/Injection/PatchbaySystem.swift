@@ -10,7 +10,7 @@
 ///     }
 ///
 /// Tests that must not share one global container run their code inside
-/// ``withContainer(_:operation:)-2m5f2``, which sets the default for that
+/// ``withContainer(_:operation:)``, which sets the default for that
 /// task only, so parallel tests each see their own.
 public enum PatchbaySystem {
     private static let bootstrapped = Locked<(container: Container, location: CodeLocation)?>(nil)
@@ -36,7 +36,7 @@ public enum PatchbaySystem {
     }
 
     /// The default container for code running now: the task's (from
-    /// ``withContainer(_:operation:)-2m5f2``), else the bootstrapped one.
+    /// ``withContainer(_:operation:)``), else the bootstrapped one.
     public static var container: Container? {
         taskContainer ?? bootstrapped.withLock { $0?.container }
     }

@@ -88,7 +88,10 @@ extension Container {
     ///
     ///     let container = try Container(catalog: catalog, manifests: ManifestDirectory(url: folder),
     ///                                   environment: "production")
-    /// - Parameter environment: The name; `nil` means `PATCHBAY_ENV`, else `development`.
+    /// - Parameters:
+    ///   - catalog: The factories the manifest chooses among.
+    ///   - manifests: The folder of manifests, one per environment.
+    ///   - environment: The name; `nil` means `PATCHBAY_ENV`, else `development`.
     /// - Throws: ``ManifestError`` listing every problem.
     public convenience init(
         catalog: FactoryCatalog, manifests: ManifestDirectory, environment: String? = nil

@@ -32,7 +32,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         public static let argumentMismatch = Reason(rawValue: "argument-mismatch")
         /// A ``Lazy`` was read after its container was released.
         public static let containerReleased = Reason(rawValue: "container-released")
-        /// `@Injected` or `inject()` was used before ``PatchbaySystem/bootstrap(_:)``.
+        /// `@Injected` or `inject()` was used before ``PatchbaySystem/bootstrap(_:file:line:)``.
         public static let notBootstrapped = Reason(rawValue: "not-bootstrapped")
     }
 

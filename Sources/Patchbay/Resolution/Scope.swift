@@ -8,7 +8,7 @@
 ///     }
 ///     scope.close()
 ///
-/// Code run inside ``run(_:)-1fjgq`` sees the scope as ``current``, so
+/// Code run inside ``run(_:)`` sees the scope as ``current``, so
 /// `@Injected` and `resolve` calls made there, at any depth, use it.
 public final class Scope: Sendable {
     private let cells = Locked<[ObjectIdentifier: InstanceCell]?>([:])
@@ -16,7 +16,7 @@ public final class Scope: Sendable {
     /// Opens a scope.
     public init() {}
 
-    /// The scope of the code running now, set by ``run(_:)-1fjgq``.
+    /// The scope of the code running now, set by ``run(_:)``.
     @TaskLocal public static var current: Scope?
 
     /// Runs `body` with this scope as ``current``.

@@ -136,4 +136,37 @@ struct CycleTests {
         #expect(error?.reason == .dependencyCycle)
         #expect(error?.description.contains("Widget -> Widget") == true)
     }
+
+    /// A hen that reads its Lazy egg while it is being made: a dynamic cycle
+    /// that activation cannot see (a Lazy edge is not part of the static check).
+    private func impatientCatalog() -> FactoryCatalog {
+        var catalog = FactoryCatalog()
+        catalog.register("impatient-hen", provides: (any Chicken).self) { (egg: Lazy<any Egg>) in
+            EagerHen(egg: try egg.get())
+        }
+        catalog.register("egg", provides: (any Egg).self) { (chicken: any Chicken) in ChickenEgg(chicken: chicken) }
+        return catalog
+    }
+
+    @Test(arguments: [Lifetime.transient, .singleton])
+    func readingALazyDuringConstructionThatLoopsBackThrows(lifetime: Lifetime) throws {
+        let container = try makeContainer(impatientCatalog(), [
+            bind("Chicken", to: "impatient-hen", lifetime), bind("Egg", to: "egg"),
+        ])
+        expectDynamicCycle(container)
+        // The same inside an open scope, which the Lazy captures.
+        let scope = Scope()
+        let error = #expect(throws: ResolutionError.self) {
+            try scope.run { _ = try container.resolve((any Chicken).self) }
+        }
+        #expect(error?.reason == .dependencyCycle)
+        #expect(error?.description.contains("Chicken -> Egg -> Chicken") == true, "\(String(describing: error))")
+    }
+
+    @Test func readingALazyDuringConstructionOfAScopedInstanceThrows() throws {
+        let container = try makeContainer(impatientCatalog(), [
+            bind("Chicken", to: "impatient-hen", .scoped), bind("Egg", to: "egg", .scoped),
+        ])
+        expectDynamicCycle(container, in: Scope())
+    }
 }

@@ -87,14 +87,14 @@ struct LifetimeTests {
     /// internals to check the sharing key's parameters part.
     private func partsWithParameters(_ counter: Counter) throws -> FactoryCatalog {
         struct PartOptions: Decodable, Sendable { var tag: String }
-        let location = Patchbay.SourceLocation(fileID: "PatchbayTests/LifetimeTests.swift", line: #line)
+        let location = CodeLocation(fileID: "PatchbayTests/LifetimeTests.swift", line: #line)
         let provided = try FactoryCatalog.providedTypes(
             of: Part.self, (any Widget).self, (any Gadget).self, factory: "tagged-part", at: location)
         var catalog = FactoryCatalog()
         try catalog.add(FactoryDefinition(
             name: "tagged-part", provides: provided, dependencies: [], defaultLifetime: nil,
             productTypeName: TypeKey.qualifiedName(of: Part.self), productIsClass: true,
-            parameters: .of(PartOptions.self), argument: nil, registeredAt: location, boxing: .of(Part.self)
+            parameters: .of(PartOptions.self), argument: nil, registeredAt: location, boxing: .of(Part.self), buildInto: nil
         ) { call in
             Instance(Part(tag: call.parameters(as: PartOptions.self).tag, serial: counter.increment()))
         })

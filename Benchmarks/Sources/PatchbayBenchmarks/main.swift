@@ -7,12 +7,21 @@ var samples = 7
 var filter: String?
 if let index = arguments.firstIndex(of: "--samples"), index + 1 < arguments.count { samples = Int(arguments[index + 1]) ?? 7 }
 if let index = arguments.firstIndex(of: "--filter"), index + 1 < arguments.count { filter = arguments[index + 1] }
+// --contender NAME keeps one contender per case (for profiling it alone with callgrind).
+var onlyContender: String?
+if let index = arguments.firstIndex(of: "--contender"), index + 1 < arguments.count { onlyContender = arguments[index + 1] }
 
 var cases: [Case] = []
+cases += resolveCases(iterations: 1_000_000)
+cases += coldStartCases()
 cases += activationCases(sizes: [1_000, 10_000, 100_000])
 
 var results: [Result] = []
-for benchmark in cases where filter.map({ benchmark.name.contains($0) }) ?? true {
+for var benchmark in cases where filter.map({ benchmark.name.contains($0) }) ?? true {
+    if let onlyContender {
+        benchmark = Case(name: benchmark.name, unit: benchmark.unit, iterations: benchmark.iterations,
+            contenders: benchmark.contenders.filter { $0.name == onlyContender })
+    }
     let rounds = benchmark.name.contains("100k") ? max(3, samples / 2) : samples
     results += try run(benchmark, samples: rounds)
 }
@@ -21,5 +30,5 @@ if json {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     print(String(decoding: try encoder.encode(results), as: UTF8.self))
 } else {
-    printTable(results, references: [])
+    printTable(results, references: ["baseline", "Swinject"])
 }

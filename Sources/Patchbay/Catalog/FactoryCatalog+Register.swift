@@ -41,7 +41,7 @@ extension FactoryCatalog {
                 defer { index += 1 }
                 return try call.dependency(D.self, spec: specs[index])
             }
-            return Instance<T>(try make(repeat try next((each Dependency).self)))
+            return try make(repeat try next((each Dependency).self))
         })
     }
 
@@ -73,7 +73,7 @@ extension FactoryCatalog {
                 defer { index += 1 }
                 return try call.dependency(D.self, spec: specs[index])
             }
-            return Instance<T>(try make(call.parameters(as: Parameters.self), repeat try next((each Dependency).self)))
+            return try make(call.parameters(as: Parameters.self), repeat try next((each Dependency).self))
         })
     }
 
@@ -99,7 +99,7 @@ extension FactoryCatalog {
                 defer { index += 1 }
                 return try call.dependency(D.self, spec: specs[index])
             }
-            return Instance<T>(try make(call.argument(as: Argument.self), repeat try next((each Dependency).self)))
+            return try make(call.argument(as: Argument.self), repeat try next((each Dependency).self))
         })
     }
 
@@ -123,9 +123,9 @@ extension FactoryCatalog {
                 defer { index += 1 }
                 return try call.dependency(D.self, spec: specs[index])
             }
-            return Instance<T>(try make(
+            return try make(
                 call.parameters(as: Parameters.self), call.argument(as: Argument.self),
-                repeat try next((each Dependency).self)))
+                repeat try next((each Dependency).self))
         })
     }
 
@@ -153,12 +153,12 @@ extension FactoryCatalog {
         do {
             provided = try Self.providedTypes(of: product, repeat each types, factory: name, at: location)
         } catch {
-            preconditionFailure(error.description)
+            fatalError(error.description)
         }
         addOrStop(FactoryDefinition(
             name: name, provides: provided, dependencies: specs, defaultLifetime: lifetime,
             productTypeName: TypeKey.qualifiedName(of: product), productIsClass: TypeConformance.isClass(product),
-            parameters: nil, argument: nil, registeredAt: location, boxing: .of(product)
+            parameters: nil, argument: nil, registeredAt: location, boxing: .of(product), buildInto: nil
         ) { call in
             var index = 0
             func next<D>(_: D.Type) throws -> D {
@@ -182,7 +182,7 @@ extension FactoryCatalog {
         let box = Instance<T>(instance)
         addOrStop(Self.singleType(
             name, type, .singleton, specs: [], parameters: nil, argument: nil, CodeLocation(file, line)
-        ) { _ in box })
+        ) { _ in box.value })
     }
 
     /// Registers a factory that resolves its dependencies by hand.
@@ -205,7 +205,7 @@ extension FactoryCatalog {
     ) {
         addOrStop(Self.singleType(
             name, type, lifetime, specs: nil, parameters: nil, argument: nil, CodeLocation(file, line)
-        ) { call in Instance<T>(try make(Resolver(call: call))) })
+        ) { call in try make(Resolver(call: call)) })
     }
 
     /// Registers a factory that resolves by hand and takes manifest parameters,
@@ -220,21 +220,26 @@ extension FactoryCatalog {
     ) {
         addOrStop(Self.singleType(
             name, type, lifetime, specs: nil, parameters: .of(parameters), argument: nil, CodeLocation(file, line)
-        ) { call in Instance<T>(try make(Resolver(call: call))) })
+        ) { call in try make(Resolver(call: call)) })
     }
 
     // MARK: - Building definitions
 
+    /// A factory whose product is the one type it provides. `produce` makes
+    /// the product; it is wrapped twice: boxed, for storage (singletons, scopes,
+    /// graphs), and written straight into the caller's memory, for transients.
     private static func singleType<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,
         parameters: ParametersSpec?, argument: TypeKey?, _ location: CodeLocation,
-        build: @escaping @Sendable (FactoryCall) throws -> AnyObject
+        produce: @escaping @Sendable (FactoryCall) throws -> T
     ) -> FactoryDefinition {
         FactoryDefinition(
             name: name, provides: [ProvidedType(key: TypeKey(type), convert: nil)], dependencies: specs,
             defaultLifetime: lifetime, productTypeName: TypeKey.qualifiedName(of: type),
             productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: argument,
-            registeredAt: location, boxing: .of(type), build: build)
+            registeredAt: location, boxing: .of(type),
+            buildInto: { call, memory in memory.assumingMemoryBound(to: T.self).initialize(to: try produce(call)) },
+            build: { call in Instance<T>(try produce(call)) })
     }
 
     static func dependencySpecs<each D>(_ types: repeat (each D).Type) -> [DependencySpec] {

@@ -63,7 +63,7 @@ public struct FactoryCatalog: Sendable {
         do {
             try add(definition)
         } catch {
-            preconditionFailure(error.description)
+            fatalError(error.description)
         }
     }
 }

@@ -2,9 +2,10 @@
 /// of any type as `AnyObject` and get them back as `T` with a cheap class
 /// downcast instead of an existential cast (which, for a protocol type, makes
 /// the runtime search its conformance records).
+@usableFromInline
 final class Instance<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+    @usableFromInline let value: Value
+    @usableFromInline init(_ value: Value) { self.value = value }
 }
 
 /// Where in the app's source a factory was registered.
@@ -91,6 +92,9 @@ struct FactoryDefinition: Sendable {
     /// For `weak`: the object inside an `Instance<Product>`, and back. Used
     /// only when the product is a class, which validation makes sure of.
     let boxing: ObjectBoxing
+    /// Makes the product into uninitialized memory for a `Product`, with no
+    /// box: how transients are made when the product is the bound type.
+    let buildInto: (@Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void)?
     /// Makes the product, boxed as `Instance<Product>`.
     let build: @Sendable (FactoryCall) throws -> AnyObject
 }

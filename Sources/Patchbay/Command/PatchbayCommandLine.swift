@@ -74,6 +74,13 @@ public struct PatchbayCommandLine: Sendable {
                     output.error("Error: \(problem.description)\n\n" + checkUsage)
                     return 2
                 }
+            case "explain", "graph", "schema":
+                do {
+                    return try inspect(subcommand, rest, output)
+                } catch let problem as CommandArguments.Problem {
+                    output.error("Error: \(problem.description)\n\n" + usage(of: subcommand))
+                    return 2
+                }
             case "catalog" where catalog != nil: return try describeCatalog(rest, output)
             case "--version", "version":
                 output.standard("\(commandName) \(Self.version)\n")
@@ -106,7 +113,10 @@ public struct PatchbayCommandLine: Sendable {
         USAGE: \(commandName) <subcommand>
 
         SUBCOMMANDS:
-          check     Validate manifests (files or folders) and report every problem.\(catalog == nil ? "" : """
+          check     Validate manifests (files or folders) and report every problem.
+          explain   Show how a type resolves under a manifest, and what its factory needs.
+          graph     Print a manifest's dependency graph as Mermaid or Graphviz DOT.
+          schema    Print a JSON Schema for manifests (with a catalog: its legal names).\(catalog == nil ? "" : """
 
                   catalog   Print this app's catalog description (for catalog.json).
                 """)

@@ -1,7 +1,7 @@
 // Free functions for default arguments of initializers, so a type can be made
 // by hand in tests and by the container in the app:
 //
-//     init(users: any UserRepository = inject(), clock: any Clock = inject(ifFailUse: SystemClock())) { ... }
+//     init(users: any UserRepository = inject(), clock: any Clock = inject((any Clock).self, ifFailUse: SystemClock())) { ... }
 
 /// Resolves `T` from the default container.
 ///
@@ -12,7 +12,7 @@ public func inject<T>(_ type: T.Type = T.self, from injector: InjectorName = .pr
     do {
         return try PatchbaySystem.resolveContainer(nil, for: T.self).resolve(T.self, from: injector)
     } catch {
-        preconditionFailure(error.description)
+        fatalError(error.description)
     }
 }
 
@@ -23,14 +23,19 @@ public func injectIfProvided<T>(_ type: T.Type = T.self, from injector: Injector
     do {
         return try PatchbaySystem.resolveContainer(nil, for: T.self).resolveIfBound(T.self, from: injector)
     } catch {
-        preconditionFailure(error.description)
+        fatalError(error.description)
     }
 }
 
 /// Resolves `T` from the default container, or uses `fallback` when that fails
 /// for any reason (not bound, no container, a factory error).
+///
+///     init(clock: any Clock = inject((any Clock).self, ifFailUse: SystemClock())) { ... }
+///
+/// The type is required: without it Swift would take it from the fallback
+/// (`SystemClock`), a type nobody binds, and the fallback would always win.
 public func inject<T>(
-    _ type: T.Type = T.self, from injector: InjectorName = .primary, ifFailUse fallback: @autoclosure () -> T
+    _ type: T.Type, from injector: InjectorName = .primary, ifFailUse fallback: @autoclosure () -> T
 ) -> T {
     guard let container = PatchbaySystem.container,
         let value = try? container.resolve(T.self, from: injector)

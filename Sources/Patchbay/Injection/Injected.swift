@@ -14,7 +14,7 @@
 /// `try $users.resolve()` to handle the error instead.
 @propertyWrapper
 public struct Injected<Value>: @unchecked Sendable {
-    private let storage: InjectionStorage<Value>
+    @usableFromInline let storage: InjectionStorage<Value>
 
     /// Resolves `Value` from `injector` of `container` (the default container when `nil`).
     public init(from injector: InjectorName = .primary, container: Container? = nil) {
@@ -26,7 +26,7 @@ public struct Injected<Value>: @unchecked Sendable {
         do {
             return try storage.value()
         } catch {
-            preconditionFailure(error.description)
+            fatalError(error.description)
         }
     }
 
@@ -62,7 +62,7 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
         do {
             return try storage.value()
         } catch {
-            preconditionFailure(error.description)
+            fatalError(error.description)
         }
     }
 
@@ -76,12 +76,13 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
 
 /// The shared, lock-guarded state behind a property wrapper: copies of a
 /// struct that holds `@Injected` share one resolution.
+@usableFromInline
 final class InjectionStorage<Value>: @unchecked Sendable {
     private let injector: InjectorName
     private let container: Container?
     private let ifBound: Bool
-    private let lock = Lock()
-    private var resolved: Instance<Value>?
+    /// Set once, on first access; then read with one atomic load, no lock.
+    @usableFromInline let resolved = AtomicReference<Instance<Value>>()
 
     init(injector: InjectorName, container: Container?, ifBound: Bool = false) {
         self.injector = injector
@@ -89,12 +90,32 @@ final class InjectionStorage<Value>: @unchecked Sendable {
         self.ifBound = ifBound
     }
 
-    var isResolved: Bool { lock.withLock { resolved != nil } }
+    deinit { resolved.destroy() }
 
+    var isResolved: Bool { resolved.load() != nil }
+
+    @inline(__always)
     func value() throws(ResolutionError) -> Value {
-        if let resolved = lock.withLock({ resolved }) { return resolved.value }
-        // Resolve outside the lock, so a factory that reads another wrapper
-        // (or this one, in a cycle that resolution will report) cannot deadlock.
+        if let box = resolved.load() { return box.takeUnretainedValue().value }
+        return try resolveFirst()
+    }
+
+    /// The first access of `@Injected`: resolve, or stop with the error's message.
+    @usableFromInline @inline(never)
+    func firstAccess() -> Value {
+        do {
+            return try resolveFirst()
+        } catch {
+            fatalError(error.description)  // not preconditionFailure: -O builds would drop the message
+        }
+    }
+
+    @inline(never)
+    private func resolveFirst() throws(ResolutionError) -> Value {
+        // Resolve without holding anything, so a factory that reads another
+        // wrapper (or this one, in a cycle that resolution will report) cannot
+        // deadlock. If two threads race here, both resolve and the first to
+        // publish wins; both return that one value.
         let container = try PatchbaySystem.resolveContainer(container, for: Value.self)
         let value: Value
         if ifBound, let optional = Value.self as? any OptionalInjectable.Type {
@@ -102,11 +123,7 @@ final class InjectionStorage<Value>: @unchecked Sendable {
         } else {
             value = try container.resolve(Value.self, from: injector)
         }
-        return lock.withLock {
-            if let resolved { return resolved.value }  // another thread won the race: keep one value
-            resolved = Instance(value)
-            return value
-        }
+        return resolved.initialize(Instance(value)).value
     }
 }
 

@@ -29,7 +29,7 @@ public enum PatchbaySystem {
             return nil
         }
         if let previous {
-            preconditionFailure(
+            fatalError(
                 "PatchbaySystem.bootstrap was called twice, at \(previous) and at \(location); call it once at "
                     + "start-up (tests: use PatchbaySystem.withContainer(_:operation:))")
         }

@@ -153,6 +153,10 @@ struct JSONPositionIndex: Sendable, Hashable {
     private(set) var syntaxError: JSONSyntaxError?
     /// Set when nesting went deeper than the limit. Scanning stops there.
     private(set) var depthExceeded: DepthExceeded?
+    /// The first value that is valid JSON but that no decoder can represent:
+    /// an unpaired surrogate escape (`"\uD800"`) or a number beyond `Double`'s
+    /// range (`1e999`). `JSONDecoder` rejects the document; scanning goes on.
+    private(set) var unrepresentable: JSONSyntaxError?
 
     /// Scans `bytes` once. Never traps, whatever the input.
     ///
@@ -179,6 +183,7 @@ struct JSONPositionIndex: Sendable, Hashable {
         duplicateKeys = scanner.duplicateKeys
         syntaxError = scanner.syntaxError
         depthExceeded = scanner.depthExceeded
+        unrepresentable = scanner.unrepresentable
     }
 
     /// Escapes a key for use as a pointer segment (RFC 6901): `~` becomes `~0`, `/` becomes `~1`.

@@ -45,19 +45,51 @@ extension JSONScanner {
             offset += 1
         case UInt8(ascii: "u"):
             offset += 1
+            var unit: UInt32 = 0
             for _ in 0..<4 {
                 guard offset < bytes.count else { return }
-                guard hexValue(bytes[offset]) != nil else {
+                guard let digit = hexValue(bytes[offset]) else {
                     throw failure(expected: "4 hex digits after '\\u'", at: offset, wholeWord: false)
                 }
+                unit = unit << 4 | digit
                 offset += 1
             }
+            guard (0xD800..<0xE000).contains(unit) else { return }
+            // A high surrogate must be followed at once by a low one; the pair is one character.
+            if unit < 0xDC00, lowSurrogateEscape(at: offset) {
+                offset += 6
+                return
+            }
+            noteUnpairedSurrogate(unit, at: backslash)
         case 0..<0x20:
             throw failure(controlCharacterMessage(bytes[offset]), at: offset)
         default:
             guard utf8SequenceLength(at: offset) != nil else { throw invalidUTF8(at: offset) }
             throw failure("invalid escape '\\\(scalar(at: offset))' in string", at: backslash)
         }
+    }
+
+    /// Whether a `\uDC00`-`\uDFFF` escape stands at `offset`.
+    func lowSurrogateEscape(at offset: Int) -> Bool {
+        guard bytes.count - offset >= 6, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u")
+        else { return false }
+        var unit: UInt32 = 0
+        for index in offset + 2..<offset + 6 {
+            guard let digit = hexValue(bytes[index]) else { return false }
+            unit = unit << 4 | digit
+        }
+        return (0xDC00..<0xE000).contains(unit)
+    }
+
+    /// Notes an escaped surrogate that is not half of a pair: JSON's grammar
+    /// allows it, but it is no character, and `JSONDecoder` rejects it.
+    mutating func noteUnpairedSurrogate(_ unit: UInt32, at backslash: Int) {
+        guard unrepresentable == nil else { return }
+        let escape = "\\u" + String(unit, radix: 16, uppercase: true)
+        unrepresentable = JSONSyntaxError(
+            position: position(at: backslash),
+            message: "unpaired surrogate '\(escape)' in string: it is not a character; escape a character "
+                + "above U+FFFF as a pair (\\uD83D\\uDE00), or write it as UTF-8")
     }
 
     /// The length of the well-formed UTF-8 sequence at `offset`, or nil.

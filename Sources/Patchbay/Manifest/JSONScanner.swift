@@ -97,6 +97,10 @@ struct JSONScanner {
     var syntaxError: JSONSyntaxError?
     /// The depth fault that stopped the scan, if one did.
     var depthExceeded: JSONPositionIndex.DepthExceeded?
+    /// The first value the grammar allows but no decoder can represent (an
+    /// unpaired surrogate escape, a number beyond `Double`'s range). Scanning
+    /// goes on past it.
+    var unrepresentable: JSONSyntaxError?
 
     /// Prepares to scan `bytes`; call `run()` next.
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
@@ -276,6 +280,9 @@ struct JSONScanner {
 
     /// Scans a number: `-`? then `0` or 1-9 digits, then an optional fraction and exponent.
     private mutating func number() throws(Stop) {
+        let start = offset
+        var hasExponent = false
+        defer { if hasExponent || offset - start > 15 { checkRange(ofNumberFrom: start) } }
         if isAtByte("-") {
             offset += 1
             guard isAtDigit() else { throw failure(expected: "a digit after '-'", at: offset) }
@@ -295,11 +302,25 @@ struct JSONScanner {
             skipDigits()
         }
         if isAtByte("e") || isAtByte("E") {
+            hasExponent = true
             offset += 1
             if isAtByte("+") || isAtByte("-") { offset += 1 }
             guard isAtDigit() else { throw failure(expected: "a digit in the number's exponent", at: offset) }
             skipDigits()
         }
+    }
+
+    /// Notes a number too large for a `Double` (`1e999`), which JSON allows and
+    /// `JSONDecoder` rejects. Only numbers with an exponent or many digits can be.
+    private mutating func checkRange(ofNumberFrom start: Int) {
+        guard unrepresentable == nil else { return }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+        guard let value = Double(text), !value.isFinite else { return }
+        let shown = text.count > 24 ? String(text.prefix(24)) + "..." : text
+        unrepresentable = JSONSyntaxError(
+            position: position(at: start),
+            message: "number \(shown) is out of range: numbers must fit a 64-bit floating-point value "
+                + "(up to about 1.8e308)")
     }
 
     /// Scans `true`, `false` or `null`, which must not run on into a longer word.

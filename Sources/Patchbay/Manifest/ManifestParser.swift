@@ -39,10 +39,15 @@ struct ManifestParser {
                 + "flatten the parameters or raise ManifestLimits.maxDepth", at: exceeded.position)
             return nil
         }
+        // A value no decoder can represent comes before any syntax error,
+        // since scanning stops at the first syntax error.
+        if let error = index.unrepresentable {
+            report(.syntax, error.message, at: error.position)
+        }
         if let error = index.syntaxError {
             report(.syntax, error.message, at: error.position)
-            return nil
         }
+        if index.unrepresentable != nil || index.syntaxError != nil { return nil }
         for duplicate in index.duplicateKeys {
             let key = duplicate.pointer.split(separator: "/").last.map(String.init) ?? duplicate.pointer
             report(.duplicateKey, "key '\(Self.unescape(key))' appears twice in one object (first at line "

@@ -1,10 +1,15 @@
 /// A validated manifest compiled into a resolution table: for each type,
 /// which binding serves it from each injector, with fallback already worked
 /// out. Immutable once made; a re-activation builds a new one and swaps it in.
+@usableFromInline
 final class Activation: Sendable {
     let manifest: Manifest
     let injectorOrder: [InjectorName]
-    let entries: [ObjectIdentifier: TypeEntry]
+    @usableFromInline let entries: TypeTable
+    /// Whether a test has installed overrides on the container: until then a
+    /// resolve skips the task-local lookup. Kept here so that the one atomic
+    /// read of the current activation also answers this.
+    @usableFromInline let overridesInUse: Bool
     /// The warnings validation found (errors prevent an activation).
     let warnings: [Diagnostic]
     /// Every type the catalog provides, by id, for "not bound" messages.
@@ -12,15 +17,25 @@ final class Activation: Sendable {
     let boundNames: [String]
 
     init(
-        manifest: Manifest, injectorOrder: [InjectorName], entries: [ObjectIdentifier: TypeEntry],
-        warnings: [Diagnostic], catalogProviders: [ObjectIdentifier: (name: String, factories: [String])]
+        manifest: Manifest, injectorOrder: [InjectorName], entries: TypeTable, overridesInUse: Bool = false,
+        warnings: [Diagnostic], catalogProviders: [ObjectIdentifier: (name: String, factories: [String])],
+        boundNames: [String]? = nil
     ) {
         self.manifest = manifest
         self.injectorOrder = injectorOrder
         self.entries = entries
+        self.overridesInUse = overridesInUse
         self.warnings = warnings
         self.catalogProviders = catalogProviders
-        self.boundNames = entries.values.map(\.key.name).sorted()
+        self.boundNames = boundNames ?? entries.entries.map(\.key.name).sorted()
+    }
+
+    /// The same activation — the same bindings and the same singleton
+    /// instances — with overrides switched on.
+    func withOverridesInUse() -> Activation {
+        Activation(
+            manifest: manifest, injectorOrder: injectorOrder, entries: entries, overridesInUse: true,
+            warnings: warnings, catalogProviders: catalogProviders, boundNames: boundNames)
     }
 
     /// Validates `manifest` against `catalog` and compiles it.
@@ -72,8 +87,20 @@ final class Activation: Sendable {
             entries[key.id] = TypeEntry(key: key, byInjector: byInjector, order: result.injectorOrder)
         }
         return Activation(
-            manifest: manifest, injectorOrder: result.injectorOrder, entries: entries,
+            manifest: manifest, injectorOrder: result.injectorOrder, entries: TypeTable(entries),
             warnings: result.diagnostics.warnings, catalogProviders: providers)
+    }
+
+    /// Lets go of every singleton of this activation, when its container is
+    /// gone: threads may still hold the activation in their resolve cache (see
+    /// ``ThreadResolutionState``), but nothing can resolve through a container
+    /// that no longer exists, so no read can race with this.
+    func retire() {
+        for entry in entries.entries {
+            for binding in entry.own.values {
+                if case .singleton(let cell) = binding.storage { cell.retire() }
+            }
+        }
     }
 
     /// The injectors searched for a request from `injector`, in order.
@@ -88,14 +115,16 @@ final class Activation: Sendable {
 /// first found searching in order (skipping the requester, which has none) —
 /// comes down to: its own binding, else the first binding in injector order.
 /// So only the injectors with a binding of their own are stored.
+@usableFromInline
 final class TypeEntry: Sendable {
     let key: TypeKey
     /// The binding that serves a request from `primary`: the common case, kept apart.
-    let primary: CompiledBinding
+    /// Unowned: `own` or `first` keeps it alive, and reading it costs no retain.
+    @usableFromInline unowned(unsafe) let primary: CompiledBinding
     /// The first binding in injector order: what an injector without its own binding gets.
-    let first: CompiledBinding
+    @usableFromInline let first: CompiledBinding
     /// Each injector's own binding.
-    let own: [InjectorName: CompiledBinding]
+    @usableFromInline let own: [InjectorName: CompiledBinding]
 
     init(key: TypeKey, byInjector: [InjectorName: CompiledBinding], order: [InjectorName]) {
         self.key = key
@@ -106,7 +135,7 @@ final class TypeEntry: Sendable {
     }
 
     /// The binding that serves a request from `injector`.
-    @inline(__always)
+    @inlinable @inline(__always)
     func winner(for injector: InjectorName) -> CompiledBinding {
         injector == .primary ? primary : (own[injector] ?? first)
     }
@@ -114,6 +143,7 @@ final class TypeEntry: Sendable {
 
 /// One binding, ready to serve: the factory, lifetime, decoded parameters,
 /// and where its instances live.
+@usableFromInline
 final class CompiledBinding: Sendable {
     enum Storage: Sendable {
         case transient
@@ -130,6 +160,10 @@ final class CompiledBinding: Sendable {
     let provided: ProvidedType
     let parameters: (any Sendable)?
     let storage: Storage
+    /// The singleton cell, when a resolve may read a made instance straight
+    /// from it (a singleton whose factory takes no argument); else nil.
+    /// Unowned: `storage` keeps it alive, and reading it costs no retain.
+    @usableFromInline unowned(unsafe) let readyCell: InstanceCell?
 
     init(
         key: TypeKey, injector: InjectorName, lifetime: Lifetime, definition: FactoryDefinition,
@@ -142,6 +176,11 @@ final class CompiledBinding: Sendable {
         self.provided = provided
         self.parameters = parameters
         self.storage = storage
+        if case .singleton(let cell) = storage, definition.argument == nil, provided.convert == nil {
+            readyCell = cell
+        } else {
+            readyCell = nil
+        }
     }
 
     /// The identity of this binding's instances in a scope or a graph.

@@ -12,19 +12,23 @@ public final class Container: Sendable {
     /// The factories this container can build.
     public let catalog: FactoryCatalog
 
-    /// What a resolve reads first, swapped whole on activation.
-    struct State {
-        var activation: Activation
-        /// Set once any test installs overrides; until then resolves skip the task-local lookup.
-        var overridesInUse = false
-    }
-    let state: Locked<State>
+    /// The activation in force, read by resolves without a lock (see
+    /// ``ThreadResolutionState``); replaced under `lock`.
+    @usableFromInline let current = AtomicReference<Activation>()
+    private let lock = Lock()
+    /// Set once any test installs overrides; carried by each activation after.
+    nonisolated(unsafe) private var overridesInUse = false  // guarded by `lock`
 
     /// Creates a container serving `manifest` from `catalog`.
     /// - Throws: ``ManifestError`` listing every problem when the manifest does not fit the catalog.
     public init(catalog: FactoryCatalog, manifest: Manifest) throws(ManifestError) {
         self.catalog = catalog
-        self.state = Locked(State(activation: try Activation.compile(manifest, catalog: catalog)))
+        _ = current.exchange(try Activation.compile(manifest, catalog: catalog))
+    }
+
+    deinit {
+        current.load()?.takeUnretainedValue().retire()
+        current.destroy()
     }
 
     /// Creates a container serving the manifest file at `url`.
@@ -36,29 +40,58 @@ public final class Container: Sendable {
     }
 
     /// The manifest in force.
-    public var manifest: Manifest { state.withLock { $0.activation.manifest } }
+    public var manifest: Manifest { currentActivation().manifest }
 
     /// The warnings (such as unused factories) of the manifest in force.
-    public var warnings: [Diagnostic] { state.withLock { $0.activation.warnings } }
+    public var warnings: [Diagnostic] { currentActivation().warnings }
 
     /// Validates `manifest` and, if it has no errors, makes it the one in
     /// force for every later resolve. Instances already handed out stay valid.
     /// - Throws: ``ManifestError`` with every problem; the running manifest then stays active, untouched.
     public func activate(_ manifest: Manifest) throws(ManifestError) {
         let activation = try Activation.compile(manifest, catalog: catalog)
-        state.withLock { $0.activation = activation }
+        publish(activation)
     }
 
     /// Forgets every singleton and weak instance, so the next resolves make new
     /// ones from the same manifest. For tests.
     public func reset() {
-        let manifest = self.manifest
-        guard let fresh = try? Activation.compile(manifest, catalog: catalog) else { return }
-        state.withLock { $0.activation = fresh }
+        let base = currentActivation()
+        guard let fresh = try? Activation.compile(base.manifest, catalog: catalog) else { return }
+        // Compiled outside the lock; if a new manifest was activated meanwhile,
+        // resetting must not bring the old one back.
+        let previous = lock.withLock { () -> Activation? in
+            guard current.load()?.takeUnretainedValue().manifest == base.manifest else { return nil }
+            return current.exchange(overridesInUse ? fresh.withOverridesInUse() : fresh)
+        }
+        _ = previous
+    }
+
+    /// The activation in force, retained. Takes the lock: for everything but the resolve fast path.
+    func currentActivation() -> Activation {
+        lock.withLock { current.load()!.takeUnretainedValue() }
+    }
+
+    /// Whether `activation` is the one in force: an address comparison, no lock.
+    @inlinable @inline(__always)
+    func isCurrent(_ activation: Activation) -> Bool {
+        current.load()?.toOpaque() == Unmanaged.passUnretained(activation).toOpaque()
+    }
+
+    private func publish(_ activation: Activation) {
+        let previous = lock.withLock {
+            current.exchange(overridesInUse ? activation.withOverridesInUse() : activation)
+        }
+        _ = previous  // released here, outside the lock: its singletons' deinits may do anything
     }
 
     func noteOverridesInUse() {
-        state.withLock { $0.overridesInUse = true }
+        let previous = lock.withLock { () -> Activation? in
+            guard !overridesInUse else { return nil }
+            overridesInUse = true
+            return current.exchange(current.load()!.takeUnretainedValue().withOverridesInUse())
+        }
+        _ = previous
     }
 
     // MARK: - Resolving
@@ -70,18 +103,22 @@ public final class Container: Sendable {
     ///
     /// - Throws: ``ResolutionError`` naming the type, the injectors searched,
     ///   the dependency path and the nearest names.
+    // Inlinable so the caller's module specializes it for `T`: unspecialized
+    // generic code would look up `Instance<T>`'s metadata at run time on
+    // every call, which costs more than the rest of the fast path.
+    @inlinable
     public func resolve<T>(_ type: T.Type = T.self, from injector: InjectorName = .primary) throws(ResolutionError) -> T {
-        let (activation, overridesInUse) = state.withLock { ($0.activation, $0.overridesInUse) }
-        // The common case, a singleton already made, touches nothing else.
-        if !overridesInUse, let entry = activation.entries[ObjectIdentifier(T.self)] {
-            let binding = entry.winner(for: injector)
-            if case .singleton(let cell) = binding.storage, binding.definition.argument == nil,
-                let box = cell.current
-            {
-                return binding.typed(box, as: T.self)
-            }
+        // The common case — a singleton already made, no test overrides — is
+        // an atomic load, a table probe and a second atomic load: no lock, no
+        // allocation, no dynamic cast.
+        let state = ThreadResolutionState.current
+        let activation = state.activation(of: self)
+        if !activation.overridesInUse, let entry = activation.entries[ObjectIdentifier(T.self)],
+            let cell = entry.winner(for: injector).readyCell, let box = cell.current
+        {
+            return unsafeDowncast(box, to: Instance<T>.self).value
         }
-        return try resolve(T.self, from: injector, activation: activation, overridesInUse: overridesInUse)!
+        return try resolve(T.self, from: injector, state: state, activation: activation)!
     }
 
     /// Resolves `type`, passing `argument` to a factory registered with `argument:`.
@@ -90,9 +127,9 @@ public final class Container: Sendable {
     public func resolve<T, Argument>(
         _ type: T.Type = T.self, from injector: InjectorName = .primary, argument: Argument
     ) throws(ResolutionError) -> T {
-        let (activation, overridesInUse) = state.withLock { ($0.activation, $0.overridesInUse) }
+        let state = ThreadResolutionState.current
         return try resolve(
-            T.self, from: injector, activation: activation, overridesInUse: overridesInUse,
+            T.self, from: injector, state: state, activation: state.activation(of: self),
             argument: ArgumentValue(value: argument, key: TypeKey(Argument.self)))!
     }
 
@@ -103,41 +140,55 @@ public final class Container: Sendable {
     public func resolveIfBound<T>(
         _ type: T.Type = T.self, from injector: InjectorName = .primary
     ) throws(ResolutionError) -> T? {
-        let (activation, overridesInUse) = state.withLock { ($0.activation, $0.overridesInUse) }
-        return try resolve(T.self, from: injector, activation: activation, overridesInUse: overridesInUse, ifBound: true)
+        let state = ThreadResolutionState.current
+        return try resolve(T.self, from: injector, state: state, activation: state.activation(of: self), ifBound: true)
     }
 
     /// Whether some injector binds `type`.
     public func isBound<T>(_ type: T.Type) -> Bool {
-        state.withLock { $0.activation.entries[ObjectIdentifier(type)] != nil }
+        currentActivation().entries[ObjectIdentifier(type)] != nil
     }
 
     /// Resolves inside `scope` (for `scoped` bindings), from any thread.
     func resolve<T>(_ type: T.Type, from injector: InjectorName, in scope: Scope?) throws(ResolutionError) -> T {
-        let (activation, overridesInUse) = state.withLock { ($0.activation, $0.overridesInUse) }
-        return try resolve(T.self, from: injector, activation: activation, overridesInUse: overridesInUse, scope: scope)!
+        let state = ThreadResolutionState.current
+        return try resolve(T.self, from: injector, state: state, activation: state.activation(of: self), scope: scope)!
     }
 
     /// The general path: joins the resolution running on this thread (when a
-    /// factory calls the container directly) or starts a new one.
-    private func resolve<T>(
-        _ type: T.Type, from injector: InjectorName, activation: Activation, overridesInUse: Bool,
+    /// factory calls the container directly) or starts a new one in the
+    /// thread's context.
+    @usableFromInline @inline(never)
+    func resolve<T>(
+        _ type: T.Type, from injector: InjectorName, state: ThreadResolutionState, activation: Activation,
         argument: ArgumentValue? = nil, ifBound: Bool = false, scope: Scope? = nil
     ) throws(ResolutionError) -> T? {
-        let context: ResolutionContext
-        if scope == nil, let current = CurrentResolution.context, current.container === self {
-            context = current
-        } else {
-            context = ResolutionContext(
-                container: self, activation: activation,
-                overrides: overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil, scope: scope)
+        let overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil
+        var context = state.context
+        if context.isActive {
+            // Joined also when the scope is the one this resolution runs in (a Lazy
+            // read during construction passes the scope it captured): otherwise a
+            // loop back would not be seen, and would recurse or wait on itself.
+            if context.container === self, scope == nil || scope === context.scope {
+                return try run(T.self) { try context.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
+            }
+            // A factory resolving from another container, or in another scope: a context of its own.
+            context = ResolutionContext()
         }
+        context.begin(container: self, activation: activation, overrides: overrides, scope: scope)
+        defer { context.end() }
+        return try run(T.self) { try context.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
+    }
+
+    /// Runs `body`, turning any error that is not a ``ResolutionError`` into one.
+    @inline(__always)
+    private func run<T, Result>(_: T.Type, _ body: () throws -> Result) throws(ResolutionError) -> Result {
         do {
-            return try context.resolve(T.self, from: injector, argument: argument, ifBound: ifBound)
+            return try body()
         } catch let error as ResolutionError {
             throw error
         } catch {
-            throw ResolutionError(.factoryFailed, type: String(describing: T.self), underlying: error)
+            throw ResolutionError(.factoryFailed, type: TypeKey.shortName(of: T.self), underlying: error)
         }
     }
 }
@@ -170,7 +221,7 @@ extension Container {
     /// The binding that serves `type` when asked from `injector`, after
     /// fallback; `nil` when no injector binds it. Resolves nothing.
     public func binding<T>(for type: T.Type, from injector: InjectorName = .primary) -> BindingDescription? {
-        let activation = state.withLock { $0.activation }
+        let activation = currentActivation()
         guard let entry = activation.entries[ObjectIdentifier(type)] else { return nil }
         let binding = entry.winner(for: injector)
         return BindingDescription(

@@ -2,41 +2,37 @@
 /// binding (per scope), and makes sure it is created exactly once even when
 /// many threads ask for it first at the same time.
 ///
-/// Each cell has its own small locks: a slow factory blocks only the threads
-/// that wait for that same instance, never the rest of the container. A
-/// factory that resolves its own dependencies takes other cells' locks, never
-/// this one again: a loop back to this cell is a cycle, which the resolution
-/// context reports before it would take the creation lock. Reading
-/// ``current`` takes only the short lock that guards the stored instance,
-/// never held while a factory runs, so a loop back finds `nil` and reaches
-/// the cycle check instead of waiting on itself.
+/// Reading a made instance takes no lock: it is published once with an
+/// atomic compare-and-swap and read with an acquiring load, so any number of
+/// threads read it at the cost of a plain load. Making it takes this cell's
+/// own lock, never a container-wide one: a slow factory blocks only the
+/// threads waiting for that same instance. A factory that resolves its own
+/// dependencies takes other cells' locks, never this one again: a loop back
+/// to this cell is a cycle, which the resolution reports before taking the lock.
+@usableFromInline
 final class InstanceCell: @unchecked Sendable {
-    /// Guards `instance`; never held while a factory runs.
     private let lock = Lock()
-    /// Held while the factory runs, so one thread makes the instance.
-    private let creation = Lock()
-    private var instance: AnyObject?
+    @usableFromInline let instance = AtomicReference<AnyObject>()
 
-    /// The instance, when it has been made.
-    var current: AnyObject? {
-        lock.lock()
-        defer { lock.unlock() }
-        return instance
+    deinit { instance.destroy() }
+
+    /// The instance, when it has been made. Kept alive by this cell.
+    @inlinable
+    var current: AnyObject? { instance.load()?.takeUnretainedValue() }
+
+    /// Lets go of the instance. Only when nothing can read this cell any more:
+    /// a read is lock-free, so it must not race with this.
+    func retire() {
+        _ = instance.exchange(nil)
     }
 
     /// The instance, made by `make` if this is the first request.
     func value(orMake make: () throws -> AnyObject) rethrows -> AnyObject {
-        creation.lock()
-        defer { creation.unlock() }
-        if let instance = current { return instance }
-        let made = try make()
-        lock.withLock { instance = made }
-        return made
-    }
-
-    /// Lets go of the instance.
-    func clear() {
-        lock.withLock { instance = nil }
+        if let made = current { return made }
+        lock.lock()
+        defer { lock.unlock() }
+        if let made = current { return made }  // another thread made it while we waited
+        return instance.initialize(try make())
     }
 }
 

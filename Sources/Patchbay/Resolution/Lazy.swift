@@ -17,8 +17,8 @@ public final class Lazy<Value>: @unchecked Sendable {
     private weak var container: Container?
     private let injector: InjectorName
     private let scope: Scope?
-    private let lock = Lock()
-    private var resolved: Instance<Value>?
+    /// Set once, on first use; then read with one atomic load, no lock.
+    private let resolved = AtomicReference<Instance<Value>>()
 
     /// Creates a lazy reference to `Value` in `container`.
     public init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
@@ -33,20 +33,19 @@ public final class Lazy<Value>: @unchecked Sendable {
         self.scope = scope
     }
 
+    deinit { resolved.destroy() }
+
     /// The value, resolved on first call.
     /// - Throws: ``ResolutionError`` when it cannot be resolved (or the container is gone).
     public func get() throws(ResolutionError) -> Value {
-        if let resolved = lock.withLock({ resolved }) { return resolved.value }
+        if let box = resolved.load() { return box.takeUnretainedValue().value }
         guard let container else {
             throw ResolutionError(.containerReleased, type: String(describing: Value.self))
         }
-        // Resolve outside the lock: the factory may take as long as it likes.
+        // Resolve holding nothing: the factory may take as long as it likes.
+        // If two threads race, the first value published is the one kept.
         let value = try container.resolve(Value.self, from: injector, in: scope)
-        return lock.withLock {
-            if let resolved { return resolved.value }
-            resolved = Instance(value)
-            return value
-        }
+        return resolved.initialize(Instance(value)).value
     }
 
     /// The value, resolved on first access. Stops the program with the
@@ -56,7 +55,7 @@ public final class Lazy<Value>: @unchecked Sendable {
         do {
             return try get()
         } catch {
-            preconditionFailure(error.description)
+            fatalError(error.description)
         }
     }
 
@@ -72,7 +71,7 @@ protocol LazyDependency {
 extension Lazy: LazyDependency {
     static var dependencySpec: DependencySpec {
         DependencySpec(key: TypeKey(Value.self), kind: .lazy) { call -> Any in
-            Lazy(container: call.context.container, injector: call.binding.injector, scope: call.context.scope)
+            Lazy(container: call.context.container!, injector: call.binding.injector, scope: call.context.scope)
         }
     }
 }

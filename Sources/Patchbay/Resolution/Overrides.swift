@@ -7,7 +7,10 @@
 /// Overrides are task-local: they apply to code running inside the
 /// `withOverrides` closure (and tasks it starts), so parallel Swift Testing
 /// tests never see each other's overrides. They apply to dependencies too:
-/// overriding `Clock` changes the clock every factory receives.
+/// overriding `Clock` changes the clock every factory receives — singletons
+/// included: inside the closure, `singleton` and `weak` bindings get
+/// instances of their own, made with the overrides and dropped with the
+/// closure, never shared with code outside it.
 public struct Overrides: Sendable {
     var entries: [ObjectIdentifier: @Sendable () throws -> AnyObject] = [:]
 
@@ -32,6 +35,21 @@ final class OverrideTable: Sendable {
     let container: ObjectIdentifier
     let entries: [ObjectIdentifier: @Sendable () throws -> AnyObject]
     let outer: OverrideTable?
+    /// The singleton (and weak) instances made inside this `withOverrides`:
+    /// they may hold overridden dependencies, so they must neither come from
+    /// nor go into the activation's cells, which code outside sees. Each
+    /// override block — each parallel test — gets its own.
+    private let cells = Locked<[ObjectIdentifier: InstanceCell]>([:])
+
+    /// The cell for a shared instance inside these overrides.
+    func cell(for slot: ObjectIdentifier) -> InstanceCell {
+        cells.withLock { cells in
+            if let cell = cells[slot] { return cell }
+            let cell = InstanceCell()
+            cells[slot] = cell
+            return cell
+        }
+    }
 
     init(container: ObjectIdentifier, entries: [ObjectIdentifier: @Sendable () throws -> AnyObject], outer: OverrideTable?) {
         self.container = container

@@ -1,33 +1,52 @@
 /// One top-level resolve and everything it builds: the activation it reads
 /// (so the whole graph comes from one manifest, even if another is activated
-/// meanwhile), the chain of bindings under construction (to detect cycles
-/// and to name the path in errors), and the `graph`-lifetime instances.
+/// meanwhile), the chain of bindings under construction (to detect cycles and
+/// to name the path in errors), and the `graph`-lifetime instances.
 ///
-/// Used by one thread at a time: it lives for one synchronous resolve.
+/// Each thread reuses one context (``ThreadResolutionState``), so a resolve
+/// allocates nothing of its own. Used by one thread at a time.
 final class ResolutionContext {
-    let container: Container
-    let activation: Activation
-    let overrides: OverrideTable?
-    private let explicitScope: Scope?
+    private(set) var container: Container?
+    private(set) var activation: Activation?
+    private(set) var overrides: OverrideTable?
+    private var explicitScope: Scope?
     /// The bindings being built, outermost first.
     private var building: [CompiledBinding] = []
-    /// The requested types' names along the path, outermost first.
-    private(set) var names: [String] = []
     private var graph: [ObjectIdentifier: AnyObject] = [:]
 
-    init(container: Container, activation: Activation, overrides: OverrideTable?, scope: Scope?) {
+    /// Whether a resolution is running in this context.
+    var isActive: Bool { container != nil }
+
+    /// Starts a top-level resolution.
+    @inline(__always)
+    func begin(container: Container, activation: Activation, overrides: OverrideTable?, scope: Scope?) {
         self.container = container
         self.activation = activation
         self.overrides = overrides
         self.explicitScope = scope
     }
 
+    /// Ends it, letting go of everything it held.
+    @inline(__always)
+    func end() {
+        container = nil
+        activation = nil
+        overrides = nil
+        explicitScope = nil
+        building.removeAll(keepingCapacity: true)
+        if !graph.isEmpty { graph.removeAll() }
+    }
+
     /// The scope for `scoped` bindings: the one the resolve was asked in, else the task's current one.
     var scope: Scope? { explicitScope ?? Scope.current }
+
+    /// The requested types' names along the path, outermost first.
+    var names: [String] { building.map(\.key.name) }
 
     /// Resolves `T`: its override if a test installed one, else the binding
     /// that serves it from `injector`. `nil` only when `ifBound` and no
     /// injector binds `T`.
+    @inline(__always)
     func resolve<T>(
         _: T.Type, from injector: InjectorName, argument: ArgumentValue? = nil, ifBound: Bool = false
     ) throws -> T? {
@@ -36,12 +55,12 @@ final class ResolutionContext {
             do {
                 return unsafeDowncast(try make(), to: Instance<T>.self).value
             } catch {
+                let name = TypeKey.shortName(of: T.self)
                 throw ResolutionError(
-                    .factoryFailed, type: String(describing: T.self), path: names + [String(describing: T.self)],
-                    factory: "override", underlying: error)
+                    .factoryFailed, type: name, path: names + [name], factory: "override", underlying: error)
             }
         }
-        guard let entry = activation.entries[id] else {
+        guard let entry = activation!.entries[id] else {
             if ifBound { return nil }
             throw notBound(TypeKey(T.self), from: injector)
         }
@@ -50,15 +69,30 @@ final class ResolutionContext {
 
     /// An instance of `binding`, from its storage or newly made.
     func instance<T>(of binding: CompiledBinding, as _: T.Type, argument: ArgumentValue?) throws -> T {
-        try check(argument, for: binding)
+        if binding.definition.argument != nil { try check(argument, for: binding) }
         switch binding.storage {
         case .transient:
-            return binding.typed(try make(binding, argument), as: T.self)
-        case .singleton(let cell):
+            guard binding.provided.convert == nil, let buildInto = binding.definition.buildInto else {
+                return binding.typed(try make(binding, argument), as: T.self)
+            }
+            // The product is the bound type: build it straight into the result,
+            // with no box to allocate and free.
+            return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
+                try run(binding, argument) { call in try buildInto(call, buffer.baseAddress!) }
+                return buffer.baseAddress!.move()
+            }
+        case .singleton(let shared):
+            let cell = overrides?.cell(for: ObjectIdentifier(shared)) ?? shared
             if let box = cell.current { return binding.typed(box, as: T.self) }
             try checkCycle(binding)
             return binding.typed(try cell.value { try make(binding, argument) }, as: T.self)
         case .weak(let cell):
+            if let overrides {  // inside overrides: one instance per override block, like a singleton
+                let cell = overrides.cell(for: binding.slot)
+                if let box = cell.current { return binding.typed(box, as: T.self) }
+                try checkCycle(binding)
+                return binding.typed(try cell.value { try make(binding, argument) }, as: T.self)
+            }
             try checkCycle(binding)
             let boxing = binding.definition.boxing
             let object = try cell.value(orMake: { try make(binding, argument) }, unbox: boxing.unbox)
@@ -85,18 +119,21 @@ final class ResolutionContext {
         }
     }
 
-    /// Runs the binding's factory, with cycle detection and error context.
+    /// Runs the binding's factory into a box.
     private func make(_ binding: CompiledBinding, _ argument: ArgumentValue?) throws -> AnyObject {
+        try run(binding, argument, binding.definition.build)
+    }
+
+    /// Runs a factory with cycle detection and error context.
+    @inline(__always)
+    private func run<Result>(
+        _ binding: CompiledBinding, _ argument: ArgumentValue?, _ body: (FactoryCall) throws -> Result
+    ) throws -> Result {
         try checkCycle(binding)
         building.append(binding)
-        names.append(binding.key.name)
-        defer {
-            building.removeLast()
-            names.removeLast()
-        }
-        let call = FactoryCall(context: self, binding: binding, argument: argument?.value)
+        defer { building.removeLast() }
         do {
-            return try CurrentResolution.with(self) { try binding.definition.build(call) }
+            return try body(FactoryCall(context: self, binding: binding, argument: argument?.value))
         } catch let error as ResolutionError {
             throw error
         } catch {
@@ -108,9 +145,12 @@ final class ResolutionContext {
 
     /// Throws when `binding` is already being built further up this path.
     /// Bindings that share a singleton instance count as one.
+    @inline(__always)
     private func checkCycle(_ binding: CompiledBinding) throws {
-        guard let start = building.firstIndex(where: { $0.sharesInstance(with: binding) }) else { return }
-        let loop = names[start...] + [binding.key.name]
+        guard !building.isEmpty, let start = building.firstIndex(where: { $0.sharesInstance(with: binding) }) else {
+            return
+        }
+        let loop = building[start...].map(\.key.name) + [binding.key.name]
         throw ResolutionError(
             .dependencyCycle, type: binding.key.name, injectors: [binding.injector], path: names + [binding.key.name],
             factory: binding.definition.name, detail: loop.joined(separator: " -> "))
@@ -131,6 +171,7 @@ final class ResolutionContext {
     }
 
     func notBound(_ key: TypeKey, from injector: InjectorName) -> ResolutionError {
+        let activation = activation!
         let searched = activation.searchOrder(from: injector)
         let providers = activation.catalogProviders[key.id]?.factories.sorted()
         let similar = EditDistance.suggestions(for: key.name, among: activation.boundNames)
@@ -142,6 +183,7 @@ final class ResolutionContext {
 }
 
 /// A resolve-time argument with its type.
+@usableFromInline
 struct ArgumentValue {
     let value: Any
     let key: TypeKey
@@ -149,6 +191,7 @@ struct ArgumentValue {
 
 extension CompiledBinding {
     /// Whether `other` yields the same instance as this binding (a singleton shared across protocols).
+    @inline(__always)
     func sharesInstance(with other: CompiledBinding) -> Bool {
         if self === other { return true }
         if case .singleton(let mine) = storage, case .singleton(let theirs) = other.storage { return mine === theirs }

@@ -233,6 +233,13 @@ struct ValidationRun {
     ) -> DecodedParameters? {
         let given = binding.parameters?.objectValue ?? [:]
         guard factory.parameters != nil else {
+            if let parameters = binding.parameters, parameters.objectValue == nil {
+                report(binding.diagnostic(
+                    .invalidParameters, "factory '\(factory.name)' takes no parameters, and 'parameters' must be "
+                        + "an object anyway; found \(parameters.kindDescription); remove 'parameters'",
+                    field: "parameters", fallbackFile: manifest.file))
+                return nil
+            }
             if !given.isEmpty {
                 report(binding.diagnostic(
                     .invalidParameters, "factory '\(factory.name)' takes no parameters, but the binding gives "

@@ -1,0 +1,86 @@
+import BenchmarkTypes
+import Dispatch
+import Foundation
+import Patchbay
+import Swinject
+
+/// A class that reads its service through `@Injected`.
+final class InjectedHolder: @unchecked Sendable {
+    @Injected(container: resolveContainers.singleton) var service: any Service
+}
+
+/// The containers the resolve cases share, made once.
+struct ResolveContainers: @unchecked Sendable {
+    let singleton = try! Patchbay.Container(catalog: benchmarkCatalog(), manifest: benchmarkManifest(serviceLifetime: .singleton))
+    let transient = try! Patchbay.Container(catalog: benchmarkCatalog(), manifest: benchmarkManifest(serviceLifetime: .transient))
+    let swinjectSingleton = swinjectContainer(serviceScope: .container)
+    let swinjectTransient = swinjectContainer(serviceScope: .transient)
+    let baselineSingleton = baselineContainer(singleton: true)
+    let baselineTransient = baselineContainer(singleton: false)
+    let stored: any Service = ServiceImpl()
+}
+
+nonisolated(unsafe) let resolveContainers = ResolveContainers()
+
+func resolveCases(iterations: Int) -> [Case] {
+    let c = resolveContainers
+    nonisolated(unsafe) let swinjectSingletonSync = c.swinjectSingleton.synchronize()
+    let swinjectTransientSync = c.swinjectTransient.synchronize()
+    let holder = InjectedHolder()
+    _ = holder.service
+    return [
+        Case(name: "singleton resolve", unit: "resolve", iterations: iterations, contenders: [
+            ("Patchbay", { n in var s = 0; for _ in 0..<n { s &+= try c.singleton.resolve((any Service).self).id }; return s }),
+            ("Swinject", { n in var s = 0; for _ in 0..<n { s &+= c.swinjectSingleton.resolve((any Service).self)!.id }; return s }),
+            ("Swinject sync", { n in var s = 0; for _ in 0..<n { s &+= swinjectSingletonSync.resolve((any Service).self)!.id }; return s }),
+            ("baseline", { n in var s = 0; for _ in 0..<n { s &+= c.baselineSingleton.resolve((any Service).self).id }; return s }),
+            ("floor", { n in var s = 0; for _ in 0..<n { s &+= storedRead(c).id }; return s }),
+        ]),
+        Case(name: "transient resolve", unit: "resolve", iterations: iterations, contenders: [
+            ("Patchbay", { n in var s = 0; for _ in 0..<n { s &+= try c.transient.resolve((any Service).self).id }; return s }),
+            ("Swinject", { n in var s = 0; for _ in 0..<n { s &+= c.swinjectTransient.resolve((any Service).self)!.id }; return s }),
+            ("Swinject sync", { n in var s = 0; for _ in 0..<n { s &+= swinjectTransientSync.resolve((any Service).self)!.id }; return s }),
+            ("baseline", { n in var s = 0; for _ in 0..<n { s &+= c.baselineTransient.resolve((any Service).self).id }; return s }),
+            ("floor", { n in var s = 0; for _ in 0..<n { s &+= directInit().id }; return s }),
+        ]),
+        Case(name: "3-deep chain (transient)", unit: "resolve", iterations: iterations / 4, contenders: [
+            ("Patchbay", { n in var s = 0; for _ in 0..<n { s &+= try c.transient.resolve((any ChainA).self).depth }; return s }),
+            ("Swinject", { n in var s = 0; for _ in 0..<n { s &+= c.swinjectTransient.resolve((any ChainA).self)!.depth }; return s }),
+            ("Swinject sync", { n in var s = 0; for _ in 0..<n { s &+= swinjectTransientSync.resolve((any ChainA).self)!.depth }; return s }),
+            ("baseline", { n in var s = 0; for _ in 0..<n { s &+= c.baselineTransient.resolve((any ChainA).self).depth }; return s }),
+            ("floor", { n in var s = 0; for _ in 0..<n { s &+= directChain().depth }; return s }),
+        ]),
+        Case(name: "@Injected first access", unit: "access", iterations: iterations / 4, contenders: [
+            ("Patchbay", { n in var s = 0; for _ in 0..<n { s &+= InjectedHolder().service.id }; return s }),
+        ]),
+        Case(name: "@Injected later access", unit: "access", iterations: iterations, contenders: [
+            ("Patchbay", { n in var s = 0; for _ in 0..<n { s &+= holder.service.id }; return s }),
+            ("floor", { n in var s = 0; for _ in 0..<n { s &+= storedRead(c).id }; return s }),
+        ]),
+        Case(name: "singleton, 2 threads (per resolve, aggregate)", unit: "resolve", iterations: iterations, contenders: [
+            ("Patchbay 1 thread", { n in try onThreads(1, n) { try c.singleton.resolve((any Service).self).id } }),
+            ("Patchbay 2 threads", { n in try onThreads(2, n) { try c.singleton.resolve((any Service).self).id } }),
+            ("baseline 1 thread", { n in try onThreads(1, n) { c.baselineSingleton.resolve((any Service).self).id } }),
+            ("baseline 2 threads", { n in try onThreads(2, n) { c.baselineSingleton.resolve((any Service).self).id } }),
+            ("Swinject sync 2 threads", { n in try onThreads(2, n) { swinjectSingletonSync.resolve((any Service).self)!.id } }),
+        ]),
+    ]
+}
+
+@inline(never) func storedRead(_ c: ResolveContainers) -> any Service { c.stored }
+@inline(never) func directInit() -> any Service { ServiceImpl() }
+@inline(never) func directChain() -> any ChainA { ChainAImpl(b: ChainBImpl(c: ChainCImpl())) }
+
+/// Runs `total` calls split over `threads` threads; the time per call is the aggregate.
+func onThreads(_ threads: Int, _ total: Int, _ body: @escaping @Sendable () throws -> Int) throws -> Int {
+    let perThread = total / threads
+    let sums = UnsafeMutableBufferPointer<Int>.allocate(capacity: threads)
+    defer { sums.deallocate() }
+    nonisolated(unsafe) let shared = sums
+    DispatchQueue.concurrentPerform(iterations: threads) { index in
+        var sum = 0
+        for _ in 0..<perThread { sum &+= (try? body()) ?? 0 }
+        shared[index] = sum
+    }
+    return sums.reduce(0, &+)
+}

@@ -1,0 +1,189 @@
+// The bindings of a manifest in effect, looked up exactly as resolution looks
+// them up: the same override rule for `extends` and the same injector fallback
+// (``ValidationRun/serving(_:from:table:)``). `explain` and `graph` read
+// manifests through it.
+//
+// Unlike validation, it keeps every binding it can make sense of, even one
+// with a problem (an unknown factory, a protocol the catalog does not know):
+// a manifest being explained is often one being repaired.
+
+/// A manifest's bindings in effect, with their factories from the catalog.
+struct BindingTable {
+    /// One binding in effect.
+    struct Entry {
+        /// The binding as the manifest wrote it (parameters interpolated).
+        let binding: Binding
+        /// The module-qualified type with a catalog that knows the name, else the name as written.
+        let type: String
+        /// The injector it belongs to.
+        var injector: InjectorName { binding.injector }
+        /// The factory, when the catalog has one of that name.
+        let factory: CatalogDescription.Factory?
+        /// The lifetime in effect; `nil` when it is unknown (no catalog to give the factory's default).
+        let lifetime: Lifetime?
+        /// Where ``lifetime`` comes from.
+        let lifetimeSource: LifetimeSource
+        /// Bindings of parent manifests that this one replaces, nearest parent first.
+        var overrides: [Binding] = []
+
+        /// The file the binding was written in.
+        func file(in manifest: Manifest) -> String { binding.origin?.file ?? manifest.file }
+
+        /// `file:line:column` of the binding.
+        func location(in manifest: Manifest) -> String {
+            let position = binding.origin?.position() ?? SourcePosition(line: 1, column: 1)
+            return "\(file(in: manifest)):\(position.line):\(position.column)"
+        }
+    }
+
+    /// Where a binding's lifetime comes from.
+    enum LifetimeSource: Equatable {
+        /// The binding names it.
+        case binding
+        /// The factory's default lifetime in the catalog.
+        case factoryDefault
+        /// Neither names one: transient.
+        case transientDefault
+        /// The binding names none and there is no catalog entry to say.
+        case unknown
+    }
+
+    /// What a type name means to the catalog.
+    enum TypeLookup: Equatable {
+        /// One type (module-qualified with a catalog, else the name as written).
+        case type(String)
+        /// A short name that matches several catalog types.
+        case ambiguous([String])
+    }
+
+    let manifest: Manifest
+    let catalog: CatalogIndex?
+    /// primary, secondary, then the custom injectors.
+    let injectorOrder: [InjectorName]
+    /// The bindings in effect, in manifest order (a parent's first).
+    let entries: [Entry]
+    /// type -> injector -> offset in ``entries``, as validation builds it.
+    private let table: [String: [InjectorName: Int]]
+    /// Validation's state, kept for its fallback rule.
+    private let fallback: ValidationRun
+
+    init(manifest: Manifest, catalog: CatalogDescription?) {
+        self.manifest = manifest
+        let index = catalog.map(CatalogIndex.init)
+        self.catalog = index
+        var run = ValidationRun(manifest: manifest, catalog: nil, live: nil)
+        run.injectorOrder = ValidationRun.injectorOrder(of: manifest)
+        self.fallback = run
+        self.injectorOrder = run.injectorOrder
+        self.entries = Self.effective(manifest.bindings, catalog: index)
+        var table: [String: [InjectorName: Int]] = [:]
+        for (offset, entry) in entries.enumerated() { table[entry.type, default: [:]][entry.injector] = offset }
+        self.table = table
+    }
+
+    /// Applies the `extends` rule: a binding of a shallower file (the child)
+    /// replaces one with the same key from a deeper file (a parent); within one
+    /// file the first of duplicates stays (a duplicate is a `check` error).
+    private static func effective(_ bindings: [Binding], catalog: CatalogIndex?) -> [Entry] {
+        struct Key: Hashable { let type: String; let injector: InjectorName }
+        var candidates: [Entry] = []
+        var groups: [Key: [Int]] = [:]
+        for binding in bindings {
+            let type: String
+            if case .type(let resolved)? = catalog.map({ lookup(binding.protocolName, in: $0) }) {
+                type = resolved
+            } else {
+                type = binding.protocolName
+            }
+            let factory = catalog?.factories[binding.factory]
+            let (lifetime, source): (Lifetime?, LifetimeSource) =
+                if let named = binding.lifetime { (named, .binding) }
+                else if let preset = factory?.defaultLifetime { (preset, .factoryDefault) }
+                else if factory != nil { (.transient, .transientDefault) }
+                else { (nil, .unknown) }
+            groups[Key(type: type, injector: binding.injector), default: []].append(candidates.count)
+            candidates.append(Entry(
+                binding: binding, type: type, factory: factory, lifetime: lifetime, lifetimeSource: source))
+        }
+        var kept: [Int: Entry] = [:]
+        for offsets in groups.values {
+            let depth = { (offset: Int) in candidates[offset].binding.origin?.depth ?? 0 }
+            let ranked = offsets.sorted { depth($0) != depth($1) ? depth($0) < depth($1) : $0 < $1 }
+            var winner = candidates[ranked[0]]
+            winner.overrides = ranked.dropFirst().filter { depth($0) > depth(ranked[0]) }
+                .map { candidates[$0].binding }
+            kept[ranked[0]] = winner
+        }
+        return kept.keys.sorted().map { kept[$0]! }
+    }
+
+    // MARK: - Names
+
+    /// What `name` (short or module-qualified) means in the catalog, as validation reads a protocol name.
+    static func lookup(_ name: String, in catalog: CatalogIndex) -> TypeLookup {
+        if catalog.qualifiedNames.contains(name) { return .type(name) }
+        let matches = catalog.shortNames[name] ?? []
+        if matches.count > 1 { return .ambiguous(matches) }
+        return .type(matches.first ?? name)
+    }
+
+    /// The type a requested name means here: through the catalog when it knows
+    /// the name; else a bound protocol written the same way, or with the same
+    /// short name (the part after the last dot).
+    func lookup(_ name: String) -> TypeLookup {
+        if let catalog, case .ambiguous(let matches) = Self.lookup(name, in: catalog) { return .ambiguous(matches) }
+        if let catalog, case .type(let resolved) = Self.lookup(name, in: catalog), table[resolved] != nil
+            || catalog.qualifiedNames.contains(resolved)
+        {
+            return .type(resolved)
+        }
+        if table[name] != nil { return .type(name) }
+        let short = Self.shortName(name)
+        let matches = Set(table.keys.filter { Self.shortName($0) == short && (short == name || $0 == short) })
+        if matches.count > 1 { return .ambiguous(matches.sorted()) }
+        return .type(matches.first ?? name)
+    }
+
+    /// The part of a type name after the last dot.
+    static func shortName(_ name: String) -> String {
+        name.split(separator: ".").last.map(String.init) ?? name
+    }
+
+    /// The short name of a type, for display.
+    func display(_ type: String) -> String { catalog?.display(type) ?? type }
+
+    // MARK: - Resolution
+
+    /// The binding that serves `type` when asked from `injector`: its own, else
+    /// the first in injector order.
+    func serving(_ type: String, from injector: InjectorName) -> Entry? {
+        fallback.serving(type, from: injector, table: table).map { entries[$0] }
+    }
+
+    /// The injectors searched for a type asked from `injector`, in order.
+    func searchOrder(from injector: InjectorName) -> [InjectorName] {
+        [injector] + injectorOrder.filter { $0 != injector }
+    }
+
+    /// Every binding of `type`, in injector order.
+    func bindings(of type: String) -> [Entry] {
+        guard let byInjector = table[type] else { return [] }
+        return allInjectors.compactMap { byInjector[$0] }.map { entries[$0] }
+    }
+
+    /// The injector order, then any injector a binding uses that the order
+    /// lacks (one missing from the manifest's `injectors`, a `check` error),
+    /// in order of first use.
+    var allInjectors: [InjectorName] {
+        var order = injectorOrder
+        for entry in entries where !order.contains(entry.injector) { order.append(entry.injector) }
+        return order
+    }
+
+    /// Bound type names and catalog types that some factory provides, short names, for "did you mean".
+    var knownNames: Set<String> {
+        var names = Set(entries.map { display($0.type) })
+        if let catalog { names.formUnion(catalog.providedShortNames) }
+        return names
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+extension DependencyGraph {
+    /// The graph as a Mermaid flowchart (`flowchart LR`), which GitHub renders
+    /// in Markdown: each injector a subgraph, each binding a node labelled with
+    /// its type, factory and lifetime; a lazy need is a dotted arrow.
+    ///
+    ///     flowchart LR
+    ///       subgraph i1["primary"]
+    ///         n1["NoteService<br/>note-service (singleton)"]
+    ///         n2["Clock<br/>system-clock (singleton)"]
+    ///       end
+    ///       n1 --> n2
+    public func mermaid() -> String {
+        var lines = ["flowchart LR", "  %% " + Self.comment(title)]
+        if !hasCatalog { lines.append("  %% no catalog: what each factory needs is unknown, so there are no edges") }
+        for (offset, group) in injectors.enumerated() {
+            lines.append("  subgraph i\(offset + 1)[\"\(Self.mermaidEscape(group.name.rawValue))\"]")
+            for node in group.nodes { lines.append("    \(node.id)[\"\(Self.mermaidLabel(node))\"]") }
+            lines.append("  end")
+        }
+        for node in unbound { lines.append("  \(node.id)[\"\(Self.mermaidLabel(node))\"]") }
+        for edge in edges {
+            switch edge.kind {
+            case .direct: lines.append("  \(edge.from) --> \(edge.to)")
+            case .optional: lines.append("  \(edge.from) -->|optional| \(edge.to)")
+            case .lazy: lines.append("  \(edge.from) -.->|lazy| \(edge.to)")
+            }
+        }
+        if !unbound.isEmpty {
+            lines.append("  classDef unbound stroke-dasharray: 5 5")
+            lines.append("  class " + unbound.map(\.id).joined(separator: ",") + " unbound")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The graph in Graphviz DOT (`dot -Tsvg`): each injector a cluster, each
+    /// binding a box labelled with its type, factory and lifetime; a lazy need
+    /// is a dashed edge.
+    ///
+    ///     digraph manifest {
+    ///       rankdir=LR;
+    ///       node [shape=box];
+    ///       subgraph cluster_1 {
+    ///         label="primary";
+    ///         n1 [label="NoteService\nnote-service (singleton)"];
+    ///       }
+    ///       n1 -> n2;
+    ///     }
+    public func dot() -> String {
+        var lines = ["digraph manifest {", "  // " + Self.comment(title)]
+        if !hasCatalog { lines.append("  // no catalog: what each factory needs is unknown, so there are no edges") }
+        lines += ["  rankdir=LR;", "  node [shape=box];"]
+        for (offset, group) in injectors.enumerated() {
+            lines.append("  subgraph cluster_\(offset + 1) {")
+            lines.append("    label=\"\(Self.dotEscape(group.name.rawValue))\";")
+            for node in group.nodes { lines.append("    \(node.id) [label=\"\(Self.dotLabel(node))\"];") }
+            lines.append("  }")
+        }
+        for node in unbound { lines.append("  \(node.id) [label=\"\(Self.dotLabel(node))\", style=dashed];") }
+        for edge in edges {
+            switch edge.kind {
+            case .direct: lines.append("  \(edge.from) -> \(edge.to);")
+            case .optional: lines.append("  \(edge.from) -> \(edge.to) [label=\"optional\"];")
+            case .lazy: lines.append("  \(edge.from) -> \(edge.to) [style=dashed, label=\"lazy\"];")
+            }
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - Labels
+
+    private var title: String {
+        file + (environment.map { " (environment \($0))" } ?? "")
+    }
+
+    /// The lines of a node's label, unescaped.
+    static func labelLines(_ node: Node) -> [String] {
+        guard let factory = node.factory else { return [node.type, "not bound"] }
+        var lines = [node.type, factory + (node.lifetime.map { " (\($0))" } ?? "")]
+        if node.resolvesByHand { lines.append("needs unknown (resolves by hand)") }
+        return lines
+    }
+
+    private static func mermaidLabel(_ node: Node) -> String {
+        labelLines(node).map(mermaidEscape).joined(separator: "<br/>")
+    }
+
+    private static func dotLabel(_ node: Node) -> String {
+        labelLines(node).map(dotEscape).joined(separator: "\\n")
+    }
+
+    /// Text for a quoted Mermaid label: characters Mermaid would read as
+    /// syntax or markup become its entity codes (`#quot;`, `#lt;`, ...).
+    static func mermaidEscape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "\"": escaped += "#quot;"
+            case "#": escaped += "#35;"
+            case "<": escaped += "#lt;"
+            case ">": escaped += "#gt;"
+            case "&": escaped += "#amp;"
+            case "`": escaped += "#96;"
+            case "\n", "\r", "\r\n": escaped += " "
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// Text for a double-quoted DOT string: backslashes and quotes escaped, line breaks as `\n`.
+    static func dotEscape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case "\n", "\r\n": escaped += "\\n"
+            case "\r": break
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// Text for a one-line comment.
+    private static func comment(_ text: String) -> String {
+        text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+    }
+}

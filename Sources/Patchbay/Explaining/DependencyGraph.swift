@@ -1,0 +1,114 @@
+/// The dependency graph of a manifest, as `patchbay graph` draws it: a node
+/// per binding in effect (protocol and injector) labelled with its factory and
+/// lifetime, an edge per need of a factory to the binding that serves it
+/// (with injector fallback, from the injector that served the factory), and
+/// the injectors as groups.
+///
+///     let graph = DependencyGraph(manifest: manifest, catalog: FactoryCatalog.notes.describe())
+///     print(graph.mermaid())   // or graph.dot()
+///
+/// A need that no injector binds gets a node of its own, outside every
+/// injector. Without a catalog the graph has nodes but no edges. The order of
+/// nodes and edges depends only on the manifest and the catalog.
+public struct DependencyGraph: Sendable, Hashable {
+    /// One node: a binding in effect, or a needed type that nothing binds.
+    public struct Node: Sendable, Hashable {
+        /// The identifier used in the output: `n1`, `n2`, ... (`u1`, ... for unbound types).
+        public let id: String
+        /// The type's short name.
+        public let type: String
+        /// The binding's injector; `nil` for an unbound type.
+        public let injector: InjectorName?
+        /// The factory's name; `nil` for an unbound type.
+        public let factory: String?
+        /// The lifetime in effect, when known.
+        public let lifetime: Lifetime?
+        /// Whether the factory resolves by hand, so its needs (and edges) are unknown.
+        public let resolvesByHand: Bool
+    }
+
+    /// A need of a factory.
+    public struct Edge: Sendable, Hashable {
+        /// The needing node's identifier.
+        public let from: String
+        /// The serving node's identifier.
+        public let to: String
+        /// `direct`, `optional` or `lazy`.
+        public let kind: TypeExplanation.NeedKind
+    }
+
+    /// An injector and its bindings.
+    public struct Group: Sendable, Hashable {
+        /// The injector.
+        public let name: InjectorName
+        /// Its bindings' nodes, sorted by type.
+        public let nodes: [Node]
+    }
+
+    /// The injectors that bind something, in fallback order.
+    public let injectors: [Group]
+    /// Needed types that no injector binds, sorted.
+    public let unbound: [Node]
+    /// Every edge, in node order, then in the order the factory lists its needs.
+    public let edges: [Edge]
+    /// The manifest file, as the user named it.
+    public let file: String
+    /// The manifest's `environment` label.
+    public let environment: String?
+    /// Whether a catalog was available (without one there are no edges).
+    public let hasCatalog: Bool
+
+    /// Builds the graph of a loaded manifest.
+    /// - Parameters:
+    ///   - manifest: The manifest, with its `extends` chain resolved.
+    ///   - catalog: The catalog description, or `nil` when there is none.
+    public init(manifest: Manifest, catalog: CatalogDescription?) {
+        let table = BindingTable(manifest: manifest, catalog: catalog)
+        file = manifest.file
+        environment = manifest.environment
+        hasCatalog = catalog != nil
+        var ids: [ManifestExplainer.NodeKey: String] = [:]
+        var groups: [Group] = []
+        var ordered: [BindingTable.Entry] = []
+        for injector in table.allInjectors {
+            let entries = table.entries.filter { $0.injector == injector }
+                .sorted { (table.display($0.type), $0.type) < (table.display($1.type), $1.type) }
+            guard !entries.isEmpty else { continue }
+            var nodes: [Node] = []
+            for entry in entries {
+                let id = "n\(ids.count + 1)"
+                ids[ManifestExplainer.NodeKey(entry)] = id
+                ordered.append(entry)
+                nodes.append(Node(
+                    id: id, type: table.display(entry.type), injector: injector, factory: entry.binding.factory,
+                    lifetime: entry.lifetime, resolvesByHand: entry.factory != nil && entry.factory?.needs == nil))
+            }
+            groups.append(Group(name: injector, nodes: nodes))
+        }
+        // Unbound types are numbered in name order, so their ids do not depend on which factory needs them first.
+        func servingID(_ need: CatalogDescription.Need, of entry: BindingTable.Entry) -> String? {
+            table.serving(need.type, from: entry.injector).flatMap { ids[ManifestExplainer.NodeKey($0)] }
+        }
+        var unboundIDs: [String: String] = [:]
+        let unboundNames = Set(ordered.flatMap { entry in
+            (entry.factory?.needs ?? []).filter { servingID($0, of: entry) == nil }.map { table.display($0.type) }
+        })
+        for (offset, name) in unboundNames.sorted().enumerated() { unboundIDs[name] = "u\(offset + 1)" }
+        var edges: [Edge] = []
+        var seen: Set<Edge> = []
+        for entry in ordered {
+            guard let needs = entry.factory?.needs, let from = ids[ManifestExplainer.NodeKey(entry)] else { continue }
+            for need in needs {
+                let kind = TypeExplanation.NeedKind(rawValue: need.kind) ?? .direct
+                guard let to = servingID(need, of: entry) ?? unboundIDs[table.display(need.type)] else { continue }
+                let edge = Edge(from: from, to: to, kind: kind)
+                if seen.insert(edge).inserted { edges.append(edge) }
+            }
+        }
+        injectors = groups
+        unbound = unboundIDs.sorted { $0.key < $1.key }.map {
+            Node(id: $0.value, type: $0.key, injector: nil, factory: nil, lifetime: nil, resolvesByHand: false)
+        }
+        self.edges = edges
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+/// A JSON Schema (draft 2020-12) for manifests, as `patchbay schema` prints it,
+/// so editors validate and autocomplete manifests as they are typed.
+///
+///     try ManifestSchema.jsonData().write(to: URL(fileURLWithPath: "Manifests/manifest.schema.json"))
+///
+/// Without a catalog the schema checks shape: the keys (unknown ones are
+/// rejected), which are required, their types, the lifetimes, `format` 1.
+/// With a catalog it also lists the legal names: `protocol` is one of the
+/// types some factory provides (module-qualified, and short where the short
+/// name is not ambiguous), `factory` is one of the factories that provide the
+/// binding's protocol, and `parameters` has the keys and JSON types the
+/// factory's parameter type reads, where the catalog knows them (extra keys
+/// are allowed, as the factory's decoder ignores them).
+///
+/// The schema describes one file: it cannot see the `extends` chain nor the
+/// dependency graph, which `patchbay check` validates.
+public enum ManifestSchema {
+    /// The JSON Schema dialect: draft 2020-12.
+    public static let dialect = "https://json-schema.org/draft/2020-12/schema"
+
+    /// The schema as a JSON value.
+    /// - Parameter catalog: The catalog whose names the schema lists; `nil` for the plain schema.
+    public static func schema(catalog: CatalogDescription? = nil) -> JSONValue {
+        var binding = bindingSchema()
+        var description = "A Patchbay manifest (format 1): which factory serves each protocol, with which "
+            + "lifetime, in which injector."
+        if let catalog {
+            add(catalog, to: &binding)
+            description += " Names are those of a catalog of \(catalog.factories.count) factories."
+        }
+        return object([
+            "$schema": .string(dialect),
+            "title": .string("Patchbay manifest"),
+            "description": .string(description),
+            "type": .string("object"),
+            "additionalProperties": .bool(false),
+            "required": strings(["format", "bindings"]),
+            "properties": object([
+                "$schema": described("Ignored by the loader; lets editors find this schema.", [
+                    "type": .string("string"),
+                ]),
+                "format": described("The manifest format; this build understands 1.", [
+                    "type": .string("integer"), "const": .integer(1),
+                ]),
+                "environment": described("A label shown in diagnostics and 'patchbay explain' output.", [
+                    "type": .string("string"),
+                ]),
+                "extends": described("The parent manifest's path, relative to this file's folder; this file's "
+                    + "bindings replace the parent's with the same protocol and injector.", [
+                        "type": .string("string"),
+                    ]),
+                "injectors": described("The fallback order of custom injectors, after primary and secondary; "
+                    + "when present it lists every custom injector the bindings use.", [
+                        "type": .string("array"), "uniqueItems": .bool(true),
+                        "items": object(["type": .string("string"), "minLength": .integer(1)]),
+                    ]),
+                "bindings": described("Which factory serves each protocol; may be empty.", [
+                    "type": .string("array"), "items": object(["$ref": .string("#/$defs/binding")]),
+                ]),
+            ]),
+            "$defs": object(["binding": .object(binding)]),
+        ])
+    }
+
+    /// The schema as pretty-printed JSON with sorted keys and a final newline, stable from run to run.
+    public static func jsonData(catalog: CatalogDescription? = nil) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding a JSONValue cannot fail: it holds only JSON.
+        var data = (try? encoder.encode(schema(catalog: catalog))) ?? Data("{}".utf8)
+        data.append(contentsOf: Array("\n".utf8))
+        return data
+    }
+
+    // MARK: - Bindings
+
+    private static func bindingSchema() -> [String: JSONValue] {
+        [
+            "description": .string("Serve 'protocol' with 'factory'. One binding per protocol and injector in a file."),
+            "type": .string("object"),
+            "additionalProperties": .bool(false),
+            "required": strings(["protocol", "factory"]),
+            "properties": object([
+                "protocol": described("The requested type's name: short (UserRepository) or module-qualified "
+                    + "(App.UserRepository).", ["type": .string("string"), "minLength": .integer(1)]),
+                "factory": described("The name of a catalog factory that provides the protocol.", [
+                    "type": .string("string"), "minLength": .integer(1),
+                ]),
+                "lifetime": described("How long an instance lives; when absent, the factory's default lifetime, "
+                    + "else transient.", [
+                        "type": .string("string"), "enum": strings(Lifetime.allCases.map(\.rawValue)),
+                    ]),
+                "injector": described("primary (the default), secondary, or the name of a custom injector.", [
+                    "type": .string("string"), "minLength": .integer(1),
+                ]),
+                "parameters": described("Decoded into the factory's parameter type. A string may contain ${NAME} "
+                    + "or ${NAME:-default}, replaced by the environment variable.", ["type": .string("object")]),
+            ]),
+        ]
+    }
+
+    /// Adds the catalog's names: the protocols, and per protocol its factories,
+    /// per factory its parameters.
+    private static func add(_ catalog: CatalogDescription, to binding: inout [String: JSONValue]) {
+        let index = CatalogIndex(catalog)
+        var names: [String] = []
+        var rules: [JSONValue] = []
+        for type in index.providers.keys.sorted() {
+            var spellings = [type]
+            let short = index.display(type)
+            if short != type, index.shortNames[short]?.count == 1 { spellings.append(short) }
+            names += spellings
+            rules.append(object([
+                "if": object([
+                    "required": strings(["protocol"]),
+                    "properties": object(["protocol": object(["enum": strings(spellings.sorted())])]),
+                ]),
+                "then": object([
+                    "properties": object(["factory": object(["enum": strings(index.providers[type] ?? [])])]),
+                ]),
+            ]))
+        }
+        for factory in catalog.factories.sorted(by: { $0.name < $1.name }) {
+            guard let then = parametersRule(factory) else { continue }
+            rules.append(object([
+                "if": object([
+                    "required": strings(["factory"]),
+                    "properties": object(["factory": object(["const": .string(factory.name)])]),
+                ]),
+                "then": then,
+            ]))
+        }
+        guard case .object(var properties)? = binding["properties"] else { return }
+        properties["protocol"] = described(
+            "The requested type: one that a catalog factory provides, short or module-qualified.",
+            ["type": .string("string"), "enum": strings(names.sorted())])
+        properties["factory"] = described(
+            "The name of a catalog factory that provides the protocol.",
+            ["type": .string("string"), "enum": strings(catalog.factories.map(\.name).sorted())])
+        binding["properties"] = .object(properties)
+        binding["allOf"] = .array(rules)
+    }
+
+    /// What the binding's `parameters` must be for `factory`; `nil` when the catalog cannot say.
+    private static func parametersRule(_ factory: CatalogDescription.Factory) -> JSONValue? {
+        guard let parameters = factory.parameters else {
+            return object(["properties": object(["parameters": described(
+                "Factory '\(factory.name)' takes no parameters.", ["maxProperties": .integer(0)])])])
+        }
+        guard let fields = parameters.fields else { return nil }
+        var shape = objectShape(fields)
+        shape["description"] = .string("The parameters of factory '\(factory.name)' (\(parameters.type)).")
+        var rule: [String: JSONValue] = ["properties": object(["parameters": .object(shape)])]
+        if fields.contains(where: \.required) { rule["required"] = strings(["parameters"]) }
+        return .object(rule)
+    }
+
+    /// The keys of an object with known fields; other keys are allowed.
+    private static func objectShape(_ fields: [CatalogDescription.ParameterField]) -> [String: JSONValue] {
+        var shape: [String: JSONValue] = [
+            "properties": .object(Dictionary(fields.map { ($0.name, fieldSchema($0)) }) { first, _ in first }),
+        ]
+        let required = fields.filter(\.required).map(\.name)
+        if !required.isEmpty { shape["required"] = strings(required.sorted()) }
+        return shape
+    }
+
+    /// One field: its JSON type (or null too, when it may be absent), and its own fields.
+    private static func fieldSchema(_ field: CatalogDescription.ParameterField) -> JSONValue {
+        let known = ["string", "integer", "number", "boolean", "object", "array"]
+        guard known.contains(field.type) else { return object([:]) }
+        var schema: [String: JSONValue] = [
+            "type": field.required ? .string(field.type) : strings([field.type, "null"]),
+        ]
+        if field.type == "object", let fields = field.fields {
+            schema.merge(objectShape(fields)) { _, new in new }
+        }
+        return .object(schema)
+    }
+
+    // MARK: - Building JSON
+
+    private static func object(_ members: [String: JSONValue]) -> JSONValue { .object(members) }
+
+    private static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+
+    private static func described(_ description: String, _ members: [String: JSONValue]) -> JSONValue {
+        .object(members.merging(["description": .string(description)]) { _, new in new })
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+
+extension TypeExplanation {
+    /// The explanation as `patchbay explain` prints it: a header line, labelled
+    /// rows, and the tree of needs, one line per need:
+    ///
+    ///     NoteService in Manifests/production.json (environment production)
+    ///       type:         NotesKit.NoteService
+    ///       requested:    from primary
+    ///       served by:    primary
+    ///       binding:      Manifests/base.json:6:5 (inherited through extends)
+    ///       factory:      note-service, makes NoteService
+    ///       lifetime:     singleton (from the binding)
+    ///       parameters:   none
+    ///       shadows:      nothing: no other injector binds NoteService
+    ///       needs:
+    ///         NoteStore    <- primary: file-store (singleton) parameters {"path":"/tmp/notes.json"}
+    ///         Clock        <- primary: system-clock (singleton)  [from Manifests/base.json]
+    ///
+    /// The output depends only on the manifest and the catalog: it is stable
+    /// from run to run.
+    public func text() -> String {
+        var lines: [String] = []
+        func row(_ label: String, _ value: String) {
+            lines.append("  " + (label + ":").padding(toLength: 14, withPad: " ", startingAt: 0) + value)
+        }
+        let place = file + (environment.map { " (environment \($0))" } ?? "")
+        switch outcome {
+        case .bound(let resolution):
+            lines.append("\(displayName) in \(place)")
+            if type != displayName { row("type", type) }
+            row("requested", requestedText)
+            let served = resolution.served
+            row("served by", served.injector.rawValue + (served.injector == injector ? ""
+                : " (by fallback: \(injector) binds no \(displayName))"))
+            row("binding", served.location + (served.fromParent ? " (inherited through extends)" : ""))
+            for replaced in served.overrides { row("overrides", replaced) }
+            row("factory", factoryText(served))
+            if let argument = served.argument { row("argument", "\(argument), given to resolve(_:argument:)") }
+            row("lifetime", lifetimeText(served))
+            row("parameters", served.parameters.flatMap(Self.parametersText) ?? "none")
+            if resolution.shadows.isEmpty {
+                row("shadows", "nothing: no other injector binds \(displayName)")
+            }
+            for shadowed in resolution.shadows {
+                row("shadows", Self.bindingText(shadowed) + " at \(shadowed.location)")
+            }
+            switch resolution.needs {
+            case .known(let nodes) where nodes.isEmpty: row("needs", "nothing")
+            case .known(let nodes):
+                lines.append("  needs:")
+                lines += Self.treeLines(nodes)
+            case .byHand: row("needs", "unknown: factory '\(served.factory)' resolves by hand")
+            case .unknownFactory: row("needs", "unknown: the catalog has no factory '\(served.factory)'")
+            case .noCatalog:
+                row("needs", "unknown without a catalog (pass --catalog FILE, or put catalog.json beside the manifest)")
+            }
+        case .unbound(let unbound):
+            if !unbound.ambiguous.isEmpty {
+                lines.append("\(requested) is ambiguous in \(place)")
+                row("requested", requestedText)
+                row("ambiguous", "\(requested) matches " + unbound.ambiguous.joined(separator: ", ")
+                    + "; name one of them module-qualified")
+                break
+            }
+            lines.append("\(displayName) is not bound in \(place)")
+            if type != displayName { row("type", type) }
+            row("requested", requestedText)
+            row("searched", unbound.searched.map(\.rawValue).joined(separator: ", ")
+                + " (no binding of \(displayName))")
+            if !unbound.suggestions.isEmpty { row("did you mean", unbound.suggestions.joined(separator: ", ")) }
+            if !hasCatalog {
+                row("providers", "unknown without a catalog")
+            } else if unbound.providers.isEmpty {
+                row("providers", "no catalog factory provides \(displayName)")
+            } else {
+                row("providers", unbound.providers.joined(separator: ", "))
+                row("to bind it", "{ \"protocol\": \"\(displayName)\", \"factory\": \"\(unbound.providers[0])\""
+                    + (injector == .primary ? "" : ", \"injector\": \"\(injector)\"") + " }")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private var requestedText: String {
+        "from \(injector)" + (injectorOrder.contains(injector) ? ""
+            : " (not an injector of this manifest: every injector is searched in order)")
+    }
+
+    private func factoryText(_ served: ServedBinding) -> String {
+        guard served.factoryKnown else {
+            return hasCatalog ? "\(served.factory) (not in the catalog: run patchbay check)" : served.factory
+        }
+        return served.factory + (served.productType.map { ", makes \($0)" } ?? "")
+            + (served.registeredAt.map { " (registered at \($0))" } ?? "")
+    }
+
+    private func lifetimeText(_ served: ServedBinding) -> String {
+        guard let lifetime = served.lifetime else {
+            return "unknown: the binding names none, and without "
+                + (hasCatalog ? "the factory in the catalog" : "a catalog") + " its default is unknown (else transient)"
+        }
+        switch served.lifetimeSource {
+        case .binding: return "\(lifetime) (from the binding)"
+        case .factoryDefault: return "\(lifetime) (the factory's default)"
+        case .transientDefault, .unknown: return "\(lifetime) (neither the binding nor the factory names one)"
+        }
+    }
+
+    /// The parameters as compact JSON with sorted keys; `nil` when there are none.
+    static func parametersText(_ parameters: JSONValue) -> String? {
+        if case .object(let members) = parameters, members.isEmpty { return nil }
+        return parameters.description
+    }
+
+    /// `secondary: file-store (singleton) parameters {...}`.
+    static func bindingText(_ served: ServedBinding) -> String {
+        "\(served.injector): \(served.factory)" + (served.lifetime.map { " (\($0))" } ?? "")
+            + (served.parameters.flatMap(parametersText).map { " parameters \($0)" } ?? "")
+    }
+
+    // MARK: - The tree
+
+    /// One line per node, the arrows aligned across the whole tree.
+    static func treeLines(_ nodes: [Node]) -> [String] {
+        var rows: [(name: String, rest: String)] = []
+        func walk(_ nodes: [Node], depth: Int) {
+            for node in nodes {
+                let name = String(repeating: "  ", count: depth + 2) + needName(node)
+                rows.append((name, nodeText(node)))
+                walk(node.children, depth: depth + 1)
+            }
+        }
+        walk(nodes, depth: 0)
+        let width = rows.map(\.name.count).max() ?? 0
+        return rows.map { $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + "<- " + $0.rest }
+    }
+
+    private static func needName(_ node: Node) -> String {
+        switch node.kind {
+        case .direct: node.type
+        case .optional: node.type + "?"
+        case .lazy: "Lazy<\(node.type)>"
+        }
+    }
+
+    private static func nodeText(_ node: Node) -> String {
+        guard let served = node.served else {
+            let searched = "searched " + node.searched.map(\.rawValue).joined(separator: ", ")
+            switch node.kind {
+            case .direct: return "not bound (\(searched))"
+            case .optional: return "not bound: resolves to nil (\(searched))"
+            case .lazy: return "not bound: fails on first use (\(searched))"
+            }
+        }
+        var notes: [String] = []
+        if let asked = node.fallbackFrom { notes.append("fallback: \(asked) binds no \(node.type)") }
+        if served.fromParent { notes.append("from \(served.file)") }
+        for mark in node.marks {
+            switch mark {
+            case .cycle(let loop): notes.append("cycle: " + loop.joined(separator: " -> "))
+            case .shownAbove: notes.append("needs shown above")
+            case .byHand: notes.append("needs unknown (resolves by hand)")
+            case .unknownFactory: notes.append("no factory '\(served.factory)' in the catalog")
+            case .takesArgument: notes.append("takes a resolve-time argument, which no dependency can supply")
+            }
+        }
+        return bindingText(served) + (notes.isEmpty ? "" : "  [" + notes.joined(separator: "; ") + "]")
+    }
+}

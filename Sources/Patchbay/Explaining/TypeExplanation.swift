@@ -1,0 +1,154 @@
+/// How one type resolves under a manifest: what ``ManifestExplainer`` finds
+/// and `patchbay explain` prints with ``text()``.
+public struct TypeExplanation: Sendable, Hashable {
+    /// The name as requested.
+    public let requested: String
+    /// The type: module-qualified when the catalog knows it, else the name as written.
+    public let type: String
+    /// The short name, for display.
+    public let displayName: String
+    /// The injector the type is requested from.
+    public let injector: InjectorName
+    /// The manifest file, as the user named it.
+    public let file: String
+    /// The manifest's `environment` label.
+    public let environment: String?
+    /// The manifest's injectors in fallback order.
+    public let injectorOrder: [InjectorName]
+    /// Whether a catalog was available (without one, needs are unknown).
+    public let hasCatalog: Bool
+    /// Bound or not, and the details.
+    public let outcome: Outcome
+
+    /// Whether some injector binds the type.
+    public var isBound: Bool { resolution != nil }
+
+    /// The winning binding and its needs, when the type is bound.
+    public var resolution: Resolution? {
+        if case .bound(let resolution) = outcome { resolution } else { nil }
+    }
+
+    /// Why the type is not bound, when it is not.
+    public var unbound: Unbound? {
+        if case .unbound(let unbound) = outcome { unbound } else { nil }
+    }
+
+    /// Bound, or why not.
+    public enum Outcome: Sendable, Hashable {
+        /// A binding serves the type.
+        case bound(Resolution)
+        /// No binding serves the type.
+        case unbound(Unbound)
+    }
+
+    /// The binding that wins and what its factory needs.
+    public struct Resolution: Sendable, Hashable {
+        /// The winning binding.
+        public let served: ServedBinding
+        /// The bindings of the same type in other injectors, in injector order, that lose to it.
+        public let shadows: [ServedBinding]
+        /// What the factory needs.
+        public let needs: Needs
+    }
+
+    /// Why a type is not bound.
+    public struct Unbound: Sendable, Hashable {
+        /// The injectors searched, in order.
+        public let searched: [InjectorName]
+        /// The catalog types a short name matches, when it matches several.
+        public let ambiguous: [String]
+        /// The nearest bound or catalog names.
+        public let suggestions: [String]
+        /// The catalog factories that provide the type.
+        public let providers: [String]
+    }
+
+    /// One binding, as explained.
+    public struct ServedBinding: Sendable, Hashable {
+        /// The injector it belongs to.
+        public let injector: InjectorName
+        /// The factory's name.
+        public let factory: String
+        /// The lifetime in effect; `nil` when unknown (no catalog to give the factory's default).
+        public let lifetime: Lifetime?
+        /// Where the lifetime comes from.
+        let lifetimeSource: BindingTable.LifetimeSource
+        /// The parameters after `${...}` interpolation.
+        public let parameters: JSONValue?
+        /// `file:line:column` of the binding.
+        public let location: String
+        /// The file the binding was written in.
+        public let file: String
+        /// Whether the binding comes from a manifest this one extends.
+        public let fromParent: Bool
+        /// Each parent binding it replaces: `'console-logger' at Manifests/base.json:8:5`.
+        public let overrides: [String]
+        /// Whether the catalog has the factory.
+        public let factoryKnown: Bool
+        /// The product's type (short name), when the catalog has the factory.
+        public let productType: String?
+        /// The resolve-time argument type (short name), when the factory takes one.
+        public let argument: String?
+        /// Where the factory was registered, when the catalog says.
+        public let registeredAt: String?
+    }
+
+    /// What a factory needs.
+    public enum Needs: Sendable, Hashable {
+        /// Each need, with the binding that serves it.
+        case known([Node])
+        /// The factory resolves by hand: its needs are unknown to static analysis.
+        case byHand
+        /// The catalog has no factory of the binding's name.
+        case unknownFactory
+        /// There is no catalog to say.
+        case noCatalog
+
+        /// The needs, when known.
+        public var nodes: [Node]? {
+            if case .known(let nodes) = self { nodes } else { nil }
+        }
+    }
+
+    /// How a factory takes a dependency.
+    public enum NeedKind: String, Sendable, Hashable {
+        /// Resolved when the factory runs; must be bound.
+        case direct
+        /// `T?`: `nil` when not bound.
+        case optional
+        /// `Lazy<T>`: resolved on first use.
+        case lazy
+    }
+
+    /// One need of a factory in the dependency tree.
+    public struct Node: Sendable, Hashable {
+        /// The needed type's short name.
+        public let type: String
+        /// Direct, optional or lazy.
+        public let kind: NeedKind
+        /// The binding that serves it; `nil` when no injector binds it.
+        public let served: ServedBinding?
+        /// When unbound: the injectors searched, in order.
+        public let searched: [InjectorName]
+        /// When served by fallback: the injector asked (the one that served the factory).
+        public let fallbackFrom: InjectorName?
+        /// Remarks: a cycle, a subtree shown above, needs unknown.
+        public let marks: [Mark]
+        /// What the serving factory needs, when expanded here.
+        public let children: [Node]
+    }
+
+    /// A remark on a node of the dependency tree.
+    public enum Mark: Sendable, Hashable {
+        /// The need leads back to a binding on the path: the loop, first and last equal.
+        case cycle([String])
+        /// The binding's needs were expanded earlier in the tree.
+        case shownAbove
+        /// The serving factory resolves by hand.
+        case byHand
+        /// The catalog has no factory of that name.
+        case unknownFactory
+        /// The serving factory takes a resolve-time argument, which no dependency can supply.
+        case takesArgument
+    }
+}

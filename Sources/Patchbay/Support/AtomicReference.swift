@@ -1,0 +1,54 @@
+/// A strong reference that threads read without a lock.
+///
+/// The `Synchronization` module's atomics need iOS 18 / macOS 15, so this uses
+/// the standard library's underscored reference atomics, which are
+/// `@_alwaysEmitIntoClient` / `@_transparent` and so back-deploy to every OS
+/// Swift concurrency runs on: an acquiring load, an initialize-once
+/// compare-and-swap from nil, and a sequentially consistent pointer
+/// compare-and-swap for replacing a value.
+///
+/// A load returns the object without retaining it. That is safe only while
+/// something else keeps it alive, which is why each use below says what does:
+/// a value set once is kept by this storage until it is destroyed; a replaced
+/// value is compared by address only, never read, unless the reader holds its
+/// own strong reference (see ``ThreadResolutionState``).
+@usableFromInline
+struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
+    @usableFromInline let pointer: UnsafeMutablePointer<Object?>
+
+    /// Allocates storage holding `nil`. Call ``destroy()`` when the owner goes.
+    init() {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: nil)
+    }
+
+    /// Releases the value and frees the storage.
+    func destroy() {
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
+    }
+
+    /// The value, with acquire ordering, unretained.
+    @inlinable @inline(__always)
+    func load() -> Unmanaged<Object>? {
+        _stdlib_atomicAcquiringLoadARCRef(object: pointer)
+    }
+
+    /// Sets the value if it is still nil; returns the value in force after
+    /// (this one, or the one another thread set first).
+    @inline(__always)
+    @discardableResult
+    func initialize(_ object: Object) -> Object {
+        _stdlib_atomicAcquiringInitializeARCRef(object: pointer, desired: object).takeUnretainedValue()
+    }
+
+    /// Replaces the value and returns the previous one (now owned by the caller).
+    /// Callers serialize replacements themselves (under a lock).
+    func exchange(_ object: Object?) -> Object? {
+        let raw = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: Optional<UnsafeRawPointer>.self)
+        let desired = object.map { UnsafeRawPointer(Unmanaged.passRetained($0).toOpaque()) }
+        var expected = raw.pointee
+        while !_stdlib_atomicCompareExchangeStrongPtr(object: raw, expected: &expected, desired: desired) {}
+        return expected.map { Unmanaged<Object>.fromOpaque($0).takeRetainedValue() }
+    }
+}

@@ -1,0 +1,40 @@
+// A released container lets go of its singletons at once, even though the
+// resolving thread caches the activation it last read.
+import Testing
+@testable import Patchbay
+
+private final class Heavy: Sendable {}
+private protocol HeavyService: AnyObject, Sendable {}
+extension Heavy: HeavyService {}
+
+@Suite struct ContainerReleaseTests {
+    @Test func aReleasedContainerFreesItsSingletonsThoughThisThreadCachedItsActivation() throws {
+        var catalog = FactoryCatalog()
+        catalog.register("heavy", provides: (any HeavyService).self, lifetime: .singleton) { Heavy() }
+        weak var weakContainer: Container?
+        weak var weakSingleton: (any HeavyService)?
+        try {
+            let container = try Container(catalog: catalog, manifest: Manifest(bindings: [
+                Binding(protocol: "HeavyService", factory: "heavy"),
+            ]))
+            let singleton = try container.resolve((any HeavyService).self)
+            #expect(try container.resolve((any HeavyService).self) === singleton)  // now cached on this thread
+            weakContainer = container
+            weakSingleton = singleton
+        }()
+        #expect(weakContainer == nil)
+        #expect(weakSingleton == nil, "the thread's resolve cache kept a released container's singleton alive")
+    }
+
+    @Test func aReplacedManifestsSingletonsStayValidForTheirHolders() throws {
+        var catalog = FactoryCatalog()
+        catalog.register("heavy", provides: (any HeavyService).self, lifetime: .singleton) { Heavy() }
+        let manifest = Manifest(bindings: [Binding(protocol: "HeavyService", factory: "heavy")])
+        let container = try Container(catalog: catalog, manifest: manifest)
+        let old = try container.resolve((any HeavyService).self)
+        try container.activate(manifest)
+        let new = try container.resolve((any HeavyService).self)
+        #expect(old !== new)  // singletons are per activation
+        #expect(try container.resolve((any HeavyService).self) === new)
+    }
+}

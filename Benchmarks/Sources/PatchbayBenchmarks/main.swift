@@ -15,6 +15,7 @@ var cases: [Case] = []
 cases += resolveCases(iterations: 1_000_000)
 cases += coldStartCases()
 cases += activationCases(sizes: [1_000, 10_000, 100_000])
+cases += try checkCases()
 
 var results: [Result] = []
 for var benchmark in cases where filter.map({ benchmark.name.contains($0) }) ?? true {

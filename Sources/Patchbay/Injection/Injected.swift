@@ -79,7 +79,11 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
 @usableFromInline
 final class InjectionStorage<Value>: @unchecked Sendable {
     private let injector: InjectorName
-    private let container: Container?
+    /// The container named, until the value is resolved: then it is let go, so
+    /// an instance that holds the wrapper (a singleton, say) and the container
+    /// that holds the instance do not keep each other alive.
+    nonisolated(unsafe) private var container: Container?  // guarded by `lock`
+    private let lock = Lock()
     private let ifBound: Bool
     /// Set once, on first access; then read with one atomic load, no lock.
     @usableFromInline let resolved = AtomicReference<Instance<Value>>()
@@ -116,14 +120,23 @@ final class InjectionStorage<Value>: @unchecked Sendable {
         // wrapper (or this one, in a cycle that resolution will report) cannot
         // deadlock. If two threads race here, both resolve and the first to
         // publish wins; both return that one value.
-        let container = try PatchbaySystem.resolveContainer(container, for: Value.self)
+        let named = lock.withLock { self.container }
+        // A thread that finished first has let the named container go: its value is the one.
+        if let box = resolved.load() { return box.takeUnretainedValue().value }
+        let container = try PatchbaySystem.resolveContainer(named, for: Value.self)
         let value: Value
         if ifBound, let optional = Value.self as? any OptionalInjectable.Type {
             value = try optional.resolveIfBound(in: container, from: injector) as! Value
         } else {
             value = try container.resolve(Value.self, from: injector)
         }
-        return resolved.initialize(Instance(value)).value
+        let kept = resolved.initialize(Instance(value)).value
+        let released = lock.withLock { () -> Container? in
+            defer { self.container = nil }
+            return self.container
+        }
+        _ = released  // let go outside the lock
+        return kept
     }
 }
 

@@ -127,9 +127,15 @@ public struct ManifestLoader: Sendable {
                 + "remove 'extends' from one of these files")
             return child
         }
-        guard FileManager.default.fileExists(atPath: parentURL.path) else {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: parentURL.path, isDirectory: &isFolder) else {
             report(.extendsNotFound, "'extends' names \(relative), which does not exist (looked for "
                 + "\(parentDisplay)); chain: \((chain + [parentDisplay]).joined(separator: " -> "))")
+            return child
+        }
+        guard !isFolder.boolValue else {
+            report(.extendsNotFound, "'extends' names \(relative), which is a folder, not a manifest file; "
+                + "chain: \((chain + [parentDisplay]).joined(separator: " -> ")). Name the parent's .json file")
             return child
         }
         let depth = (child.origin?.depth ?? 0) + 1

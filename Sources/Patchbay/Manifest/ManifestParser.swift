@@ -54,7 +54,7 @@ struct ManifestParser {
                 + "\(duplicate.first.line), column \(duplicate.first.column)); JSON parsers silently keep one of them: "
                 + "remove one", at: duplicate.duplicate, pointer: duplicate.pointer)
         }
-        if let typed = try? JSONDecoder().decode(TypedManifestDocument.self, from: data) {
+        if let typed = try? JSONDecoder().decode(TypedManifestDocument.self, from: data), !hidesNull(typed) {
             return manifest(from: typed, typedBindings: typed.bindings)
         }
         let root: JSONValue
@@ -71,6 +71,23 @@ struct ManifestParser {
             return nil
         }
         return manifest(from: members, typedBindings: nil)
+    }
+
+    /// Whether the typed decoding read a `null` as an absent key, as it does
+    /// for its optional properties: `"environment": null` would pass
+    /// unreported, and `"format": null` be reported missing. The general path
+    /// reports each null as the wrong type. The index lists every key present.
+    private func hidesNull(_ typed: TypedManifestDocument) -> Bool {
+        guard let index else { return false }
+        func hides(_ keys: [String]?, known: [String], read: some ManifestObject) -> Bool {
+            keys?.contains { known.contains($0) && read[$0] == nil } ?? false
+        }
+        let topLevel = (index.memberKeys[""] ?? []).filter { $0 != "bindings" || typed.bindings == nil }
+        if hides(topLevel, known: Self.topLevelKeys, read: typed) { return true }
+        guard let bindings = typed.bindings, let keys = index.elementMemberKeys(ofArrayAt: "/bindings") else {
+            return false
+        }
+        return zip(bindings, keys).contains { hides($1, known: Self.bindingKeys, read: $0) }
     }
 
     private mutating func manifest(
@@ -95,6 +112,11 @@ struct ManifestParser {
         }
         manifest.environment = string(members["environment"], key: "environment", at: "/environment")
         manifest.extends = string(members["extends"], key: "extends", at: "/extends")
+        if manifest.extends == "" {
+            report(.wrongType, "'extends' must be the path of the parent manifest; found an empty string",
+                pointer: "/extends")
+            manifest.extends = nil
+        }
         if let value = members["injectors"] {
             manifest.injectors = injectors(value)
         }

@@ -18,6 +18,11 @@ public final class Container: Sendable {
     private let lock = Lock()
     /// Set once any test installs overrides; carried by each activation after.
     nonisolated(unsafe) private var overridesInUse = false  // guarded by `lock`
+    /// The activations this container has replaced that are still alive: an idle
+    /// thread's resolve cache may hold one, and with it that activation's
+    /// singletons, for as long as the thread does not resolve again. They are
+    /// retired with the container, as the current one is.
+    nonisolated(unsafe) private var replaced: [WeakActivation] = []  // guarded by `lock`
 
     /// Creates a container serving `manifest` from `catalog`.
     /// - Throws: ``ManifestError`` listing every problem when the manifest does not fit the catalog.
@@ -28,7 +33,15 @@ public final class Container: Sendable {
 
     deinit {
         current.load()?.takeUnretainedValue().retire()
+        for old in replaced { old.activation?.retire() }
         current.destroy()
+    }
+
+    /// Notes that `activation` is no longer in force. Call holding `lock`.
+    private func noteReplaced(_ activation: Activation?) {
+        guard let activation else { return }
+        replaced.removeAll { $0.activation == nil }
+        replaced.append(WeakActivation(activation: activation))
     }
 
     /// Creates a container serving the manifest file at `url`.
@@ -62,7 +75,9 @@ public final class Container: Sendable {
         // resetting must not bring the old one back.
         let previous = lock.withLock { () -> Activation? in
             guard current.load()?.takeUnretainedValue().manifest == base.manifest else { return nil }
-            return current.exchange(overridesInUse ? fresh.withOverridesInUse() : fresh)
+            let previous = current.exchange(overridesInUse ? fresh.withOverridesInUse() : fresh)
+            noteReplaced(previous)
+            return previous
         }
         _ = previous
     }
@@ -80,7 +95,9 @@ public final class Container: Sendable {
 
     private func publish(_ activation: Activation) {
         let previous = lock.withLock {
-            current.exchange(overridesInUse ? activation.withOverridesInUse() : activation)
+            let previous = current.exchange(overridesInUse ? activation.withOverridesInUse() : activation)
+            noteReplaced(previous)
+            return previous
         }
         _ = previous  // released here, outside the lock: its singletons' deinits may do anything
     }
@@ -89,7 +106,9 @@ public final class Container: Sendable {
         let previous = lock.withLock { () -> Activation? in
             guard !overridesInUse else { return nil }
             overridesInUse = true
-            return current.exchange(current.load()!.takeUnretainedValue().withOverridesInUse())
+            let previous = current.exchange(current.load()!.takeUnretainedValue().withOverridesInUse())
+            noteReplaced(previous)
+            return previous
         }
         _ = previous
     }
@@ -228,4 +247,9 @@ extension Container {
             type: binding.key.name, factory: binding.definition.name, lifetime: binding.lifetime,
             injector: binding.injector)
     }
+}
+
+/// A weak reference to an activation.
+private struct WeakActivation {
+    weak var activation: Activation?
 }

@@ -12,11 +12,16 @@
 ///     let body = try templates.get().render("welcome")
 ///
 /// The value is resolved once, from the injector that served the holder, and
-/// kept. A `Lazy` holds its container weakly, so it never keeps one alive.
+/// kept. A `Lazy` holds its container weakly, so it never keeps one alive;
+/// and the scope it was made in too, so a scoped instance that holds a `Lazy`
+/// does not keep its own scope alive (read after that scope is gone, it
+/// resolves as in a closed scope).
 public final class Lazy<Value>: @unchecked Sendable {
     private weak var container: Container?
     private let injector: InjectorName
-    private let scope: Scope?
+    private weak var scope: Scope?
+    /// Whether the `Lazy` was made in a scope, which may since have gone.
+    private let madeInScope: Bool
     /// Set once, on first use; then read with one atomic load, no lock.
     private let resolved = AtomicReference<Instance<Value>>()
 
@@ -25,12 +30,14 @@ public final class Lazy<Value>: @unchecked Sendable {
         self.container = container
         self.injector = injector
         self.scope = nil
+        self.madeInScope = false
     }
 
     init(container: Container, injector: InjectorName, scope: Scope?) {
         self.container = container
         self.injector = injector
         self.scope = scope
+        self.madeInScope = scope != nil
     }
 
     deinit { resolved.destroy() }
@@ -44,7 +51,7 @@ public final class Lazy<Value>: @unchecked Sendable {
         }
         // Resolve holding nothing: the factory may take as long as it likes.
         // If two threads race, the first value published is the one kept.
-        let value = try container.resolve(Value.self, from: injector, in: scope)
+        let value = try container.resolve(Value.self, from: injector, in: scope ?? (madeInScope ? .ended : nil))
         return resolved.initialize(Instance(value)).value
     }
 
@@ -74,4 +81,13 @@ extension Lazy: LazyDependency {
             Lazy(container: call.context.container!, injector: call.binding.injector, scope: call.context.scope)
         }
     }
+}
+
+extension Scope {
+    /// A closed scope, standing for one that has gone.
+    static let ended: Scope = {
+        let scope = Scope()
+        scope.close()
+        return scope
+    }()
 }

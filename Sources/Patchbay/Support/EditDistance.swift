@@ -18,14 +18,21 @@ enum EditDistance {
         return previous[b.count]
     }
 
+    /// Names longer than this, in bytes, are never compared: the distance costs
+    /// the product of the lengths, a manifest is untrusted input, and no typo is
+    /// that long.
+    static let longestComparedName = 128
+
     /// The candidates close enough to `word` to suggest, nearest first.
     ///
     /// A candidate qualifies when at most a third of its letters differ (at
     /// least one edit is always allowed), or when one name contains the other.
+    /// Names longer than `longestComparedName` get no suggestions.
     static func suggestions(for word: String, among candidates: some Sequence<String>, limit: Int = 3) -> [String] {
+        guard word.utf8.count <= longestComparedName else { return [] }
         let lowered = word.lowercased()
         var scored: [(name: String, distance: Int)] = []
-        for candidate in Set(candidates) where candidate != word {
+        for candidate in Set(candidates) where candidate != word && candidate.utf8.count <= longestComparedName {
             let distance = between(word, candidate)
             let allowed = max(1, max(word.count, candidate.count) / 3)
             let lowerCandidate = candidate.lowercased()

@@ -3,7 +3,21 @@
 // the same fallback.
 
 extension ValidationRun {
-    /// The binding that serves `type` when asked from `injector`, as resolution would choose it.
+    /// The bindings of one type: each injector's own, and the first in injector order.
+    struct Serving {
+        var own: [InjectorName: Int] = [:]
+        var first: (rank: Int, binding: Int)?
+    }
+
+    /// The binding that serves `type` when asked from `injector`, as resolution would choose it:
+    /// the injector's own binding, else the first in injector order (which is not the
+    /// requester's, since it has none). One lookup, however many injectors there are.
+    func serving(_ type: String, from injector: InjectorName, table: [String: Serving]) -> Int? {
+        guard let serving = table[type] else { return nil }
+        return serving.own[injector] ?? serving.first?.binding
+    }
+
+    /// The same rule over a plain table, by searching the injector order (for `explain`).
     func serving(_ type: String, from injector: InjectorName, table: [String: [InjectorName: Int]]) -> Int? {
         guard let byInjector = table[type] else { return nil }
         if let own = byInjector[injector] { return own }
@@ -13,10 +27,16 @@ extension ValidationRun {
         return nil
     }
 
-    func servingTable() -> [String: [InjectorName: Int]] {
-        var table: [String: [InjectorName: Int]] = [:]
+    func servingTable() -> [String: Serving] {
+        var rank: [InjectorName: Int] = [:]
+        for (offset, name) in injectorOrder.enumerated() where rank[name] == nil { rank[name] = offset }
+        var table: [String: Serving] = [:]
         for (offset, binding) in effective.enumerated() {
-            table[binding.typeName, default: [:]][binding.injector] = offset
+            let bindingRank = rank[binding.injector] ?? Int.max
+            table[binding.typeName, default: Serving()].own[binding.injector] = offset
+            if bindingRank < table[binding.typeName]?.first?.rank ?? Int.max {
+                table[binding.typeName]?.first = (bindingRank, offset)
+            }
         }
         return table
     }
@@ -36,8 +56,7 @@ extension ValidationRun {
                         report(owner.binding.diagnostic(
                             .missingDependency, "factory '\(factory.name)' for \(owner.binding.displayKey) needs "
                                 + "\(needName), which no injector binds (searched "
-                                + searchOrder(from: owner.injector).map(\.rawValue).joined(separator: ", ")
-                                + "); add a binding for \(needName)"
+                                + searched(from: owner.injector) + "); add a binding for \(needName)"
                                 + providersHint(for: need.type, catalog: catalog),
                             field: "factory", dependencyPath: [ownerName, needName], fallbackFile: manifest.file))
                     }
@@ -71,8 +90,12 @@ extension ValidationRun {
         reportCycles(edges: edges, catalog: catalog)
     }
 
-    private func searchOrder(from injector: InjectorName) -> [InjectorName] {
-        [injector] + injectorOrder.filter { $0 != injector }
+    /// The injectors searched from `injector`, for a message: the first few, and how many more.
+    private func searched(from injector: InjectorName) -> String {
+        let shown = 8
+        let names = ([injector] + injectorOrder.lazy.filter { $0 != injector }.prefix(shown - 1)).map(\.rawValue)
+        let more = injectorOrder.count - names.count  // a bound injector is always in the order
+        return names.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
     }
 
     private func providersHint(for type: String, catalog: CatalogIndex) -> String {

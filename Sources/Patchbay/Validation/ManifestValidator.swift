@@ -112,6 +112,8 @@ struct ValidationRun {
     var diagnostics: [Diagnostic] = []
     var effective: [ValidatedBinding] = []
     var injectorOrder: [InjectorName] = []
+    /// The `injectors` array as a set, for one lookup per binding.
+    var declaredInjectors: Set<InjectorName> = []
 
     init(manifest: Manifest, catalog: CatalogIndex?, live: FactoryCatalog?) {
         self.manifest = manifest
@@ -125,6 +127,7 @@ struct ValidationRun {
 
     mutating func checkBindings() {
         injectorOrder = Self.injectorOrder(of: manifest)
+        declaredInjectors = Set(manifest.injectors ?? [])
         var candidates: [ValidatedBinding] = []
         for binding in manifest.bindings {
             if let validated = check(binding) { candidates.append(validated) }
@@ -135,15 +138,16 @@ struct ValidationRun {
     /// primary, secondary, then custom injectors in `injectors` order, else in order of first use.
     static func injectorOrder(of manifest: Manifest) -> [InjectorName] {
         var order: [InjectorName] = [.primary, .secondary]
+        var seen = Set(order)  // a manifest may use thousands of injectors: no linear search per name
         let custom = manifest.injectors ?? manifest.bindings.map(\.injector)
-        for name in custom where !order.contains(name) { order.append(name) }
+        for name in custom where seen.insert(name).inserted { order.append(name) }
         return order
     }
 
     private mutating func check(_ binding: Binding) -> ValidatedBinding? {
         var valid = true
         if let declared = manifest.injectors, binding.injector != .primary, binding.injector != .secondary,
-            !declared.contains(binding.injector)
+            !declaredInjectors.contains(binding.injector)
         {
             let suggestion = EditDistance.suggestions(for: binding.injector.rawValue, among: declared.map(\.rawValue)).first
             report(binding.diagnostic(
@@ -284,11 +288,15 @@ struct ValidationRun {
             if winners.count > 1 {
                 for offset in winners {
                     let binding = candidates[offset].binding
-                    let others = winners.filter { $0 != offset }.map { candidates[$0].binding.origin?.position() }
-                        .compactMap { $0 }.map { "line \($0.line)" }
+                    // At most a few places: a file may repeat one binding thousands of
+                    // times, and every repeat gets a diagnostic.
+                    let others = winners.lazy.filter { $0 != offset }.compactMap { candidates[$0].binding.origin }
+                    let shown = others.prefix(3).map { "line \($0.position().line)" }
+                    let more = winners.count - 1 - shown.count
                     report(binding.diagnostic(
                         .duplicateBinding, "\(binding.displayKey) is bound more than once in this file (also at "
-                            + others.joined(separator: ", ") + "); keep one binding per protocol and injector",
+                            + shown.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
+                            + "); keep one binding per protocol and injector",
                         fallbackFile: manifest.file))
                 }
             }

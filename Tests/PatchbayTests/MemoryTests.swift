@@ -240,11 +240,24 @@ final class ParkedThread: @unchecked Sendable {
         #expect(holder == nil)
     }
 
-    @Test func injectedInASingletonNeverReadStillKeepsItsContainer() throws {
+    @Test func injectedInASingletonNeverReadLetsGoOfItsContainerToo() throws {
         let (container, holder) = try containerWithAnInjectingSingleton(read: false)
-        withKnownIssue("until read, @Injected(container:) holds its container strongly: a singleton holding one and the container form a cycle") {
-            #expect(container == nil)
-            #expect(holder == nil)
+        #expect(container == nil, "an unread @Injected(container:) kept its container alive: a retain cycle")
+        #expect(holder == nil)
+    }
+
+    @Test func injectedReadAfterItsContainerIsGoneSaysSo() throws {
+        var catalog = FactoryCatalog()
+        catalog.register("gadget", provides: (any Gadget).self) { Part(tag: "gadget") }
+        var container: Container? = try makeContainer(catalog, [bind("Gadget", to: "gadget")])
+        let injected = Injected<any Gadget>(container: container)
+        container = nil
+        #expect(throws: ResolutionError.self) { try injected.resolve() }
+        do {
+            _ = try injected.resolve()
+        } catch {
+            #expect(error.reason == .containerReleased)
+            #expect(error.description.contains("has been released"))
         }
     }
 

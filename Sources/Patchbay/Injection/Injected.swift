@@ -79,10 +79,13 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
 @usableFromInline
 final class InjectionStorage<Value>: @unchecked Sendable {
     private let injector: InjectorName
-    /// The container named, until the value is resolved: then it is let go, so
-    /// an instance that holds the wrapper (a singleton, say) and the container
-    /// that holds the instance do not keep each other alive.
-    nonisolated(unsafe) private var container: Container?  // guarded by `lock`
+    /// The container named, held weakly: an instance that holds the wrapper
+    /// (a singleton, say) and the container that holds the instance must not
+    /// keep each other alive. Reading after the container is gone is a
+    /// ``ResolutionError/Reason/containerReleased`` error.
+    nonisolated(unsafe) private weak var container: Container?  // guarded by `lock`
+    /// Whether a container was named (else the default one is used).
+    private let namedContainer: Bool
     private let lock = Lock()
     private let ifBound: Bool
     /// Set once, on first access; then read with one atomic load, no lock.
@@ -91,6 +94,7 @@ final class InjectionStorage<Value>: @unchecked Sendable {
     init(injector: InjectorName, container: Container?, ifBound: Bool = false) {
         self.injector = injector
         self.container = container
+        self.namedContainer = container != nil
         self.ifBound = ifBound
     }
 
@@ -121,8 +125,9 @@ final class InjectionStorage<Value>: @unchecked Sendable {
         // deadlock. If two threads race here, both resolve and the first to
         // publish wins; both return that one value.
         let named = lock.withLock { self.container }
-        // A thread that finished first has let the named container go: its value is the one.
-        if let box = resolved.load() { return box.takeUnretainedValue().value }
+        if namedContainer, named == nil {
+            throw ResolutionError(.containerReleased, type: TypeKey.shortName(of: Value.self))
+        }
         let container = try PatchbaySystem.resolveContainer(named, for: Value.self)
         let value: Value
         if ifBound, let optional = Value.self as? any OptionalInjectable.Type {
@@ -130,13 +135,7 @@ final class InjectionStorage<Value>: @unchecked Sendable {
         } else {
             value = try container.resolve(Value.self, from: injector)
         }
-        let kept = resolved.initialize(Instance(value)).value
-        let released = lock.withLock { () -> Container? in
-            defer { self.container = nil }
-            return self.container
-        }
-        _ = released  // let go outside the lock
-        return kept
+        return resolved.initialize(Instance(value)).value
     }
 }
 

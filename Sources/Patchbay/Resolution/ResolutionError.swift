@@ -30,7 +30,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         public static let argumentMissing = Reason(rawValue: "argument-missing")
         /// The argument given is not of the type the factory takes.
         public static let argumentMismatch = Reason(rawValue: "argument-mismatch")
-        /// A ``Lazy`` was read after its container was released.
+        /// A ``Lazy``, or an `@Injected(container:)`, was read after its container was released.
         public static let containerReleased = Reason(rawValue: "container-released")
         /// `@Injected` or `inject()` was used before ``PatchbaySystem/bootstrap(_:file:line:)``.
         public static let notBootstrapped = Reason(rawValue: "not-bootstrapped")
@@ -99,7 +99,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case .argumentMismatch:
             text += "factory '\(factory ?? "?")' takes an argument of type \(detail ?? "?")."
         case .containerReleased:
-            text += "the container this Lazy belongs to has been released."
+            text += "the container it was to be resolved from has been released."
         case .notBootstrapped:
             text += "no container is set. Call PatchbaySystem.bootstrap(container) at start-up, "
                 + "or name a container: @Injected(container: container)."

@@ -62,23 +62,18 @@ struct BindingTable {
     let injectorOrder: [InjectorName]
     /// The bindings in effect, in manifest order (a parent's first).
     let entries: [Entry]
-    /// type -> injector -> offset in ``entries``, as validation builds it.
-    private let table: [String: [InjectorName: Int]]
-    /// Validation's state, kept for its fallback rule.
-    private let fallback: ValidationRun
+    /// Which entry serves each type from each injector, built as validation builds it.
+    private let table: [String: ValidationRun.Serving]
 
     init(manifest: Manifest, catalog: CatalogDescription?) {
         self.manifest = manifest
         let index = catalog.map(CatalogIndex.init)
         self.catalog = index
-        var run = ValidationRun(manifest: manifest, catalog: nil, live: nil)
-        run.injectorOrder = ValidationRun.injectorOrder(of: manifest)
-        self.fallback = run
-        self.injectorOrder = run.injectorOrder
-        self.entries = Self.effective(manifest.bindings, catalog: index)
-        var table: [String: [InjectorName: Int]] = [:]
-        for (offset, entry) in entries.enumerated() { table[entry.type, default: [:]][entry.injector] = offset }
-        self.table = table
+        let order = ValidationRun.injectorOrder(of: manifest)
+        self.injectorOrder = order
+        let entries = Self.effective(manifest.bindings, catalog: index)
+        self.entries = entries
+        self.table = ValidationRun.servingTable(entries.map { ($0.type, $0.injector) }, order: order)
     }
 
     /// Applies the `extends` rule: a binding of a shallower file (the child)
@@ -157,7 +152,7 @@ struct BindingTable {
     /// The binding that serves `type` when asked from `injector`: its own, else
     /// the first in injector order.
     func serving(_ type: String, from injector: InjectorName) -> Entry? {
-        fallback.serving(type, from: injector, table: table).map { entries[$0] }
+        ValidationRun.serving(type, from: injector, table: table).map { entries[$0] }
     }
 
     /// The injectors searched for a type asked from `injector`, in order.
@@ -168,7 +163,7 @@ struct BindingTable {
     /// Every binding of `type`, in injector order.
     func bindings(of type: String) -> [Entry] {
         guard let byInjector = table[type] else { return [] }
-        return allInjectors.compactMap { byInjector[$0] }.map { entries[$0] }
+        return allInjectors.compactMap { byInjector.own[$0] }.map { entries[$0] }
     }
 
     /// The injector order, then any injector a binding uses that the order
@@ -176,7 +171,8 @@ struct BindingTable {
     /// in order of first use.
     var allInjectors: [InjectorName] {
         var order = injectorOrder
-        for entry in entries where !order.contains(entry.injector) { order.append(entry.injector) }
+        var seen = Set(order)
+        for entry in entries where seen.insert(entry.injector).inserted { order.append(entry.injector) }
         return order
     }
 

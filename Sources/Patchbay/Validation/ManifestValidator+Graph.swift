@@ -12,30 +12,32 @@ extension ValidationRun {
     /// The binding that serves `type` when asked from `injector`, as resolution would choose it:
     /// the injector's own binding, else the first in injector order (which is not the
     /// requester's, since it has none). One lookup, however many injectors there are.
-    func serving(_ type: String, from injector: InjectorName, table: [String: Serving]) -> Int? {
+    static func serving(_ type: String, from injector: InjectorName, table: [String: Serving]) -> Int? {
         guard let serving = table[type] else { return nil }
         return serving.own[injector] ?? serving.first?.binding
     }
 
-    /// The same rule over a plain table, by searching the injector order (for `explain`).
-    func serving(_ type: String, from injector: InjectorName, table: [String: [InjectorName: Int]]) -> Int? {
-        guard let byInjector = table[type] else { return nil }
-        if let own = byInjector[injector] { return own }
-        for candidate in injectorOrder where candidate != injector {
-            if let found = byInjector[candidate] { return found }
-        }
-        return nil
+    func serving(_ type: String, from injector: InjectorName, table: [String: Serving]) -> Int? {
+        Self.serving(type, from: injector, table: table)
     }
 
     func servingTable() -> [String: Serving] {
+        Self.servingTable(effective.map { ($0.typeName, $0.injector) }, order: injectorOrder)
+    }
+
+    /// The serving table of `bindings` (type and injector, indexed by offset) under
+    /// `order`: what validation, `explain` and `graph` all follow.
+    static func servingTable(
+        _ bindings: [(type: String, injector: InjectorName)], order: [InjectorName]
+    ) -> [String: Serving] {
         var rank: [InjectorName: Int] = [:]
-        for (offset, name) in injectorOrder.enumerated() where rank[name] == nil { rank[name] = offset }
+        for (offset, name) in order.enumerated() where rank[name] == nil { rank[name] = offset }
         var table: [String: Serving] = [:]
-        for (offset, binding) in effective.enumerated() {
+        for (offset, binding) in bindings.enumerated() {
             let bindingRank = rank[binding.injector] ?? Int.max
-            table[binding.typeName, default: Serving()].own[binding.injector] = offset
-            if bindingRank < table[binding.typeName]?.first?.rank ?? Int.max {
-                table[binding.typeName]?.first = (bindingRank, offset)
+            table[binding.type, default: Serving()].own[binding.injector] = offset
+            if bindingRank < table[binding.type]?.first?.rank ?? Int.max {
+                table[binding.type]?.first = (bindingRank, offset)
             }
         }
         return table

@@ -26,6 +26,26 @@ struct DependencyGraphTests {
         #expect(graph.unbound.isEmpty)
     }
 
+    @Test func aBrokenCopyDrawsItsMissingDependencyAsAnUnboundNode() throws {
+        // production.json with both NoteStore bindings removed: NoteService needs an unbound type.
+        let text = try String(contentsOf: exampleManifests.appendingPathComponent("production.json"), encoding: .utf8)
+        let broken = text.components(separatedBy: "\n").filter { !$0.contains("store\"") && !$0.contains("production.json\" }") }
+            .joined(separator: "\n")
+        try #require(!broken.contains("NoteStore"), "production.json changed shape: update this test's edit")
+        let folder = try ManifestFolder([
+            "production.json": broken,
+            "base.json": try String(contentsOf: exampleManifests.appendingPathComponent("base.json"), encoding: .utf8),
+        ])
+        let (loaded, diagnostics) = ManifestLoader(environment: [:])
+            .loadCollecting(contentsOf: folder.file("production.json"), displayPath: "Manifests/production.json")
+        let manifest = try #require(loaded, "\(diagnostics)")
+        #expect(diagnostics.isEmpty, "the edit must keep the file loadable: \(diagnostics)")
+        let graph = graph(manifest, catalog: Golden.notesCatalog)
+        #expect(graph.unbound.count == 1)
+        Golden.expectMatches(graph.mermaid(), "graph-production-missing-store.mmd")
+        Golden.expectMatches(graph.dot(), "graph-production-missing-store.dot")
+    }
+
     @Test func testEnvironmentHasItsCustomInjectorAsAThirdGroup() throws {
         let graph = graph(try Golden.exampleManifest("test"), catalog: Golden.notesCatalog)
         Golden.expectMatches(graph.mermaid(), "graph-test.mmd")

@@ -130,6 +130,19 @@ import Testing
         }
     }
 
+    @Test func manifestsLoadFromABundlesResources() throws {
+        // A flat bundle (as on Linux, or a SwiftPM resource bundle): its resources are its folder.
+        let folder = try ManifestFolder([
+            "Manifests/development.json": "{ \"format\": 1, \"environment\": \"development\", \"bindings\": [] }",
+            "Manifests/production.json": "{ \"format\": 1, \"environment\": \"production\", \"bindings\": [] }",
+        ])
+        let bundle = try #require(Bundle(url: folder.url))
+        let loader = ManifestLoader(environment: ["PATCHBAY_ENV": "production"])
+        let directory = try #require(ManifestDirectory(bundle: bundle, loader: loader))
+        #expect(directory.environments() == ["development", "production"])
+        #expect(try directory.load().environment == "production")
+    }
+
     @Test func aBundleWithoutManifestsIsNil() {
         #expect(ManifestDirectory(bundle: Bundle.main, subdirectory: "NoSuchFolder-\(UUID().uuidString)") == nil)
     }

@@ -36,12 +36,8 @@ extension FactoryCatalog {
         addOrStop(Self.singleType(
             name, type, lifetime, specs: specs, parameters: nil, argument: nil, CodeLocation(file, line)
         ) { call in
-            var index = 0
-            func next<D>(_: D.Type) throws -> D {
-                defer { index += 1 }
-                return try call.dependency(D.self, spec: specs[index])
-            }
-            return try make(repeat try next((each Dependency).self))
+            let dependencies = try call.dependencies(repeat (each Dependency).self, specs: specs)
+            return try make(repeat each dependencies)
         })
     }
 
@@ -68,12 +64,8 @@ extension FactoryCatalog {
         addOrStop(Self.singleType(
             name, type, lifetime, specs: specs, parameters: .of(parameters), argument: nil, CodeLocation(file, line)
         ) { call in
-            var index = 0
-            func next<D>(_: D.Type) throws -> D {
-                defer { index += 1 }
-                return try call.dependency(D.self, spec: specs[index])
-            }
-            return try make(call.parameters(as: Parameters.self), repeat try next((each Dependency).self))
+            let dependencies = try call.dependencies(repeat (each Dependency).self, specs: specs)
+            return try make(call.parameters(as: Parameters.self), repeat each dependencies)
         })
     }
 
@@ -94,12 +86,8 @@ extension FactoryCatalog {
         addOrStop(Self.singleType(
             name, type, lifetime, specs: specs, parameters: nil, argument: TypeKey(argument), CodeLocation(file, line)
         ) { call in
-            var index = 0
-            func next<D>(_: D.Type) throws -> D {
-                defer { index += 1 }
-                return try call.dependency(D.self, spec: specs[index])
-            }
-            return try make(call.argument(as: Argument.self), repeat try next((each Dependency).self))
+            let dependencies = try call.dependencies(repeat (each Dependency).self, specs: specs)
+            return try make(call.argument(as: Argument.self), repeat each dependencies)
         })
     }
 
@@ -118,14 +106,10 @@ extension FactoryCatalog {
             name, type, lifetime, specs: specs, parameters: .of(parameters), argument: TypeKey(argument),
             CodeLocation(file, line)
         ) { call in
-            var index = 0
-            func next<D>(_: D.Type) throws -> D {
-                defer { index += 1 }
-                return try call.dependency(D.self, spec: specs[index])
-            }
+            let dependencies = try call.dependencies(repeat (each Dependency).self, specs: specs)
             return try make(
                 call.parameters(as: Parameters.self), call.argument(as: Argument.self),
-                repeat try next((each Dependency).self))
+                repeat each dependencies)
         })
     }
 
@@ -160,12 +144,8 @@ extension FactoryCatalog {
             productTypeName: TypeKey.qualifiedName(of: product), productIsClass: TypeConformance.isClass(product),
             parameters: nil, argument: nil, registeredAt: location, boxing: .of(product), buildInto: nil
         ) { call in
-            var index = 0
-            func next<D>(_: D.Type) throws -> D {
-                defer { index += 1 }
-                return try call.dependency(D.self, spec: specs[index])
-            }
-            return Instance<Product>(try make(repeat try next((each Dependency).self)))
+            let dependencies = try call.dependencies(repeat (each Dependency).self, specs: specs)
+            return Instance<Product>(try make(repeat each dependencies))
         })
     }
 

@@ -15,6 +15,17 @@ struct FactoryCall {
         return try context.resolve(D.self, from: binding.injector)!
     }
 
+    /// The factory's dependencies, in the order of its closure's parameters,
+    /// each resolved as its ``DependencySpec`` (made at registration) says.
+    func dependencies<each D>(_ types: repeat (each D).Type, specs: [DependencySpec]) throws -> (repeat each D) {
+        var index = 0
+        func next<X>(_: X.Type) throws -> X {
+            defer { index += 1 }
+            return try dependency(X.self, spec: specs[index])
+        }
+        return (repeat try next((each D).self))
+    }
+
     /// The binding's decoded parameters; validation decoded them at activation.
     func parameters<P>(as _: P.Type) -> P {
         binding.parameters as! P

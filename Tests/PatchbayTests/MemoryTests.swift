@@ -41,11 +41,15 @@ final class ParkedThread: @unchecked Sendable {
             while true {
                 go.wait()
                 lock.lock()
-                let (work, stop) = (self.work, self.stop)
+                var work = self.work
+                let stop = self.stop
                 self.work = nil  // keeps nothing it was given
                 lock.unlock()
                 if stop { break }
                 work?()
+                // Let go of the closure (and what it captured) before saying it is done:
+                // otherwise the caller may check a weak reference while this thread still holds it.
+                work = nil
                 done.signal()
             }
             done.signal()

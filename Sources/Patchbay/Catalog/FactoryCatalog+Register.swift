@@ -1,6 +1,14 @@
 // The registration calls. Each one is generic over the closure's parameters
 // (a parameter pack), so the catalog records what a factory needs from the
 // closure's type alone, without calling it.
+//
+// The one-type forms are inlinable so that the closures that run the factory
+// are made in the app's module, specialized for its types: generic code
+// would look up the metadata of the pack's tuple, of `Instance<T>` and of
+// `Optional<T>` at run time on every call, which costs several times what
+// the factory itself does for a small transient. Never inlined, though: an
+// app that registers hundreds of factories in one function would otherwise
+// hand the optimizer one enormous function (minutes of build time, measured).
 
 extension FactoryCatalog {
     /// Registers a factory that provides one type.
@@ -25,6 +33,7 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
+    @inlinable @inline(never)
     public mutating func register<T, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -34,7 +43,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(Self.singleType(
-            name, type, lifetime, specs: specs, parameters: nil, argument: nil, CodeLocation(file, line)
+            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line
         ) { call in
             let dependencies = try call.dependencies(repeat (each Dependency).self, specs: specs)
             return try make(repeat each dependencies)
@@ -52,6 +61,7 @@ extension FactoryCatalog {
     ///         (options: SQLiteOptions, log: any Logger) in
     ///         try SQLiteDatabase(path: options.path, log: log)
     ///     }
+    @inlinable @inline(never)
     public mutating func register<T, Parameters: Decodable & Sendable, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -62,7 +72,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(Self.singleType(
-            name, type, lifetime, specs: specs, parameters: .of(parameters), argument: nil, CodeLocation(file, line)
+            name, type, lifetime, specs: specs, parameters: .of(parameters), argument: nil, file, line
         ) { call in
             let dependencies = try call.dependencies(repeat (each Dependency).self, specs: specs)
             return try make(call.parameters(as: Parameters.self), repeat each dependencies)
@@ -74,6 +84,7 @@ extension FactoryCatalog {
     ///
     /// Such a factory can only be resolved directly with an argument; another
     /// factory cannot depend on it (`argument-required`).
+    @inlinable @inline(never)
     public mutating func register<T, Argument, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -84,7 +95,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(Self.singleType(
-            name, type, lifetime, specs: specs, parameters: nil, argument: TypeKey(argument), CodeLocation(file, line)
+            name, type, lifetime, specs: specs, parameters: nil, argument: TypeKey(argument), file, line
         ) { call in
             let dependencies = try call.dependencies(repeat (each Dependency).self, specs: specs)
             return try make(call.argument(as: Argument.self), repeat each dependencies)
@@ -92,6 +103,7 @@ extension FactoryCatalog {
     }
 
     /// Registers a factory that takes both manifest parameters and a resolve-time argument.
+    @inlinable @inline(never)
     public mutating func register<T, Parameters: Decodable & Sendable, Argument, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -104,7 +116,7 @@ extension FactoryCatalog {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(Self.singleType(
             name, type, lifetime, specs: specs, parameters: .of(parameters), argument: TypeKey(argument),
-            CodeLocation(file, line)
+            file, line
         ) { call in
             let dependencies = try call.dependencies(repeat (each Dependency).self, specs: specs)
             return try make(
@@ -161,7 +173,7 @@ extension FactoryCatalog {
     ) {
         let box = Instance<T>(instance)
         addOrStop(Self.singleType(
-            name, type, .singleton, specs: [], parameters: nil, argument: nil, CodeLocation(file, line)
+            name, type, .singleton, specs: [], parameters: nil, argument: nil, file, line
         ) { _ in box.value })
     }
 
@@ -184,7 +196,7 @@ extension FactoryCatalog {
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
         addOrStop(Self.singleType(
-            name, type, lifetime, specs: nil, parameters: nil, argument: nil, CodeLocation(file, line)
+            name, type, lifetime, specs: nil, parameters: nil, argument: nil, file, line
         ) { call in try make(Resolver(call: call)) })
     }
 
@@ -199,7 +211,7 @@ extension FactoryCatalog {
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
         addOrStop(Self.singleType(
-            name, type, lifetime, specs: nil, parameters: .of(parameters), argument: nil, CodeLocation(file, line)
+            name, type, lifetime, specs: nil, parameters: .of(parameters), argument: nil, file, line
         ) { call in try make(Resolver(call: call)) })
     }
 
@@ -208,20 +220,33 @@ extension FactoryCatalog {
     /// A factory whose product is the one type it provides. `produce` makes
     /// the product; it is wrapped twice: boxed, for storage (singletons, scopes,
     /// graphs), and written straight into the caller's memory, for transients.
-    private static func singleType<T>(
+    @inlinable
+    static func singleType<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,
-        parameters: ParametersSpec?, argument: TypeKey?, _ location: CodeLocation,
+        parameters: ParametersSpec?, argument: TypeKey?, _ file: StaticString, _ line: UInt,
         produce: @escaping @Sendable (FactoryCall) throws -> T
+    ) -> FactoryDefinition {
+        singleTypeDefinition(
+            name, type, lifetime, specs: specs, parameters: parameters, argument: argument, file, line,
+            buildInto: { call, memory in memory.assumingMemoryBound(to: T.self).initialize(to: try produce(call)) },
+            build: { call in Instance<T>(try produce(call)) })
+    }
+
+    @usableFromInline
+    static func singleTypeDefinition<T>(
+        _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,
+        parameters: ParametersSpec?, argument: TypeKey?, _ file: StaticString, _ line: UInt,
+        buildInto: @escaping @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void,
+        build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) -> FactoryDefinition {
         FactoryDefinition(
             name: name, provides: [ProvidedType(key: TypeKey(type), convert: nil)], dependencies: specs,
             defaultLifetime: lifetime, productTypeName: TypeKey.qualifiedName(of: type),
             productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: argument,
-            registeredAt: location, boxing: .of(type),
-            buildInto: { call, memory in memory.assumingMemoryBound(to: T.self).initialize(to: try produce(call)) },
-            build: { call in Instance<T>(try produce(call)) })
+            registeredAt: CodeLocation(file, line), boxing: .of(type), buildInto: buildInto, build: build)
     }
 
+    @usableFromInline
     static func dependencySpecs<each D>(_ types: repeat (each D).Type) -> [DependencySpec] {
         var specs: [DependencySpec] = []
         repeat specs.append(DependencySpec.of(each types))

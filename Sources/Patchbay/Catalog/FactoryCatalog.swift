@@ -59,6 +59,7 @@ public struct FactoryCatalog: Sendable {
     }
 
     /// Adds a definition; a mistake stops the program with the error's message.
+    @usableFromInline
     mutating func addOrStop(_ definition: FactoryDefinition) {
         do {
             try add(definition)

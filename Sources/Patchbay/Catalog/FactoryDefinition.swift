@@ -8,6 +8,21 @@ final class Instance<Value>: @unchecked Sendable {
     @usableFromInline init(_ value: Value) { self.value = value }
 }
 
+/// The value in an `Instance<T>` box, read through its address.
+///
+/// Generic code that is not specialized would look up `Instance<T>`'s
+/// metadata (a hash-table search in the runtime) to find the field; the
+/// field's place is fixed, though: after the object header (a metadata
+/// pointer and a reference count, two words), aligned for `T`.
+/// `InstanceLayoutTests` checks this against real boxes.
+@inlinable @inline(__always)
+func instanceValue<T>(_ box: Unmanaged<AnyObject>, as _: T.Type) -> T {
+    let header = 2 * MemoryLayout<UnsafeRawPointer>.size
+    let alignment = MemoryLayout<T>.alignment
+    let offset = (header + alignment - 1) & ~(alignment - 1)
+    return (UnsafeRawPointer(box.toOpaque()) + offset).assumingMemoryBound(to: T.self).pointee
+}
+
 /// Where in the app's source a factory was registered.
 public struct CodeLocation: Hashable, Sendable, CustomStringConvertible {
     /// The file, as `#fileID` gives it (`NotesKit/NotesCatalog.swift`).
@@ -38,6 +53,7 @@ struct ProvidedType: Sendable {
 }
 
 /// How a factory gets one of its dependencies.
+@usableFromInline
 struct DependencySpec: Sendable {
     enum Kind: String, Sendable, Codable {
         /// Resolved when the factory runs; missing is an error.
@@ -61,12 +77,14 @@ struct DependencySpec: Sendable {
 }
 
 /// The parameters type a factory declares, decoded from a binding's `parameters`.
+@usableFromInline
 struct ParametersSpec: Sendable {
     let typeName: String
     let decode: @Sendable (JSONValue) throws -> any Sendable
     /// What is known of the type's fields, found by a dry run of its `init(from:)`.
     let fields: [CatalogDescription.ParameterField]?
 
+    @usableFromInline
     static func of<P: Decodable & Sendable>(_ type: P.Type) -> ParametersSpec {
         ParametersSpec(
             typeName: TypeKey.qualifiedName(of: type),
@@ -77,6 +95,7 @@ struct ParametersSpec: Sendable {
 }
 
 /// Everything the catalog knows of one factory.
+@usableFromInline
 struct FactoryDefinition: Sendable {
     let name: String
     let provides: [ProvidedType]
@@ -94,9 +113,36 @@ struct FactoryDefinition: Sendable {
     let boxing: ObjectBoxing
     /// Makes the product into uninitialized memory for a `Product`, with no
     /// box: how transients are made when the product is the bound type.
-    let buildInto: (@Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void)?
+    /// Not optional: an optional closure is stored in its most general form,
+    /// and calling it from specialized code would allocate a reabstraction
+    /// thunk each time. `buildsInto` says whether it is real.
+    let buildInto: @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void
+    /// Whether there is a real `buildInto`.
+    let buildsInto: Bool
     /// Makes the product, boxed as `Instance<Product>`.
     let build: @Sendable (FactoryCall) throws -> AnyObject
+
+    init(
+        name: String, provides: [ProvidedType], dependencies: [DependencySpec]?, defaultLifetime: Lifetime?,
+        productTypeName: String, productIsClass: Bool, parameters: ParametersSpec?, argument: TypeKey?,
+        registeredAt: CodeLocation, boxing: ObjectBoxing,
+        buildInto: (@Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void)?,
+        build: @escaping @Sendable (FactoryCall) throws -> AnyObject
+    ) {
+        self.name = name
+        self.provides = provides
+        self.dependencies = dependencies
+        self.defaultLifetime = defaultLifetime
+        self.productTypeName = productTypeName
+        self.productIsClass = productIsClass
+        self.parameters = parameters
+        self.argument = argument
+        self.registeredAt = registeredAt
+        self.boxing = boxing
+        self.buildInto = buildInto ?? { _, _ in fatalError("Patchbay: this factory's product is always boxed") }
+        self.buildsInto = buildInto != nil
+        self.build = build
+    }
 }
 
 /// Moves a class product between its `Instance<Product>` box and a bare object,

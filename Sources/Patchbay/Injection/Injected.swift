@@ -22,12 +22,12 @@ public struct Injected<Value>: @unchecked Sendable {
     }
 
     /// The dependency, resolved on first access.
+    // Inlinable, so that a later access is specialized in the app's module:
+    // an atomic load and a read of the kept value, with no call.
+    @inlinable
     public var wrappedValue: Value {
-        do {
-            return try storage.value()
-        } catch {
-            fatalError(error.description)
-        }
+        if let box = storage.resolved.load() { return box._withUnsafeGuaranteedRef { $0.value } }
+        return storage.firstAccess()
     }
 
     /// The wrapper itself, for `try $property.resolve()`.
@@ -50,7 +50,7 @@ public struct Injected<Value>: @unchecked Sendable {
 /// `try $analytics.resolve()` to handle it).
 @propertyWrapper
 public struct SafelyInjected<Value>: @unchecked Sendable {
-    private let storage: InjectionStorage<Value?>
+    @usableFromInline let storage: InjectionStorage<Value?>
 
     /// Resolves `Value` from `injector` of `container` (the default container when `nil`).
     public init(from injector: InjectorName = .primary, container: Container? = nil) {
@@ -58,12 +58,10 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
     }
 
     /// The dependency, or `nil` when not bound; resolved on first access.
+    @inlinable
     public var wrappedValue: Value? {
-        do {
-            return try storage.value()
-        } catch {
-            fatalError(error.description)
-        }
+        if let box = storage.resolved.load() { return box._withUnsafeGuaranteedRef { $0.value } }
+        return storage.firstAccess()
     }
 
     /// The wrapper itself, for `try $property.resolve()`.

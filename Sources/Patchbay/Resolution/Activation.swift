@@ -86,9 +86,51 @@ final class Activation: Sendable {
         for (key, byInjector) in bindingsByType {
             entries[key.id] = TypeEntry(key: key, byInjector: byInjector, order: result.injectorOrder)
         }
+        let light = lightBindings(entries)
         return Activation(
-            manifest: manifest, injectorOrder: result.injectorOrder, entries: TypeTable(entries),
+            manifest: manifest, injectorOrder: result.injectorOrder,
+            entries: TypeTable(entries, isLight: { light.contains(ObjectIdentifier($0)) }),
             warnings: result.diagnostics.warnings, catalogProviders: providers)
+    }
+
+    /// The bindings a resolve may build *light*, with no resolution context
+    /// (see ``FactoryCall``): transients served from `primary`, with no
+    /// argument, made as the bound type, needing only plain dependencies,
+    /// and whose whole dependency tree has no `graph` binding (whose instance
+    /// a context shares across the tree) and no factory that resolves by hand
+    /// (whose needs are unknown). Validation has ruled out cycles among
+    /// known needs, so nothing is left for a context to do.
+    static func lightBindings(_ entries: [ObjectIdentifier: TypeEntry]) -> Set<ObjectIdentifier> {
+        // Whether a binding's tree is free of graph bindings and opaque factories; memoized.
+        var plainTree: [ObjectIdentifier: Bool] = [:]
+        func isPlainTree(_ binding: CompiledBinding, depth: Int) -> Bool {
+            if let known = plainTree[ObjectIdentifier(binding)] { return known }
+            guard depth < 10_000, binding.lifetime != .graph, let needs = binding.definition.dependencies else {
+                return false
+            }
+            plainTree[ObjectIdentifier(binding)] = false  // until shown otherwise: a loop is not plain
+            var plain = true
+            for need in needs where need.kind != .lazy {
+                guard let dependency = entries[need.key.id]?.winner(for: binding.injector) else { continue }
+                if !isPlainTree(dependency, depth: depth + 1) {
+                    plain = false
+                    break
+                }
+            }
+            plainTree[ObjectIdentifier(binding)] = plain
+            return plain
+        }
+        var light: Set<ObjectIdentifier> = []
+        for entry in entries.values {
+            let binding = entry.primary
+            guard binding.lifetime == .transient, binding.injector == .primary, binding.definition.buildsInto,
+                binding.definition.argument == nil, binding.provided.convert == nil,
+                let needs = binding.definition.dependencies, needs.allSatisfy({ $0.kind == .direct }),
+                isPlainTree(binding, depth: 0)
+            else { continue }
+            light.insert(ObjectIdentifier(binding))
+        }
+        return light
     }
 
     /// Lets go of every singleton of this activation, when its container is
@@ -164,6 +206,9 @@ final class CompiledBinding: Sendable {
     /// from it (a singleton whose factory takes no argument); else nil.
     /// Unowned: `storage` keeps it alive, and reading it costs no retain.
     @usableFromInline unowned(unsafe) let readyCell: InstanceCell?
+    /// Makes the product straight into memory for a `T` (see
+    /// ``FactoryDefinition/buildInto``), for the light path.
+    @usableFromInline let buildInto: @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void
 
     init(
         key: TypeKey, injector: InjectorName, lifetime: Lifetime, definition: FactoryDefinition,
@@ -176,6 +221,7 @@ final class CompiledBinding: Sendable {
         self.provided = provided
         self.parameters = parameters
         self.storage = storage
+        buildInto = definition.buildInto
         if case .singleton(let cell) = storage, definition.argument == nil, provided.convert == nil {
             readyCell = cell
         } else {

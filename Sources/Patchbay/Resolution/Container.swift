@@ -127,18 +127,69 @@ public final class Container: Sendable {
     // every call, which costs more than the rest of the fast path.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, from injector: InjectorName = .primary) throws(ResolutionError) -> T {
-        // The common case — a singleton already made, no test overrides — is
-        // an atomic load, a table probe and a second atomic load: no lock, no
-        // allocation, no dynamic cast.
-        let state = ThreadResolutionState.current
-        let activation = state.activation(of: self)
-        if !activation.overridesInUse, let entry = activation.entries[ObjectIdentifier(T.self)],
-            let cell = entry.winner(for: injector).readyCell, let box = cell.current
+        // The common cases take no lock, allocate nothing of their own and
+        // retain nothing but the result: the thread's cache (plain memory)
+        // says whether it holds this container's activation in force; if so,
+        // its fast table gives a made singleton with one atomic load, or a
+        // light transient to build (see `FactoryCall`).
+        let cache = ResolveCache.current
+        if injector.rawValue == "primary", let table = cache.pointee.table(for: self),
+            let slot = table.slot(of: ObjectIdentifier(T.self))
         {
-            return unsafeDowncast(box, to: Instance<T>.self).value
+            if let ready = slot.pointee.ready, let box = _stdlib_atomicAcquiringLoadARCRef(object: ready) {
+                return instanceValue(box, as: T.self)
+            }
+            // Light only at top level: a factory that calls the container
+            // directly goes the general way, which tracks the path.
+            if let binding = slot.pointee.light, cache.pointee.busy == 0 {
+                return try resolveLight(T.self, binding, table: table, cache: cache)
+            }
         }
-        return try resolve(T.self, from: injector, state: state, activation: activation)!
+        return try resolveGenerally(T.self, from: injector)
     }
+
+    /// Everything the fast path does not serve.
+    @usableFromInline @inline(never)
+    func resolveGenerally<T>(_: T.Type, from injector: InjectorName) throws(ResolutionError) -> T {
+        let state = ThreadResolutionState.current
+        return try resolve(T.self, from: injector, state: state, activation: state.activation(of: self))!
+    }
+
+    /// Builds a light transient at top level.
+    @inlinable
+    func resolveLight<T>(
+        _: T.Type, _ binding: Unmanaged<CompiledBinding>, table: FastTable, cache: UnsafeMutablePointer<ResolveCache>
+    ) throws(ResolutionError) -> T {
+        let activation = cache.pointee.activation.unsafelyUnwrapped
+        cache.pointee.busy += 1
+        cache.pointee.lightActive = true
+        cache.pointee.lightActivation = activation
+        defer {
+            cache.pointee.busy -= 1
+            cache.pointee.lightActive = false
+            if cache.pointee.holdsContext || cache.pointee.hasParked {
+                cache.pointee.owner.unsafelyUnwrapped.takeUnretainedValue().finishLight()
+            }
+        }
+        let light = LightResolution(table: table, container: self, activation: activation, cache: cache)
+        return try light.build(T.self, binding)
+    }
+
+    /// The general path for a light call's dependency: a resolution of its
+    /// own, from `primary`, in the light call's activation.
+    @usableFromInline
+    func resolve<T>(_ type: T.Type, activation: Unmanaged<Activation>) throws(ResolutionError) -> T {
+        let state = ThreadResolutionState.current
+        return try resolve(T.self, from: .primary, state: state, activation: activation.takeUnretainedValue())!
+    }
+
+    /// The address of the activation in force, for comparing: no retain, no lock.
+    @inlinable
+    var rawCurrent: UnsafeMutableRawPointer? { current.load()?.toOpaque() }
+
+    /// This container's address, for comparing.
+    @inlinable
+    var address: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     /// Resolves `type`, passing `argument` to a factory registered with `argument:`.
     ///
@@ -184,6 +235,28 @@ public final class Container: Sendable {
     ) throws(ResolutionError) -> T? {
         let overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil
         var context = state.context
+        let cache = state.cache
+        let fromLight = cache.pointee.lightActive
+        cache.pointee.lightActive = false
+        defer { if fromLight { cache.pointee.lightActive = true } }
+        if fromLight {
+            // Called from a light factory: directly, or for a need the fast
+            // table does not serve. Go on in the context a resolution would
+            // have had: one begun now, kept until the light resolution ends
+            // (so `graph` instances are shared by everything it builds),
+            // holding the light path (for cycles and messages).
+            if scope == nil, !context.isActive || context.container === self {
+                if !context.isActive {
+                    let lightActivation = Unmanaged<Activation>.fromOpaque(cache.pointee.lightActivation!)
+                    context.begin(
+                        container: self, activation: lightActivation.takeUnretainedValue(), overrides: overrides,
+                        scope: nil)
+                    cache.pointee.holdsContext = true
+                }
+                context.continueLight(from: cache)
+                return try run(T.self) { try context.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
+            }
+        }
         if context.isActive {
             // Joined also when the scope is the one this resolution runs in (a Lazy
             // read during construction passes the scope it captured): otherwise a
@@ -192,7 +265,7 @@ public final class Container: Sendable {
                 return try run(T.self) { try context.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
             }
             // A factory resolving from another container, or in another scope: a context of its own.
-            context = ResolutionContext()
+            context = ResolutionContext(cache: cache)
         }
         context.begin(container: self, activation: activation, overrides: overrides, scope: scope)
         defer { context.end() }

@@ -1,14 +1,53 @@
 /// What a factory's closure is called with: the resolution it runs in, the
 /// binding that chose it, and the resolve-time argument.
+///
+/// A call runs in one of two ways. Usually in a ``ResolutionContext``, which
+/// tracks the path (for cycles and messages) and `graph` instances. Or
+/// *light*: a transient whose whole dependency tree is known and has no
+/// `graph` binding and no factory that resolves by hand (see
+/// `Activation.lightBindings`) is built with no context at all, its plain
+/// dependencies read from the fast table. Static validation has ruled out
+/// cycles among such factories, so there is nothing to track; an error gets
+/// its path as it travels back up through the calls.
+@usableFromInline
 struct FactoryCall {
-    let context: ResolutionContext
-    let binding: CompiledBinding
-    let argument: Any?
+    /// The resolution this call runs in; nil for a light call.
+    @usableFromInline let full: ResolutionContext?
+    /// The fast table and container of a light call; nil otherwise.
+    @usableFromInline let light: LightResolution?
+    /// The binding whose factory runs.
+    @usableFromInline unowned(unsafe) let binding: CompiledBinding
+    @usableFromInline let argument: Any?
+
+    init(context: ResolutionContext, binding: CompiledBinding, argument: Any?) {
+        self.full = context
+        self.light = nil
+        self.binding = binding
+        self.argument = argument
+    }
+
+    @inlinable
+    init(light: LightResolution, binding: CompiledBinding) {
+        self.full = nil
+        self.light = light
+        self.binding = binding
+        self.argument = nil
+    }
+
+    /// The resolution this call runs in. Only light calls have none, and
+    /// their factories never ask: they take no wrapped needs and do not resolve by hand.
+    var context: ResolutionContext { full! }
 
     /// One of the factory's dependencies, resolved from the injector that
     /// served the factory, with the same fallback.
-    @inline(__always)
-    func dependency<D>(_: D.Type, spec: DependencySpec) throws -> D {
+    @inlinable @inline(__always)
+    func dependency<D>(_: D.Type, specs: [DependencySpec], index: Int) throws -> D {
+        if let light { return try light.resolve(D.self) }
+        return try fullDependency(D.self, spec: specs[index])
+    }
+
+    @usableFromInline
+    func fullDependency<D>(_: D.Type, spec: DependencySpec) throws -> D {
         if let makeWrapper = spec.makeWrapper {
             return try makeWrapper(self) as! D  // an Optional or Lazy of a concrete type: a cheap cast
         }
@@ -17,23 +56,101 @@ struct FactoryCall {
 
     /// The factory's dependencies, in the order of its closure's parameters,
     /// each resolved as its ``DependencySpec`` (made at registration) says.
+    @inlinable
     func dependencies<each D>(_ types: repeat (each D).Type, specs: [DependencySpec]) throws -> (repeat each D) {
         var index = 0
         func next<X>(_: X.Type) throws -> X {
             defer { index += 1 }
-            return try dependency(X.self, spec: specs[index])
+            return try dependency(X.self, specs: specs, index: index)
         }
         return (repeat try next((each D).self))
     }
 
     /// The binding's decoded parameters; validation decoded them at activation.
+    @usableFromInline
     func parameters<P>(as _: P.Type) -> P {
         binding.parameters as! P
     }
 
     /// The resolve-time argument; its type was checked before the factory ran.
+    @usableFromInline
     func argument<A>(as _: A.Type) -> A {
         argument as! A
+    }
+}
+
+/// A resolution with no context: what a light call reads its dependencies
+/// through. Every reference here is kept alive by the resolve that made it
+/// (the container by its caller, the activation by the thread's cache, which
+/// parks rather than releases it while a light resolution runs).
+@usableFromInline
+struct LightResolution {
+    @usableFromInline let table: FastTable
+    @usableFromInline unowned(unsafe) let container: Container
+    @usableFromInline let activation: UnsafeMutableRawPointer
+    @usableFromInline let cache: UnsafeMutablePointer<ResolveCache>
+
+    @inlinable
+    init(
+        table: FastTable, container: Container, activation: UnsafeMutableRawPointer,
+        cache: UnsafeMutablePointer<ResolveCache>
+    ) {
+        self.table = table
+        self.container = container
+        self.activation = activation
+        self.cache = cache
+    }
+
+    /// Resolves `T` from `primary`: a made singleton or a light transient
+    /// from the table, else through a resolution of its own (same activation).
+    @inlinable @inline(__always)
+    func resolve<T>(_: T.Type) throws(ResolutionError) -> T {
+        if let slot = table.slot(of: ObjectIdentifier(T.self)) {
+            if let ready = slot.pointee.ready, let box = _stdlib_atomicAcquiringLoadARCRef(object: ready) {
+                return instanceValue(box, as: T.self)
+            }
+            if let binding = slot.pointee.light {
+                return try build(T.self, binding)
+            }
+        }
+        return try container.resolve(T.self, activation: Unmanaged<Activation>.fromOpaque(activation))
+    }
+
+    /// Runs a light binding's factory straight into the result, with the
+    /// binding on the light path while it runs.
+    ///
+    /// The product is made in the thread's scratch memory, not in a
+    /// `withUnsafeTemporaryAllocation` buffer: this runs as unspecialized
+    /// generic code for a factory's dependencies (a parameter pack is walked
+    /// at run time, element by element), where that function would look up
+    /// the metadata of a `Result<T, Error>` on every call.
+    @inlinable @inline(__always)
+    func build<T>(_: T.Type, _ binding: Unmanaged<CompiledBinding>) throws(ResolutionError) -> T {
+        let depth = cache.pointee.lightDepth
+        let used = cache.pointee.scratchUsed
+        let size = (MemoryLayout<T>.size + 15) & ~15
+        guard depth < ResolveCache.lightPathCapacity, used + size <= ResolveCache.scratchCapacity,
+            MemoryLayout<T>.alignment <= 16
+        else {
+            // Deeper than the path or scratch holds (or over-aligned): built in a context.
+            return try container.resolve(T.self, activation: Unmanaged<Activation>.fromOpaque(activation))
+        }
+        let memory = cache.pointee.scratch + used
+        cache.pointee.scratchUsed = used + size
+        cache.pointee.lightPath[depth] = binding
+        cache.pointee.lightDepth = depth + 1
+        defer {
+            cache.pointee.lightDepth = depth
+            cache.pointee.scratchUsed = used
+        }
+        // Borrowed, not retained: the activation keeps the binding alive.
+        let binding = binding.takeUnretainedValue()
+        do {
+            try binding.buildInto(FactoryCall(light: self, binding: binding), memory)
+        } catch {
+            throw ResolutionError.failure(error, of: binding, lightPath: cache)
+        }
+        return memory.assumingMemoryBound(to: T.self).move()
     }
 }
 

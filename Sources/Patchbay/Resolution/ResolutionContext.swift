@@ -5,6 +5,7 @@
 ///
 /// Each thread reuses one context (``ThreadResolutionState``), so a resolve
 /// allocates nothing of its own. Used by one thread at a time.
+@usableFromInline
 final class ResolutionContext {
     // A context is used by one thread at a time (its owner's), so the dynamic
     // exclusivity checks Swift runs on each access of a class's `var` are
@@ -17,12 +18,20 @@ final class ResolutionContext {
     @exclusivity(unchecked) private var building: [CompiledBinding] = []
     @exclusivity(unchecked) private var graph: [ObjectIdentifier: AnyObject] = [:]
 
+    /// The thread's cache, whose count of running resolutions this context keeps.
+    private let cache: UnsafeMutablePointer<ResolveCache>
+
+    init(cache: UnsafeMutablePointer<ResolveCache>) {
+        self.cache = cache
+    }
+
     /// Whether a resolution is running in this context.
     var isActive: Bool { container != nil }
 
     /// Starts a top-level resolution.
     @inline(__always)
     func begin(container: Container, activation: Activation, overrides: OverrideTable?, scope: Scope?) {
+        cache.pointee.busy += 1
         self.container = container
         self.activation = activation
         self.overrides = overrides
@@ -38,6 +47,18 @@ final class ResolutionContext {
         explicitScope = nil
         building.removeAll(keepingCapacity: true)
         if !graph.isEmpty { graph.removeAll() }
+        cache.pointee.busy -= 1
+        if cache.pointee.hasParked { cache.pointee.owner?.takeUnretainedValue().releaseParked() }
+    }
+
+    /// Makes the path the light resolution's, for a resolve a light factory
+    /// starts in this context: whatever ran in it before has finished, and
+    /// the light path is where this one comes from.
+    func continueLight(from cache: UnsafeMutablePointer<ResolveCache>) {
+        building.removeAll(keepingCapacity: true)
+        for index in 0..<cache.pointee.lightDepth {
+            building.append(cache.pointee.lightPath[index].takeUnretainedValue())
+        }
     }
 
     /// The scope for `scoped` bindings: the one the resolve was asked in, else the task's current one.
@@ -75,13 +96,13 @@ final class ResolutionContext {
         if binding.definition.argument != nil { try check(argument, for: binding) }
         switch binding.storage {
         case .transient:
-            guard binding.provided.convert == nil, let buildInto = binding.definition.buildInto else {
+            guard binding.provided.convert == nil, binding.definition.buildsInto else {
                 return binding.typed(try make(binding, argument), as: T.self)
             }
             // The product is the bound type: build it straight into the result,
             // with no box to allocate and free.
             return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-                try run(binding, argument) { call in try buildInto(call, buffer.baseAddress!) }
+                try run(binding, argument) { call in try binding.definition.buildInto(call, buffer.baseAddress!) }
                 return buffer.baseAddress!.move()
             }
         case .singleton(let shared):

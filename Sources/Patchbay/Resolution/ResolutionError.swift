@@ -109,3 +109,18 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         return text
     }
 }
+
+extension ResolutionError {
+    /// What a light call of `binding`'s factory throws when it fails: a
+    /// dependency's error as it is (it already names its path), anything else
+    /// as `factory-failed` along the light path.
+    @usableFromInline
+    static func failure(
+        _ error: any Error, of binding: CompiledBinding, lightPath cache: UnsafeMutablePointer<ResolveCache>
+    ) -> ResolutionError {
+        if let error = error as? ResolutionError { return error }
+        return ResolutionError(
+            .factoryFailed, type: binding.key.name, injectors: [binding.injector],
+            path: cache.pointee.lightPathNames(), factory: binding.definition.name, underlying: error)
+    }
+}

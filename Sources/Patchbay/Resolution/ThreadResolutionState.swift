@@ -23,20 +23,40 @@ import Musl
 ///   and `graph` instances still shared. Per thread, not per task: a factory
 ///   runs synchronously on one thread, and a `Task` it starts must not join a
 ///   resolution that will be over before it runs.
+///
+/// The part the fast path reads is a ``ResolveCache`` in plain memory, found
+/// through the thread-specific key: reading it costs loads only, where a
+/// class's fields would cost a retain and release of the class per resolve.
 @usableFromInline
 final class ThreadResolutionState {
-    // Only ever touched by the thread that owns this state, so the dynamic
-    // exclusivity checks Swift would run on each access of a class's `var`
-    // (a third of a cached resolve's cost, measured) are switched off.
-    @exclusivity(unchecked) @usableFromInline var cachedContainer: ObjectIdentifier?
-    @exclusivity(unchecked) @usableFromInline var cachedActivation: Activation?
+    /// The plain-memory part; freed with this state.
+    let cache: UnsafeMutablePointer<ResolveCache>
+    /// The strong reference behind `cache.activation`.
+    var cachedActivation: Activation?
+    /// Activations replaced in the cache while a light resolution was running
+    /// on this thread: it still reads their tables, so they are kept until
+    /// the thread is back at top level.
+    var parked: [Activation] = []
     /// The context of the resolution running on this thread, or free for the next one.
-    let context = ResolutionContext()
+    let context: ResolutionContext
+
+    private init() {
+        cache = .allocate(capacity: 1)
+        context = ResolutionContext(cache: cache)
+        cache.initialize(to: ResolveCache())
+        cache.pointee.owner = Unmanaged.passUnretained(self)
+    }
+
+    deinit {
+        cache.pointee.free()
+        cache.deinitialize(count: 1)
+        cache.deallocate()
+    }
 
     /// The activation of `container` in force now.
-    @inlinable @inline(__always)
+    @inline(__always)
     func activation(of container: Container) -> Activation {
-        if cachedContainer == ObjectIdentifier(container), let cached = cachedActivation,
+        if cache.pointee.container == Unmanaged.passUnretained(container).toOpaque(), let cached = cachedActivation,
             container.isCurrent(cached)
         {
             return cached
@@ -44,12 +64,39 @@ final class ThreadResolutionState {
         return refresh(container)
     }
 
+    /// Reads `container`'s activation under its lock and caches it.
     @usableFromInline @inline(never)
     func refresh(_ container: Container) -> Activation {
         let current = container.currentActivation()
-        cachedContainer = ObjectIdentifier(container)
+        if let previous = cachedActivation, previous !== current, cache.pointee.busy > 0 {
+            parked.append(previous)
+            cache.pointee.hasParked = true
+        }
         cachedActivation = current
+        cache.pointee.container = Unmanaged.passUnretained(container).toOpaque()
+        cache.pointee.activation = Unmanaged.passUnretained(current).toOpaque()
+        cache.pointee.table = current.entries.fast
+        cache.pointee.overridesInUse = current.overridesInUse
         return current
+    }
+
+    /// Lets go of parked activations, once no light resolution runs on this thread.
+    @usableFromInline @inline(never)
+    func releaseParked() {
+        guard cache.pointee.busy == 0 else { return }
+        parked.removeAll()
+        cache.pointee.hasParked = false
+    }
+
+    /// What is left to do when a light resolution ends: end the context
+    /// begun part-way for it, and let go of parked activations.
+    @usableFromInline @inline(never)
+    func finishLight() {
+        if cache.pointee.holdsContext {
+            cache.pointee.holdsContext = false
+            context.end()
+        }
+        if cache.pointee.hasParked { releaseParked() }
     }
 
     // MARK: - Per-thread storage
@@ -57,29 +104,110 @@ final class ThreadResolutionState {
     @usableFromInline static let key: pthread_key_t = {
         var key = pthread_key_t()
         #if canImport(Darwin)
-        pthread_key_create(&key) { Unmanaged<ThreadResolutionState>.fromOpaque($0).release() }
+        pthread_key_create(&key) { ResolveCache.threadEnded(UnsafeMutableRawPointer($0)) }
         #else
-        pthread_key_create(&key) { pointer in
-            if let pointer { Unmanaged<ThreadResolutionState>.fromOpaque(pointer).release() }
-        }
+        pthread_key_create(&key) { ResolveCache.threadEnded($0) }
         #endif
         return key
     }()
 
-    /// This thread's state, made on first use and released when the thread ends.
-    @inlinable static var current: ThreadResolutionState {
+    /// Makes this thread's state; it is released when the thread ends.
+    static func makeCurrent() -> UnsafeMutablePointer<ResolveCache> {
+        let state = ThreadResolutionState()
+        _ = Unmanaged.passRetained(state)  // balanced in `ResolveCache.threadEnded`
+        pthread_setspecific(key, state.cache)
+        return state.cache
+    }
+
+    /// This thread's state.
+    static var current: ThreadResolutionState {
+        ResolveCache.current.pointee.owner!.takeUnretainedValue()
+    }
+}
+
+/// The part of a thread's resolution state that the resolve fast path reads:
+/// plain memory, so reading it takes no retain.
+@usableFromInline
+struct ResolveCache {
+    /// The container whose activation is cached (its address; not retained).
+    @usableFromInline var container: UnsafeMutableRawPointer?
+    /// That activation's address; `ThreadResolutionState.cachedActivation` keeps it alive.
+    @usableFromInline var activation: UnsafeMutableRawPointer?
+    /// That activation's fast table.
+    @usableFromInline var table: FastTable?
+    /// Whether that activation has test overrides switched on (then every resolve takes the general path).
+    @usableFromInline var overridesInUse = false
+    /// How many resolutions (light or with a context) run on this thread now.
+    @usableFromInline var busy = 0
+    /// Whether `ThreadResolutionState.parked` holds anything.
+    @usableFromInline var hasParked = false
+
+    // A light resolution (see `FactoryCall`): what it would have kept in a
+    // context, kept here in plain memory instead, so that a context made
+    // part-way (when a light factory calls the container, or needs what the
+    // fast table does not serve) starts from the same path.
+
+    /// Whether the code running now is a light factory's (not a context's).
+    @usableFromInline var lightActive = false
+    /// The activation the light resolution reads.
+    @usableFromInline var lightActivation: UnsafeMutableRawPointer?
+    /// The light bindings being built, outermost first; `lightDepth` of them.
+    @usableFromInline let lightPath: UnsafeMutablePointer<Unmanaged<CompiledBinding>>
+    @usableFromInline var lightDepth = 0
+    /// Whether the thread's context was begun for the light resolution, to
+    /// end when it does.
+    @usableFromInline var holdsContext = false
+    /// How deep a light resolution goes before the rest is built in a context.
+    @usableFromInline static var lightPathCapacity: Int { 64 }
+    /// Where light builds make their products, as a stack: each takes its
+    /// product's size (rounded to 16 bytes) and gives it back when done.
+    @usableFromInline let scratch: UnsafeMutableRawPointer
+    @usableFromInline var scratchUsed = 0
+    @usableFromInline static var scratchCapacity: Int { 16 * 1024 }
+
+    init() {
+        lightPath = .allocate(capacity: Self.lightPathCapacity)
+        scratch = .allocate(byteCount: Self.scratchCapacity, alignment: 16)
+    }
+
+    func free() {
+        lightPath.deallocate()
+        scratch.deallocate()
+    }
+
+    /// The types of the light path, outermost first, for messages.
+    func lightPathNames() -> [String] {
+        (0..<lightDepth).map { lightPath[$0].takeUnretainedValue().key.name }
+    }
+    /// The state this belongs to (set as soon as it exists).
+    @usableFromInline var owner: Unmanaged<ThreadResolutionState>?
+
+    /// This thread's cache, made on first use.
+    @inlinable static var current: UnsafeMutablePointer<ResolveCache> {
         @inline(__always) get {
-            if let pointer = pthread_getspecific(key) {
-                return Unmanaged<ThreadResolutionState>.fromOpaque(pointer).takeUnretainedValue()
+            if let pointer = pthread_getspecific(ThreadResolutionState.key) {
+                return pointer.assumingMemoryBound(to: ResolveCache.self)
             }
             return makeCurrent()
         }
     }
 
     @usableFromInline @inline(never)
-    static func makeCurrent() -> ThreadResolutionState {
-        let state = ThreadResolutionState()
-        pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
-        return state
+    static func makeCurrent() -> UnsafeMutablePointer<ResolveCache> { ThreadResolutionState.makeCurrent() }
+
+    /// The thread-specific destructor: releases the state (and with it this cache).
+    static func threadEnded(_ pointer: UnsafeMutableRawPointer?) {
+        guard let pointer else { return }
+        pointer.assumingMemoryBound(to: ResolveCache.self).pointee.owner?.release()
+    }
+
+    /// The fast table of `container`'s activation in force, when this cache
+    /// holds it and no overrides are in use; else nil (take the general path).
+    @inlinable @inline(__always)
+    func table(for container: Container) -> FastTable? {
+        guard container.rawCurrent == activation, container.address == self.container, !overridesInUse else {
+            return nil
+        }
+        return table
     }
 }

@@ -6,15 +6,23 @@
 /// once the low (alignment) bits are dropped, so an open-addressing table with
 /// multiplicative (Fibonacci) hashing finds it in a multiply, a shift and
 /// usually one compare. Built once per activation, never changed.
+///
+/// Two views of the same slots: `entries` (Swift values, for the general
+/// path) and ``FastTable`` (plain memory, for the resolve fast path).
 @usableFromInline
 struct TypeTable: Sendable {
-    @usableFromInline let keys: [UInt]
-    @usableFromInline let values: [TypeEntry?]
-    @usableFromInline let shift: UInt
-    @usableFromInline let mask: Int
+    let keys: [UInt]
+    let values: [TypeEntry?]
+    let shift: UInt
+    let mask: Int
+    /// Owns the fast view's memory.
+    private let storage: FastTableStorage
+    /// What a resolve reads before it takes the general path.
+    @usableFromInline let fast: FastTable
 
-    /// Builds the table, at most half full.
-    init(_ entries: [ObjectIdentifier: TypeEntry]) {
+    /// Builds the table, at most half full. `isLight` says which bindings
+    /// the fast path may build itself (see ``FastSlot/light``).
+    init(_ entries: [ObjectIdentifier: TypeEntry], isLight: (CompiledBinding) -> Bool = { _ in false }) {
         var capacity = 8
         while capacity < entries.count * 2 { capacity <<= 1 }
         var keys = [UInt](repeating: 0, count: capacity)
@@ -22,31 +30,34 @@ struct TypeTable: Sendable {
         let shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
         for (id, entry) in entries {
             let key = UInt(bitPattern: Int(bitPattern: id))
-            var slot = Self.slot(for: key, shift: shift)
+            var slot = FastTable.slot(for: key, shift: shift)
             while keys[slot] != 0 { slot = (slot + 1) & (capacity - 1) }
             keys[slot] = key
             values[slot] = entry
+        }
+        storage = FastTableStorage(capacity: capacity)
+        for index in 0..<capacity {
+            guard let entry = values[index] else { continue }
+            let primary = entry.primary
+            storage.slots[index] = FastSlot(
+                key: keys[index], ready: primary.readyCell?.instance.pointer,
+                light: isLight(primary) ? Unmanaged.passUnretained(primary) : nil)
         }
         self.keys = keys
         self.values = values
         self.shift = shift
         self.mask = capacity - 1
         self.count = entries.count
+        self.fast = FastTable(slots: storage.slots, shift: shift, mask: capacity - 1)
     }
 
     /// The number of types.
     let count: Int
 
-    @inlinable @inline(__always)
-    static func slot(for key: UInt, shift: UInt) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
-    }
-
     /// The entry of a type, if bound.
-    @inlinable @inline(__always)
     subscript(id: ObjectIdentifier) -> TypeEntry? {
         let key = UInt(bitPattern: Int(bitPattern: id))
-        var slot = Self.slot(for: key, shift: shift)
+        var slot = FastTable.slot(for: key, shift: shift)
         while true {
             let found = keys[slot]
             if found == key { return values[slot] }
@@ -57,4 +68,70 @@ struct TypeTable: Sendable {
 
     /// Every entry, in no particular order.
     var entries: [TypeEntry] { values.compactMap { $0 } }
+}
+
+/// What the resolve fast path needs to know of one bound type, as plain
+/// memory: reading it takes no retain, no bounds check and no enum switch.
+@usableFromInline
+struct FastSlot {
+    /// The type's identity (its metadata address); 0 for an empty slot.
+    @usableFromInline var key: UInt
+    /// Where the `primary` winner keeps its singleton, when a resolve may read
+    /// a made instance straight from there (no argument, no conversion).
+    @usableFromInline var ready: UnsafeMutablePointer<AnyObject?>?
+    /// The `primary` winner, when the fast path may build it without a
+    /// resolution context: see `Activation.lightBindings`.
+    @usableFromInline var light: Unmanaged<CompiledBinding>?
+}
+
+/// The plain-memory view of a ``TypeTable``. Valid while its activation lives.
+@usableFromInline
+struct FastTable: @unchecked Sendable {
+    @usableFromInline let slots: UnsafeMutablePointer<FastSlot>
+    @usableFromInline let shift: UInt
+    @usableFromInline let mask: Int
+
+    @usableFromInline
+    init(slots: UnsafeMutablePointer<FastSlot>, shift: UInt, mask: Int) {
+        self.slots = slots
+        self.shift = shift
+        self.mask = mask
+    }
+
+    @inlinable @inline(__always)
+    static func slot(for key: UInt, shift: UInt) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
+    }
+
+    /// The slot of a type, if bound.
+    @inlinable @inline(__always)
+    func slot(of id: ObjectIdentifier) -> UnsafeMutablePointer<FastSlot>? {
+        let key = UInt(bitPattern: Int(bitPattern: id))
+        var index = Self.slot(for: key, shift: shift)
+        while true {
+            let slot = slots + index
+            let found = slot.pointee.key
+            if found == key { return slot }
+            if found == 0 { return nil }
+            index = (index + 1) & mask
+        }
+    }
+}
+
+/// Owns a fast table's memory: shared by an activation and its twin with
+/// overrides switched on, freed with the last of them.
+private final class FastTableStorage: @unchecked Sendable {
+    let slots: UnsafeMutablePointer<FastSlot>
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: FastSlot(key: 0, ready: nil, light: nil), count: capacity)
+    }
+
+    deinit {
+        slots.deinitialize(count: capacity)
+        slots.deallocate()
+    }
 }

@@ -20,7 +20,7 @@ struct ResolveContainers: @unchecked Sendable {
     let stored: any Service = ServiceImpl()
 }
 
-nonisolated(unsafe) let resolveContainers = ResolveContainers()
+let resolveContainers = ResolveContainers()
 
 func resolveCases(iterations: Int) -> [Case] {
     let c = resolveContainers
@@ -63,6 +63,10 @@ func resolveCases(iterations: Int) -> [Case] {
             ("baseline 1 thread", { n in try onThreads(1, n) { c.baselineSingleton.resolve((any Service).self).id } }),
             ("baseline 2 threads", { n in try onThreads(2, n) { c.baselineSingleton.resolve((any Service).self).id } }),
             ("Swinject sync 2 threads", { n in try onThreads(2, n) { swinjectSingletonSync.resolve((any Service).self)!.id } }),
+            // The same shared object read without any container: what retaining
+            // one object from two cores costs by itself.
+            ("floor 1 thread", { n in try onThreads(1, n) { storedRead(c).id } }),
+            ("floor 2 threads", { n in try onThreads(2, n) { storedRead(c).id } }),
         ]),
     ]
 }

@@ -13,16 +13,20 @@ public struct InjectorName: RawRepresentable, Hashable, Sendable, Codable, Compa
     public let rawValue: String
 
     /// Creates an injector name.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    @inlinable public init(rawValue: String) { self.rawValue = rawValue }
     /// Creates an injector name.
-    public init(_ name: String) { self.rawValue = name }
+    @inlinable public init(_ name: String) { self.rawValue = name }
     /// Creates an injector name from a string literal.
-    public init(stringLiteral value: String) { self.rawValue = value }
+    @inlinable public init(stringLiteral value: String) { self.rawValue = value }
 
     /// The default injector, searched first.
-    public static let primary = InjectorName("primary")
+    // Computed and inlinable, not a stored `static let`: it is the default
+    // argument of every resolve, and a stored global would cost each call a
+    // lazy-initialization check and a retain and release of its string; a
+    // literal this short is a constant.
+    @inlinable public static var primary: InjectorName { InjectorName("primary") }
     /// The second injector, searched after primary.
-    public static let secondary = InjectorName("secondary")
+    @inlinable public static var secondary: InjectorName { InjectorName("secondary") }
 
     /// The name.
     public var description: String { rawValue }

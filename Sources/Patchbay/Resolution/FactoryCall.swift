@@ -9,17 +9,21 @@
 /// dependencies read from the fast table. Static validation has ruled out
 /// cycles among such factories, so there is nothing to track; an error gets
 /// its path as it travels back up through the calls.
+///
+/// Every reference here is unowned: whoever makes a call keeps what it
+/// refers to alive until the call returns, and a call with no owned
+/// references is plain data, which costs nothing to copy or destroy.
 @usableFromInline
 struct FactoryCall {
     /// The resolution this call runs in; nil for a light call.
-    @usableFromInline let full: ResolutionContext?
+    @usableFromInline unowned(unsafe) let full: ResolutionContext?
     /// The fast table and container of a light call; nil otherwise.
     @usableFromInline let light: LightResolution?
     /// The binding whose factory runs.
     @usableFromInline unowned(unsafe) let binding: CompiledBinding
-    @usableFromInline let argument: Any?
+    @usableFromInline unowned(unsafe) let argument: ArgumentValue?
 
-    init(context: ResolutionContext, binding: CompiledBinding, argument: Any?) {
+    init(context: ResolutionContext, binding: CompiledBinding, argument: ArgumentValue?) {
         self.full = context
         self.light = nil
         self.binding = binding
@@ -75,7 +79,7 @@ struct FactoryCall {
     /// The resolve-time argument; its type was checked before the factory ran.
     @usableFromInline
     func argument<A>(as _: A.Type) -> A {
-        argument as! A
+        argument!.value as! A
     }
 }
 
@@ -144,11 +148,12 @@ struct LightResolution {
             cache.pointee.scratchUsed = used
         }
         // Borrowed, not retained: the activation keeps the binding alive.
-        let binding = binding.takeUnretainedValue()
         do {
-            try binding.buildInto(FactoryCall(light: self, binding: binding), memory)
+            try binding._withUnsafeGuaranteedRef { binding in
+                try binding.buildInto(FactoryCall(light: self, binding: binding), memory)
+            }
         } catch {
-            throw ResolutionError.failure(error, of: binding, lightPath: cache)
+            throw ResolutionError.failure(error, of: binding.takeUnretainedValue(), lightPath: cache)
         }
         return memory.assumingMemoryBound(to: T.self).move()
     }
@@ -190,7 +195,7 @@ public struct Resolver {
 
     /// The resolve-time argument, when one of this type was given.
     public func argument<A>(as type: A.Type) -> A? {
-        call.argument as? A
+        call.argument?.value as? A
     }
 }
 

@@ -157,7 +157,7 @@ final class ResolutionContext {
         building.append(binding)
         defer { building.removeLast() }
         do {
-            return try body(FactoryCall(context: self, binding: binding, argument: argument?.value))
+            return try body(FactoryCall(context: self, binding: binding, argument: argument))
         } catch let error as ResolutionError {
             throw error
         } catch {
@@ -207,10 +207,16 @@ final class ResolutionContext {
 }
 
 /// A resolve-time argument with its type.
+/// A class, so a ``FactoryCall`` can refer to it without owning it.
 @usableFromInline
-struct ArgumentValue {
+final class ArgumentValue {
     let value: Any
     let key: TypeKey
+
+    init(value: Any, key: TypeKey) {
+        self.value = value
+        self.key = key
+    }
 }
 
 extension CompiledBinding {

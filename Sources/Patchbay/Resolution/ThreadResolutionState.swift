@@ -76,7 +76,7 @@ final class ThreadResolutionState {
         cache.pointee.container = Unmanaged.passUnretained(container).toOpaque()
         cache.pointee.activation = Unmanaged.passUnretained(current).toOpaque()
         cache.pointee.table = current.entries.fast
-        cache.pointee.overridesInUse = current.overridesInUse
+        cache.pointee.fastActivation = current.overridesInUse ? nil : cache.pointee.activation
         return current
     }
 
@@ -133,10 +133,14 @@ struct ResolveCache {
     @usableFromInline var container: UnsafeMutableRawPointer?
     /// That activation's address; `ThreadResolutionState.cachedActivation` keeps it alive.
     @usableFromInline var activation: UnsafeMutableRawPointer?
+    /// The same, when the fast path may use it: nil when the activation has
+    /// test overrides switched on (then every resolve takes the general path).
+    /// An activation belongs to one container and this cache keeps it alive,
+    /// so finding it current in a container also says the container is the
+    /// cached one: one comparison answers all three questions.
+    @usableFromInline var fastActivation: UnsafeMutableRawPointer?
     /// That activation's fast table.
-    @usableFromInline var table: FastTable?
-    /// Whether that activation has test overrides switched on (then every resolve takes the general path).
-    @usableFromInline var overridesInUse = false
+    @usableFromInline var table = FastTable.empty
     /// How many resolutions (light or with a context) run on this thread now.
     @usableFromInline var busy = 0
     /// Whether `ThreadResolutionState.parked` holds anything.
@@ -205,9 +209,6 @@ struct ResolveCache {
     /// holds it and no overrides are in use; else nil (take the general path).
     @inlinable @inline(__always)
     func table(for container: Container) -> FastTable? {
-        guard container.rawCurrent == activation, container.address == self.container, !overridesInUse else {
-            return nil
-        }
-        return table
+        container.rawCurrent == fastActivation ? table : nil
     }
 }

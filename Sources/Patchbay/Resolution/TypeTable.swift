@@ -98,6 +98,13 @@ struct FastTable: @unchecked Sendable {
         self.mask = mask
     }
 
+    /// A table with no types, for a cache that holds none yet.
+    static let empty: FastTable = {
+        let slots = UnsafeMutablePointer<FastSlot>.allocate(capacity: 2)
+        slots.initialize(repeating: FastSlot(key: 0, ready: nil, light: nil), count: 2)
+        return FastTable(slots: slots, shift: UInt(UInt.bitWidth - 1), mask: 1)
+    }()
+
     @inlinable @inline(__always)
     static func slot(for key: UInt, shift: UInt) -> Int {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)

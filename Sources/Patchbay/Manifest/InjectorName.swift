@@ -19,11 +19,12 @@ public struct InjectorName: RawRepresentable, Hashable, Sendable, Codable, Compa
     /// Creates an injector name from a string literal.
     @inlinable public init(stringLiteral value: String) { self.rawValue = value }
 
-    /// The default injector, searched first.
     // Computed and inlinable, not a stored `static let`: it is the default
     // argument of every resolve, and a stored global would cost each call a
     // lazy-initialization check and a retain and release of its string; a
     // literal this short is a constant.
+
+    /// The default injector, searched first.
     @inlinable public static var primary: InjectorName { InjectorName("primary") }
     /// The second injector, searched after primary.
     @inlinable public static var secondary: InjectorName { InjectorName("secondary") }

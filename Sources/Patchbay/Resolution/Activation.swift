@@ -202,10 +202,6 @@ final class CompiledBinding: Sendable {
     let provided: ProvidedType
     let parameters: (any Sendable)?
     let storage: Storage
-    /// The singleton cell, when a resolve may read a made instance straight
-    /// from it (a singleton whose factory takes no argument); else nil.
-    /// Unowned: `storage` keeps it alive, and reading it costs no retain.
-    @usableFromInline unowned(unsafe) let readyCell: InstanceCell?
     /// Makes the product straight into memory for a `T` (see
     /// ``FactoryDefinition/buildInto``), for the light path.
     @usableFromInline let buildInto: @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void
@@ -222,11 +218,16 @@ final class CompiledBinding: Sendable {
         self.parameters = parameters
         self.storage = storage
         buildInto = definition.buildInto
-        if case .singleton(let cell) = storage, definition.argument == nil, provided.convert == nil {
-            readyCell = cell
-        } else {
-            readyCell = nil
+    }
+
+    /// The singleton cell, when a resolve may read a made instance straight
+    /// from it (a singleton whose factory takes no argument and whose product
+    /// is the bound type); else nil.
+    var readyCell: InstanceCell? {
+        guard case .singleton(let cell) = storage, definition.argument == nil, provided.convert == nil else {
+            return nil
         }
+        return cell
     }
 
     /// The identity of this binding's instances in a scope or a graph.

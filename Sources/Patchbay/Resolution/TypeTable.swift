@@ -11,10 +11,8 @@
 /// path) and ``FastTable`` (plain memory, for the resolve fast path).
 @usableFromInline
 struct TypeTable: Sendable {
-    let keys: [UInt]
+    /// The entries, at the same index as their slot in the fast view.
     let values: [TypeEntry?]
-    let shift: UInt
-    let mask: Int
     /// Owns the fast view's memory.
     private let storage: FastTableStorage
     /// What a resolve reads before it takes the general path.
@@ -43,10 +41,7 @@ struct TypeTable: Sendable {
                 key: keys[index], ready: primary.readyCell?.instance.pointer,
                 light: isLight(primary) ? Unmanaged.passUnretained(primary) : nil)
         }
-        self.keys = keys
         self.values = values
-        self.shift = shift
-        self.mask = capacity - 1
         self.count = entries.count
         self.fast = FastTable(slots: storage.slots, shift: shift, mask: capacity - 1)
     }
@@ -56,14 +51,7 @@ struct TypeTable: Sendable {
 
     /// The entry of a type, if bound.
     subscript(id: ObjectIdentifier) -> TypeEntry? {
-        let key = UInt(bitPattern: Int(bitPattern: id))
-        var slot = FastTable.slot(for: key, shift: shift)
-        while true {
-            let found = keys[slot]
-            if found == key { return values[slot] }
-            if found == 0 { return nil }
-            slot = (slot + 1) & mask
-        }
+        fast.slot(of: id).flatMap { values[$0 - fast.slots] }
     }
 
     /// Every entry, in no particular order.

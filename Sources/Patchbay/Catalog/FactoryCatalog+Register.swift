@@ -48,12 +48,12 @@ extension FactoryCatalog {
         addOrStop(Self.singleTypeDefinition(
             name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line,
             buildInto: { call, memory in
-                let dependencies = try call.dependencies(repeat (each Dependency).self, specs: specs)
-                memory.assumingMemoryBound(to: T.self).initialize(to: try make(repeat each dependencies))
+                var needs = call.dependencies
+                memory.assumingMemoryBound(to: T.self).initialize(to: try make(repeat needs.next((each Dependency).self, specs)))
             },
             build: { call in
-                let dependencies = try call.dependencies(repeat (each Dependency).self, specs: specs)
-                return Instance<T>(try make(repeat each dependencies))
+                var needs = call.dependencies
+                return Instance<T>(try make(repeat needs.next((each Dependency).self, specs)))
             }))
     }
 
@@ -81,8 +81,8 @@ extension FactoryCatalog {
         addOrStop(Self.singleType(
             name, type, lifetime, specs: specs, parameters: .of(parameters), argument: nil, file, line
         ) { call in
-            let dependencies = try call.dependencies(repeat (each Dependency).self, specs: specs)
-            return try make(call.parameters(as: Parameters.self), repeat each dependencies)
+            var needs = call.dependencies
+            return try make(call.parameters(as: Parameters.self), repeat needs.next((each Dependency).self, specs))
         })
     }
 
@@ -104,8 +104,8 @@ extension FactoryCatalog {
         addOrStop(Self.singleType(
             name, type, lifetime, specs: specs, parameters: nil, argument: TypeKey(argument), file, line
         ) { call in
-            let dependencies = try call.dependencies(repeat (each Dependency).self, specs: specs)
-            return try make(call.argument(as: Argument.self), repeat each dependencies)
+            var needs = call.dependencies
+            return try make(call.argument(as: Argument.self), repeat needs.next((each Dependency).self, specs))
         })
     }
 
@@ -125,10 +125,10 @@ extension FactoryCatalog {
             name, type, lifetime, specs: specs, parameters: .of(parameters), argument: TypeKey(argument),
             file, line
         ) { call in
-            let dependencies = try call.dependencies(repeat (each Dependency).self, specs: specs)
+            var needs = call.dependencies
             return try make(
                 call.parameters(as: Parameters.self), call.argument(as: Argument.self),
-                repeat each dependencies)
+                repeat needs.next((each Dependency).self, specs))
         })
     }
 
@@ -163,8 +163,8 @@ extension FactoryCatalog {
             productTypeName: TypeKey.qualifiedName(of: product), productIsClass: TypeConformance.isClass(product),
             parameters: nil, argument: nil, registeredAt: location, boxing: .of(product), buildInto: nil
         ) { call in
-            let dependencies = try call.dependencies(repeat (each Dependency).self, specs: specs)
-            return Instance<Product>(try make(repeat each dependencies))
+            var needs = call.dependencies
+            return Instance<Product>(try make(repeat needs.next((each Dependency).self, specs)))
         })
     }
 

@@ -15,6 +15,10 @@ public final class Container: Sendable {
     /// The activation in force, read by resolves without a lock (see
     /// ``ThreadResolutionState``); replaced under `lock`.
     @usableFromInline let current = AtomicReference<Activation>()
+    /// The key of the threads' resolve caches, copied from the lazily made
+    /// global: reading it here is one load, where the global's accessor
+    /// checks its one-time initialization on every resolve.
+    @usableFromInline let threadKey = ThreadResolutionState.key
     private let lock = Lock()
     /// Set once any test installs overrides; carried by each activation after.
     nonisolated(unsafe) private var overridesInUse = false  // guarded by `lock`
@@ -132,7 +136,7 @@ public final class Container: Sendable {
         // says whether it holds this container's activation in force; if so,
         // its fast table gives a made singleton with one atomic load, or a
         // light transient to build (see `FactoryCall`).
-        let cache = ResolveCache.current
+        let cache = ResolveCache.current(threadKey)
         if injector.rawValue == "primary", let table = cache.pointee.table(for: self),
             let slot = table.slot(of: ObjectIdentifier(T.self))
         {

@@ -101,7 +101,7 @@ final class ThreadResolutionState {
 
     // MARK: - Per-thread storage
 
-    @usableFromInline static let key: pthread_key_t = {
+    static let key: pthread_key_t = {
         var key = pthread_key_t()
         #if canImport(Darwin)
         pthread_key_create(&key) { ResolveCache.threadEnded(UnsafeMutableRawPointer($0)) }
@@ -187,13 +187,15 @@ struct ResolveCache {
     @usableFromInline var owner: Unmanaged<ThreadResolutionState>?
 
     /// This thread's cache, made on first use.
-    @inlinable static var current: UnsafeMutablePointer<ResolveCache> {
-        @inline(__always) get {
-            if let pointer = pthread_getspecific(ThreadResolutionState.key) {
-                return pointer.assumingMemoryBound(to: ResolveCache.self)
-            }
-            return makeCurrent()
+    static var current: UnsafeMutablePointer<ResolveCache> { current(ThreadResolutionState.key) }
+
+    /// This thread's cache, made on first use; `key` is `ThreadResolutionState.key`.
+    @inlinable @inline(__always)
+    static func current(_ key: pthread_key_t) -> UnsafeMutablePointer<ResolveCache> {
+        if let pointer = pthread_getspecific(key) {
+            return pointer.assumingMemoryBound(to: ResolveCache.self)
         }
+        return makeCurrent()
     }
 
     @usableFromInline @inline(never)

@@ -246,9 +246,10 @@ extension FactoryCatalog {
         buildInto: @escaping @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) -> FactoryDefinition {
-        FactoryDefinition(
-            name: name, provides: [ProvidedType(key: TypeKey(type), convert: nil)], dependencies: specs,
-            defaultLifetime: lifetime, productTypeName: TypeKey.qualifiedName(of: type),
+        let key = TypeKey(type)  // its name is the product's: one demangling, not two
+        return FactoryDefinition(
+            name: name, provides: [ProvidedType(key: key, convert: nil)], dependencies: specs,
+            defaultLifetime: lifetime, productTypeName: key.qualifiedName,
             productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: argument,
             registeredAt: CodeLocation(file, line), boxing: .of(type), buildInto: buildInto, build: build)
     }

@@ -51,10 +51,11 @@ public struct FactoryCatalog: Sendable {
 
     /// Adds a definition, or explains why it cannot be added.
     mutating func add(_ definition: FactoryDefinition) throws(RegistrationError) {
-        if let existing = indexByName[definition.name] {
+        // One hash of the name: insert, and put the first back on a clash.
+        if let existing = indexByName.updateValue(definitions.count, forKey: definition.name) {
+            indexByName[definition.name] = existing
             throw .duplicateName(definition.name, first: definitions[existing].registeredAt, second: definition.registeredAt)
         }
-        indexByName[definition.name] = definitions.count
         definitions.append(definition)
     }
 

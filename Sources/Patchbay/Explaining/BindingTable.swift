@@ -163,7 +163,7 @@ struct BindingTable {
     /// Every binding of `type`, in injector order.
     func bindings(of type: String) -> [Entry] {
         guard let byInjector = table[type] else { return [] }
-        return allInjectors.compactMap { byInjector.own[$0] }.map { entries[$0] }
+        return allInjectors.compactMap { byInjector.own($0) }.map { entries[$0] }
     }
 
     /// The injector order, then any injector a binding uses that the order

@@ -12,22 +12,21 @@ final class Activation: Sendable {
     @usableFromInline let overridesInUse: Bool
     /// The warnings validation found (errors prevent an activation).
     let warnings: [Diagnostic]
-    /// Every type the catalog provides, by id, for "not bound" messages.
-    let catalogProviders: [ObjectIdentifier: (name: String, factories: [String])]
-    let boundNames: [String]
+    /// The catalog compiled from, for "not bound" messages. What those need
+    /// (the providers of a type, the names bound) is worked out when a message
+    /// is made, not at every activation.
+    let catalog: FactoryCatalog
 
     init(
         manifest: Manifest, injectorOrder: [InjectorName], entries: TypeTable, overridesInUse: Bool = false,
-        warnings: [Diagnostic], catalogProviders: [ObjectIdentifier: (name: String, factories: [String])],
-        boundNames: [String]? = nil
+        warnings: [Diagnostic], catalog: FactoryCatalog
     ) {
         self.manifest = manifest
         self.injectorOrder = injectorOrder
         self.entries = entries
         self.overridesInUse = overridesInUse
         self.warnings = warnings
-        self.catalogProviders = catalogProviders
-        self.boundNames = boundNames ?? entries.entries.map(\.key.name).sorted()
+        self.catalog = catalog
     }
 
     /// The same activation — the same bindings and the same singleton
@@ -35,7 +34,16 @@ final class Activation: Sendable {
     func withOverridesInUse() -> Activation {
         Activation(
             manifest: manifest, injectorOrder: injectorOrder, entries: entries, overridesInUse: true,
-            warnings: warnings, catalogProviders: catalogProviders, boundNames: boundNames)
+            warnings: warnings, catalog: catalog)
+    }
+
+    /// The short names of the bound types, for "did you mean" in messages.
+    var boundNames: [String] { entries.entries.map(\.key.name) }
+
+    /// The catalog's factories that provide `key`, sorted; nil when none does.
+    func providers(of key: TypeKey) -> [String]? {
+        let names = catalog.definitions.filter { $0.provides.contains { $0.key == key } }.map(\.name)
+        return names.isEmpty ? nil : names.sorted()
     }
 
     /// Validates `manifest` against `catalog` and compiles it.
@@ -45,12 +53,9 @@ final class Activation: Sendable {
         guard !result.diagnostics.containsErrors else { throw ManifestError(diagnostics: result.diagnostics) }
 
         var keysByName: [String: TypeKey] = [:]
-        var providers: [ObjectIdentifier: (name: String, factories: [String])] = [:]
+        keysByName.reserveCapacity(catalog.definitions.count)
         for definition in catalog.definitions {
-            for provided in definition.provides {
-                keysByName[provided.key.qualifiedName] = provided.key
-                providers[provided.key.id, default: (provided.key.name, [])].factories.append(definition.name)
-            }
+            for provided in definition.provides { keysByName[provided.key.qualifiedName] = provided.key }
         }
         // Singletons of one factory with equal parameters in one injector share an instance.
         struct ShareKey: Hashable {
@@ -90,7 +95,7 @@ final class Activation: Sendable {
         return Activation(
             manifest: manifest, injectorOrder: result.injectorOrder,
             entries: TypeTable(entries, isLight: { light.contains(ObjectIdentifier($0)) }),
-            warnings: result.diagnostics.warnings, catalogProviders: providers)
+            warnings: result.diagnostics.warnings, catalog: catalog)
     }
 
     /// The bindings a resolve may build *light*, with no resolution context

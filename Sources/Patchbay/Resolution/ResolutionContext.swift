@@ -197,7 +197,7 @@ final class ResolutionContext {
     func notBound(_ key: TypeKey, from injector: InjectorName) -> ResolutionError {
         let activation = activation!
         let searched = activation.searchOrder(from: injector)
-        let providers = activation.catalogProviders[key.id]?.factories.sorted()
+        let providers = activation.providers(of: key)
         let similar = EditDistance.suggestions(for: key.name, among: activation.boundNames)
         return ResolutionError(
             .notBound, type: key.name, injectors: searched, path: names + [key.name],

@@ -5,8 +5,28 @@
 extension ValidationRun {
     /// The bindings of one type: each injector's own, and the first in injector order.
     struct Serving {
-        var own: [InjectorName: Int] = [:]
+        /// The first injector's own binding, kept inline: most types have
+        /// one binding, and a dictionary per type costs an allocation each.
+        private var firstOwn: (injector: InjectorName, binding: Int)?
+        /// The other injectors' own bindings.
+        private var moreOwn: [InjectorName: Int] = [:]
         var first: (rank: Int, binding: Int)?
+
+        /// The binding `injector` has of its own, if any.
+        func own(_ injector: InjectorName) -> Int? {
+            if let firstOwn, firstOwn.injector == injector { return firstOwn.binding }
+            return moreOwn.isEmpty ? nil : moreOwn[injector]
+        }
+
+        /// Records `binding` as `injector`'s own; `rank` is the injector's place in the order.
+        mutating func add(_ binding: Int, of injector: InjectorName, rank: Int) {
+            if firstOwn == nil || firstOwn?.injector == injector {
+                firstOwn = (injector, binding)
+            } else {
+                moreOwn[injector] = binding
+            }
+            if rank < first?.rank ?? Int.max { first = (rank, binding) }
+        }
     }
 
     /// The binding that serves `type` when asked from `injector`, as resolution would choose it:
@@ -14,7 +34,7 @@ extension ValidationRun {
     /// requester's, since it has none). One lookup, however many injectors there are.
     static func serving(_ type: String, from injector: InjectorName, table: [String: Serving]) -> Int? {
         guard let serving = table[type] else { return nil }
-        return serving.own[injector] ?? serving.first?.binding
+        return serving.own(injector) ?? serving.first?.binding
     }
 
     func serving(_ type: String, from injector: InjectorName, table: [String: Serving]) -> Int? {
@@ -33,12 +53,11 @@ extension ValidationRun {
         var rank: [InjectorName: Int] = [:]
         for (offset, name) in order.enumerated() where rank[name] == nil { rank[name] = offset }
         var table: [String: Serving] = [:]
+        table.reserveCapacity(bindings.count)
         for (offset, binding) in bindings.enumerated() {
             let bindingRank = rank[binding.injector] ?? Int.max
-            table[binding.type, default: Serving()].own[binding.injector] = offset
-            if bindingRank < table[binding.type]?.first?.rank ?? Int.max {
-                table[binding.type]?.first = (bindingRank, offset)
-            }
+            // Mutated in place: one lookup of the type (a string hash), not three.
+            table[binding.type, default: Serving()].add(offset, of: binding.injector, rank: bindingRank)
         }
         return table
     }
@@ -157,8 +176,10 @@ extension ValidationRun {
         // Any binding naming the factory counts, even one that failed another
         // check: a typo elsewhere must not also make its factory look unused.
         let used = Set(manifest.bindings.map(\.factory))
+        let unused = catalog.factories.keys.filter { !used.contains($0) }
+        guard !unused.isEmpty else { return }
         let position = manifest.origin?.position(of: "bindings") ?? SourcePosition(line: 1, column: 1)
-        for name in catalog.factories.keys.sorted() where !used.contains(name) {
+        for name in unused.sorted() {
             report(Diagnostic(
                 code: .unusedFactory, severity: .warning,
                 message: "factory '\(name)' is never used by this manifest",

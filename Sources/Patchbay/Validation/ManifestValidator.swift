@@ -16,7 +16,7 @@ public struct ManifestValidator: Sendable {
     /// Validates against a live catalog, decoding parameters with their real types.
     public init(catalog: FactoryCatalog) {
         self.live = catalog
-        self.description = catalog.describe()
+        self.description = catalog.describe(forValidation: true)
     }
 
     /// Validates against a catalog description, as `patchbay check --catalog` does.
@@ -80,20 +80,29 @@ struct CatalogIndex: Sendable {
     init(_ description: CatalogDescription) {
         var factories: [String: CatalogDescription.Factory] = [:]
         var providers: [String: [String]] = [:]
+        factories.reserveCapacity(description.factories.count)
+        providers.reserveCapacity(description.types.count)
         for factory in description.factories {
             factories[factory.name] = factory
             for type in factory.provides { providers[type, default: []].append(factory.name) }
         }
         var shortNames: [String: [String]] = [:]
         var display: [String: String] = [:]
+        var qualifiedNames: Set<String> = []
+        shortNames.reserveCapacity(description.types.count)
+        display.reserveCapacity(description.types.count)
+        qualifiedNames.reserveCapacity(description.types.count)
         for type in description.types {
             shortNames[type.name, default: []].append(type.qualified)
             display[type.qualified] = type.name
+            qualifiedNames.insert(type.qualified)
         }
+        // Most names have one entry: sorting and deduplicating only the
+        // others spares an allocation per type at every activation.
         self.factories = factories
-        self.providers = providers.mapValues { $0.sorted() }
-        self.shortNames = shortNames.mapValues { Array(Set($0)).sorted() }
-        self.qualifiedNames = Set(description.types.map(\.qualified))
+        self.providers = providers.mapValues { $0.count > 1 ? $0.sorted() : $0 }
+        self.shortNames = shortNames.mapValues { $0.count > 1 ? Array(Set($0)).sorted() : $0 }
+        self.qualifiedNames = qualifiedNames
         self.displayNames = display
     }
 
@@ -276,6 +285,12 @@ struct ValidationRun {
     /// Drops parent bindings replaced by a child's, and reports duplicates within one file.
     private mutating func resolveOverrides(_ candidates: [ValidatedBinding]) -> [ValidatedBinding] {
         struct Key: Hashable { let type: String; let injector: InjectorName }
+        // Usually every binding is the only one of its type and injector: one
+        // pass with no per-key arrays finds that, and nothing is dropped.
+        var seen: Set<Key> = []
+        seen.reserveCapacity(candidates.count)
+        guard !candidates.allSatisfy({ seen.insert(Key(type: $0.typeName, injector: $0.injector)).inserted })
+        else { return candidates }
         var groups: [Key: [Int]] = [:]
         for (offset, candidate) in candidates.enumerated() {
             groups[Key(type: candidate.typeName, injector: candidate.injector), default: []].append(offset)

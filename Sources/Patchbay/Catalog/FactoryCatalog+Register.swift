@@ -49,7 +49,8 @@ extension FactoryCatalog {
             name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line,
             buildInto: { call, memory in
                 var needs = call.dependencies
-                memory.assumingMemoryBound(to: T.self).initialize(to: try make(repeat needs.next((each Dependency).self, specs)))
+                let product = try make(repeat needs.next((each Dependency).self, specs))
+                memory.assumingMemoryBound(to: T.self).initialize(to: product)
             },
             build: { call in
                 var needs = call.dependencies

@@ -169,6 +169,19 @@ final class GraphRoot: Sendable {
     }
 }
 
+extension FactoryCatalog {
+    /// Registers the graph's four factories ("leaf", "left", "right", "root");
+    /// each leaf made counts on `counter`.
+    mutating func registerGraph(counting counter: Counter) {
+        register("leaf", provides: GraphLeaf.self) { GraphLeaf(serial: counter.increment()) }
+        register("left", provides: GraphLeft.self) { (leaf: GraphLeaf) in GraphLeft(leaf: leaf) }
+        register("right", provides: GraphRight.self) { (leaf: GraphLeaf) in GraphRight(leaf: leaf) }
+        register("root", provides: GraphRoot.self) { (left: GraphLeft, right: GraphRight) in
+            GraphRoot(left: left, right: right)
+        }
+    }
+}
+
 // MARK: - A cycle: Chicken <-> Egg
 
 protocol Chicken: AnyObject, Sendable {

@@ -237,12 +237,7 @@ struct LifetimeTests {
 
     private func graphCatalog(_ counter: Counter) -> FactoryCatalog {
         var catalog = FactoryCatalog()
-        catalog.register("leaf", provides: GraphLeaf.self) { GraphLeaf(serial: counter.increment()) }
-        catalog.register("left", provides: GraphLeft.self) { (leaf: GraphLeaf) in GraphLeft(leaf: leaf) }
-        catalog.register("right", provides: GraphRight.self) { (leaf: GraphLeaf) in GraphRight(leaf: leaf) }
-        catalog.register("root", provides: GraphRoot.self) { (left: GraphLeft, right: GraphRight) in
-            GraphRoot(left: left, right: right)
-        }
+        catalog.registerGraph(counting: counter)
         return catalog
     }
 

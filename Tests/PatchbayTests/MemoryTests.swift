@@ -80,12 +80,7 @@ final class ParkedThread: @unchecked Sendable {
         var catalog = FactoryCatalog()
         catalog.register("part", provides: (any Widget).self) { Part(tag: "part", serial: counter.increment()) }
         catalog.register("gadget", provides: (any Gadget).self) { Part(tag: "gadget", serial: counter.increment()) }
-        catalog.register("leaf", provides: GraphLeaf.self) { GraphLeaf(serial: counter.increment()) }
-        catalog.register("left", provides: GraphLeft.self) { (leaf: GraphLeaf) in GraphLeft(leaf: leaf) }
-        catalog.register("right", provides: GraphRight.self) { (leaf: GraphLeaf) in GraphRight(leaf: leaf) }
-        catalog.register("root", provides: GraphRoot.self) { (left: GraphLeft, right: GraphRight) in
-            GraphRoot(left: left, right: right)
-        }
+        catalog.registerGraph(counting: counter)
         return catalog
     }
 

@@ -1,0 +1,133 @@
+// Fixed-arity twins of the common registration form, for factories with no
+// dependencies, one or two. They behave exactly like the general form (same
+// definition, same checks, same messages); they exist for speed.
+//
+// The general form takes its closure's parameters as a pack, and Swift walks
+// a pack at run time even in specialized code: each dependency is built in
+// scratch memory and moved out through unspecialized generic code. And a
+// pack's elements are passed borrowed, so the factory's closure retains a
+// dependency it stores and the caller releases its copy afterwards: two
+// atomic operations per dependency that a direct `init` does not pay. (A
+// `consuming` pack crashes the Swift 6.3 compiler.) With a plain generic
+// parameter, the dependency is read by specialized code and handed over
+// `consuming`: measured on a 3-deep chain of transients, see the README.
+//
+// The no-dependency twin is needed for overload resolution as much as for
+// speed: without it, a closure of no parameters would match the one-dependency
+// form with `Dependency == ()`. A closure of three or more parameters takes
+// the general form; each twin's dependencies are read in parameter order, as
+// the general form reads them.
+
+extension FactoryCatalog {
+    /// Registers a factory that provides one type and needs nothing.
+    ///
+    ///     catalog.register("system-clock", provides: (any Clock).self) { SystemClock() }
+    ///
+    /// The same as the general form, whose closure takes any number of
+    /// dependencies, called with none; see it for the details.
+    ///
+    /// - Parameters:
+    ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
+    ///   - type: The type the factory provides, usually a protocol: `(any Clock).self`.
+    ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - file: Where the registration is, for messages about mistakes; leave the default.
+    ///   - line: Where the registration is, for messages about mistakes; leave the default.
+    ///   - make: Makes the product.
+    @inlinable @inline(never)
+    public mutating func register<T>(
+        _ name: String,
+        provides type: T.Type,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @Sendable () throws -> T
+    ) {
+        addOrStop(Self.singleTypeDefinition(
+            name, type, lifetime, specs: [], parameters: nil, argument: nil, file, line,
+            buildInto: { _, memory in
+                let product = try make()
+                memory.assumingMemoryBound(to: T.self).initialize(to: product)
+            },
+            build: { _ in Instance<T>(try make()) }))
+    }
+
+    /// Registers a factory that provides one type and needs one dependency.
+    ///
+    ///     catalog.register("sqlite", provides: (any UserRepository).self) { (db: any Database) in
+    ///         SQLiteUserRepository(db: db)
+    ///     }
+    ///
+    /// The same as the general form, whose closure takes any number of
+    /// dependencies, called with one; see it for the details. The dependency
+    /// is handed to `make` to keep (`consuming`), which spares a retain and a
+    /// release.
+    ///
+    /// - Parameters:
+    ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
+    ///   - type: The type the factory provides, usually a protocol: `(any UserRepository).self`.
+    ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - file: Where the registration is, for messages about mistakes; leave the default.
+    ///   - line: Where the registration is, for messages about mistakes; leave the default.
+    ///   - make: Makes the product from its dependency.
+    @inlinable @inline(never)
+    public mutating func register<T, Dependency>(
+        _ name: String,
+        provides type: T.Type,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @Sendable (consuming Dependency) throws -> T
+    ) {
+        let specs = Self.dependencySpecs(Dependency.self)
+        addOrStop(Self.singleTypeDefinition(
+            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line,
+            buildInto: { call, memory in
+                let product = try make(call.dependency(Dependency.self, specs: specs, index: 0))
+                memory.assumingMemoryBound(to: T.self).initialize(to: product)
+            },
+            build: { call in
+                Instance<T>(try make(call.dependency(Dependency.self, specs: specs, index: 0)))
+            }))
+    }
+
+    /// Registers a factory that provides one type and needs two dependencies.
+    ///
+    ///     catalog.register("sqlite", provides: (any UserRepository).self) {
+    ///         (db: any Database, log: any Logger) in
+    ///         SQLiteUserRepository(db: db, log: log)
+    ///     }
+    ///
+    /// The same as the general form, whose closure takes any number of
+    /// dependencies, called with two; see it for the details. The dependencies
+    /// are handed to `make` to keep (`consuming`), which spares a retain and a
+    /// release of each.
+    ///
+    /// - Parameters:
+    ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
+    ///   - type: The type the factory provides, usually a protocol: `(any UserRepository).self`.
+    ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - file: Where the registration is, for messages about mistakes; leave the default.
+    ///   - line: Where the registration is, for messages about mistakes; leave the default.
+    ///   - make: Makes the product from its dependencies.
+    @inlinable @inline(never)
+    public mutating func register<T, First, Second>(
+        _ name: String,
+        provides type: T.Type,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @Sendable (consuming First, consuming Second) throws -> T
+    ) {
+        let specs = Self.dependencySpecs(First.self, Second.self)
+        addOrStop(Self.singleTypeDefinition(
+            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line,
+            buildInto: { call, memory in
+                let product = try make(
+                    call.dependency(First.self, specs: specs, index: 0),
+                    call.dependency(Second.self, specs: specs, index: 1))
+                memory.assumingMemoryBound(to: T.self).initialize(to: product)
+            },
+            build: { call in
+                Instance<T>(try make(
+                    call.dependency(First.self, specs: specs, index: 0),
+                    call.dependency(Second.self, specs: specs, index: 1)))
+            }))
+    }
+}

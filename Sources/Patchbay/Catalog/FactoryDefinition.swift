@@ -95,8 +95,13 @@ struct ParametersSpec: Sendable {
 }
 
 /// Everything the catalog knows of one factory.
+///
+/// A class, though immutable: the catalog, a validation run and every
+/// compiled binding share one, and copying a struct of this many references
+/// (names, closures, arrays) cost a dozen retains and releases each time,
+/// measured at about a tenth of activating a catalog.
 @usableFromInline
-struct FactoryDefinition: Sendable {
+final class FactoryDefinition: Sendable {
     let name: String
     let provides: [ProvidedType]
     /// What the factory needs, in closure-parameter order; `nil` when the

@@ -52,11 +52,6 @@ final class Activation: Sendable {
         let result = ManifestValidator(catalog: catalog).run(manifest)
         guard !result.diagnostics.containsErrors else { throw ManifestError(diagnostics: result.diagnostics) }
 
-        var keysByName: [String: TypeKey] = [:]
-        keysByName.reserveCapacity(catalog.definitions.count)
-        for definition in catalog.definitions {
-            for provided in definition.provides { keysByName[provided.key.qualifiedName] = provided.key }
-        }
         // Singletons of one factory with equal parameters in one injector share an instance.
         struct ShareKey: Hashable {
             let factory: String
@@ -64,11 +59,15 @@ final class Activation: Sendable {
             let parameters: JSONValue?
         }
         var sharedCells: [ShareKey: InstanceCell] = [:]
-        var bindingsByType: [TypeKey: [InjectorName: CompiledBinding]] = [:]
+        // Usually one binding per type: kept inline, with no array or
+        // dictionary per type (an allocation each, at every activation).
+        var bindingsByType: [ObjectIdentifier: (first: CompiledBinding, more: [CompiledBinding])] = [:]
+        bindingsByType.reserveCapacity(result.bindings.count)
         for validated in result.bindings {
-            guard let key = keysByName[validated.typeName],
-                let definition = catalog.definition(named: validated.binding.factory),
-                let provided = definition.provides.first(where: { $0.key == key })
+            // The factory's provided type whose name the validator resolved:
+            // a string comparison or two, not a dictionary of every type name.
+            guard let definition = catalog.definition(named: validated.binding.factory),
+                let provided = definition.provides.first(where: { $0.key.qualifiedName == validated.typeName })
             else { continue }  // validation has made sure these exist
             let storage: CompiledBinding.Storage
             switch validated.lifetime {
@@ -83,13 +82,19 @@ final class Activation: Sendable {
                 sharedCells[shareKey] = cell
                 storage = .singleton(cell)
             }
-            bindingsByType[key, default: [:]][validated.injector] = CompiledBinding(
-                key: key, injector: validated.injector, lifetime: validated.lifetime, definition: definition,
+            let binding = CompiledBinding(
+                key: provided.key, injector: validated.injector, lifetime: validated.lifetime, definition: definition,
                 provided: provided, parameters: validated.parameters, storage: storage)
+            if bindingsByType[provided.key.id] == nil {
+                bindingsByType[provided.key.id] = (binding, [])
+            } else {
+                bindingsByType[provided.key.id]!.more.append(binding)
+            }
         }
         var entries: [ObjectIdentifier: TypeEntry] = [:]
-        for (key, byInjector) in bindingsByType {
-            entries[key.id] = TypeEntry(key: key, byInjector: byInjector, order: result.injectorOrder)
+        entries.reserveCapacity(bindingsByType.count)
+        for (id, bindings) in bindingsByType {
+            entries[id] = TypeEntry(bindings.first, more: bindings.more, order: result.injectorOrder)
         }
         let light = lightBindings(entries)
         return Activation(
@@ -144,7 +149,7 @@ final class Activation: Sendable {
     /// that no longer exists, so no read can race with this.
     func retire() {
         for entry in entries.entries {
-            for binding in entry.own.values {
+            for binding in entry.bindings {
                 if case .singleton(let cell) = binding.storage { cell.retire() }
             }
         }
@@ -170,16 +175,31 @@ final class TypeEntry: Sendable {
     @usableFromInline unowned(unsafe) let primary: CompiledBinding
     /// The first binding in injector order: what an injector without its own binding gets.
     @usableFromInline let first: CompiledBinding
-    /// Each injector's own binding.
+    /// Each injector's own binding, when the type has bindings in more than
+    /// one injector; empty when it has one, which then serves every request
+    /// (as `primary` and `first`).
     @usableFromInline let own: [InjectorName: CompiledBinding]
 
-    init(key: TypeKey, byInjector: [InjectorName: CompiledBinding], order: [InjectorName]) {
-        self.key = key
-        let first = order.lazy.compactMap { byInjector[$0] }.first!
-        self.first = first
+    /// The entry of a type bound by `first` and `more` (in manifest order,
+    /// one per injector), searched in injector `order`.
+    init(_ first: CompiledBinding, more: [CompiledBinding], order: [InjectorName]) {
+        self.key = first.key
+        guard !more.isEmpty else {
+            self.first = first
+            self.own = [:]
+            self.primary = first
+            return
+        }
+        var byInjector: [InjectorName: CompiledBinding] = [first.injector: first]
+        for binding in more { byInjector[binding.injector] = binding }
+        let inOrder = order.lazy.compactMap { byInjector[$0] }.first!
+        self.first = inOrder
         self.own = byInjector
-        self.primary = byInjector[.primary] ?? first
+        self.primary = byInjector[.primary] ?? inOrder
     }
+
+    /// Every binding of the type, one per injector that has one.
+    var bindings: [CompiledBinding] { own.isEmpty ? [first] : Array(own.values) }
 
     /// The binding that serves a request from `injector`.
     @inlinable @inline(__always)

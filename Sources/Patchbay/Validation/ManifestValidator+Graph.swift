@@ -70,8 +70,9 @@ extension ValidationRun {
         for (offset, owner) in effective.enumerated() {
             guard let factory = catalog.factories[owner.binding.factory], let needs = factory.needs else { continue }
             for need in needs {
-                let needName = catalog.display(need.type)
-                let ownerName = catalog.display(owner.typeName)
+                // Names for messages only: worked out when one is made, not for every need.
+                var needName: String { catalog.display(need.type) }
+                var ownerName: String { catalog.display(owner.typeName) }
                 guard let served = serving(need.type, from: owner.injector, table: table) else {
                     if need.kind != DependencySpec.Kind.optional.rawValue {
                         report(owner.binding.diagnostic(

@@ -117,7 +117,7 @@ struct BindingTable {
     /// What `name` (short or module-qualified) means in the catalog, as validation reads a protocol name.
     static func lookup(_ name: String, in catalog: CatalogIndex) -> TypeLookup {
         if catalog.qualifiedNames.contains(name) { return .type(name) }
-        let matches = catalog.shortNames[name] ?? []
+        let matches = catalog.types(named: name)
         if matches.count > 1 { return .ambiguous(matches) }
         return .type(matches.first ?? name)
     }

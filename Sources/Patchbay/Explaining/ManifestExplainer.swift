@@ -50,7 +50,7 @@ public struct ManifestExplainer: Sendable {
                 needs: needs(of: served, path: [NodeKey(served)], expanded: &expanded)))
         } else {
             let display = table.display(resolved)
-            let providers = table.catalog?.providers[resolved] ?? []
+            let providers = table.catalog?.providers(of: resolved) ?? []
             outcome = .unbound(TypeExplanation.Unbound(
                 searched: table.searchOrder(from: injector), ambiguous: [],
                 suggestions: EditDistance.suggestions(for: display, among: table.knownNames.subtracting([display])),

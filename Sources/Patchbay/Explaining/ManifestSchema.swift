@@ -107,10 +107,10 @@ public enum ManifestSchema {
         let index = CatalogIndex(catalog)
         var names: [String] = []
         var rules: [JSONValue] = []
-        for type in index.providers.keys.sorted() {
+        for type in index.providedTypes.sorted() {
             var spellings = [type]
             let short = index.display(type)
-            if short != type, index.shortNames[short]?.count == 1 { spellings.append(short) }
+            if short != type, index.types(named: short).count == 1 { spellings.append(short) }
             names += spellings
             rules.append(object([
                 "if": object([
@@ -118,7 +118,7 @@ public enum ManifestSchema {
                     "properties": object(["protocol": object(["enum": strings(spellings.sorted())])]),
                 ]),
                 "then": object([
-                    "properties": object(["factory": object(["enum": strings(index.providers[type] ?? [])])]),
+                    "properties": object(["factory": object(["enum": strings(index.providers(of: type) ?? [])])]),
                 ]),
             ]))
         }

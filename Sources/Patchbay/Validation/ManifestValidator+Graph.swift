@@ -121,7 +121,7 @@ extension ValidationRun {
     }
 
     private func providersHint(for type: String, catalog: CatalogIndex) -> String {
-        guard let providers = catalog.providers[type], !providers.isEmpty else { return "" }
+        guard let providers = catalog.providers(of: type), !providers.isEmpty else { return "" }
         return " (factories that provide it: " + providers.map { "'\($0)'" }.joined(separator: ", ") + ")"
     }
 

@@ -71,46 +71,81 @@ struct ValidationResult: Sendable {
 /// The catalog description, indexed for name lookups.
 struct CatalogIndex: Sendable {
     let factories: [String: CatalogDescription.Factory]
-    let shortNames: [String: [String]]
     let qualifiedNames: Set<String>
+    /// short name -> the qualified types of that name.
+    private let typesByShortName: [String: NameGroup]
     /// qualified type -> factories that provide it.
-    let providers: [String: [String]]
+    private let providerGroups: [String: NameGroup]
     let displayNames: [String: String]
+
+    /// The names under one key. Most keys have one: it is kept inline, and
+    /// only the others go in an array (an allocation per key, at every
+    /// activation, if every key had one).
+    private struct NameGroup: Sendable {
+        let first: String
+        var more: [String] = []
+        /// All of them, sorted.
+        var sorted: [String] { more.isEmpty ? [first] : ([first] + more).sorted() }
+        /// All of them, sorted, each once.
+        var sortedUnique: [String] { more.isEmpty ? [first] : Array(Set([first] + more)).sorted() }
+    }
 
     init(_ description: CatalogDescription) {
         var factories: [String: CatalogDescription.Factory] = [:]
-        var providers: [String: [String]] = [:]
+        var providers: [String: NameGroup] = [:]
         factories.reserveCapacity(description.factories.count)
         providers.reserveCapacity(description.types.count)
         for factory in description.factories {
             factories[factory.name] = factory
-            for type in factory.provides { providers[type, default: []].append(factory.name) }
+            for type in factory.provides { Self.add(factory.name, under: type, to: &providers) }
         }
-        var shortNames: [String: [String]] = [:]
+        var shortNames: [String: NameGroup] = [:]
         var display: [String: String] = [:]
         var qualifiedNames: Set<String> = []
         shortNames.reserveCapacity(description.types.count)
         display.reserveCapacity(description.types.count)
         qualifiedNames.reserveCapacity(description.types.count)
         for type in description.types {
-            shortNames[type.name, default: []].append(type.qualified)
+            Self.add(type.qualified, under: type.name, to: &shortNames)
             display[type.qualified] = type.name
             qualifiedNames.insert(type.qualified)
         }
-        // Most names have one entry: sorting and deduplicating only the
-        // others spares an allocation per type at every activation.
         self.factories = factories
-        self.providers = providers.mapValues { $0.count > 1 ? $0.sorted() : $0 }
-        self.shortNames = shortNames.mapValues { $0.count > 1 ? Array(Set($0)).sorted() : $0 }
+        self.providerGroups = providers
+        self.typesByShortName = shortNames
         self.qualifiedNames = qualifiedNames
         self.displayNames = display
+    }
+
+    private static func add(_ name: String, under key: String, to groups: inout [String: NameGroup]) {
+        if groups[key] == nil {
+            groups[key] = NameGroup(first: name)
+        } else {
+            groups[key]!.more.append(name)
+        }
+    }
+
+    /// The factories that provide a qualified type, sorted; nil when none does.
+    func providers(of type: String) -> [String]? { providerGroups[type]?.sorted }
+
+    /// The qualified types provided by some factory, unsorted.
+    var providedTypes: [String] { Array(providerGroups.keys) }
+
+    /// The qualified types whose short name is `name`, sorted; empty when none.
+    func types(named name: String) -> [String] { typesByShortName[name]?.sortedUnique ?? [] }
+
+    /// The one qualified type whose short name is `name`, without sorting
+    /// anything; nil when there is none or more than one.
+    func onlyType(named name: String) -> String? {
+        guard let group = typesByShortName[name] else { return nil }
+        return group.more.allSatisfy { $0 == group.first } ? group.first : nil
     }
 
     /// The short name of a qualified type, for messages.
     func display(_ qualified: String) -> String { displayNames[qualified] ?? qualified }
 
     /// Types that some factory provides, by short name, for suggestions.
-    var providedShortNames: [String] { providers.keys.map(display) }
+    var providedShortNames: [String] { providerGroups.keys.map(display) }
 }
 
 /// The state of one validation pass.
@@ -194,8 +229,8 @@ struct ValidationRun {
     private mutating func resolveType(_ binding: Binding, in catalog: CatalogIndex) -> String? {
         let name = binding.protocolName
         if catalog.qualifiedNames.contains(name) { return name }
-        let matches = catalog.shortNames[name] ?? []
-        if matches.count == 1 { return matches[0] }
+        if let only = catalog.onlyType(named: name) { return only }
+        let matches = catalog.types(named: name)
         if matches.count > 1 {
             report(binding.diagnostic(
                 .ambiguousProtocol, "protocol name '\(name)' matches \(matches.count) types: "
@@ -214,7 +249,8 @@ struct ValidationRun {
     private mutating func resolveFactory(
         _ binding: Binding, type: String?, in catalog: CatalogIndex
     ) -> CatalogDescription.Factory? {
-        let providers = type.flatMap { catalog.providers[$0] } ?? []
+        // For messages only: looked up when one is made.
+        var providers: [String] { type.flatMap { catalog.providers(of: $0) } ?? [] }
         guard let factory = catalog.factories[binding.factory] else {
             let pool = providers.isEmpty ? Array(catalog.factories.keys) : providers
             let suggestion = EditDistance.suggestions(for: binding.factory, among: pool).first

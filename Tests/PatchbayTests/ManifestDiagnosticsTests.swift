@@ -265,6 +265,28 @@ func expectOne(
         #expect(postgres.severity == .warning)
         #expect(postgres.position == SourcePosition(line: 3, column: 15))
     }
+
+    @Test func aFactoryNamedByABrokenBindingIsNotAlsoUnused() throws {
+        // Each binding has another mistake (a misspelt protocol, an injector
+        // not listed, a protocol the factory does not provide); its factory
+        // still counts as used.
+        let text = """
+            {
+              "format": 1,
+              "injectors": ["primary"],
+              "bindings": [
+                { "protocol": "DClockk", "factory": "system-clock" },
+                { "protocol": "DClock", "factory": "postgres", "injector": "eu" }
+              ]
+            }
+            """
+        let found = try diagnostics(text)
+        #expect(found.with(.unknownProtocol).count == 1)
+        #expect(found.with(.undeclaredInjector).count == 1)
+        let unused = found.with(.unusedFactory).map(\.message)
+        #expect(unused.count == FactoryCatalog.diagnostics.factoryNames.count - 2)
+        #expect(!unused.contains { $0.contains("'system-clock'") || $0.contains("'postgres'") })
+    }
 }
 
 @Suite struct GraphDiagnosticsTests {

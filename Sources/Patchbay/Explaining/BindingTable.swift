@@ -90,7 +90,7 @@ struct BindingTable {
             } else {
                 type = binding.protocolName
             }
-            let factory = catalog?.factories[binding.factory]
+            let factory = catalog?.factory(named: binding.factory)
             let (lifetime, source): (Lifetime?, LifetimeSource) =
                 if let named = binding.lifetime { (named, .binding) }
                 else if let preset = factory?.defaultLifetime { (preset, .factoryDefault) }

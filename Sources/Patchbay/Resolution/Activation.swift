@@ -114,10 +114,11 @@ final class Activation: Sendable {
         // Whether a binding's tree is free of graph bindings and opaque factories; memoized.
         var plainTree: [ObjectIdentifier: Bool] = [:]
         func isPlainTree(_ binding: CompiledBinding, depth: Int) -> Bool {
-            if let known = plainTree[ObjectIdentifier(binding)] { return known }
             guard depth < 10_000, binding.lifetime != .graph, let needs = binding.definition.dependencies else {
                 return false
             }
+            if needs.isEmpty { return true }  // a leaf: nothing to follow or remember
+            if let known = plainTree[ObjectIdentifier(binding)] { return known }
             plainTree[ObjectIdentifier(binding)] = false  // until shown otherwise: a loop is not plain
             var plain = true
             for need in needs where need.kind != .lazy {
@@ -148,8 +149,8 @@ final class Activation: Sendable {
     /// ``ThreadResolutionState``), but nothing can resolve through a container
     /// that no longer exists, so no read can race with this.
     func retire() {
-        for entry in entries.entries {
-            for binding in entry.bindings {
+        for case let entry? in entries.values {
+            entry.forEachBinding { binding in
                 if case .singleton(let cell) = binding.storage { cell.retire() }
             }
         }
@@ -198,8 +199,10 @@ final class TypeEntry: Sendable {
         self.primary = byInjector[.primary] ?? inOrder
     }
 
-    /// Every binding of the type, one per injector that has one.
-    var bindings: [CompiledBinding] { own.isEmpty ? [first] : Array(own.values) }
+    /// Calls `body` with every binding of the type, one per injector that has one.
+    func forEachBinding(_ body: (CompiledBinding) -> Void) {
+        if own.isEmpty { body(first) } else { own.values.forEach(body) }
+    }
 
     /// The binding that serves a request from `injector`.
     @inlinable @inline(__always)

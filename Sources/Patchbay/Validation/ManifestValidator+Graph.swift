@@ -68,7 +68,7 @@ extension ValidationRun {
         // Edges that can form a cycle: direct and optional needs (a Lazy is resolved later).
         var edges: [[Int]] = Array(repeating: [], count: effective.count)
         for (offset, owner) in effective.enumerated() {
-            guard let factory = catalog.factories[owner.binding.factory], let needs = factory.needs else { continue }
+            guard let factory = catalog.factory(named: owner.binding.factory), let needs = factory.needs else { continue }
             for need in needs {
                 // Names for messages only: worked out when one is made, not for every need.
                 var needName: String { catalog.display(need.type) }
@@ -85,7 +85,7 @@ extension ValidationRun {
                     continue
                 }
                 let dependency = effective[served]
-                if let dependencyFactory = catalog.factories[dependency.binding.factory],
+                if let dependencyFactory = catalog.factory(named: dependency.binding.factory),
                     let argument = dependencyFactory.argument
                 {
                     report(owner.binding.diagnostic(
@@ -176,8 +176,8 @@ extension ValidationRun {
         guard let catalog else { return }
         // Any binding naming the factory counts, even one that failed another
         // check: a typo elsewhere must not also make its factory look unused.
-        let used = Set(manifest.bindings.map(\.factory))
-        let unused = catalog.factories.keys.filter { !used.contains($0) }
+        // `check` marked each one it found; every binding goes through it.
+        let unused = catalog.factoryNamesAndOffsets.filter { !namedFactories[$0.offset] }.map(\.name)
         guard !unused.isEmpty else { return }
         let position = manifest.origin?.position(of: "bindings") ?? SourcePosition(line: 1, column: 1)
         for name in unused.sorted() {

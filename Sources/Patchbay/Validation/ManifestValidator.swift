@@ -70,7 +70,11 @@ struct ValidationResult: Sendable {
 
 /// The catalog description, indexed for name lookups.
 struct CatalogIndex: Sendable {
-    let factories: [String: CatalogDescription.Factory]
+    /// The factories by name, each with its place in the description (the
+    /// last, if a description repeats a name).
+    private let factoriesByName: [String: (offset: Int, factory: CatalogDescription.Factory)]
+    /// How many places the description has: a bound for those offsets.
+    let factoryPlaces: Int
     let qualifiedNames: Set<String>
     /// short name -> the qualified types of that name.
     private let typesByShortName: [String: NameGroup]
@@ -91,12 +95,12 @@ struct CatalogIndex: Sendable {
     }
 
     init(_ description: CatalogDescription) {
-        var factories: [String: CatalogDescription.Factory] = [:]
+        var factories: [String: (offset: Int, factory: CatalogDescription.Factory)] = [:]
         var providers: [String: NameGroup] = [:]
         factories.reserveCapacity(description.factories.count)
         providers.reserveCapacity(description.types.count)
-        for factory in description.factories {
-            factories[factory.name] = factory
+        for (offset, factory) in description.factories.enumerated() {
+            factories[factory.name] = (offset, factory)
             for type in factory.provides { Self.add(factory.name, under: type, to: &providers) }
         }
         var shortNames: [String: NameGroup] = [:]
@@ -110,7 +114,8 @@ struct CatalogIndex: Sendable {
             display[type.qualified] = type.name
             qualifiedNames.insert(type.qualified)
         }
-        self.factories = factories
+        self.factoriesByName = factories
+        self.factoryPlaces = description.factories.count
         self.providerGroups = providers
         self.typesByShortName = shortNames
         self.qualifiedNames = qualifiedNames
@@ -124,6 +129,20 @@ struct CatalogIndex: Sendable {
             groups[key]!.more.append(name)
         }
     }
+
+    /// The factory of that name, and its place in the description.
+    func factoryAndOffset(named name: String) -> (offset: Int, factory: CatalogDescription.Factory)? {
+        factoriesByName[name]
+    }
+
+    /// The factory of that name.
+    func factory(named name: String) -> CatalogDescription.Factory? { factoriesByName[name]?.factory }
+
+    /// Every factory name, unsorted, each with its place in the description.
+    var factoryNamesAndOffsets: [(name: String, offset: Int)] { factoriesByName.map { ($0.key, $0.value.offset) } }
+
+    /// Every factory name, unsorted.
+    var factoryNames: [String] { Array(factoriesByName.keys) }
 
     /// The factories that provide a qualified type, sorted; nil when none does.
     func providers(of type: String) -> [String]? { providerGroups[type]?.sorted }
@@ -158,11 +177,15 @@ struct ValidationRun {
     var injectorOrder: [InjectorName] = []
     /// The `injectors` array as a set, for one lookup per binding.
     var declaredInjectors: Set<InjectorName> = []
+    /// Which catalog factories (by place in the description) some binding
+    /// names, marked as bindings are checked: no set of names to build.
+    var namedFactories: [Bool] = []
 
     init(manifest: Manifest, catalog: CatalogIndex?, live: FactoryCatalog?) {
         self.manifest = manifest
         self.catalog = catalog
         self.live = live
+        self.namedFactories = Array(repeating: false, count: catalog?.factoryPlaces ?? 0)
     }
 
     mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
@@ -184,7 +207,10 @@ struct ValidationRun {
         var order: [InjectorName] = [.primary, .secondary]
         var seen = Set(order)  // a manifest may use thousands of injectors: no linear search per name
         let custom = manifest.injectors ?? manifest.bindings.map(\.injector)
-        for name in custom where seen.insert(name).inserted { order.append(name) }
+        // Most bindings use primary: compared first, not hashed.
+        for name in custom where name != .primary && name != .secondary && seen.insert(name).inserted {
+            order.append(name)
+        }
         return order
     }
 
@@ -251,8 +277,8 @@ struct ValidationRun {
     ) -> CatalogDescription.Factory? {
         // For messages only: looked up when one is made.
         var providers: [String] { type.flatMap { catalog.providers(of: $0) } ?? [] }
-        guard let factory = catalog.factories[binding.factory] else {
-            let pool = providers.isEmpty ? Array(catalog.factories.keys) : providers
+        guard let (offset, factory) = catalog.factoryAndOffset(named: binding.factory) else {
+            let pool = providers.isEmpty ? catalog.factoryNames : providers
             let suggestion = EditDistance.suggestions(for: binding.factory, among: pool).first
             var message = "unknown factory '\(binding.factory)' for \(binding.protocolName)"
             if let suggestion {
@@ -264,6 +290,8 @@ struct ValidationRun {
                 .unknownFactory, message, field: "factory", suggestion: suggestion, fallbackFile: manifest.file))
             return nil
         }
+        // Named, whatever else is wrong with the binding: not unused.
+        namedFactories[offset] = true
         if let type, !factory.provides.contains(type) {
             report(binding.diagnostic(
                 .factoryDoesNotProvide, "factory '\(factory.name)' does not provide \(catalog.display(type)) "

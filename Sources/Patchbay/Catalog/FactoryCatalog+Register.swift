@@ -1,6 +1,8 @@
 // The registration calls. Each one is generic over the closure's parameters
 // (a parameter pack), so the catalog records what a factory needs from the
-// closure's type alone, without calling it.
+// closure's type alone, without calling it. The common form has fixed-arity
+// twins for no, one and two dependencies, for speed: see
+// FactoryCatalog+FixedArity.swift.
 //
 // The one-type forms are inlinable so that the closures that run the factory
 // are made in the app's module, specialized for its types: generic code

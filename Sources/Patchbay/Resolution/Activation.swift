@@ -61,7 +61,7 @@ final class Activation: Sendable {
         var sharedCells: [ShareKey: InstanceCell] = [:]
         // Usually one binding per type: kept inline, with no array or
         // dictionary per type (an allocation each, at every activation).
-        var bindingsByType: [ObjectIdentifier: (first: CompiledBinding, more: [CompiledBinding])] = [:]
+        var bindingsByType: [ObjectIdentifier: InlineList<CompiledBinding>] = [:]
         bindingsByType.reserveCapacity(result.bindings.count)
         for validated in result.bindings {
             // The factory's provided type whose name the validator resolved:
@@ -85,16 +85,12 @@ final class Activation: Sendable {
             let binding = CompiledBinding(
                 key: provided.key, injector: validated.injector, lifetime: validated.lifetime, definition: definition,
                 provided: provided, parameters: validated.parameters, storage: storage)
-            if bindingsByType[provided.key.id] == nil {
-                bindingsByType[provided.key.id] = (binding, [])
-            } else {
-                bindingsByType[provided.key.id]!.more.append(binding)
-            }
+            bindingsByType.append(binding, under: provided.key.id)
         }
         var entries: [ObjectIdentifier: TypeEntry] = [:]
         entries.reserveCapacity(bindingsByType.count)
         for (id, bindings) in bindingsByType {
-            entries[id] = TypeEntry(bindings.first, more: bindings.more, order: result.injectorOrder)
+            entries[id] = TypeEntry(bindings, order: result.injectorOrder)
         }
         let light = lightBindings(entries)
         return Activation(
@@ -181,18 +177,18 @@ final class TypeEntry: Sendable {
     /// (as `primary` and `first`).
     @usableFromInline let own: [InjectorName: CompiledBinding]
 
-    /// The entry of a type bound by `first` and `more` (in manifest order,
-    /// one per injector), searched in injector `order`.
-    init(_ first: CompiledBinding, more: [CompiledBinding], order: [InjectorName]) {
-        self.key = first.key
-        guard !more.isEmpty else {
-            self.first = first
+    /// The entry of a type bound by `bindings` (one per injector), searched
+    /// in injector `order`.
+    init(_ bindings: InlineList<CompiledBinding>, order: [InjectorName]) {
+        self.key = bindings.first.key
+        guard !bindings.isSingle else {
+            self.first = bindings.first
             self.own = [:]
-            self.primary = first
+            self.primary = bindings.first
             return
         }
-        var byInjector: [InjectorName: CompiledBinding] = [first.injector: first]
-        for binding in more { byInjector[binding.injector] = binding }
+        var byInjector: [InjectorName: CompiledBinding] = [:]
+        for binding in bindings.all { byInjector[binding.injector] = binding }
         let inOrder = order.lazy.compactMap { byInjector[$0] }.first!
         self.first = inOrder
         self.own = byInjector

@@ -77,40 +77,28 @@ struct CatalogIndex: Sendable {
     let factoryPlaces: Int
     let qualifiedNames: Set<String>
     /// short name -> the qualified types of that name.
-    private let typesByShortName: [String: NameGroup]
+    private let typesByShortName: [String: InlineList<String>]
     /// qualified type -> factories that provide it.
-    private let providerGroups: [String: NameGroup]
+    private let providerGroups: [String: InlineList<String>]
     let displayNames: [String: String]
-
-    /// The names under one key. Most keys have one: it is kept inline, and
-    /// only the others go in an array (an allocation per key, at every
-    /// activation, if every key had one).
-    private struct NameGroup: Sendable {
-        let first: String
-        var more: [String] = []
-        /// All of them, sorted.
-        var sorted: [String] { more.isEmpty ? [first] : ([first] + more).sorted() }
-        /// All of them, sorted, each once.
-        var sortedUnique: [String] { more.isEmpty ? [first] : Array(Set([first] + more)).sorted() }
-    }
 
     init(_ description: CatalogDescription) {
         var factories: [String: (offset: Int, factory: CatalogDescription.Factory)] = [:]
-        var providers: [String: NameGroup] = [:]
+        var providers: [String: InlineList<String>] = [:]
         factories.reserveCapacity(description.factories.count)
         providers.reserveCapacity(description.types.count)
         for (offset, factory) in description.factories.enumerated() {
             factories[factory.name] = (offset, factory)
-            for type in factory.provides { Self.add(factory.name, under: type, to: &providers) }
+            for type in factory.provides { providers.append(factory.name, under: type) }
         }
-        var shortNames: [String: NameGroup] = [:]
+        var shortNames: [String: InlineList<String>] = [:]
         var display: [String: String] = [:]
         var qualifiedNames: Set<String> = []
         shortNames.reserveCapacity(description.types.count)
         display.reserveCapacity(description.types.count)
         qualifiedNames.reserveCapacity(description.types.count)
         for type in description.types {
-            Self.add(type.qualified, under: type.name, to: &shortNames)
+            shortNames.append(type.qualified, under: type.name)
             display[type.qualified] = type.name
             qualifiedNames.insert(type.qualified)
         }
@@ -120,14 +108,6 @@ struct CatalogIndex: Sendable {
         self.typesByShortName = shortNames
         self.qualifiedNames = qualifiedNames
         self.displayNames = display
-    }
-
-    private static func add(_ name: String, under key: String, to groups: inout [String: NameGroup]) {
-        if groups[key] == nil {
-            groups[key] = NameGroup(first: name)
-        } else {
-            groups[key]!.more.append(name)
-        }
     }
 
     /// The factory of that name, and its place in the description.
@@ -145,19 +125,23 @@ struct CatalogIndex: Sendable {
     var factoryNames: [String] { Array(factoriesByName.keys) }
 
     /// The factories that provide a qualified type, sorted; nil when none does.
-    func providers(of type: String) -> [String]? { providerGroups[type]?.sorted }
+    func providers(of type: String) -> [String]? {
+        providerGroups[type].map { $0.isSingle ? [$0.first] : $0.all.sorted() }
+    }
 
     /// The qualified types provided by some factory, unsorted.
     var providedTypes: [String] { Array(providerGroups.keys) }
 
     /// The qualified types whose short name is `name`, sorted; empty when none.
-    func types(named name: String) -> [String] { typesByShortName[name]?.sortedUnique ?? [] }
+    func types(named name: String) -> [String] {
+        typesByShortName[name].map { $0.isSingle ? [$0.first] : Array(Set($0.all)).sorted() } ?? []
+    }
 
     /// The one qualified type whose short name is `name`, without sorting
     /// anything; nil when there is none or more than one.
     func onlyType(named name: String) -> String? {
         guard let group = typesByShortName[name] else { return nil }
-        return group.more.allSatisfy { $0 == group.first } ? group.first : nil
+        return group.isSingle || group.all.allSatisfy({ $0 == group.first }) ? group.first : nil
     }
 
     /// The short name of a qualified type, for messages.

@@ -59,9 +59,8 @@ final class Activation: Sendable {
             let parameters: JSONValue?
         }
         var sharedCells: [ShareKey: InstanceCell] = [:]
-        // Usually one binding per type: kept inline, with no array or
-        // dictionary per type (an allocation each, at every activation).
-        var bindingsByType: [ObjectIdentifier: InlineList<CompiledBinding>] = [:]
+        // Usually one binding per type: kept inline (see `InjectorMap`).
+        var bindingsByType: [ObjectIdentifier: InjectorMap<CompiledBinding>] = [:]
         bindingsByType.reserveCapacity(result.bindings.count)
         for validated in result.bindings {
             // The factory's provided type whose name the validator resolved:
@@ -85,7 +84,7 @@ final class Activation: Sendable {
             let binding = CompiledBinding(
                 key: provided.key, injector: validated.injector, lifetime: validated.lifetime, definition: definition,
                 provided: provided, parameters: validated.parameters, storage: storage)
-            bindingsByType.append(binding, under: provided.key.id)
+            bindingsByType[provided.key.id, default: InjectorMap()].set(binding, for: validated.injector)
         }
         var entries: [ObjectIdentifier: TypeEntry] = [:]
         entries.reserveCapacity(bindingsByType.count)
@@ -172,33 +171,21 @@ final class TypeEntry: Sendable {
     @usableFromInline unowned(unsafe) let primary: CompiledBinding
     /// The first binding in injector order: what an injector without its own binding gets.
     @usableFromInline let first: CompiledBinding
-    /// Each injector's own binding, when the type has bindings in more than
-    /// one injector; empty when it has one, which then serves every request
-    /// (as `primary` and `first`).
-    @usableFromInline let own: [InjectorName: CompiledBinding]
+    /// Each injector's own binding.
+    @usableFromInline let own: InjectorMap<CompiledBinding>
 
-    /// The entry of a type bound by `bindings` (one per injector), searched
-    /// in injector `order`.
-    init(_ bindings: InlineList<CompiledBinding>, order: [InjectorName]) {
-        self.key = bindings.first.key
-        guard !bindings.isSingle else {
-            self.first = bindings.first
-            self.own = [:]
-            self.primary = bindings.first
-            return
-        }
-        var byInjector: [InjectorName: CompiledBinding] = [:]
-        for binding in bindings.all { byInjector[binding.injector] = binding }
-        let inOrder = order.lazy.compactMap { byInjector[$0] }.first!
-        self.first = inOrder
-        self.own = byInjector
-        self.primary = byInjector[.primary] ?? inOrder
+    /// The entry of a type bound by `own` (one binding per injector, at
+    /// least one), searched in injector `order`.
+    init(_ own: InjectorMap<CompiledBinding>, order: [InjectorName]) {
+        let first = own.single ?? order.lazy.compactMap { own[$0] }.first!
+        self.key = first.key
+        self.first = first
+        self.own = own
+        self.primary = own[.primary] ?? first
     }
 
     /// Calls `body` with every binding of the type, one per injector that has one.
-    func forEachBinding(_ body: (CompiledBinding) -> Void) {
-        if own.isEmpty { body(first) } else { own.values.forEach(body) }
-    }
+    func forEachBinding(_ body: (CompiledBinding) -> Void) { own.forEachValue(body) }
 
     /// The binding that serves a request from `injector`.
     @inlinable @inline(__always)

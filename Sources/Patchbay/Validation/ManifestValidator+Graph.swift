@@ -5,26 +5,16 @@
 extension ValidationRun {
     /// The bindings of one type: each injector's own, and the first in injector order.
     struct Serving {
-        /// The first injector's own binding, kept inline: most types have
-        /// one binding, and a dictionary per type costs an allocation each.
-        private var firstOwn: (injector: InjectorName, binding: Int)?
-        /// The other injectors' own bindings.
-        private var moreOwn: [InjectorName: Int] = [:]
+        /// Each injector's own binding.
+        private var ownByInjector = InjectorMap<Int>()
         var first: (rank: Int, binding: Int)?
 
         /// The binding `injector` has of its own, if any.
-        func own(_ injector: InjectorName) -> Int? {
-            if let firstOwn, firstOwn.injector == injector { return firstOwn.binding }
-            return moreOwn.isEmpty ? nil : moreOwn[injector]
-        }
+        func own(_ injector: InjectorName) -> Int? { ownByInjector[injector] }
 
         /// Records `binding` as `injector`'s own; `rank` is the injector's place in the order.
         mutating func add(_ binding: Int, of injector: InjectorName, rank: Int) {
-            if firstOwn == nil || firstOwn?.injector == injector {
-                firstOwn = (injector, binding)
-            } else {
-                moreOwn[injector] = binding
-            }
+            ownByInjector.set(binding, for: injector)
             if rank < first?.rank ?? Int.max { first = (rank, binding) }
         }
     }

@@ -1,0 +1,43 @@
+/// A value for each of some injectors, the first kept inline.
+///
+/// Nearly every type is bound in one injector: a dictionary per type would
+/// cost an allocation each, at every activation and every validation. Only
+/// the second and later injectors go in a dictionary.
+@usableFromInline
+struct InjectorMap<Value> {
+    /// The first injector given a value, and its value.
+    @usableFromInline var first: (injector: InjectorName, value: Value)?
+    /// The other injectors' values.
+    @usableFromInline var others: [InjectorName: Value] = [:]
+
+    /// An empty map.
+    init() {}
+
+    /// The value of `injector`, if it has one.
+    @inlinable
+    subscript(injector: InjectorName) -> Value? {
+        if let first, first.injector == injector { return first.value }
+        return others.isEmpty ? nil : others[injector]
+    }
+
+    /// Gives `injector` `value`, replacing any it had.
+    mutating func set(_ value: Value, for injector: InjectorName) {
+        if first == nil || first?.injector == injector {
+            first = (injector, value)
+        } else {
+            others[injector] = value
+        }
+    }
+
+    /// The only value, when exactly one injector has one.
+    var single: Value? { others.isEmpty ? first?.value : nil }
+
+    /// Calls `body` with every value, the first first.
+    func forEachValue(_ body: (Value) throws -> Void) rethrows {
+        guard let first else { return }
+        try body(first.value)
+        try others.values.forEach(body)
+    }
+}
+
+extension InjectorMap: Sendable where Value: Sendable {}

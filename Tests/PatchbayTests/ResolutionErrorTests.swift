@@ -168,6 +168,17 @@ struct ResolutionErrorTests {
         #expect(catalog.factoryNames == ["db"], "the duplicate was not added")
     }
 
+    @Test func aLocationFromLiteralsEqualsOneFromText() {
+        // Registrations keep the call site's literal; code and tests make locations from strings.
+        let literal = CodeLocation("App/Storage.swift", 10)
+        let text = CodeLocation(fileID: "App/Storage.swift", line: 10)
+        #expect(literal == text && literal.hashValue == text.hashValue)
+        #expect(literal.fileID == "App/Storage.swift" && literal.description == "App/Storage.swift:10")
+        #expect(literal != CodeLocation(fileID: "App/Storage.swift", line: 11))
+        #expect(literal != CodeLocation("App/Other.swift", 10))
+        #expect(Set([literal, text]).count == 1)
+    }
+
     @Test func aProductThatDoesNotConformIsRejected() throws {
         let location = CodeLocation(fileID: "App/Catalog.swift", line: 7)
         let error = try #require(throws: RegistrationError.self) {

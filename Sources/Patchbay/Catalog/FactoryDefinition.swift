@@ -25,21 +25,44 @@ func instanceValue<T>(_ box: Unmanaged<AnyObject>, as _: T.Type) -> T {
 
 /// Where in the app's source a factory was registered.
 public struct CodeLocation: Hashable, Sendable, CustomStringConvertible {
+    /// The file as the call site gave it: a literal is kept as it is and
+    /// made into a `String` only when read, which is rarely (messages, the
+    /// catalog description). Making one at each registration cost about a
+    /// tenth of registering a factory.
+    private enum File: Sendable {
+        case literal(StaticString)
+        case text(String)
+    }
+    private let file: File
     /// The file, as `#fileID` gives it (`NotesKit/NotesCatalog.swift`).
-    public let fileID: String
+    public var fileID: String {
+        switch file {
+        case .literal(let literal): literal.description
+        case .text(let text): text
+        }
+    }
     /// The 1-based line.
     public let line: Int
     /// Creates a location.
     public init(fileID: String, line: Int) {
-        self.fileID = fileID
+        self.file = .text(fileID)
         self.line = line
     }
     /// Creates a location from the literals a call site passes.
     init(_ fileID: StaticString, _ line: UInt) {
-        self.init(fileID: "\(fileID)", line: Int(line))
+        self.file = .literal(fileID)
+        self.line = Int(line)
     }
     /// `file:line`.
     public var description: String { "\(fileID):\(line)" }
+
+    public static func == (lhs: CodeLocation, rhs: CodeLocation) -> Bool {
+        lhs.line == rhs.line && lhs.fileID == rhs.fileID
+    }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fileID)
+        hasher.combine(line)
+    }
 }
 
 /// A type a factory provides, with the conversion from the factory's product
@@ -115,7 +138,7 @@ final class FactoryDefinition: Sendable {
     let registeredAt: CodeLocation
     /// For `weak`: the object inside an `Instance<Product>`, and back. Used
     /// only when the product is a class, which validation makes sure of.
-    let boxing: ObjectBoxing
+    let boxing: any ObjectBoxing.Type
     /// Makes the product into uninitialized memory for a `Product`, with no
     /// box: how transients are made when the product is the bound type.
     /// Not optional: an optional closure is stored in its most general form,
@@ -130,7 +153,7 @@ final class FactoryDefinition: Sendable {
     init(
         name: String, provides: [ProvidedType], dependencies: [DependencySpec]?, defaultLifetime: Lifetime?,
         productTypeName: String, productIsClass: Bool, parameters: ParametersSpec?, argument: TypeKey?,
-        registeredAt: CodeLocation, boxing: ObjectBoxing,
+        registeredAt: CodeLocation, boxing: any ObjectBoxing.Type,
         buildInto: (@Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void)?,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) {
@@ -150,15 +173,18 @@ final class FactoryDefinition: Sendable {
     }
 }
 
-/// Moves a class product between its `Instance<Product>` box and a bare object,
-/// which is what a weak reference can hold.
-struct ObjectBoxing: Sendable {
-    let unbox: @Sendable (AnyObject) -> AnyObject
-    let rebox: @Sendable (AnyObject) -> AnyObject
+/// Moves a class product between its `Instance<Product>` box and a bare
+/// object, which is what a weak reference can hold. A factory keeps the
+/// metatype `Instance<Product>.self` as this protocol: no closures to
+/// allocate at each registration for what only `weak` bindings use.
+protocol ObjectBoxing: SendableMetatype {
+    /// The object inside a box of this type.
+    static func unbox(_ box: AnyObject) -> AnyObject
+    /// A box of this type around the object.
+    static func rebox(_ object: AnyObject) -> AnyObject
+}
 
-    static func of<Product>(_: Product.Type) -> ObjectBoxing {
-        ObjectBoxing(
-            unbox: { unsafeDowncast($0, to: Instance<Product>.self).value as AnyObject },
-            rebox: { Instance<Product>($0 as! Product) })
-    }
+extension Instance: ObjectBoxing {
+    static func unbox(_ box: AnyObject) -> AnyObject { unsafeDowncast(box, to: Instance.self).value as AnyObject }
+    static func rebox(_ object: AnyObject) -> AnyObject { Instance(object as! Value) }
 }

@@ -21,7 +21,7 @@ public struct FactoryCatalog: Sendable {
     /// The factories in registration order.
     private(set) var definitions: [FactoryDefinition] = []
     /// Index into `definitions` by factory name.
-    private var indexByName: [String: Int] = [:]
+    private(set) var offsetsByName: [String: Int] = [:]
 
     /// Creates an empty catalog.
     public init() {}
@@ -42,18 +42,18 @@ public struct FactoryCatalog: Sendable {
     public var factoryNames: [String] { definitions.map(\.name) }
 
     /// Whether a factory of that name is registered.
-    public func contains(factory name: String) -> Bool { indexByName[name] != nil }
+    public func contains(factory name: String) -> Bool { offsetsByName[name] != nil }
 
     /// The factory registered under `name`.
     func definition(named name: String) -> FactoryDefinition? {
-        indexByName[name].map { definitions[$0] }
+        offsetsByName[name].map { definitions[$0] }
     }
 
     /// Adds a definition, or explains why it cannot be added.
     mutating func add(_ definition: FactoryDefinition) throws(RegistrationError) {
         // One hash of the name: insert, and put the first back on a clash.
-        if let existing = indexByName.updateValue(definitions.count, forKey: definition.name) {
-            indexByName[definition.name] = existing
+        if let existing = offsetsByName.updateValue(definitions.count, forKey: definition.name) {
+            offsetsByName[definition.name] = existing
             throw .duplicateName(definition.name, first: definitions[existing].registeredAt, second: definition.registeredAt)
         }
         definitions.append(definition)

@@ -67,7 +67,7 @@ struct BindingTable {
 
     init(manifest: Manifest, catalog: CatalogDescription?) {
         self.manifest = manifest
-        let index = catalog.map(CatalogIndex.init)
+        let index = catalog.map { CatalogIndex($0) }
         self.catalog = index
         let order = ValidationRun.injectorOrder(of: manifest)
         self.injectorOrder = order

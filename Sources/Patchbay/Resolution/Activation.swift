@@ -65,9 +65,10 @@ final class Activation: Sendable {
         for validated in result.bindings {
             // The factory's provided type whose name the validator resolved:
             // a string comparison or two, not a dictionary of every type name.
-            guard let definition = catalog.definition(named: validated.binding.factory),
-                let provided = definition.provides.first(where: { $0.key.qualifiedName == validated.typeName })
-            else { continue }  // validation has made sure these exist
+            // The validator's offsets are places in registration order (see `ManifestValidator.init(catalog:)`).
+            let definition = catalog.definitions[validated.factoryOffset]
+            guard let provided = definition.provides.first(where: { $0.key.qualifiedName == validated.typeName })
+            else { continue }  // validation has made sure it exists
             let storage: CompiledBinding.Storage
             switch validated.lifetime {
             case .transient: storage = .transient

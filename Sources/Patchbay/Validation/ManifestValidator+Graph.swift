@@ -58,7 +58,9 @@ extension ValidationRun {
         // Edges that can form a cycle: direct and optional needs (a Lazy is resolved later).
         var edges: [[Int]] = Array(repeating: [], count: effective.count)
         for (offset, owner) in effective.enumerated() {
-            guard let factory = catalog.factory(named: owner.binding.factory), let needs = factory.needs else { continue }
+            guard let needs = catalog.factories[owner.factoryOffset].needs else { continue }
+            // For messages only.
+            var factory: CatalogDescription.Factory { catalog.factories[owner.factoryOffset] }
             for need in needs {
                 // Names for messages only: worked out when one is made, not for every need.
                 var needName: String { catalog.display(need.type) }
@@ -75,9 +77,8 @@ extension ValidationRun {
                     continue
                 }
                 let dependency = effective[served]
-                if let dependencyFactory = catalog.factory(named: dependency.binding.factory),
-                    let argument = dependencyFactory.argument
-                {
+                if let argument = catalog.factories[dependency.factoryOffset].argument {
+                    let dependencyFactory = catalog.factories[dependency.factoryOffset]
                     report(owner.binding.diagnostic(
                         .argumentRequired, "factory '\(factory.name)' for \(owner.binding.displayKey) needs "
                             + "\(needName), but its factory '\(dependencyFactory.name)' takes a resolve-time "
@@ -167,7 +168,7 @@ extension ValidationRun {
         // Any binding naming the factory counts, even one that failed another
         // check: a typo elsewhere must not also make its factory look unused.
         // `check` marked each one it found; every binding goes through it.
-        let unused = catalog.factoryNamesAndOffsets.filter { !namedFactories[$0.offset] }.map(\.name)
+        let unused = catalog.factoryNamesAndOffsets.filter { !namedFactories[$0.value] }.map(\.key)
         guard !unused.isEmpty else { return }
         let position = manifest.origin?.position(of: "bindings") ?? SourcePosition(line: 1, column: 1)
         for name in unused.sorted() {

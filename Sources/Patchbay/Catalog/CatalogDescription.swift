@@ -140,13 +140,16 @@ extension FactoryCatalog {
     /// Describes the catalog for `patchbay check --catalog` and for tools.
     public func describe() -> CatalogDescription { describe(forValidation: false) }
 
-    /// The description; for validation alone (`forValidation`), unsorted and
-    /// without registration places, which validation never reads: sorting
-    /// and formatting those cost more than the rest at every activation.
+    /// The description; for validation alone (`forValidation`), unsorted,
+    /// without registration places, which validation never reads, and with
+    /// a type listed again each time a factory names it: sorting, formatting
+    /// and removing repeats cost more than the rest at every activation, and
+    /// ``CatalogIndex`` finds a repeat with the hash it spends on each name.
     func describe(forValidation: Bool) -> CatalogDescription {
         var types: [TypeKey] = []
         var seen: Set<TypeKey> = []
-        func note(_ key: TypeKey) { if seen.insert(key).inserted { types.append(key) } }
+        types.reserveCapacity(definitions.count)
+        func note(_ key: TypeKey) { if forValidation || seen.insert(key).inserted { types.append(key) } }
         let factories = definitions.map { definition -> CatalogDescription.Factory in
             definition.provides.forEach { note($0.key) }
             definition.dependencies?.forEach { note($0.key) }

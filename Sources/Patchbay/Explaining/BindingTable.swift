@@ -116,7 +116,7 @@ struct BindingTable {
 
     /// What `name` (short or module-qualified) means in the catalog, as validation reads a protocol name.
     static func lookup(_ name: String, in catalog: CatalogIndex) -> TypeLookup {
-        if catalog.qualifiedNames.contains(name) { return .type(name) }
+        if catalog.isType(name) { return .type(name) }
         let matches = catalog.types(named: name)
         if matches.count > 1 { return .ambiguous(matches) }
         return .type(matches.first ?? name)
@@ -128,7 +128,7 @@ struct BindingTable {
     func lookup(_ name: String) -> TypeLookup {
         if let catalog, case .ambiguous(let matches) = Self.lookup(name, in: catalog) { return .ambiguous(matches) }
         if let catalog, case .type(let resolved) = Self.lookup(name, in: catalog), table[resolved] != nil
-            || catalog.qualifiedNames.contains(resolved)
+            || catalog.isType(resolved)
         {
             return .type(resolved)
         }

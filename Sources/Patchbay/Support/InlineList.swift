@@ -25,11 +25,10 @@ extension InlineList: Sendable where Element: Sendable {}
 
 extension Dictionary {
     /// Adds `element` to the list under `key`, starting one if there is none.
+    /// One hash of the key when it is new, the usual case; two otherwise.
     mutating func append<Element>(_ element: Element, under key: Key) where Value == InlineList<Element> {
-        if self[key] == nil {
-            self[key] = InlineList(element)
-        } else {
-            self[key]!.append(element)
-        }
+        guard var list = updateValue(InlineList(element), forKey: key) else { return }
+        list.append(element)
+        self[key] = list
     }
 }

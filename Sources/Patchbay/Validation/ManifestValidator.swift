@@ -94,90 +94,6 @@ struct ValidationResult: Sendable {
     let injectorOrder: [InjectorName]
 }
 
-/// The catalog description, indexed for name lookups.
-struct CatalogIndex: Sendable {
-    /// The description's factories, in its order.
-    let factories: [CatalogDescription.Factory]
-    /// The place of each factory name in `factories` (the last, if a
-    /// description repeats a name).
-    private let offsetsByName: [String: Int]
-    let qualifiedNames: Set<String>
-    /// short name -> the qualified types of that name.
-    private let typesByShortName: [String: InlineList<String>]
-    /// qualified type -> factories that provide it.
-    private let providerGroups: [String: InlineList<String>]
-    let displayNames: [String: String]
-
-    /// Indexes `description`; `offsetsByName`, when given, must map each
-    /// factory name to its place in the description, as a live catalog's
-    /// index of names does for its description.
-    init(_ description: CatalogDescription, offsetsByName: [String: Int]? = nil) {
-        var offsets = offsetsByName ?? [:]
-        var providers: [String: InlineList<String>] = [:]
-        if offsetsByName == nil { offsets.reserveCapacity(description.factories.count) }
-        providers.reserveCapacity(description.types.count)
-        for (offset, factory) in description.factories.enumerated() {
-            if offsetsByName == nil { offsets[factory.name] = offset }
-            for type in factory.provides { providers.append(factory.name, under: type) }
-        }
-        var shortNames: [String: InlineList<String>] = [:]
-        var display: [String: String] = [:]
-        var qualifiedNames: Set<String> = []
-        shortNames.reserveCapacity(description.types.count)
-        display.reserveCapacity(description.types.count)
-        qualifiedNames.reserveCapacity(description.types.count)
-        for type in description.types {
-            shortNames.append(type.qualified, under: type.name)
-            display[type.qualified] = type.name
-            qualifiedNames.insert(type.qualified)
-        }
-        self.factories = description.factories
-        self.offsetsByName = offsets
-        self.providerGroups = providers
-        self.typesByShortName = shortNames
-        self.qualifiedNames = qualifiedNames
-        self.displayNames = display
-    }
-
-    /// The place in ``factories`` of the factory of that name.
-    func factoryOffset(named name: String) -> Int? { offsetsByName[name] }
-
-    /// The factory of that name.
-    func factory(named name: String) -> CatalogDescription.Factory? { offsetsByName[name].map { factories[$0] } }
-
-    /// Every factory name, unsorted, each with its place in ``factories``.
-    var factoryNamesAndOffsets: [String: Int] { offsetsByName }
-
-    /// Every factory name, unsorted.
-    var factoryNames: [String] { Array(offsetsByName.keys) }
-
-    /// The factories that provide a qualified type, sorted; nil when none does.
-    func providers(of type: String) -> [String]? {
-        providerGroups[type].map { $0.isSingle ? [$0.first] : $0.all.sorted() }
-    }
-
-    /// The qualified types provided by some factory, unsorted.
-    var providedTypes: [String] { Array(providerGroups.keys) }
-
-    /// The qualified types whose short name is `name`, sorted; empty when none.
-    func types(named name: String) -> [String] {
-        typesByShortName[name].map { $0.isSingle ? [$0.first] : Array(Set($0.all)).sorted() } ?? []
-    }
-
-    /// The one qualified type whose short name is `name`, without sorting
-    /// anything; nil when there is none or more than one.
-    func onlyType(named name: String) -> String? {
-        guard let group = typesByShortName[name] else { return nil }
-        return group.isSingle || group.all.allSatisfy({ $0 == group.first }) ? group.first : nil
-    }
-
-    /// The short name of a qualified type, for messages.
-    func display(_ qualified: String) -> String { displayNames[qualified] ?? qualified }
-
-    /// Types that some factory provides, by short name, for suggestions.
-    var providedShortNames: [String] { providerGroups.keys.map(display) }
-}
-
 /// The state of one validation pass.
 struct ValidationRun {
     let manifest: Manifest
@@ -268,7 +184,7 @@ struct ValidationRun {
     /// The qualified type a binding's protocol name means, or a diagnostic.
     private mutating func resolveType(_ binding: Binding, in catalog: CatalogIndex) -> String? {
         let name = binding.protocolName
-        if catalog.qualifiedNames.contains(name) { return name }
+        if catalog.isType(name) { return name }
         if let only = catalog.onlyType(named: name) { return only }
         let matches = catalog.types(named: name)
         if matches.count > 1 {

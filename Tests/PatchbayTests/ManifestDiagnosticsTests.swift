@@ -354,6 +354,27 @@ func expectOne(
         }
     }
 
+    @Test func aNeedIsServedByTheFirstInjectorInOrderThatBindsIt() throws {
+        // DAudit (primary) needs DSession, which primary does not bind: the
+        // graph check must follow secondary, which comes before any custom
+        // injector, as resolution does.
+        func captives(secondary: String, custom: String) throws -> [Diagnostic] {
+            try diagnostics("""
+                {
+                  "format": 1,
+                  "injectors": ["tests"],
+                  "bindings": [
+                    { "protocol": "DAudit", "factory": "audit", "lifetime": "singleton" },
+                    { "protocol": "DSession", "factory": "session", "lifetime": "\(custom)", "injector": "tests" },
+                    { "protocol": "DSession", "factory": "session", "lifetime": "\(secondary)", "injector": "secondary" }
+                  ]
+                }
+                """).with(.captiveDependency)
+        }
+        #expect(try captives(secondary: "singleton", custom: "scoped").isEmpty)
+        #expect(try captives(secondary: "scoped", custom: "singleton").count == 1)
+    }
+
     @Test func weakNeedsAClass() throws {
         let text = """
             {

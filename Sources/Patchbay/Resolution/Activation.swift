@@ -87,57 +87,55 @@ final class Activation: Sendable {
                 provided: provided, parameters: validated.parameters, storage: storage)
             bindingsByType[provided.key.id, default: InjectorMap()].set(binding, for: validated.injector)
         }
-        var entries: [ObjectIdentifier: TypeEntry] = [:]
-        entries.reserveCapacity(bindingsByType.count)
-        for (id, bindings) in bindingsByType {
-            entries[id] = TypeEntry(bindings, order: result.injectorOrder)
-        }
-        let light = lightBindings(entries)
+        let entries = bindingsByType.values.map { TypeEntry($0, order: result.injectorOrder) }
+        // Whether a binding's tree is plain, for bindings with needs (see `isLight`).
+        var plainTrees: [ObjectIdentifier: Bool] = [:]
         return Activation(
             manifest: manifest, injectorOrder: result.injectorOrder,
-            entries: TypeTable(entries, isLight: { light.contains(ObjectIdentifier($0)) }),
+            entries: TypeTable(entries, isLight: { isLight($0, in: $1, plainTrees: &plainTrees) }),
             warnings: result.diagnostics.warnings, catalog: catalog)
     }
 
-    /// The bindings a resolve may build *light*, with no resolution context
-    /// (see ``FactoryCall``): transients served from `primary`, with no
-    /// argument, made as the bound type, needing only plain dependencies,
+    /// Whether a resolve may build `binding` *light*, with no resolution
+    /// context (see ``FactoryCall``): a transient served from `primary`, with
+    /// no argument, made as the bound type, needing only plain dependencies,
     /// and whose whole dependency tree has no `graph` binding (whose instance
     /// a context shares across the tree) and no factory that resolves by hand
     /// (whose needs are unknown). Validation has ruled out cycles among
     /// known needs, so nothing is left for a context to do.
-    static func lightBindings(_ entries: [ObjectIdentifier: TypeEntry]) -> Set<ObjectIdentifier> {
-        // Whether a binding's tree is free of graph bindings and opaque factories; memoized.
-        var plainTree: [ObjectIdentifier: Bool] = [:]
-        func isPlainTree(_ binding: CompiledBinding, depth: Int) -> Bool {
-            guard depth < 10_000, binding.lifetime != .graph, let needs = binding.definition.dependencies else {
-                return false
-            }
-            if needs.isEmpty { return true }  // a leaf: nothing to follow or remember
-            if let known = plainTree[ObjectIdentifier(binding)] { return known }
-            plainTree[ObjectIdentifier(binding)] = false  // until shown otherwise: a loop is not plain
-            var plain = true
-            for need in needs where need.kind != .lazy {
-                guard let dependency = entries[need.key.id]?.winner(for: binding.injector) else { continue }
-                if !isPlainTree(dependency, depth: depth + 1) {
-                    plain = false
-                    break
-                }
-            }
-            plainTree[ObjectIdentifier(binding)] = plain
-            return plain
+    ///
+    /// Asked once per bound type while `table` is built, with its types in
+    /// place; `plainTrees` remembers the trees already followed.
+    static func isLight(
+        _ binding: CompiledBinding, in table: TypeTable, plainTrees: inout [ObjectIdentifier: Bool]
+    ) -> Bool {
+        guard binding.lifetime == .transient, binding.injector == .primary, binding.definition.buildsInto,
+            binding.definition.argument == nil, binding.provided.convert == nil,
+            let needs = binding.definition.dependencies, needs.allSatisfy({ $0.kind == .direct })
+        else { return false }
+        return isPlainTree(binding, in: table, depth: 0, memo: &plainTrees)
+    }
+
+    /// Whether a binding's tree is free of graph bindings and opaque factories.
+    private static func isPlainTree(
+        _ binding: CompiledBinding, in table: TypeTable, depth: Int, memo: inout [ObjectIdentifier: Bool]
+    ) -> Bool {
+        guard depth < 10_000, binding.lifetime != .graph, let needs = binding.definition.dependencies else {
+            return false
         }
-        var light: Set<ObjectIdentifier> = []
-        for entry in entries.values {
-            let binding = entry.primary
-            guard binding.lifetime == .transient, binding.injector == .primary, binding.definition.buildsInto,
-                binding.definition.argument == nil, binding.provided.convert == nil,
-                let needs = binding.definition.dependencies, needs.allSatisfy({ $0.kind == .direct }),
-                isPlainTree(binding, depth: 0)
-            else { continue }
-            light.insert(ObjectIdentifier(binding))
+        if needs.isEmpty { return true }  // a leaf: nothing to follow or remember
+        if let known = memo[ObjectIdentifier(binding)] { return known }
+        memo[ObjectIdentifier(binding)] = false  // until shown otherwise: a loop is not plain
+        var plain = true
+        for need in needs where need.kind != .lazy {
+            guard let dependency = table[need.key.id]?.winner(for: binding.injector) else { continue }
+            if !isPlainTree(dependency, in: table, depth: depth + 1, memo: &memo) {
+                plain = false
+                break
+            }
         }
-        return light
+        memo[ObjectIdentifier(binding)] = plain
+        return plain
     }
 
     /// Lets go of every singleton of this activation, when its container is

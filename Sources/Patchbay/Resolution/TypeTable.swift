@@ -18,16 +18,18 @@ struct TypeTable: Sendable {
     /// What a resolve reads before it takes the general path.
     @usableFromInline let fast: FastTable
 
-    /// Builds the table, at most half full. `isLight` says which bindings
-    /// the fast path may build itself (see ``FastSlot/light``).
-    init(_ entries: [ObjectIdentifier: TypeEntry], isLight: (CompiledBinding) -> Bool = { _ in false }) {
+    /// Builds the table, at most half full, of entries of distinct types.
+    /// `isLight` says which bindings the fast path may build itself (see
+    /// ``FastSlot/light``); it is asked once per entry's `primary` winner,
+    /// with every entry already in the table it is given.
+    init(_ entries: [TypeEntry], isLight: (CompiledBinding, TypeTable) -> Bool = { _, _ in false }) {
         var capacity = 8
         while capacity < entries.count * 2 { capacity <<= 1 }
         var keys = [UInt](repeating: 0, count: capacity)
         var values = [TypeEntry?](repeating: nil, count: capacity)
         let shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
-        for (id, entry) in entries {
-            let key = UInt(bitPattern: Int(bitPattern: id))
+        for entry in entries {
+            let key = UInt(bitPattern: Int(bitPattern: entry.key.id))
             var slot = FastTable.slot(for: key, shift: shift)
             while keys[slot] != 0 { slot = (slot + 1) & (capacity - 1) }
             keys[slot] = key
@@ -36,14 +38,17 @@ struct TypeTable: Sendable {
         storage = FastTableStorage(capacity: capacity)
         for index in 0..<capacity {
             guard let entry = values[index] else { continue }
-            let primary = entry.primary
             storage.slots[index] = FastSlot(
-                key: keys[index], ready: primary.readyCell?.instance.pointer,
-                light: isLight(primary) ? Unmanaged.passUnretained(primary) : nil)
+                key: keys[index], ready: entry.primary.readyCell?.instance.pointer, light: nil)
         }
         self.values = values
         self.count = entries.count
         self.fast = FastTable(slots: storage.slots, shift: shift, mask: capacity - 1)
+        // Lightness follows dependencies: asked once every type is in place.
+        for index in 0..<capacity {
+            guard let primary = values[index]?.primary, isLight(primary, self) else { continue }
+            storage.slots[index].light = Unmanaged.passUnretained(primary)
+        }
     }
 
     /// The number of types.

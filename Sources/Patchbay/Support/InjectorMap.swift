@@ -20,13 +20,18 @@ struct InjectorMap<Value> {
         return others.isEmpty ? nil : others[injector]
     }
 
-    /// Gives `injector` `value`, replacing any it had.
-    mutating func set(_ value: Value, for injector: InjectorName) {
-        if first == nil || first?.injector == injector {
-            first = (injector, value)
-        } else {
-            others[injector] = value
+    /// Gives `injector` `value`, replacing any it had; returns the value replaced.
+    @discardableResult
+    mutating func set(_ value: Value, for injector: InjectorName) -> Value? {
+        guard let first else {
+            self.first = (injector, value)
+            return nil
         }
+        if first.injector == injector {
+            self.first = (injector, value)
+            return first.value
+        }
+        return others.updateValue(value, forKey: injector)
     }
 
     /// The only value, when exactly one injector has one.

@@ -13,9 +13,33 @@ extension ValidationRun {
         func own(_ injector: InjectorName) -> Int? { ownByInjector[injector] }
 
         /// Records `binding` as `injector`'s own; `rank` is the injector's place in the order.
-        mutating func add(_ binding: Int, of injector: InjectorName, rank: Int) {
-            ownByInjector.set(binding, for: injector)
+        /// Returns false when the injector already had one, which `binding` replaces.
+        @discardableResult
+        mutating func add(_ binding: Int, of injector: InjectorName, rank: Int) -> Bool {
+            let replaced = ownByInjector.set(binding, for: injector)
             if rank < first?.rank ?? Int.max { first = (rank, binding) }
+            return replaced == nil
+        }
+    }
+
+    /// Each injector's place in an injector order. Every manifest's order
+    /// starts with primary and secondary, which are compared, not hashed.
+    struct InjectorRanks {
+        private let leadsWithDefaults: Bool
+        private let ranks: [InjectorName: Int]
+
+        init(_ order: [InjectorName]) {
+            var ranks: [InjectorName: Int] = [:]
+            for (offset, name) in order.enumerated() where ranks[name] == nil { ranks[name] = offset }
+            self.ranks = ranks
+            leadsWithDefaults = order.starts(with: [.primary, .secondary])
+        }
+
+        /// The injector's place; `Int.max` when it is not in the order.
+        subscript(injector: InjectorName) -> Int {
+            if leadsWithDefaults, injector == .primary { return 0 }
+            if leadsWithDefaults, injector == .secondary { return 1 }
+            return ranks[injector] ?? Int.max
         }
     }
 
@@ -35,17 +59,34 @@ extension ValidationRun {
         Self.servingTable(effective.map { ($0.typeName, $0.injector) }, order: injectorOrder)
     }
 
+    /// The serving table of `bindings`, or nil as soon as one binds a type
+    /// in an injector that an earlier one bound it in. For the usual manifest,
+    /// with no such repeat, this one pass is both the check for overrides and
+    /// duplicates and the graph check's table.
+    func servingTableIfUnique(_ bindings: [ValidatedBinding]) -> [String: Serving]? {
+        let ranks = InjectorRanks(injectorOrder)
+        var table: [String: Serving] = [:]
+        table.reserveCapacity(bindings.count)
+        for (offset, binding) in bindings.enumerated() {
+            let rank = ranks[binding.injector]
+            // Mutated in place: one lookup of the type (a string hash), not three.
+            guard table[binding.typeName, default: Serving()].add(offset, of: binding.injector, rank: rank) else {
+                return nil
+            }
+        }
+        return table
+    }
+
     /// The serving table of `bindings` (type and injector, indexed by offset) under
     /// `order`: what validation, `explain` and `graph` all follow.
     static func servingTable(
         _ bindings: [(type: String, injector: InjectorName)], order: [InjectorName]
     ) -> [String: Serving] {
-        var rank: [InjectorName: Int] = [:]
-        for (offset, name) in order.enumerated() where rank[name] == nil { rank[name] = offset }
+        let ranks = InjectorRanks(order)
         var table: [String: Serving] = [:]
         table.reserveCapacity(bindings.count)
         for (offset, binding) in bindings.enumerated() {
-            let bindingRank = rank[binding.injector] ?? Int.max
+            let bindingRank = ranks[binding.injector]
             // Mutated in place: one lookup of the type (a string hash), not three.
             table[binding.type, default: Serving()].add(offset, of: binding.injector, rank: bindingRank)
         }
@@ -54,7 +95,7 @@ extension ValidationRun {
 
     mutating func checkGraph() {
         guard let catalog else { return }
-        let table = servingTable()
+        let table = serving ?? servingTable()
         // Edges that can form a cycle: direct and optional needs (a Lazy is resolved later).
         var edges: [[Int]] = Array(repeating: [], count: effective.count)
         for (offset, owner) in effective.enumerated() {
@@ -121,9 +162,15 @@ extension ValidationRun {
         var state = [UInt8](repeating: 0, count: edges.count)  // 0 new, 1 on stack, 2 done
         var stack: [Int] = []
         var reported: Set<[Int]> = []
+        // Iterative depth-first search: a manifest is untrusted input, so no recursion depth to exhaust.
+        // One frame stack for every start: not an allocation per binding.
+        var frames: [(node: Int, next: Int)] = []
         for start in edges.indices where state[start] == 0 {
-            // Iterative depth-first search: a manifest is untrusted input, so no recursion depth to exhaust.
-            var frames: [(node: Int, next: Int)] = [(start, 0)]
+            if edges[start].isEmpty {  // a leaf: nothing to search
+                state[start] = 2
+                continue
+            }
+            frames.append((start, 0))
             state[start] = 1
             stack.append(start)
             while let frame = frames.last {

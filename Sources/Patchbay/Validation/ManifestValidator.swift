@@ -101,6 +101,8 @@ struct ValidationRun {
     let live: FactoryCatalog?
     var diagnostics: [Diagnostic] = []
     var effective: [ValidatedBinding] = []
+    /// The serving table of `effective`, when checking overrides made it.
+    var serving: [String: Serving]?
     var injectorOrder: [InjectorName] = []
     /// The `injectors` array as a set, for one lookup per binding.
     var declaredInjectors: Set<InjectorName> = []
@@ -283,11 +285,12 @@ struct ValidationRun {
     private mutating func resolveOverrides(_ candidates: [ValidatedBinding]) -> [ValidatedBinding] {
         struct Key: Hashable { let type: String; let injector: InjectorName }
         // Usually every binding is the only one of its type and injector: one
-        // pass with no per-key arrays finds that, and nothing is dropped.
-        var seen: Set<Key> = []
-        seen.reserveCapacity(candidates.count)
-        guard !candidates.allSatisfy({ seen.insert(Key(type: $0.typeName, injector: $0.injector)).inserted })
-        else { return candidates }
+        // pass with no per-key arrays finds that, nothing is dropped, and the
+        // pass's table serves the graph check.
+        if let table = servingTableIfUnique(candidates) {
+            serving = table
+            return candidates
+        }
         var groups: [Key: [Int]] = [:]
         for (offset, candidate) in candidates.enumerated() {
             groups[Key(type: candidate.typeName, injector: candidate.injector), default: []].append(offset)

@@ -145,4 +145,24 @@ struct CatalogTests {
         #expect(error?.dependencyPath == ["UserRepository", "Database"])
         #expect(error?.suggestions == ["sql-db"])
     }
+
+    /// A lowercase type name that begins like `any `, to check the prefix is
+    /// only dropped when it is the existential's.
+    struct anyway {}
+
+    @Test func typeNamesDropOnlyTheExistentialsAny() {
+        #expect(TypeKey((any Database).self).name == "Database")
+        #expect(TypeKey((any Database).self).qualifiedName == "PatchbayTests.Database")
+        #expect(TypeKey(anyway.self).name == "anyway")
+        #expect(TypeKey(Int.self).qualifiedName == "Swift.Int")
+    }
+
+    @Test func findingAByteLooksAtEveryByteOfShortAndLongStrings() {
+        #expect("Module.Type".containsASCII(UInt8(ascii: ".")))
+        #expect(!"Type".containsASCII(UInt8(ascii: ".")))
+        #expect("ALongModuleNameThatIsNotSmall.Type".containsASCII(UInt8(ascii: ".")))
+        #expect(!"ALongModuleNameThatIsNotSmall_Type".containsASCII(UInt8(ascii: ".")))
+        #expect("éé.".containsASCII(UInt8(ascii: ".")))
+        #expect(!"".containsASCII(UInt8(ascii: ".")))
+    }
 }

@@ -41,7 +41,7 @@ struct CatalogIndex: Sendable {
             let previous = shortNames.updateValue(type.name, forKey: type.qualified)
             guard previous != type.name else { continue }
             typesByShortName.append(type.qualified, under: type.name)
-            if previous == nil, !type.qualified.utf8.contains(UInt8(ascii: ".")) { hasDotlessTypeNames = true }
+            if previous == nil, !type.qualified.containsASCII(UInt8(ascii: ".")) { hasDotlessTypeNames = true }
         }
         self.factories = description.factories
         self.offsetsByName = offsets
@@ -69,7 +69,7 @@ struct CatalogIndex: Sendable {
     /// Whether `name` is the module-qualified name of a type in the catalog.
     func isType(_ name: String) -> Bool {
         // No hash for a dotless name when no qualified name is dotless.
-        if !hasDotlessTypeNames, !name.utf8.contains(UInt8(ascii: ".")) { return false }
+        if !hasDotlessTypeNames, !name.containsASCII(UInt8(ascii: ".")) { return false }
         return shortNames[name] != nil
     }
 

@@ -56,9 +56,11 @@ public struct CodeLocation: Hashable, Sendable, CustomStringConvertible {
     /// `file:line`.
     public var description: String { "\(fileID):\(line)" }
 
+    /// Whether two locations name the same file and line, however each was made.
     public static func == (lhs: CodeLocation, rhs: CodeLocation) -> Bool {
         lhs.line == rhs.line && lhs.fileID == rhs.fileID
     }
+    /// Hashes the file and line, as `==` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(fileID)
         hasher.combine(line)

@@ -14,7 +14,6 @@ extension ValidationRun {
 
         /// Records `binding` as `injector`'s own; `rank` is the injector's place in the order.
         /// Returns false when the injector already had one, which `binding` replaces.
-        @discardableResult
         mutating func add(_ binding: Int, of injector: InjectorName, rank: Int) -> Bool {
             let replaced = ownByInjector.set(binding, for: injector)
             if rank < first?.rank ?? Int.max { first = (rank, binding) }
@@ -56,7 +55,7 @@ extension ValidationRun {
     }
 
     func servingTable() -> [String: Serving] {
-        Self.servingTable(effective.map { ($0.typeName, $0.injector) }, order: injectorOrder)
+        Self.servingTable(effective.lazy.map { (type: $0.typeName, injector: $0.injector) }, order: injectorOrder)
     }
 
     /// The serving table of `bindings`, or nil as soon as one binds a type
@@ -64,31 +63,34 @@ extension ValidationRun {
     /// with no such repeat, this one pass is both the check for overrides and
     /// duplicates and the graph check's table.
     func servingTableIfUnique(_ bindings: [ValidatedBinding]) -> [String: Serving]? {
-        let ranks = InjectorRanks(injectorOrder)
-        var table: [String: Serving] = [:]
-        table.reserveCapacity(bindings.count)
-        for (offset, binding) in bindings.enumerated() {
-            let rank = ranks[binding.injector]
-            // Mutated in place: one lookup of the type (a string hash), not three.
-            guard table[binding.typeName, default: Serving()].add(offset, of: binding.injector, rank: rank) else {
-                return nil
-            }
-        }
-        return table
+        Self.servingTable(
+            bindings.lazy.map { (type: $0.typeName, injector: $0.injector) }, order: injectorOrder,
+            stoppingAtARepeat: true)
     }
 
     /// The serving table of `bindings` (type and injector, indexed by offset) under
     /// `order`: what validation, `explain` and `graph` all follow.
     static func servingTable(
-        _ bindings: [(type: String, injector: InjectorName)], order: [InjectorName]
+        _ bindings: some Collection<(type: String, injector: InjectorName)>, order: [InjectorName]
     ) -> [String: Serving] {
+        // Not stopping at a repeat, it always makes a table.
+        servingTable(bindings, order: order, stoppingAtARepeat: false)!
+    }
+
+    /// The one loop behind both: nil, when `stoppingAtARepeat`, as soon as a
+    /// binding repeats an injector's binding of its type.
+    private static func servingTable(
+        _ bindings: some Collection<(type: String, injector: InjectorName)>, order: [InjectorName],
+        stoppingAtARepeat: Bool
+    ) -> [String: Serving]? {
         let ranks = InjectorRanks(order)
         var table: [String: Serving] = [:]
         table.reserveCapacity(bindings.count)
         for (offset, binding) in bindings.enumerated() {
-            let bindingRank = ranks[binding.injector]
+            let rank = ranks[binding.injector]
             // Mutated in place: one lookup of the type (a string hash), not three.
-            table[binding.type, default: Serving()].add(offset, of: binding.injector, rank: bindingRank)
+            let isNew = table[binding.type, default: Serving()].add(offset, of: binding.injector, rank: rank)
+            if stoppingAtARepeat, !isNew { return nil }
         }
         return table
     }

@@ -261,7 +261,8 @@ struct ValidationRun {
             return DecodedParameters(value: nil)
         }
         let factory = catalog.factories[offset]
-        guard let spec = live?.definition(named: factory.name)?.parameters else {
+        // A live catalog's offsets are its registration order (see `catalogIndex`): no name lookup.
+        guard let spec = live?.definitions[offset].parameters else {
             return DecodedParameters(value: nil)
         }
         do {

@@ -5021,6 +5021,1010 @@ public func registerGenerated(into baseline: BaselineContainer) {
     baseline.register((any G999).self) { G999Impl() }
 }
 
+/// Registers every GN in the hand-written baseline with typed factories.
+public func registerGenerated(into baseline: TypedBaselineContainer) {
+    baseline.register((any G0).self) { G0Impl() }
+    baseline.register((any G1).self) { G1Impl() }
+    baseline.register((any G2).self) { G2Impl() }
+    baseline.register((any G3).self) { G3Impl() }
+    baseline.register((any G4).self) { G4Impl() }
+    baseline.register((any G5).self) { G5Impl() }
+    baseline.register((any G6).self) { G6Impl() }
+    baseline.register((any G7).self) { G7Impl() }
+    baseline.register((any G8).self) { G8Impl() }
+    baseline.register((any G9).self) { G9Impl() }
+    baseline.register((any G10).self) { G10Impl() }
+    baseline.register((any G11).self) { G11Impl() }
+    baseline.register((any G12).self) { G12Impl() }
+    baseline.register((any G13).self) { G13Impl() }
+    baseline.register((any G14).self) { G14Impl() }
+    baseline.register((any G15).self) { G15Impl() }
+    baseline.register((any G16).self) { G16Impl() }
+    baseline.register((any G17).self) { G17Impl() }
+    baseline.register((any G18).self) { G18Impl() }
+    baseline.register((any G19).self) { G19Impl() }
+    baseline.register((any G20).self) { G20Impl() }
+    baseline.register((any G21).self) { G21Impl() }
+    baseline.register((any G22).self) { G22Impl() }
+    baseline.register((any G23).self) { G23Impl() }
+    baseline.register((any G24).self) { G24Impl() }
+    baseline.register((any G25).self) { G25Impl() }
+    baseline.register((any G26).self) { G26Impl() }
+    baseline.register((any G27).self) { G27Impl() }
+    baseline.register((any G28).self) { G28Impl() }
+    baseline.register((any G29).self) { G29Impl() }
+    baseline.register((any G30).self) { G30Impl() }
+    baseline.register((any G31).self) { G31Impl() }
+    baseline.register((any G32).self) { G32Impl() }
+    baseline.register((any G33).self) { G33Impl() }
+    baseline.register((any G34).self) { G34Impl() }
+    baseline.register((any G35).self) { G35Impl() }
+    baseline.register((any G36).self) { G36Impl() }
+    baseline.register((any G37).self) { G37Impl() }
+    baseline.register((any G38).self) { G38Impl() }
+    baseline.register((any G39).self) { G39Impl() }
+    baseline.register((any G40).self) { G40Impl() }
+    baseline.register((any G41).self) { G41Impl() }
+    baseline.register((any G42).self) { G42Impl() }
+    baseline.register((any G43).self) { G43Impl() }
+    baseline.register((any G44).self) { G44Impl() }
+    baseline.register((any G45).self) { G45Impl() }
+    baseline.register((any G46).self) { G46Impl() }
+    baseline.register((any G47).self) { G47Impl() }
+    baseline.register((any G48).self) { G48Impl() }
+    baseline.register((any G49).self) { G49Impl() }
+    baseline.register((any G50).self) { G50Impl() }
+    baseline.register((any G51).self) { G51Impl() }
+    baseline.register((any G52).self) { G52Impl() }
+    baseline.register((any G53).self) { G53Impl() }
+    baseline.register((any G54).self) { G54Impl() }
+    baseline.register((any G55).self) { G55Impl() }
+    baseline.register((any G56).self) { G56Impl() }
+    baseline.register((any G57).self) { G57Impl() }
+    baseline.register((any G58).self) { G58Impl() }
+    baseline.register((any G59).self) { G59Impl() }
+    baseline.register((any G60).self) { G60Impl() }
+    baseline.register((any G61).self) { G61Impl() }
+    baseline.register((any G62).self) { G62Impl() }
+    baseline.register((any G63).self) { G63Impl() }
+    baseline.register((any G64).self) { G64Impl() }
+    baseline.register((any G65).self) { G65Impl() }
+    baseline.register((any G66).self) { G66Impl() }
+    baseline.register((any G67).self) { G67Impl() }
+    baseline.register((any G68).self) { G68Impl() }
+    baseline.register((any G69).self) { G69Impl() }
+    baseline.register((any G70).self) { G70Impl() }
+    baseline.register((any G71).self) { G71Impl() }
+    baseline.register((any G72).self) { G72Impl() }
+    baseline.register((any G73).self) { G73Impl() }
+    baseline.register((any G74).self) { G74Impl() }
+    baseline.register((any G75).self) { G75Impl() }
+    baseline.register((any G76).self) { G76Impl() }
+    baseline.register((any G77).self) { G77Impl() }
+    baseline.register((any G78).self) { G78Impl() }
+    baseline.register((any G79).self) { G79Impl() }
+    baseline.register((any G80).self) { G80Impl() }
+    baseline.register((any G81).self) { G81Impl() }
+    baseline.register((any G82).self) { G82Impl() }
+    baseline.register((any G83).self) { G83Impl() }
+    baseline.register((any G84).self) { G84Impl() }
+    baseline.register((any G85).self) { G85Impl() }
+    baseline.register((any G86).self) { G86Impl() }
+    baseline.register((any G87).self) { G87Impl() }
+    baseline.register((any G88).self) { G88Impl() }
+    baseline.register((any G89).self) { G89Impl() }
+    baseline.register((any G90).self) { G90Impl() }
+    baseline.register((any G91).self) { G91Impl() }
+    baseline.register((any G92).self) { G92Impl() }
+    baseline.register((any G93).self) { G93Impl() }
+    baseline.register((any G94).self) { G94Impl() }
+    baseline.register((any G95).self) { G95Impl() }
+    baseline.register((any G96).self) { G96Impl() }
+    baseline.register((any G97).self) { G97Impl() }
+    baseline.register((any G98).self) { G98Impl() }
+    baseline.register((any G99).self) { G99Impl() }
+    baseline.register((any G100).self) { G100Impl() }
+    baseline.register((any G101).self) { G101Impl() }
+    baseline.register((any G102).self) { G102Impl() }
+    baseline.register((any G103).self) { G103Impl() }
+    baseline.register((any G104).self) { G104Impl() }
+    baseline.register((any G105).self) { G105Impl() }
+    baseline.register((any G106).self) { G106Impl() }
+    baseline.register((any G107).self) { G107Impl() }
+    baseline.register((any G108).self) { G108Impl() }
+    baseline.register((any G109).self) { G109Impl() }
+    baseline.register((any G110).self) { G110Impl() }
+    baseline.register((any G111).self) { G111Impl() }
+    baseline.register((any G112).self) { G112Impl() }
+    baseline.register((any G113).self) { G113Impl() }
+    baseline.register((any G114).self) { G114Impl() }
+    baseline.register((any G115).self) { G115Impl() }
+    baseline.register((any G116).self) { G116Impl() }
+    baseline.register((any G117).self) { G117Impl() }
+    baseline.register((any G118).self) { G118Impl() }
+    baseline.register((any G119).self) { G119Impl() }
+    baseline.register((any G120).self) { G120Impl() }
+    baseline.register((any G121).self) { G121Impl() }
+    baseline.register((any G122).self) { G122Impl() }
+    baseline.register((any G123).self) { G123Impl() }
+    baseline.register((any G124).self) { G124Impl() }
+    baseline.register((any G125).self) { G125Impl() }
+    baseline.register((any G126).self) { G126Impl() }
+    baseline.register((any G127).self) { G127Impl() }
+    baseline.register((any G128).self) { G128Impl() }
+    baseline.register((any G129).self) { G129Impl() }
+    baseline.register((any G130).self) { G130Impl() }
+    baseline.register((any G131).self) { G131Impl() }
+    baseline.register((any G132).self) { G132Impl() }
+    baseline.register((any G133).self) { G133Impl() }
+    baseline.register((any G134).self) { G134Impl() }
+    baseline.register((any G135).self) { G135Impl() }
+    baseline.register((any G136).self) { G136Impl() }
+    baseline.register((any G137).self) { G137Impl() }
+    baseline.register((any G138).self) { G138Impl() }
+    baseline.register((any G139).self) { G139Impl() }
+    baseline.register((any G140).self) { G140Impl() }
+    baseline.register((any G141).self) { G141Impl() }
+    baseline.register((any G142).self) { G142Impl() }
+    baseline.register((any G143).self) { G143Impl() }
+    baseline.register((any G144).self) { G144Impl() }
+    baseline.register((any G145).self) { G145Impl() }
+    baseline.register((any G146).self) { G146Impl() }
+    baseline.register((any G147).self) { G147Impl() }
+    baseline.register((any G148).self) { G148Impl() }
+    baseline.register((any G149).self) { G149Impl() }
+    baseline.register((any G150).self) { G150Impl() }
+    baseline.register((any G151).self) { G151Impl() }
+    baseline.register((any G152).self) { G152Impl() }
+    baseline.register((any G153).self) { G153Impl() }
+    baseline.register((any G154).self) { G154Impl() }
+    baseline.register((any G155).self) { G155Impl() }
+    baseline.register((any G156).self) { G156Impl() }
+    baseline.register((any G157).self) { G157Impl() }
+    baseline.register((any G158).self) { G158Impl() }
+    baseline.register((any G159).self) { G159Impl() }
+    baseline.register((any G160).self) { G160Impl() }
+    baseline.register((any G161).self) { G161Impl() }
+    baseline.register((any G162).self) { G162Impl() }
+    baseline.register((any G163).self) { G163Impl() }
+    baseline.register((any G164).self) { G164Impl() }
+    baseline.register((any G165).self) { G165Impl() }
+    baseline.register((any G166).self) { G166Impl() }
+    baseline.register((any G167).self) { G167Impl() }
+    baseline.register((any G168).self) { G168Impl() }
+    baseline.register((any G169).self) { G169Impl() }
+    baseline.register((any G170).self) { G170Impl() }
+    baseline.register((any G171).self) { G171Impl() }
+    baseline.register((any G172).self) { G172Impl() }
+    baseline.register((any G173).self) { G173Impl() }
+    baseline.register((any G174).self) { G174Impl() }
+    baseline.register((any G175).self) { G175Impl() }
+    baseline.register((any G176).self) { G176Impl() }
+    baseline.register((any G177).self) { G177Impl() }
+    baseline.register((any G178).self) { G178Impl() }
+    baseline.register((any G179).self) { G179Impl() }
+    baseline.register((any G180).self) { G180Impl() }
+    baseline.register((any G181).self) { G181Impl() }
+    baseline.register((any G182).self) { G182Impl() }
+    baseline.register((any G183).self) { G183Impl() }
+    baseline.register((any G184).self) { G184Impl() }
+    baseline.register((any G185).self) { G185Impl() }
+    baseline.register((any G186).self) { G186Impl() }
+    baseline.register((any G187).self) { G187Impl() }
+    baseline.register((any G188).self) { G188Impl() }
+    baseline.register((any G189).self) { G189Impl() }
+    baseline.register((any G190).self) { G190Impl() }
+    baseline.register((any G191).self) { G191Impl() }
+    baseline.register((any G192).self) { G192Impl() }
+    baseline.register((any G193).self) { G193Impl() }
+    baseline.register((any G194).self) { G194Impl() }
+    baseline.register((any G195).self) { G195Impl() }
+    baseline.register((any G196).self) { G196Impl() }
+    baseline.register((any G197).self) { G197Impl() }
+    baseline.register((any G198).self) { G198Impl() }
+    baseline.register((any G199).self) { G199Impl() }
+    baseline.register((any G200).self) { G200Impl() }
+    baseline.register((any G201).self) { G201Impl() }
+    baseline.register((any G202).self) { G202Impl() }
+    baseline.register((any G203).self) { G203Impl() }
+    baseline.register((any G204).self) { G204Impl() }
+    baseline.register((any G205).self) { G205Impl() }
+    baseline.register((any G206).self) { G206Impl() }
+    baseline.register((any G207).self) { G207Impl() }
+    baseline.register((any G208).self) { G208Impl() }
+    baseline.register((any G209).self) { G209Impl() }
+    baseline.register((any G210).self) { G210Impl() }
+    baseline.register((any G211).self) { G211Impl() }
+    baseline.register((any G212).self) { G212Impl() }
+    baseline.register((any G213).self) { G213Impl() }
+    baseline.register((any G214).self) { G214Impl() }
+    baseline.register((any G215).self) { G215Impl() }
+    baseline.register((any G216).self) { G216Impl() }
+    baseline.register((any G217).self) { G217Impl() }
+    baseline.register((any G218).self) { G218Impl() }
+    baseline.register((any G219).self) { G219Impl() }
+    baseline.register((any G220).self) { G220Impl() }
+    baseline.register((any G221).self) { G221Impl() }
+    baseline.register((any G222).self) { G222Impl() }
+    baseline.register((any G223).self) { G223Impl() }
+    baseline.register((any G224).self) { G224Impl() }
+    baseline.register((any G225).self) { G225Impl() }
+    baseline.register((any G226).self) { G226Impl() }
+    baseline.register((any G227).self) { G227Impl() }
+    baseline.register((any G228).self) { G228Impl() }
+    baseline.register((any G229).self) { G229Impl() }
+    baseline.register((any G230).self) { G230Impl() }
+    baseline.register((any G231).self) { G231Impl() }
+    baseline.register((any G232).self) { G232Impl() }
+    baseline.register((any G233).self) { G233Impl() }
+    baseline.register((any G234).self) { G234Impl() }
+    baseline.register((any G235).self) { G235Impl() }
+    baseline.register((any G236).self) { G236Impl() }
+    baseline.register((any G237).self) { G237Impl() }
+    baseline.register((any G238).self) { G238Impl() }
+    baseline.register((any G239).self) { G239Impl() }
+    baseline.register((any G240).self) { G240Impl() }
+    baseline.register((any G241).self) { G241Impl() }
+    baseline.register((any G242).self) { G242Impl() }
+    baseline.register((any G243).self) { G243Impl() }
+    baseline.register((any G244).self) { G244Impl() }
+    baseline.register((any G245).self) { G245Impl() }
+    baseline.register((any G246).self) { G246Impl() }
+    baseline.register((any G247).self) { G247Impl() }
+    baseline.register((any G248).self) { G248Impl() }
+    baseline.register((any G249).self) { G249Impl() }
+    baseline.register((any G250).self) { G250Impl() }
+    baseline.register((any G251).self) { G251Impl() }
+    baseline.register((any G252).self) { G252Impl() }
+    baseline.register((any G253).self) { G253Impl() }
+    baseline.register((any G254).self) { G254Impl() }
+    baseline.register((any G255).self) { G255Impl() }
+    baseline.register((any G256).self) { G256Impl() }
+    baseline.register((any G257).self) { G257Impl() }
+    baseline.register((any G258).self) { G258Impl() }
+    baseline.register((any G259).self) { G259Impl() }
+    baseline.register((any G260).self) { G260Impl() }
+    baseline.register((any G261).self) { G261Impl() }
+    baseline.register((any G262).self) { G262Impl() }
+    baseline.register((any G263).self) { G263Impl() }
+    baseline.register((any G264).self) { G264Impl() }
+    baseline.register((any G265).self) { G265Impl() }
+    baseline.register((any G266).self) { G266Impl() }
+    baseline.register((any G267).self) { G267Impl() }
+    baseline.register((any G268).self) { G268Impl() }
+    baseline.register((any G269).self) { G269Impl() }
+    baseline.register((any G270).self) { G270Impl() }
+    baseline.register((any G271).self) { G271Impl() }
+    baseline.register((any G272).self) { G272Impl() }
+    baseline.register((any G273).self) { G273Impl() }
+    baseline.register((any G274).self) { G274Impl() }
+    baseline.register((any G275).self) { G275Impl() }
+    baseline.register((any G276).self) { G276Impl() }
+    baseline.register((any G277).self) { G277Impl() }
+    baseline.register((any G278).self) { G278Impl() }
+    baseline.register((any G279).self) { G279Impl() }
+    baseline.register((any G280).self) { G280Impl() }
+    baseline.register((any G281).self) { G281Impl() }
+    baseline.register((any G282).self) { G282Impl() }
+    baseline.register((any G283).self) { G283Impl() }
+    baseline.register((any G284).self) { G284Impl() }
+    baseline.register((any G285).self) { G285Impl() }
+    baseline.register((any G286).self) { G286Impl() }
+    baseline.register((any G287).self) { G287Impl() }
+    baseline.register((any G288).self) { G288Impl() }
+    baseline.register((any G289).self) { G289Impl() }
+    baseline.register((any G290).self) { G290Impl() }
+    baseline.register((any G291).self) { G291Impl() }
+    baseline.register((any G292).self) { G292Impl() }
+    baseline.register((any G293).self) { G293Impl() }
+    baseline.register((any G294).self) { G294Impl() }
+    baseline.register((any G295).self) { G295Impl() }
+    baseline.register((any G296).self) { G296Impl() }
+    baseline.register((any G297).self) { G297Impl() }
+    baseline.register((any G298).self) { G298Impl() }
+    baseline.register((any G299).self) { G299Impl() }
+    baseline.register((any G300).self) { G300Impl() }
+    baseline.register((any G301).self) { G301Impl() }
+    baseline.register((any G302).self) { G302Impl() }
+    baseline.register((any G303).self) { G303Impl() }
+    baseline.register((any G304).self) { G304Impl() }
+    baseline.register((any G305).self) { G305Impl() }
+    baseline.register((any G306).self) { G306Impl() }
+    baseline.register((any G307).self) { G307Impl() }
+    baseline.register((any G308).self) { G308Impl() }
+    baseline.register((any G309).self) { G309Impl() }
+    baseline.register((any G310).self) { G310Impl() }
+    baseline.register((any G311).self) { G311Impl() }
+    baseline.register((any G312).self) { G312Impl() }
+    baseline.register((any G313).self) { G313Impl() }
+    baseline.register((any G314).self) { G314Impl() }
+    baseline.register((any G315).self) { G315Impl() }
+    baseline.register((any G316).self) { G316Impl() }
+    baseline.register((any G317).self) { G317Impl() }
+    baseline.register((any G318).self) { G318Impl() }
+    baseline.register((any G319).self) { G319Impl() }
+    baseline.register((any G320).self) { G320Impl() }
+    baseline.register((any G321).self) { G321Impl() }
+    baseline.register((any G322).self) { G322Impl() }
+    baseline.register((any G323).self) { G323Impl() }
+    baseline.register((any G324).self) { G324Impl() }
+    baseline.register((any G325).self) { G325Impl() }
+    baseline.register((any G326).self) { G326Impl() }
+    baseline.register((any G327).self) { G327Impl() }
+    baseline.register((any G328).self) { G328Impl() }
+    baseline.register((any G329).self) { G329Impl() }
+    baseline.register((any G330).self) { G330Impl() }
+    baseline.register((any G331).self) { G331Impl() }
+    baseline.register((any G332).self) { G332Impl() }
+    baseline.register((any G333).self) { G333Impl() }
+    baseline.register((any G334).self) { G334Impl() }
+    baseline.register((any G335).self) { G335Impl() }
+    baseline.register((any G336).self) { G336Impl() }
+    baseline.register((any G337).self) { G337Impl() }
+    baseline.register((any G338).self) { G338Impl() }
+    baseline.register((any G339).self) { G339Impl() }
+    baseline.register((any G340).self) { G340Impl() }
+    baseline.register((any G341).self) { G341Impl() }
+    baseline.register((any G342).self) { G342Impl() }
+    baseline.register((any G343).self) { G343Impl() }
+    baseline.register((any G344).self) { G344Impl() }
+    baseline.register((any G345).self) { G345Impl() }
+    baseline.register((any G346).self) { G346Impl() }
+    baseline.register((any G347).self) { G347Impl() }
+    baseline.register((any G348).self) { G348Impl() }
+    baseline.register((any G349).self) { G349Impl() }
+    baseline.register((any G350).self) { G350Impl() }
+    baseline.register((any G351).self) { G351Impl() }
+    baseline.register((any G352).self) { G352Impl() }
+    baseline.register((any G353).self) { G353Impl() }
+    baseline.register((any G354).self) { G354Impl() }
+    baseline.register((any G355).self) { G355Impl() }
+    baseline.register((any G356).self) { G356Impl() }
+    baseline.register((any G357).self) { G357Impl() }
+    baseline.register((any G358).self) { G358Impl() }
+    baseline.register((any G359).self) { G359Impl() }
+    baseline.register((any G360).self) { G360Impl() }
+    baseline.register((any G361).self) { G361Impl() }
+    baseline.register((any G362).self) { G362Impl() }
+    baseline.register((any G363).self) { G363Impl() }
+    baseline.register((any G364).self) { G364Impl() }
+    baseline.register((any G365).self) { G365Impl() }
+    baseline.register((any G366).self) { G366Impl() }
+    baseline.register((any G367).self) { G367Impl() }
+    baseline.register((any G368).self) { G368Impl() }
+    baseline.register((any G369).self) { G369Impl() }
+    baseline.register((any G370).self) { G370Impl() }
+    baseline.register((any G371).self) { G371Impl() }
+    baseline.register((any G372).self) { G372Impl() }
+    baseline.register((any G373).self) { G373Impl() }
+    baseline.register((any G374).self) { G374Impl() }
+    baseline.register((any G375).self) { G375Impl() }
+    baseline.register((any G376).self) { G376Impl() }
+    baseline.register((any G377).self) { G377Impl() }
+    baseline.register((any G378).self) { G378Impl() }
+    baseline.register((any G379).self) { G379Impl() }
+    baseline.register((any G380).self) { G380Impl() }
+    baseline.register((any G381).self) { G381Impl() }
+    baseline.register((any G382).self) { G382Impl() }
+    baseline.register((any G383).self) { G383Impl() }
+    baseline.register((any G384).self) { G384Impl() }
+    baseline.register((any G385).self) { G385Impl() }
+    baseline.register((any G386).self) { G386Impl() }
+    baseline.register((any G387).self) { G387Impl() }
+    baseline.register((any G388).self) { G388Impl() }
+    baseline.register((any G389).self) { G389Impl() }
+    baseline.register((any G390).self) { G390Impl() }
+    baseline.register((any G391).self) { G391Impl() }
+    baseline.register((any G392).self) { G392Impl() }
+    baseline.register((any G393).self) { G393Impl() }
+    baseline.register((any G394).self) { G394Impl() }
+    baseline.register((any G395).self) { G395Impl() }
+    baseline.register((any G396).self) { G396Impl() }
+    baseline.register((any G397).self) { G397Impl() }
+    baseline.register((any G398).self) { G398Impl() }
+    baseline.register((any G399).self) { G399Impl() }
+    baseline.register((any G400).self) { G400Impl() }
+    baseline.register((any G401).self) { G401Impl() }
+    baseline.register((any G402).self) { G402Impl() }
+    baseline.register((any G403).self) { G403Impl() }
+    baseline.register((any G404).self) { G404Impl() }
+    baseline.register((any G405).self) { G405Impl() }
+    baseline.register((any G406).self) { G406Impl() }
+    baseline.register((any G407).self) { G407Impl() }
+    baseline.register((any G408).self) { G408Impl() }
+    baseline.register((any G409).self) { G409Impl() }
+    baseline.register((any G410).self) { G410Impl() }
+    baseline.register((any G411).self) { G411Impl() }
+    baseline.register((any G412).self) { G412Impl() }
+    baseline.register((any G413).self) { G413Impl() }
+    baseline.register((any G414).self) { G414Impl() }
+    baseline.register((any G415).self) { G415Impl() }
+    baseline.register((any G416).self) { G416Impl() }
+    baseline.register((any G417).self) { G417Impl() }
+    baseline.register((any G418).self) { G418Impl() }
+    baseline.register((any G419).self) { G419Impl() }
+    baseline.register((any G420).self) { G420Impl() }
+    baseline.register((any G421).self) { G421Impl() }
+    baseline.register((any G422).self) { G422Impl() }
+    baseline.register((any G423).self) { G423Impl() }
+    baseline.register((any G424).self) { G424Impl() }
+    baseline.register((any G425).self) { G425Impl() }
+    baseline.register((any G426).self) { G426Impl() }
+    baseline.register((any G427).self) { G427Impl() }
+    baseline.register((any G428).self) { G428Impl() }
+    baseline.register((any G429).self) { G429Impl() }
+    baseline.register((any G430).self) { G430Impl() }
+    baseline.register((any G431).self) { G431Impl() }
+    baseline.register((any G432).self) { G432Impl() }
+    baseline.register((any G433).self) { G433Impl() }
+    baseline.register((any G434).self) { G434Impl() }
+    baseline.register((any G435).self) { G435Impl() }
+    baseline.register((any G436).self) { G436Impl() }
+    baseline.register((any G437).self) { G437Impl() }
+    baseline.register((any G438).self) { G438Impl() }
+    baseline.register((any G439).self) { G439Impl() }
+    baseline.register((any G440).self) { G440Impl() }
+    baseline.register((any G441).self) { G441Impl() }
+    baseline.register((any G442).self) { G442Impl() }
+    baseline.register((any G443).self) { G443Impl() }
+    baseline.register((any G444).self) { G444Impl() }
+    baseline.register((any G445).self) { G445Impl() }
+    baseline.register((any G446).self) { G446Impl() }
+    baseline.register((any G447).self) { G447Impl() }
+    baseline.register((any G448).self) { G448Impl() }
+    baseline.register((any G449).self) { G449Impl() }
+    baseline.register((any G450).self) { G450Impl() }
+    baseline.register((any G451).self) { G451Impl() }
+    baseline.register((any G452).self) { G452Impl() }
+    baseline.register((any G453).self) { G453Impl() }
+    baseline.register((any G454).self) { G454Impl() }
+    baseline.register((any G455).self) { G455Impl() }
+    baseline.register((any G456).self) { G456Impl() }
+    baseline.register((any G457).self) { G457Impl() }
+    baseline.register((any G458).self) { G458Impl() }
+    baseline.register((any G459).self) { G459Impl() }
+    baseline.register((any G460).self) { G460Impl() }
+    baseline.register((any G461).self) { G461Impl() }
+    baseline.register((any G462).self) { G462Impl() }
+    baseline.register((any G463).self) { G463Impl() }
+    baseline.register((any G464).self) { G464Impl() }
+    baseline.register((any G465).self) { G465Impl() }
+    baseline.register((any G466).self) { G466Impl() }
+    baseline.register((any G467).self) { G467Impl() }
+    baseline.register((any G468).self) { G468Impl() }
+    baseline.register((any G469).self) { G469Impl() }
+    baseline.register((any G470).self) { G470Impl() }
+    baseline.register((any G471).self) { G471Impl() }
+    baseline.register((any G472).self) { G472Impl() }
+    baseline.register((any G473).self) { G473Impl() }
+    baseline.register((any G474).self) { G474Impl() }
+    baseline.register((any G475).self) { G475Impl() }
+    baseline.register((any G476).self) { G476Impl() }
+    baseline.register((any G477).self) { G477Impl() }
+    baseline.register((any G478).self) { G478Impl() }
+    baseline.register((any G479).self) { G479Impl() }
+    baseline.register((any G480).self) { G480Impl() }
+    baseline.register((any G481).self) { G481Impl() }
+    baseline.register((any G482).self) { G482Impl() }
+    baseline.register((any G483).self) { G483Impl() }
+    baseline.register((any G484).self) { G484Impl() }
+    baseline.register((any G485).self) { G485Impl() }
+    baseline.register((any G486).self) { G486Impl() }
+    baseline.register((any G487).self) { G487Impl() }
+    baseline.register((any G488).self) { G488Impl() }
+    baseline.register((any G489).self) { G489Impl() }
+    baseline.register((any G490).self) { G490Impl() }
+    baseline.register((any G491).self) { G491Impl() }
+    baseline.register((any G492).self) { G492Impl() }
+    baseline.register((any G493).self) { G493Impl() }
+    baseline.register((any G494).self) { G494Impl() }
+    baseline.register((any G495).self) { G495Impl() }
+    baseline.register((any G496).self) { G496Impl() }
+    baseline.register((any G497).self) { G497Impl() }
+    baseline.register((any G498).self) { G498Impl() }
+    baseline.register((any G499).self) { G499Impl() }
+    baseline.register((any G500).self) { G500Impl() }
+    baseline.register((any G501).self) { G501Impl() }
+    baseline.register((any G502).self) { G502Impl() }
+    baseline.register((any G503).self) { G503Impl() }
+    baseline.register((any G504).self) { G504Impl() }
+    baseline.register((any G505).self) { G505Impl() }
+    baseline.register((any G506).self) { G506Impl() }
+    baseline.register((any G507).self) { G507Impl() }
+    baseline.register((any G508).self) { G508Impl() }
+    baseline.register((any G509).self) { G509Impl() }
+    baseline.register((any G510).self) { G510Impl() }
+    baseline.register((any G511).self) { G511Impl() }
+    baseline.register((any G512).self) { G512Impl() }
+    baseline.register((any G513).self) { G513Impl() }
+    baseline.register((any G514).self) { G514Impl() }
+    baseline.register((any G515).self) { G515Impl() }
+    baseline.register((any G516).self) { G516Impl() }
+    baseline.register((any G517).self) { G517Impl() }
+    baseline.register((any G518).self) { G518Impl() }
+    baseline.register((any G519).self) { G519Impl() }
+    baseline.register((any G520).self) { G520Impl() }
+    baseline.register((any G521).self) { G521Impl() }
+    baseline.register((any G522).self) { G522Impl() }
+    baseline.register((any G523).self) { G523Impl() }
+    baseline.register((any G524).self) { G524Impl() }
+    baseline.register((any G525).self) { G525Impl() }
+    baseline.register((any G526).self) { G526Impl() }
+    baseline.register((any G527).self) { G527Impl() }
+    baseline.register((any G528).self) { G528Impl() }
+    baseline.register((any G529).self) { G529Impl() }
+    baseline.register((any G530).self) { G530Impl() }
+    baseline.register((any G531).self) { G531Impl() }
+    baseline.register((any G532).self) { G532Impl() }
+    baseline.register((any G533).self) { G533Impl() }
+    baseline.register((any G534).self) { G534Impl() }
+    baseline.register((any G535).self) { G535Impl() }
+    baseline.register((any G536).self) { G536Impl() }
+    baseline.register((any G537).self) { G537Impl() }
+    baseline.register((any G538).self) { G538Impl() }
+    baseline.register((any G539).self) { G539Impl() }
+    baseline.register((any G540).self) { G540Impl() }
+    baseline.register((any G541).self) { G541Impl() }
+    baseline.register((any G542).self) { G542Impl() }
+    baseline.register((any G543).self) { G543Impl() }
+    baseline.register((any G544).self) { G544Impl() }
+    baseline.register((any G545).self) { G545Impl() }
+    baseline.register((any G546).self) { G546Impl() }
+    baseline.register((any G547).self) { G547Impl() }
+    baseline.register((any G548).self) { G548Impl() }
+    baseline.register((any G549).self) { G549Impl() }
+    baseline.register((any G550).self) { G550Impl() }
+    baseline.register((any G551).self) { G551Impl() }
+    baseline.register((any G552).self) { G552Impl() }
+    baseline.register((any G553).self) { G553Impl() }
+    baseline.register((any G554).self) { G554Impl() }
+    baseline.register((any G555).self) { G555Impl() }
+    baseline.register((any G556).self) { G556Impl() }
+    baseline.register((any G557).self) { G557Impl() }
+    baseline.register((any G558).self) { G558Impl() }
+    baseline.register((any G559).self) { G559Impl() }
+    baseline.register((any G560).self) { G560Impl() }
+    baseline.register((any G561).self) { G561Impl() }
+    baseline.register((any G562).self) { G562Impl() }
+    baseline.register((any G563).self) { G563Impl() }
+    baseline.register((any G564).self) { G564Impl() }
+    baseline.register((any G565).self) { G565Impl() }
+    baseline.register((any G566).self) { G566Impl() }
+    baseline.register((any G567).self) { G567Impl() }
+    baseline.register((any G568).self) { G568Impl() }
+    baseline.register((any G569).self) { G569Impl() }
+    baseline.register((any G570).self) { G570Impl() }
+    baseline.register((any G571).self) { G571Impl() }
+    baseline.register((any G572).self) { G572Impl() }
+    baseline.register((any G573).self) { G573Impl() }
+    baseline.register((any G574).self) { G574Impl() }
+    baseline.register((any G575).self) { G575Impl() }
+    baseline.register((any G576).self) { G576Impl() }
+    baseline.register((any G577).self) { G577Impl() }
+    baseline.register((any G578).self) { G578Impl() }
+    baseline.register((any G579).self) { G579Impl() }
+    baseline.register((any G580).self) { G580Impl() }
+    baseline.register((any G581).self) { G581Impl() }
+    baseline.register((any G582).self) { G582Impl() }
+    baseline.register((any G583).self) { G583Impl() }
+    baseline.register((any G584).self) { G584Impl() }
+    baseline.register((any G585).self) { G585Impl() }
+    baseline.register((any G586).self) { G586Impl() }
+    baseline.register((any G587).self) { G587Impl() }
+    baseline.register((any G588).self) { G588Impl() }
+    baseline.register((any G589).self) { G589Impl() }
+    baseline.register((any G590).self) { G590Impl() }
+    baseline.register((any G591).self) { G591Impl() }
+    baseline.register((any G592).self) { G592Impl() }
+    baseline.register((any G593).self) { G593Impl() }
+    baseline.register((any G594).self) { G594Impl() }
+    baseline.register((any G595).self) { G595Impl() }
+    baseline.register((any G596).self) { G596Impl() }
+    baseline.register((any G597).self) { G597Impl() }
+    baseline.register((any G598).self) { G598Impl() }
+    baseline.register((any G599).self) { G599Impl() }
+    baseline.register((any G600).self) { G600Impl() }
+    baseline.register((any G601).self) { G601Impl() }
+    baseline.register((any G602).self) { G602Impl() }
+    baseline.register((any G603).self) { G603Impl() }
+    baseline.register((any G604).self) { G604Impl() }
+    baseline.register((any G605).self) { G605Impl() }
+    baseline.register((any G606).self) { G606Impl() }
+    baseline.register((any G607).self) { G607Impl() }
+    baseline.register((any G608).self) { G608Impl() }
+    baseline.register((any G609).self) { G609Impl() }
+    baseline.register((any G610).self) { G610Impl() }
+    baseline.register((any G611).self) { G611Impl() }
+    baseline.register((any G612).self) { G612Impl() }
+    baseline.register((any G613).self) { G613Impl() }
+    baseline.register((any G614).self) { G614Impl() }
+    baseline.register((any G615).self) { G615Impl() }
+    baseline.register((any G616).self) { G616Impl() }
+    baseline.register((any G617).self) { G617Impl() }
+    baseline.register((any G618).self) { G618Impl() }
+    baseline.register((any G619).self) { G619Impl() }
+    baseline.register((any G620).self) { G620Impl() }
+    baseline.register((any G621).self) { G621Impl() }
+    baseline.register((any G622).self) { G622Impl() }
+    baseline.register((any G623).self) { G623Impl() }
+    baseline.register((any G624).self) { G624Impl() }
+    baseline.register((any G625).self) { G625Impl() }
+    baseline.register((any G626).self) { G626Impl() }
+    baseline.register((any G627).self) { G627Impl() }
+    baseline.register((any G628).self) { G628Impl() }
+    baseline.register((any G629).self) { G629Impl() }
+    baseline.register((any G630).self) { G630Impl() }
+    baseline.register((any G631).self) { G631Impl() }
+    baseline.register((any G632).self) { G632Impl() }
+    baseline.register((any G633).self) { G633Impl() }
+    baseline.register((any G634).self) { G634Impl() }
+    baseline.register((any G635).self) { G635Impl() }
+    baseline.register((any G636).self) { G636Impl() }
+    baseline.register((any G637).self) { G637Impl() }
+    baseline.register((any G638).self) { G638Impl() }
+    baseline.register((any G639).self) { G639Impl() }
+    baseline.register((any G640).self) { G640Impl() }
+    baseline.register((any G641).self) { G641Impl() }
+    baseline.register((any G642).self) { G642Impl() }
+    baseline.register((any G643).self) { G643Impl() }
+    baseline.register((any G644).self) { G644Impl() }
+    baseline.register((any G645).self) { G645Impl() }
+    baseline.register((any G646).self) { G646Impl() }
+    baseline.register((any G647).self) { G647Impl() }
+    baseline.register((any G648).self) { G648Impl() }
+    baseline.register((any G649).self) { G649Impl() }
+    baseline.register((any G650).self) { G650Impl() }
+    baseline.register((any G651).self) { G651Impl() }
+    baseline.register((any G652).self) { G652Impl() }
+    baseline.register((any G653).self) { G653Impl() }
+    baseline.register((any G654).self) { G654Impl() }
+    baseline.register((any G655).self) { G655Impl() }
+    baseline.register((any G656).self) { G656Impl() }
+    baseline.register((any G657).self) { G657Impl() }
+    baseline.register((any G658).self) { G658Impl() }
+    baseline.register((any G659).self) { G659Impl() }
+    baseline.register((any G660).self) { G660Impl() }
+    baseline.register((any G661).self) { G661Impl() }
+    baseline.register((any G662).self) { G662Impl() }
+    baseline.register((any G663).self) { G663Impl() }
+    baseline.register((any G664).self) { G664Impl() }
+    baseline.register((any G665).self) { G665Impl() }
+    baseline.register((any G666).self) { G666Impl() }
+    baseline.register((any G667).self) { G667Impl() }
+    baseline.register((any G668).self) { G668Impl() }
+    baseline.register((any G669).self) { G669Impl() }
+    baseline.register((any G670).self) { G670Impl() }
+    baseline.register((any G671).self) { G671Impl() }
+    baseline.register((any G672).self) { G672Impl() }
+    baseline.register((any G673).self) { G673Impl() }
+    baseline.register((any G674).self) { G674Impl() }
+    baseline.register((any G675).self) { G675Impl() }
+    baseline.register((any G676).self) { G676Impl() }
+    baseline.register((any G677).self) { G677Impl() }
+    baseline.register((any G678).self) { G678Impl() }
+    baseline.register((any G679).self) { G679Impl() }
+    baseline.register((any G680).self) { G680Impl() }
+    baseline.register((any G681).self) { G681Impl() }
+    baseline.register((any G682).self) { G682Impl() }
+    baseline.register((any G683).self) { G683Impl() }
+    baseline.register((any G684).self) { G684Impl() }
+    baseline.register((any G685).self) { G685Impl() }
+    baseline.register((any G686).self) { G686Impl() }
+    baseline.register((any G687).self) { G687Impl() }
+    baseline.register((any G688).self) { G688Impl() }
+    baseline.register((any G689).self) { G689Impl() }
+    baseline.register((any G690).self) { G690Impl() }
+    baseline.register((any G691).self) { G691Impl() }
+    baseline.register((any G692).self) { G692Impl() }
+    baseline.register((any G693).self) { G693Impl() }
+    baseline.register((any G694).self) { G694Impl() }
+    baseline.register((any G695).self) { G695Impl() }
+    baseline.register((any G696).self) { G696Impl() }
+    baseline.register((any G697).self) { G697Impl() }
+    baseline.register((any G698).self) { G698Impl() }
+    baseline.register((any G699).self) { G699Impl() }
+    baseline.register((any G700).self) { G700Impl() }
+    baseline.register((any G701).self) { G701Impl() }
+    baseline.register((any G702).self) { G702Impl() }
+    baseline.register((any G703).self) { G703Impl() }
+    baseline.register((any G704).self) { G704Impl() }
+    baseline.register((any G705).self) { G705Impl() }
+    baseline.register((any G706).self) { G706Impl() }
+    baseline.register((any G707).self) { G707Impl() }
+    baseline.register((any G708).self) { G708Impl() }
+    baseline.register((any G709).self) { G709Impl() }
+    baseline.register((any G710).self) { G710Impl() }
+    baseline.register((any G711).self) { G711Impl() }
+    baseline.register((any G712).self) { G712Impl() }
+    baseline.register((any G713).self) { G713Impl() }
+    baseline.register((any G714).self) { G714Impl() }
+    baseline.register((any G715).self) { G715Impl() }
+    baseline.register((any G716).self) { G716Impl() }
+    baseline.register((any G717).self) { G717Impl() }
+    baseline.register((any G718).self) { G718Impl() }
+    baseline.register((any G719).self) { G719Impl() }
+    baseline.register((any G720).self) { G720Impl() }
+    baseline.register((any G721).self) { G721Impl() }
+    baseline.register((any G722).self) { G722Impl() }
+    baseline.register((any G723).self) { G723Impl() }
+    baseline.register((any G724).self) { G724Impl() }
+    baseline.register((any G725).self) { G725Impl() }
+    baseline.register((any G726).self) { G726Impl() }
+    baseline.register((any G727).self) { G727Impl() }
+    baseline.register((any G728).self) { G728Impl() }
+    baseline.register((any G729).self) { G729Impl() }
+    baseline.register((any G730).self) { G730Impl() }
+    baseline.register((any G731).self) { G731Impl() }
+    baseline.register((any G732).self) { G732Impl() }
+    baseline.register((any G733).self) { G733Impl() }
+    baseline.register((any G734).self) { G734Impl() }
+    baseline.register((any G735).self) { G735Impl() }
+    baseline.register((any G736).self) { G736Impl() }
+    baseline.register((any G737).self) { G737Impl() }
+    baseline.register((any G738).self) { G738Impl() }
+    baseline.register((any G739).self) { G739Impl() }
+    baseline.register((any G740).self) { G740Impl() }
+    baseline.register((any G741).self) { G741Impl() }
+    baseline.register((any G742).self) { G742Impl() }
+    baseline.register((any G743).self) { G743Impl() }
+    baseline.register((any G744).self) { G744Impl() }
+    baseline.register((any G745).self) { G745Impl() }
+    baseline.register((any G746).self) { G746Impl() }
+    baseline.register((any G747).self) { G747Impl() }
+    baseline.register((any G748).self) { G748Impl() }
+    baseline.register((any G749).self) { G749Impl() }
+    baseline.register((any G750).self) { G750Impl() }
+    baseline.register((any G751).self) { G751Impl() }
+    baseline.register((any G752).self) { G752Impl() }
+    baseline.register((any G753).self) { G753Impl() }
+    baseline.register((any G754).self) { G754Impl() }
+    baseline.register((any G755).self) { G755Impl() }
+    baseline.register((any G756).self) { G756Impl() }
+    baseline.register((any G757).self) { G757Impl() }
+    baseline.register((any G758).self) { G758Impl() }
+    baseline.register((any G759).self) { G759Impl() }
+    baseline.register((any G760).self) { G760Impl() }
+    baseline.register((any G761).self) { G761Impl() }
+    baseline.register((any G762).self) { G762Impl() }
+    baseline.register((any G763).self) { G763Impl() }
+    baseline.register((any G764).self) { G764Impl() }
+    baseline.register((any G765).self) { G765Impl() }
+    baseline.register((any G766).self) { G766Impl() }
+    baseline.register((any G767).self) { G767Impl() }
+    baseline.register((any G768).self) { G768Impl() }
+    baseline.register((any G769).self) { G769Impl() }
+    baseline.register((any G770).self) { G770Impl() }
+    baseline.register((any G771).self) { G771Impl() }
+    baseline.register((any G772).self) { G772Impl() }
+    baseline.register((any G773).self) { G773Impl() }
+    baseline.register((any G774).self) { G774Impl() }
+    baseline.register((any G775).self) { G775Impl() }
+    baseline.register((any G776).self) { G776Impl() }
+    baseline.register((any G777).self) { G777Impl() }
+    baseline.register((any G778).self) { G778Impl() }
+    baseline.register((any G779).self) { G779Impl() }
+    baseline.register((any G780).self) { G780Impl() }
+    baseline.register((any G781).self) { G781Impl() }
+    baseline.register((any G782).self) { G782Impl() }
+    baseline.register((any G783).self) { G783Impl() }
+    baseline.register((any G784).self) { G784Impl() }
+    baseline.register((any G785).self) { G785Impl() }
+    baseline.register((any G786).self) { G786Impl() }
+    baseline.register((any G787).self) { G787Impl() }
+    baseline.register((any G788).self) { G788Impl() }
+    baseline.register((any G789).self) { G789Impl() }
+    baseline.register((any G790).self) { G790Impl() }
+    baseline.register((any G791).self) { G791Impl() }
+    baseline.register((any G792).self) { G792Impl() }
+    baseline.register((any G793).self) { G793Impl() }
+    baseline.register((any G794).self) { G794Impl() }
+    baseline.register((any G795).self) { G795Impl() }
+    baseline.register((any G796).self) { G796Impl() }
+    baseline.register((any G797).self) { G797Impl() }
+    baseline.register((any G798).self) { G798Impl() }
+    baseline.register((any G799).self) { G799Impl() }
+    baseline.register((any G800).self) { G800Impl() }
+    baseline.register((any G801).self) { G801Impl() }
+    baseline.register((any G802).self) { G802Impl() }
+    baseline.register((any G803).self) { G803Impl() }
+    baseline.register((any G804).self) { G804Impl() }
+    baseline.register((any G805).self) { G805Impl() }
+    baseline.register((any G806).self) { G806Impl() }
+    baseline.register((any G807).self) { G807Impl() }
+    baseline.register((any G808).self) { G808Impl() }
+    baseline.register((any G809).self) { G809Impl() }
+    baseline.register((any G810).self) { G810Impl() }
+    baseline.register((any G811).self) { G811Impl() }
+    baseline.register((any G812).self) { G812Impl() }
+    baseline.register((any G813).self) { G813Impl() }
+    baseline.register((any G814).self) { G814Impl() }
+    baseline.register((any G815).self) { G815Impl() }
+    baseline.register((any G816).self) { G816Impl() }
+    baseline.register((any G817).self) { G817Impl() }
+    baseline.register((any G818).self) { G818Impl() }
+    baseline.register((any G819).self) { G819Impl() }
+    baseline.register((any G820).self) { G820Impl() }
+    baseline.register((any G821).self) { G821Impl() }
+    baseline.register((any G822).self) { G822Impl() }
+    baseline.register((any G823).self) { G823Impl() }
+    baseline.register((any G824).self) { G824Impl() }
+    baseline.register((any G825).self) { G825Impl() }
+    baseline.register((any G826).self) { G826Impl() }
+    baseline.register((any G827).self) { G827Impl() }
+    baseline.register((any G828).self) { G828Impl() }
+    baseline.register((any G829).self) { G829Impl() }
+    baseline.register((any G830).self) { G830Impl() }
+    baseline.register((any G831).self) { G831Impl() }
+    baseline.register((any G832).self) { G832Impl() }
+    baseline.register((any G833).self) { G833Impl() }
+    baseline.register((any G834).self) { G834Impl() }
+    baseline.register((any G835).self) { G835Impl() }
+    baseline.register((any G836).self) { G836Impl() }
+    baseline.register((any G837).self) { G837Impl() }
+    baseline.register((any G838).self) { G838Impl() }
+    baseline.register((any G839).self) { G839Impl() }
+    baseline.register((any G840).self) { G840Impl() }
+    baseline.register((any G841).self) { G841Impl() }
+    baseline.register((any G842).self) { G842Impl() }
+    baseline.register((any G843).self) { G843Impl() }
+    baseline.register((any G844).self) { G844Impl() }
+    baseline.register((any G845).self) { G845Impl() }
+    baseline.register((any G846).self) { G846Impl() }
+    baseline.register((any G847).self) { G847Impl() }
+    baseline.register((any G848).self) { G848Impl() }
+    baseline.register((any G849).self) { G849Impl() }
+    baseline.register((any G850).self) { G850Impl() }
+    baseline.register((any G851).self) { G851Impl() }
+    baseline.register((any G852).self) { G852Impl() }
+    baseline.register((any G853).self) { G853Impl() }
+    baseline.register((any G854).self) { G854Impl() }
+    baseline.register((any G855).self) { G855Impl() }
+    baseline.register((any G856).self) { G856Impl() }
+    baseline.register((any G857).self) { G857Impl() }
+    baseline.register((any G858).self) { G858Impl() }
+    baseline.register((any G859).self) { G859Impl() }
+    baseline.register((any G860).self) { G860Impl() }
+    baseline.register((any G861).self) { G861Impl() }
+    baseline.register((any G862).self) { G862Impl() }
+    baseline.register((any G863).self) { G863Impl() }
+    baseline.register((any G864).self) { G864Impl() }
+    baseline.register((any G865).self) { G865Impl() }
+    baseline.register((any G866).self) { G866Impl() }
+    baseline.register((any G867).self) { G867Impl() }
+    baseline.register((any G868).self) { G868Impl() }
+    baseline.register((any G869).self) { G869Impl() }
+    baseline.register((any G870).self) { G870Impl() }
+    baseline.register((any G871).self) { G871Impl() }
+    baseline.register((any G872).self) { G872Impl() }
+    baseline.register((any G873).self) { G873Impl() }
+    baseline.register((any G874).self) { G874Impl() }
+    baseline.register((any G875).self) { G875Impl() }
+    baseline.register((any G876).self) { G876Impl() }
+    baseline.register((any G877).self) { G877Impl() }
+    baseline.register((any G878).self) { G878Impl() }
+    baseline.register((any G879).self) { G879Impl() }
+    baseline.register((any G880).self) { G880Impl() }
+    baseline.register((any G881).self) { G881Impl() }
+    baseline.register((any G882).self) { G882Impl() }
+    baseline.register((any G883).self) { G883Impl() }
+    baseline.register((any G884).self) { G884Impl() }
+    baseline.register((any G885).self) { G885Impl() }
+    baseline.register((any G886).self) { G886Impl() }
+    baseline.register((any G887).self) { G887Impl() }
+    baseline.register((any G888).self) { G888Impl() }
+    baseline.register((any G889).self) { G889Impl() }
+    baseline.register((any G890).self) { G890Impl() }
+    baseline.register((any G891).self) { G891Impl() }
+    baseline.register((any G892).self) { G892Impl() }
+    baseline.register((any G893).self) { G893Impl() }
+    baseline.register((any G894).self) { G894Impl() }
+    baseline.register((any G895).self) { G895Impl() }
+    baseline.register((any G896).self) { G896Impl() }
+    baseline.register((any G897).self) { G897Impl() }
+    baseline.register((any G898).self) { G898Impl() }
+    baseline.register((any G899).self) { G899Impl() }
+    baseline.register((any G900).self) { G900Impl() }
+    baseline.register((any G901).self) { G901Impl() }
+    baseline.register((any G902).self) { G902Impl() }
+    baseline.register((any G903).self) { G903Impl() }
+    baseline.register((any G904).self) { G904Impl() }
+    baseline.register((any G905).self) { G905Impl() }
+    baseline.register((any G906).self) { G906Impl() }
+    baseline.register((any G907).self) { G907Impl() }
+    baseline.register((any G908).self) { G908Impl() }
+    baseline.register((any G909).self) { G909Impl() }
+    baseline.register((any G910).self) { G910Impl() }
+    baseline.register((any G911).self) { G911Impl() }
+    baseline.register((any G912).self) { G912Impl() }
+    baseline.register((any G913).self) { G913Impl() }
+    baseline.register((any G914).self) { G914Impl() }
+    baseline.register((any G915).self) { G915Impl() }
+    baseline.register((any G916).self) { G916Impl() }
+    baseline.register((any G917).self) { G917Impl() }
+    baseline.register((any G918).self) { G918Impl() }
+    baseline.register((any G919).self) { G919Impl() }
+    baseline.register((any G920).self) { G920Impl() }
+    baseline.register((any G921).self) { G921Impl() }
+    baseline.register((any G922).self) { G922Impl() }
+    baseline.register((any G923).self) { G923Impl() }
+    baseline.register((any G924).self) { G924Impl() }
+    baseline.register((any G925).self) { G925Impl() }
+    baseline.register((any G926).self) { G926Impl() }
+    baseline.register((any G927).self) { G927Impl() }
+    baseline.register((any G928).self) { G928Impl() }
+    baseline.register((any G929).self) { G929Impl() }
+    baseline.register((any G930).self) { G930Impl() }
+    baseline.register((any G931).self) { G931Impl() }
+    baseline.register((any G932).self) { G932Impl() }
+    baseline.register((any G933).self) { G933Impl() }
+    baseline.register((any G934).self) { G934Impl() }
+    baseline.register((any G935).self) { G935Impl() }
+    baseline.register((any G936).self) { G936Impl() }
+    baseline.register((any G937).self) { G937Impl() }
+    baseline.register((any G938).self) { G938Impl() }
+    baseline.register((any G939).self) { G939Impl() }
+    baseline.register((any G940).self) { G940Impl() }
+    baseline.register((any G941).self) { G941Impl() }
+    baseline.register((any G942).self) { G942Impl() }
+    baseline.register((any G943).self) { G943Impl() }
+    baseline.register((any G944).self) { G944Impl() }
+    baseline.register((any G945).self) { G945Impl() }
+    baseline.register((any G946).self) { G946Impl() }
+    baseline.register((any G947).self) { G947Impl() }
+    baseline.register((any G948).self) { G948Impl() }
+    baseline.register((any G949).self) { G949Impl() }
+    baseline.register((any G950).self) { G950Impl() }
+    baseline.register((any G951).self) { G951Impl() }
+    baseline.register((any G952).self) { G952Impl() }
+    baseline.register((any G953).self) { G953Impl() }
+    baseline.register((any G954).self) { G954Impl() }
+    baseline.register((any G955).self) { G955Impl() }
+    baseline.register((any G956).self) { G956Impl() }
+    baseline.register((any G957).self) { G957Impl() }
+    baseline.register((any G958).self) { G958Impl() }
+    baseline.register((any G959).self) { G959Impl() }
+    baseline.register((any G960).self) { G960Impl() }
+    baseline.register((any G961).self) { G961Impl() }
+    baseline.register((any G962).self) { G962Impl() }
+    baseline.register((any G963).self) { G963Impl() }
+    baseline.register((any G964).self) { G964Impl() }
+    baseline.register((any G965).self) { G965Impl() }
+    baseline.register((any G966).self) { G966Impl() }
+    baseline.register((any G967).self) { G967Impl() }
+    baseline.register((any G968).self) { G968Impl() }
+    baseline.register((any G969).self) { G969Impl() }
+    baseline.register((any G970).self) { G970Impl() }
+    baseline.register((any G971).self) { G971Impl() }
+    baseline.register((any G972).self) { G972Impl() }
+    baseline.register((any G973).self) { G973Impl() }
+    baseline.register((any G974).self) { G974Impl() }
+    baseline.register((any G975).self) { G975Impl() }
+    baseline.register((any G976).self) { G976Impl() }
+    baseline.register((any G977).self) { G977Impl() }
+    baseline.register((any G978).self) { G978Impl() }
+    baseline.register((any G979).self) { G979Impl() }
+    baseline.register((any G980).self) { G980Impl() }
+    baseline.register((any G981).self) { G981Impl() }
+    baseline.register((any G982).self) { G982Impl() }
+    baseline.register((any G983).self) { G983Impl() }
+    baseline.register((any G984).self) { G984Impl() }
+    baseline.register((any G985).self) { G985Impl() }
+    baseline.register((any G986).self) { G986Impl() }
+    baseline.register((any G987).self) { G987Impl() }
+    baseline.register((any G988).self) { G988Impl() }
+    baseline.register((any G989).self) { G989Impl() }
+    baseline.register((any G990).self) { G990Impl() }
+    baseline.register((any G991).self) { G991Impl() }
+    baseline.register((any G992).self) { G992Impl() }
+    baseline.register((any G993).self) { G993Impl() }
+    baseline.register((any G994).self) { G994Impl() }
+    baseline.register((any G995).self) { G995Impl() }
+    baseline.register((any G996).self) { G996Impl() }
+    baseline.register((any G997).self) { G997Impl() }
+    baseline.register((any G998).self) { G998Impl() }
+    baseline.register((any G999).self) { G999Impl() }
+}
+
 /// Resolves every GN once from Patchbay; returns the sum of ids so nothing is optimised away.
 public func resolveGenerated(from container: Patchbay.Container) throws -> Int {
     var sum = 0
@@ -7035,6 +8039,1012 @@ public func resolveGenerated(from container: Swinject.Container) -> Int {
 
 /// Resolves every GN once from the baseline.
 public func resolveGenerated(from baseline: BaselineContainer) -> Int {
+    var sum = 0
+    sum &+= baseline.resolve((any G0).self).id
+    sum &+= baseline.resolve((any G1).self).id
+    sum &+= baseline.resolve((any G2).self).id
+    sum &+= baseline.resolve((any G3).self).id
+    sum &+= baseline.resolve((any G4).self).id
+    sum &+= baseline.resolve((any G5).self).id
+    sum &+= baseline.resolve((any G6).self).id
+    sum &+= baseline.resolve((any G7).self).id
+    sum &+= baseline.resolve((any G8).self).id
+    sum &+= baseline.resolve((any G9).self).id
+    sum &+= baseline.resolve((any G10).self).id
+    sum &+= baseline.resolve((any G11).self).id
+    sum &+= baseline.resolve((any G12).self).id
+    sum &+= baseline.resolve((any G13).self).id
+    sum &+= baseline.resolve((any G14).self).id
+    sum &+= baseline.resolve((any G15).self).id
+    sum &+= baseline.resolve((any G16).self).id
+    sum &+= baseline.resolve((any G17).self).id
+    sum &+= baseline.resolve((any G18).self).id
+    sum &+= baseline.resolve((any G19).self).id
+    sum &+= baseline.resolve((any G20).self).id
+    sum &+= baseline.resolve((any G21).self).id
+    sum &+= baseline.resolve((any G22).self).id
+    sum &+= baseline.resolve((any G23).self).id
+    sum &+= baseline.resolve((any G24).self).id
+    sum &+= baseline.resolve((any G25).self).id
+    sum &+= baseline.resolve((any G26).self).id
+    sum &+= baseline.resolve((any G27).self).id
+    sum &+= baseline.resolve((any G28).self).id
+    sum &+= baseline.resolve((any G29).self).id
+    sum &+= baseline.resolve((any G30).self).id
+    sum &+= baseline.resolve((any G31).self).id
+    sum &+= baseline.resolve((any G32).self).id
+    sum &+= baseline.resolve((any G33).self).id
+    sum &+= baseline.resolve((any G34).self).id
+    sum &+= baseline.resolve((any G35).self).id
+    sum &+= baseline.resolve((any G36).self).id
+    sum &+= baseline.resolve((any G37).self).id
+    sum &+= baseline.resolve((any G38).self).id
+    sum &+= baseline.resolve((any G39).self).id
+    sum &+= baseline.resolve((any G40).self).id
+    sum &+= baseline.resolve((any G41).self).id
+    sum &+= baseline.resolve((any G42).self).id
+    sum &+= baseline.resolve((any G43).self).id
+    sum &+= baseline.resolve((any G44).self).id
+    sum &+= baseline.resolve((any G45).self).id
+    sum &+= baseline.resolve((any G46).self).id
+    sum &+= baseline.resolve((any G47).self).id
+    sum &+= baseline.resolve((any G48).self).id
+    sum &+= baseline.resolve((any G49).self).id
+    sum &+= baseline.resolve((any G50).self).id
+    sum &+= baseline.resolve((any G51).self).id
+    sum &+= baseline.resolve((any G52).self).id
+    sum &+= baseline.resolve((any G53).self).id
+    sum &+= baseline.resolve((any G54).self).id
+    sum &+= baseline.resolve((any G55).self).id
+    sum &+= baseline.resolve((any G56).self).id
+    sum &+= baseline.resolve((any G57).self).id
+    sum &+= baseline.resolve((any G58).self).id
+    sum &+= baseline.resolve((any G59).self).id
+    sum &+= baseline.resolve((any G60).self).id
+    sum &+= baseline.resolve((any G61).self).id
+    sum &+= baseline.resolve((any G62).self).id
+    sum &+= baseline.resolve((any G63).self).id
+    sum &+= baseline.resolve((any G64).self).id
+    sum &+= baseline.resolve((any G65).self).id
+    sum &+= baseline.resolve((any G66).self).id
+    sum &+= baseline.resolve((any G67).self).id
+    sum &+= baseline.resolve((any G68).self).id
+    sum &+= baseline.resolve((any G69).self).id
+    sum &+= baseline.resolve((any G70).self).id
+    sum &+= baseline.resolve((any G71).self).id
+    sum &+= baseline.resolve((any G72).self).id
+    sum &+= baseline.resolve((any G73).self).id
+    sum &+= baseline.resolve((any G74).self).id
+    sum &+= baseline.resolve((any G75).self).id
+    sum &+= baseline.resolve((any G76).self).id
+    sum &+= baseline.resolve((any G77).self).id
+    sum &+= baseline.resolve((any G78).self).id
+    sum &+= baseline.resolve((any G79).self).id
+    sum &+= baseline.resolve((any G80).self).id
+    sum &+= baseline.resolve((any G81).self).id
+    sum &+= baseline.resolve((any G82).self).id
+    sum &+= baseline.resolve((any G83).self).id
+    sum &+= baseline.resolve((any G84).self).id
+    sum &+= baseline.resolve((any G85).self).id
+    sum &+= baseline.resolve((any G86).self).id
+    sum &+= baseline.resolve((any G87).self).id
+    sum &+= baseline.resolve((any G88).self).id
+    sum &+= baseline.resolve((any G89).self).id
+    sum &+= baseline.resolve((any G90).self).id
+    sum &+= baseline.resolve((any G91).self).id
+    sum &+= baseline.resolve((any G92).self).id
+    sum &+= baseline.resolve((any G93).self).id
+    sum &+= baseline.resolve((any G94).self).id
+    sum &+= baseline.resolve((any G95).self).id
+    sum &+= baseline.resolve((any G96).self).id
+    sum &+= baseline.resolve((any G97).self).id
+    sum &+= baseline.resolve((any G98).self).id
+    sum &+= baseline.resolve((any G99).self).id
+    sum &+= baseline.resolve((any G100).self).id
+    sum &+= baseline.resolve((any G101).self).id
+    sum &+= baseline.resolve((any G102).self).id
+    sum &+= baseline.resolve((any G103).self).id
+    sum &+= baseline.resolve((any G104).self).id
+    sum &+= baseline.resolve((any G105).self).id
+    sum &+= baseline.resolve((any G106).self).id
+    sum &+= baseline.resolve((any G107).self).id
+    sum &+= baseline.resolve((any G108).self).id
+    sum &+= baseline.resolve((any G109).self).id
+    sum &+= baseline.resolve((any G110).self).id
+    sum &+= baseline.resolve((any G111).self).id
+    sum &+= baseline.resolve((any G112).self).id
+    sum &+= baseline.resolve((any G113).self).id
+    sum &+= baseline.resolve((any G114).self).id
+    sum &+= baseline.resolve((any G115).self).id
+    sum &+= baseline.resolve((any G116).self).id
+    sum &+= baseline.resolve((any G117).self).id
+    sum &+= baseline.resolve((any G118).self).id
+    sum &+= baseline.resolve((any G119).self).id
+    sum &+= baseline.resolve((any G120).self).id
+    sum &+= baseline.resolve((any G121).self).id
+    sum &+= baseline.resolve((any G122).self).id
+    sum &+= baseline.resolve((any G123).self).id
+    sum &+= baseline.resolve((any G124).self).id
+    sum &+= baseline.resolve((any G125).self).id
+    sum &+= baseline.resolve((any G126).self).id
+    sum &+= baseline.resolve((any G127).self).id
+    sum &+= baseline.resolve((any G128).self).id
+    sum &+= baseline.resolve((any G129).self).id
+    sum &+= baseline.resolve((any G130).self).id
+    sum &+= baseline.resolve((any G131).self).id
+    sum &+= baseline.resolve((any G132).self).id
+    sum &+= baseline.resolve((any G133).self).id
+    sum &+= baseline.resolve((any G134).self).id
+    sum &+= baseline.resolve((any G135).self).id
+    sum &+= baseline.resolve((any G136).self).id
+    sum &+= baseline.resolve((any G137).self).id
+    sum &+= baseline.resolve((any G138).self).id
+    sum &+= baseline.resolve((any G139).self).id
+    sum &+= baseline.resolve((any G140).self).id
+    sum &+= baseline.resolve((any G141).self).id
+    sum &+= baseline.resolve((any G142).self).id
+    sum &+= baseline.resolve((any G143).self).id
+    sum &+= baseline.resolve((any G144).self).id
+    sum &+= baseline.resolve((any G145).self).id
+    sum &+= baseline.resolve((any G146).self).id
+    sum &+= baseline.resolve((any G147).self).id
+    sum &+= baseline.resolve((any G148).self).id
+    sum &+= baseline.resolve((any G149).self).id
+    sum &+= baseline.resolve((any G150).self).id
+    sum &+= baseline.resolve((any G151).self).id
+    sum &+= baseline.resolve((any G152).self).id
+    sum &+= baseline.resolve((any G153).self).id
+    sum &+= baseline.resolve((any G154).self).id
+    sum &+= baseline.resolve((any G155).self).id
+    sum &+= baseline.resolve((any G156).self).id
+    sum &+= baseline.resolve((any G157).self).id
+    sum &+= baseline.resolve((any G158).self).id
+    sum &+= baseline.resolve((any G159).self).id
+    sum &+= baseline.resolve((any G160).self).id
+    sum &+= baseline.resolve((any G161).self).id
+    sum &+= baseline.resolve((any G162).self).id
+    sum &+= baseline.resolve((any G163).self).id
+    sum &+= baseline.resolve((any G164).self).id
+    sum &+= baseline.resolve((any G165).self).id
+    sum &+= baseline.resolve((any G166).self).id
+    sum &+= baseline.resolve((any G167).self).id
+    sum &+= baseline.resolve((any G168).self).id
+    sum &+= baseline.resolve((any G169).self).id
+    sum &+= baseline.resolve((any G170).self).id
+    sum &+= baseline.resolve((any G171).self).id
+    sum &+= baseline.resolve((any G172).self).id
+    sum &+= baseline.resolve((any G173).self).id
+    sum &+= baseline.resolve((any G174).self).id
+    sum &+= baseline.resolve((any G175).self).id
+    sum &+= baseline.resolve((any G176).self).id
+    sum &+= baseline.resolve((any G177).self).id
+    sum &+= baseline.resolve((any G178).self).id
+    sum &+= baseline.resolve((any G179).self).id
+    sum &+= baseline.resolve((any G180).self).id
+    sum &+= baseline.resolve((any G181).self).id
+    sum &+= baseline.resolve((any G182).self).id
+    sum &+= baseline.resolve((any G183).self).id
+    sum &+= baseline.resolve((any G184).self).id
+    sum &+= baseline.resolve((any G185).self).id
+    sum &+= baseline.resolve((any G186).self).id
+    sum &+= baseline.resolve((any G187).self).id
+    sum &+= baseline.resolve((any G188).self).id
+    sum &+= baseline.resolve((any G189).self).id
+    sum &+= baseline.resolve((any G190).self).id
+    sum &+= baseline.resolve((any G191).self).id
+    sum &+= baseline.resolve((any G192).self).id
+    sum &+= baseline.resolve((any G193).self).id
+    sum &+= baseline.resolve((any G194).self).id
+    sum &+= baseline.resolve((any G195).self).id
+    sum &+= baseline.resolve((any G196).self).id
+    sum &+= baseline.resolve((any G197).self).id
+    sum &+= baseline.resolve((any G198).self).id
+    sum &+= baseline.resolve((any G199).self).id
+    sum &+= baseline.resolve((any G200).self).id
+    sum &+= baseline.resolve((any G201).self).id
+    sum &+= baseline.resolve((any G202).self).id
+    sum &+= baseline.resolve((any G203).self).id
+    sum &+= baseline.resolve((any G204).self).id
+    sum &+= baseline.resolve((any G205).self).id
+    sum &+= baseline.resolve((any G206).self).id
+    sum &+= baseline.resolve((any G207).self).id
+    sum &+= baseline.resolve((any G208).self).id
+    sum &+= baseline.resolve((any G209).self).id
+    sum &+= baseline.resolve((any G210).self).id
+    sum &+= baseline.resolve((any G211).self).id
+    sum &+= baseline.resolve((any G212).self).id
+    sum &+= baseline.resolve((any G213).self).id
+    sum &+= baseline.resolve((any G214).self).id
+    sum &+= baseline.resolve((any G215).self).id
+    sum &+= baseline.resolve((any G216).self).id
+    sum &+= baseline.resolve((any G217).self).id
+    sum &+= baseline.resolve((any G218).self).id
+    sum &+= baseline.resolve((any G219).self).id
+    sum &+= baseline.resolve((any G220).self).id
+    sum &+= baseline.resolve((any G221).self).id
+    sum &+= baseline.resolve((any G222).self).id
+    sum &+= baseline.resolve((any G223).self).id
+    sum &+= baseline.resolve((any G224).self).id
+    sum &+= baseline.resolve((any G225).self).id
+    sum &+= baseline.resolve((any G226).self).id
+    sum &+= baseline.resolve((any G227).self).id
+    sum &+= baseline.resolve((any G228).self).id
+    sum &+= baseline.resolve((any G229).self).id
+    sum &+= baseline.resolve((any G230).self).id
+    sum &+= baseline.resolve((any G231).self).id
+    sum &+= baseline.resolve((any G232).self).id
+    sum &+= baseline.resolve((any G233).self).id
+    sum &+= baseline.resolve((any G234).self).id
+    sum &+= baseline.resolve((any G235).self).id
+    sum &+= baseline.resolve((any G236).self).id
+    sum &+= baseline.resolve((any G237).self).id
+    sum &+= baseline.resolve((any G238).self).id
+    sum &+= baseline.resolve((any G239).self).id
+    sum &+= baseline.resolve((any G240).self).id
+    sum &+= baseline.resolve((any G241).self).id
+    sum &+= baseline.resolve((any G242).self).id
+    sum &+= baseline.resolve((any G243).self).id
+    sum &+= baseline.resolve((any G244).self).id
+    sum &+= baseline.resolve((any G245).self).id
+    sum &+= baseline.resolve((any G246).self).id
+    sum &+= baseline.resolve((any G247).self).id
+    sum &+= baseline.resolve((any G248).self).id
+    sum &+= baseline.resolve((any G249).self).id
+    sum &+= baseline.resolve((any G250).self).id
+    sum &+= baseline.resolve((any G251).self).id
+    sum &+= baseline.resolve((any G252).self).id
+    sum &+= baseline.resolve((any G253).self).id
+    sum &+= baseline.resolve((any G254).self).id
+    sum &+= baseline.resolve((any G255).self).id
+    sum &+= baseline.resolve((any G256).self).id
+    sum &+= baseline.resolve((any G257).self).id
+    sum &+= baseline.resolve((any G258).self).id
+    sum &+= baseline.resolve((any G259).self).id
+    sum &+= baseline.resolve((any G260).self).id
+    sum &+= baseline.resolve((any G261).self).id
+    sum &+= baseline.resolve((any G262).self).id
+    sum &+= baseline.resolve((any G263).self).id
+    sum &+= baseline.resolve((any G264).self).id
+    sum &+= baseline.resolve((any G265).self).id
+    sum &+= baseline.resolve((any G266).self).id
+    sum &+= baseline.resolve((any G267).self).id
+    sum &+= baseline.resolve((any G268).self).id
+    sum &+= baseline.resolve((any G269).self).id
+    sum &+= baseline.resolve((any G270).self).id
+    sum &+= baseline.resolve((any G271).self).id
+    sum &+= baseline.resolve((any G272).self).id
+    sum &+= baseline.resolve((any G273).self).id
+    sum &+= baseline.resolve((any G274).self).id
+    sum &+= baseline.resolve((any G275).self).id
+    sum &+= baseline.resolve((any G276).self).id
+    sum &+= baseline.resolve((any G277).self).id
+    sum &+= baseline.resolve((any G278).self).id
+    sum &+= baseline.resolve((any G279).self).id
+    sum &+= baseline.resolve((any G280).self).id
+    sum &+= baseline.resolve((any G281).self).id
+    sum &+= baseline.resolve((any G282).self).id
+    sum &+= baseline.resolve((any G283).self).id
+    sum &+= baseline.resolve((any G284).self).id
+    sum &+= baseline.resolve((any G285).self).id
+    sum &+= baseline.resolve((any G286).self).id
+    sum &+= baseline.resolve((any G287).self).id
+    sum &+= baseline.resolve((any G288).self).id
+    sum &+= baseline.resolve((any G289).self).id
+    sum &+= baseline.resolve((any G290).self).id
+    sum &+= baseline.resolve((any G291).self).id
+    sum &+= baseline.resolve((any G292).self).id
+    sum &+= baseline.resolve((any G293).self).id
+    sum &+= baseline.resolve((any G294).self).id
+    sum &+= baseline.resolve((any G295).self).id
+    sum &+= baseline.resolve((any G296).self).id
+    sum &+= baseline.resolve((any G297).self).id
+    sum &+= baseline.resolve((any G298).self).id
+    sum &+= baseline.resolve((any G299).self).id
+    sum &+= baseline.resolve((any G300).self).id
+    sum &+= baseline.resolve((any G301).self).id
+    sum &+= baseline.resolve((any G302).self).id
+    sum &+= baseline.resolve((any G303).self).id
+    sum &+= baseline.resolve((any G304).self).id
+    sum &+= baseline.resolve((any G305).self).id
+    sum &+= baseline.resolve((any G306).self).id
+    sum &+= baseline.resolve((any G307).self).id
+    sum &+= baseline.resolve((any G308).self).id
+    sum &+= baseline.resolve((any G309).self).id
+    sum &+= baseline.resolve((any G310).self).id
+    sum &+= baseline.resolve((any G311).self).id
+    sum &+= baseline.resolve((any G312).self).id
+    sum &+= baseline.resolve((any G313).self).id
+    sum &+= baseline.resolve((any G314).self).id
+    sum &+= baseline.resolve((any G315).self).id
+    sum &+= baseline.resolve((any G316).self).id
+    sum &+= baseline.resolve((any G317).self).id
+    sum &+= baseline.resolve((any G318).self).id
+    sum &+= baseline.resolve((any G319).self).id
+    sum &+= baseline.resolve((any G320).self).id
+    sum &+= baseline.resolve((any G321).self).id
+    sum &+= baseline.resolve((any G322).self).id
+    sum &+= baseline.resolve((any G323).self).id
+    sum &+= baseline.resolve((any G324).self).id
+    sum &+= baseline.resolve((any G325).self).id
+    sum &+= baseline.resolve((any G326).self).id
+    sum &+= baseline.resolve((any G327).self).id
+    sum &+= baseline.resolve((any G328).self).id
+    sum &+= baseline.resolve((any G329).self).id
+    sum &+= baseline.resolve((any G330).self).id
+    sum &+= baseline.resolve((any G331).self).id
+    sum &+= baseline.resolve((any G332).self).id
+    sum &+= baseline.resolve((any G333).self).id
+    sum &+= baseline.resolve((any G334).self).id
+    sum &+= baseline.resolve((any G335).self).id
+    sum &+= baseline.resolve((any G336).self).id
+    sum &+= baseline.resolve((any G337).self).id
+    sum &+= baseline.resolve((any G338).self).id
+    sum &+= baseline.resolve((any G339).self).id
+    sum &+= baseline.resolve((any G340).self).id
+    sum &+= baseline.resolve((any G341).self).id
+    sum &+= baseline.resolve((any G342).self).id
+    sum &+= baseline.resolve((any G343).self).id
+    sum &+= baseline.resolve((any G344).self).id
+    sum &+= baseline.resolve((any G345).self).id
+    sum &+= baseline.resolve((any G346).self).id
+    sum &+= baseline.resolve((any G347).self).id
+    sum &+= baseline.resolve((any G348).self).id
+    sum &+= baseline.resolve((any G349).self).id
+    sum &+= baseline.resolve((any G350).self).id
+    sum &+= baseline.resolve((any G351).self).id
+    sum &+= baseline.resolve((any G352).self).id
+    sum &+= baseline.resolve((any G353).self).id
+    sum &+= baseline.resolve((any G354).self).id
+    sum &+= baseline.resolve((any G355).self).id
+    sum &+= baseline.resolve((any G356).self).id
+    sum &+= baseline.resolve((any G357).self).id
+    sum &+= baseline.resolve((any G358).self).id
+    sum &+= baseline.resolve((any G359).self).id
+    sum &+= baseline.resolve((any G360).self).id
+    sum &+= baseline.resolve((any G361).self).id
+    sum &+= baseline.resolve((any G362).self).id
+    sum &+= baseline.resolve((any G363).self).id
+    sum &+= baseline.resolve((any G364).self).id
+    sum &+= baseline.resolve((any G365).self).id
+    sum &+= baseline.resolve((any G366).self).id
+    sum &+= baseline.resolve((any G367).self).id
+    sum &+= baseline.resolve((any G368).self).id
+    sum &+= baseline.resolve((any G369).self).id
+    sum &+= baseline.resolve((any G370).self).id
+    sum &+= baseline.resolve((any G371).self).id
+    sum &+= baseline.resolve((any G372).self).id
+    sum &+= baseline.resolve((any G373).self).id
+    sum &+= baseline.resolve((any G374).self).id
+    sum &+= baseline.resolve((any G375).self).id
+    sum &+= baseline.resolve((any G376).self).id
+    sum &+= baseline.resolve((any G377).self).id
+    sum &+= baseline.resolve((any G378).self).id
+    sum &+= baseline.resolve((any G379).self).id
+    sum &+= baseline.resolve((any G380).self).id
+    sum &+= baseline.resolve((any G381).self).id
+    sum &+= baseline.resolve((any G382).self).id
+    sum &+= baseline.resolve((any G383).self).id
+    sum &+= baseline.resolve((any G384).self).id
+    sum &+= baseline.resolve((any G385).self).id
+    sum &+= baseline.resolve((any G386).self).id
+    sum &+= baseline.resolve((any G387).self).id
+    sum &+= baseline.resolve((any G388).self).id
+    sum &+= baseline.resolve((any G389).self).id
+    sum &+= baseline.resolve((any G390).self).id
+    sum &+= baseline.resolve((any G391).self).id
+    sum &+= baseline.resolve((any G392).self).id
+    sum &+= baseline.resolve((any G393).self).id
+    sum &+= baseline.resolve((any G394).self).id
+    sum &+= baseline.resolve((any G395).self).id
+    sum &+= baseline.resolve((any G396).self).id
+    sum &+= baseline.resolve((any G397).self).id
+    sum &+= baseline.resolve((any G398).self).id
+    sum &+= baseline.resolve((any G399).self).id
+    sum &+= baseline.resolve((any G400).self).id
+    sum &+= baseline.resolve((any G401).self).id
+    sum &+= baseline.resolve((any G402).self).id
+    sum &+= baseline.resolve((any G403).self).id
+    sum &+= baseline.resolve((any G404).self).id
+    sum &+= baseline.resolve((any G405).self).id
+    sum &+= baseline.resolve((any G406).self).id
+    sum &+= baseline.resolve((any G407).self).id
+    sum &+= baseline.resolve((any G408).self).id
+    sum &+= baseline.resolve((any G409).self).id
+    sum &+= baseline.resolve((any G410).self).id
+    sum &+= baseline.resolve((any G411).self).id
+    sum &+= baseline.resolve((any G412).self).id
+    sum &+= baseline.resolve((any G413).self).id
+    sum &+= baseline.resolve((any G414).self).id
+    sum &+= baseline.resolve((any G415).self).id
+    sum &+= baseline.resolve((any G416).self).id
+    sum &+= baseline.resolve((any G417).self).id
+    sum &+= baseline.resolve((any G418).self).id
+    sum &+= baseline.resolve((any G419).self).id
+    sum &+= baseline.resolve((any G420).self).id
+    sum &+= baseline.resolve((any G421).self).id
+    sum &+= baseline.resolve((any G422).self).id
+    sum &+= baseline.resolve((any G423).self).id
+    sum &+= baseline.resolve((any G424).self).id
+    sum &+= baseline.resolve((any G425).self).id
+    sum &+= baseline.resolve((any G426).self).id
+    sum &+= baseline.resolve((any G427).self).id
+    sum &+= baseline.resolve((any G428).self).id
+    sum &+= baseline.resolve((any G429).self).id
+    sum &+= baseline.resolve((any G430).self).id
+    sum &+= baseline.resolve((any G431).self).id
+    sum &+= baseline.resolve((any G432).self).id
+    sum &+= baseline.resolve((any G433).self).id
+    sum &+= baseline.resolve((any G434).self).id
+    sum &+= baseline.resolve((any G435).self).id
+    sum &+= baseline.resolve((any G436).self).id
+    sum &+= baseline.resolve((any G437).self).id
+    sum &+= baseline.resolve((any G438).self).id
+    sum &+= baseline.resolve((any G439).self).id
+    sum &+= baseline.resolve((any G440).self).id
+    sum &+= baseline.resolve((any G441).self).id
+    sum &+= baseline.resolve((any G442).self).id
+    sum &+= baseline.resolve((any G443).self).id
+    sum &+= baseline.resolve((any G444).self).id
+    sum &+= baseline.resolve((any G445).self).id
+    sum &+= baseline.resolve((any G446).self).id
+    sum &+= baseline.resolve((any G447).self).id
+    sum &+= baseline.resolve((any G448).self).id
+    sum &+= baseline.resolve((any G449).self).id
+    sum &+= baseline.resolve((any G450).self).id
+    sum &+= baseline.resolve((any G451).self).id
+    sum &+= baseline.resolve((any G452).self).id
+    sum &+= baseline.resolve((any G453).self).id
+    sum &+= baseline.resolve((any G454).self).id
+    sum &+= baseline.resolve((any G455).self).id
+    sum &+= baseline.resolve((any G456).self).id
+    sum &+= baseline.resolve((any G457).self).id
+    sum &+= baseline.resolve((any G458).self).id
+    sum &+= baseline.resolve((any G459).self).id
+    sum &+= baseline.resolve((any G460).self).id
+    sum &+= baseline.resolve((any G461).self).id
+    sum &+= baseline.resolve((any G462).self).id
+    sum &+= baseline.resolve((any G463).self).id
+    sum &+= baseline.resolve((any G464).self).id
+    sum &+= baseline.resolve((any G465).self).id
+    sum &+= baseline.resolve((any G466).self).id
+    sum &+= baseline.resolve((any G467).self).id
+    sum &+= baseline.resolve((any G468).self).id
+    sum &+= baseline.resolve((any G469).self).id
+    sum &+= baseline.resolve((any G470).self).id
+    sum &+= baseline.resolve((any G471).self).id
+    sum &+= baseline.resolve((any G472).self).id
+    sum &+= baseline.resolve((any G473).self).id
+    sum &+= baseline.resolve((any G474).self).id
+    sum &+= baseline.resolve((any G475).self).id
+    sum &+= baseline.resolve((any G476).self).id
+    sum &+= baseline.resolve((any G477).self).id
+    sum &+= baseline.resolve((any G478).self).id
+    sum &+= baseline.resolve((any G479).self).id
+    sum &+= baseline.resolve((any G480).self).id
+    sum &+= baseline.resolve((any G481).self).id
+    sum &+= baseline.resolve((any G482).self).id
+    sum &+= baseline.resolve((any G483).self).id
+    sum &+= baseline.resolve((any G484).self).id
+    sum &+= baseline.resolve((any G485).self).id
+    sum &+= baseline.resolve((any G486).self).id
+    sum &+= baseline.resolve((any G487).self).id
+    sum &+= baseline.resolve((any G488).self).id
+    sum &+= baseline.resolve((any G489).self).id
+    sum &+= baseline.resolve((any G490).self).id
+    sum &+= baseline.resolve((any G491).self).id
+    sum &+= baseline.resolve((any G492).self).id
+    sum &+= baseline.resolve((any G493).self).id
+    sum &+= baseline.resolve((any G494).self).id
+    sum &+= baseline.resolve((any G495).self).id
+    sum &+= baseline.resolve((any G496).self).id
+    sum &+= baseline.resolve((any G497).self).id
+    sum &+= baseline.resolve((any G498).self).id
+    sum &+= baseline.resolve((any G499).self).id
+    sum &+= baseline.resolve((any G500).self).id
+    sum &+= baseline.resolve((any G501).self).id
+    sum &+= baseline.resolve((any G502).self).id
+    sum &+= baseline.resolve((any G503).self).id
+    sum &+= baseline.resolve((any G504).self).id
+    sum &+= baseline.resolve((any G505).self).id
+    sum &+= baseline.resolve((any G506).self).id
+    sum &+= baseline.resolve((any G507).self).id
+    sum &+= baseline.resolve((any G508).self).id
+    sum &+= baseline.resolve((any G509).self).id
+    sum &+= baseline.resolve((any G510).self).id
+    sum &+= baseline.resolve((any G511).self).id
+    sum &+= baseline.resolve((any G512).self).id
+    sum &+= baseline.resolve((any G513).self).id
+    sum &+= baseline.resolve((any G514).self).id
+    sum &+= baseline.resolve((any G515).self).id
+    sum &+= baseline.resolve((any G516).self).id
+    sum &+= baseline.resolve((any G517).self).id
+    sum &+= baseline.resolve((any G518).self).id
+    sum &+= baseline.resolve((any G519).self).id
+    sum &+= baseline.resolve((any G520).self).id
+    sum &+= baseline.resolve((any G521).self).id
+    sum &+= baseline.resolve((any G522).self).id
+    sum &+= baseline.resolve((any G523).self).id
+    sum &+= baseline.resolve((any G524).self).id
+    sum &+= baseline.resolve((any G525).self).id
+    sum &+= baseline.resolve((any G526).self).id
+    sum &+= baseline.resolve((any G527).self).id
+    sum &+= baseline.resolve((any G528).self).id
+    sum &+= baseline.resolve((any G529).self).id
+    sum &+= baseline.resolve((any G530).self).id
+    sum &+= baseline.resolve((any G531).self).id
+    sum &+= baseline.resolve((any G532).self).id
+    sum &+= baseline.resolve((any G533).self).id
+    sum &+= baseline.resolve((any G534).self).id
+    sum &+= baseline.resolve((any G535).self).id
+    sum &+= baseline.resolve((any G536).self).id
+    sum &+= baseline.resolve((any G537).self).id
+    sum &+= baseline.resolve((any G538).self).id
+    sum &+= baseline.resolve((any G539).self).id
+    sum &+= baseline.resolve((any G540).self).id
+    sum &+= baseline.resolve((any G541).self).id
+    sum &+= baseline.resolve((any G542).self).id
+    sum &+= baseline.resolve((any G543).self).id
+    sum &+= baseline.resolve((any G544).self).id
+    sum &+= baseline.resolve((any G545).self).id
+    sum &+= baseline.resolve((any G546).self).id
+    sum &+= baseline.resolve((any G547).self).id
+    sum &+= baseline.resolve((any G548).self).id
+    sum &+= baseline.resolve((any G549).self).id
+    sum &+= baseline.resolve((any G550).self).id
+    sum &+= baseline.resolve((any G551).self).id
+    sum &+= baseline.resolve((any G552).self).id
+    sum &+= baseline.resolve((any G553).self).id
+    sum &+= baseline.resolve((any G554).self).id
+    sum &+= baseline.resolve((any G555).self).id
+    sum &+= baseline.resolve((any G556).self).id
+    sum &+= baseline.resolve((any G557).self).id
+    sum &+= baseline.resolve((any G558).self).id
+    sum &+= baseline.resolve((any G559).self).id
+    sum &+= baseline.resolve((any G560).self).id
+    sum &+= baseline.resolve((any G561).self).id
+    sum &+= baseline.resolve((any G562).self).id
+    sum &+= baseline.resolve((any G563).self).id
+    sum &+= baseline.resolve((any G564).self).id
+    sum &+= baseline.resolve((any G565).self).id
+    sum &+= baseline.resolve((any G566).self).id
+    sum &+= baseline.resolve((any G567).self).id
+    sum &+= baseline.resolve((any G568).self).id
+    sum &+= baseline.resolve((any G569).self).id
+    sum &+= baseline.resolve((any G570).self).id
+    sum &+= baseline.resolve((any G571).self).id
+    sum &+= baseline.resolve((any G572).self).id
+    sum &+= baseline.resolve((any G573).self).id
+    sum &+= baseline.resolve((any G574).self).id
+    sum &+= baseline.resolve((any G575).self).id
+    sum &+= baseline.resolve((any G576).self).id
+    sum &+= baseline.resolve((any G577).self).id
+    sum &+= baseline.resolve((any G578).self).id
+    sum &+= baseline.resolve((any G579).self).id
+    sum &+= baseline.resolve((any G580).self).id
+    sum &+= baseline.resolve((any G581).self).id
+    sum &+= baseline.resolve((any G582).self).id
+    sum &+= baseline.resolve((any G583).self).id
+    sum &+= baseline.resolve((any G584).self).id
+    sum &+= baseline.resolve((any G585).self).id
+    sum &+= baseline.resolve((any G586).self).id
+    sum &+= baseline.resolve((any G587).self).id
+    sum &+= baseline.resolve((any G588).self).id
+    sum &+= baseline.resolve((any G589).self).id
+    sum &+= baseline.resolve((any G590).self).id
+    sum &+= baseline.resolve((any G591).self).id
+    sum &+= baseline.resolve((any G592).self).id
+    sum &+= baseline.resolve((any G593).self).id
+    sum &+= baseline.resolve((any G594).self).id
+    sum &+= baseline.resolve((any G595).self).id
+    sum &+= baseline.resolve((any G596).self).id
+    sum &+= baseline.resolve((any G597).self).id
+    sum &+= baseline.resolve((any G598).self).id
+    sum &+= baseline.resolve((any G599).self).id
+    sum &+= baseline.resolve((any G600).self).id
+    sum &+= baseline.resolve((any G601).self).id
+    sum &+= baseline.resolve((any G602).self).id
+    sum &+= baseline.resolve((any G603).self).id
+    sum &+= baseline.resolve((any G604).self).id
+    sum &+= baseline.resolve((any G605).self).id
+    sum &+= baseline.resolve((any G606).self).id
+    sum &+= baseline.resolve((any G607).self).id
+    sum &+= baseline.resolve((any G608).self).id
+    sum &+= baseline.resolve((any G609).self).id
+    sum &+= baseline.resolve((any G610).self).id
+    sum &+= baseline.resolve((any G611).self).id
+    sum &+= baseline.resolve((any G612).self).id
+    sum &+= baseline.resolve((any G613).self).id
+    sum &+= baseline.resolve((any G614).self).id
+    sum &+= baseline.resolve((any G615).self).id
+    sum &+= baseline.resolve((any G616).self).id
+    sum &+= baseline.resolve((any G617).self).id
+    sum &+= baseline.resolve((any G618).self).id
+    sum &+= baseline.resolve((any G619).self).id
+    sum &+= baseline.resolve((any G620).self).id
+    sum &+= baseline.resolve((any G621).self).id
+    sum &+= baseline.resolve((any G622).self).id
+    sum &+= baseline.resolve((any G623).self).id
+    sum &+= baseline.resolve((any G624).self).id
+    sum &+= baseline.resolve((any G625).self).id
+    sum &+= baseline.resolve((any G626).self).id
+    sum &+= baseline.resolve((any G627).self).id
+    sum &+= baseline.resolve((any G628).self).id
+    sum &+= baseline.resolve((any G629).self).id
+    sum &+= baseline.resolve((any G630).self).id
+    sum &+= baseline.resolve((any G631).self).id
+    sum &+= baseline.resolve((any G632).self).id
+    sum &+= baseline.resolve((any G633).self).id
+    sum &+= baseline.resolve((any G634).self).id
+    sum &+= baseline.resolve((any G635).self).id
+    sum &+= baseline.resolve((any G636).self).id
+    sum &+= baseline.resolve((any G637).self).id
+    sum &+= baseline.resolve((any G638).self).id
+    sum &+= baseline.resolve((any G639).self).id
+    sum &+= baseline.resolve((any G640).self).id
+    sum &+= baseline.resolve((any G641).self).id
+    sum &+= baseline.resolve((any G642).self).id
+    sum &+= baseline.resolve((any G643).self).id
+    sum &+= baseline.resolve((any G644).self).id
+    sum &+= baseline.resolve((any G645).self).id
+    sum &+= baseline.resolve((any G646).self).id
+    sum &+= baseline.resolve((any G647).self).id
+    sum &+= baseline.resolve((any G648).self).id
+    sum &+= baseline.resolve((any G649).self).id
+    sum &+= baseline.resolve((any G650).self).id
+    sum &+= baseline.resolve((any G651).self).id
+    sum &+= baseline.resolve((any G652).self).id
+    sum &+= baseline.resolve((any G653).self).id
+    sum &+= baseline.resolve((any G654).self).id
+    sum &+= baseline.resolve((any G655).self).id
+    sum &+= baseline.resolve((any G656).self).id
+    sum &+= baseline.resolve((any G657).self).id
+    sum &+= baseline.resolve((any G658).self).id
+    sum &+= baseline.resolve((any G659).self).id
+    sum &+= baseline.resolve((any G660).self).id
+    sum &+= baseline.resolve((any G661).self).id
+    sum &+= baseline.resolve((any G662).self).id
+    sum &+= baseline.resolve((any G663).self).id
+    sum &+= baseline.resolve((any G664).self).id
+    sum &+= baseline.resolve((any G665).self).id
+    sum &+= baseline.resolve((any G666).self).id
+    sum &+= baseline.resolve((any G667).self).id
+    sum &+= baseline.resolve((any G668).self).id
+    sum &+= baseline.resolve((any G669).self).id
+    sum &+= baseline.resolve((any G670).self).id
+    sum &+= baseline.resolve((any G671).self).id
+    sum &+= baseline.resolve((any G672).self).id
+    sum &+= baseline.resolve((any G673).self).id
+    sum &+= baseline.resolve((any G674).self).id
+    sum &+= baseline.resolve((any G675).self).id
+    sum &+= baseline.resolve((any G676).self).id
+    sum &+= baseline.resolve((any G677).self).id
+    sum &+= baseline.resolve((any G678).self).id
+    sum &+= baseline.resolve((any G679).self).id
+    sum &+= baseline.resolve((any G680).self).id
+    sum &+= baseline.resolve((any G681).self).id
+    sum &+= baseline.resolve((any G682).self).id
+    sum &+= baseline.resolve((any G683).self).id
+    sum &+= baseline.resolve((any G684).self).id
+    sum &+= baseline.resolve((any G685).self).id
+    sum &+= baseline.resolve((any G686).self).id
+    sum &+= baseline.resolve((any G687).self).id
+    sum &+= baseline.resolve((any G688).self).id
+    sum &+= baseline.resolve((any G689).self).id
+    sum &+= baseline.resolve((any G690).self).id
+    sum &+= baseline.resolve((any G691).self).id
+    sum &+= baseline.resolve((any G692).self).id
+    sum &+= baseline.resolve((any G693).self).id
+    sum &+= baseline.resolve((any G694).self).id
+    sum &+= baseline.resolve((any G695).self).id
+    sum &+= baseline.resolve((any G696).self).id
+    sum &+= baseline.resolve((any G697).self).id
+    sum &+= baseline.resolve((any G698).self).id
+    sum &+= baseline.resolve((any G699).self).id
+    sum &+= baseline.resolve((any G700).self).id
+    sum &+= baseline.resolve((any G701).self).id
+    sum &+= baseline.resolve((any G702).self).id
+    sum &+= baseline.resolve((any G703).self).id
+    sum &+= baseline.resolve((any G704).self).id
+    sum &+= baseline.resolve((any G705).self).id
+    sum &+= baseline.resolve((any G706).self).id
+    sum &+= baseline.resolve((any G707).self).id
+    sum &+= baseline.resolve((any G708).self).id
+    sum &+= baseline.resolve((any G709).self).id
+    sum &+= baseline.resolve((any G710).self).id
+    sum &+= baseline.resolve((any G711).self).id
+    sum &+= baseline.resolve((any G712).self).id
+    sum &+= baseline.resolve((any G713).self).id
+    sum &+= baseline.resolve((any G714).self).id
+    sum &+= baseline.resolve((any G715).self).id
+    sum &+= baseline.resolve((any G716).self).id
+    sum &+= baseline.resolve((any G717).self).id
+    sum &+= baseline.resolve((any G718).self).id
+    sum &+= baseline.resolve((any G719).self).id
+    sum &+= baseline.resolve((any G720).self).id
+    sum &+= baseline.resolve((any G721).self).id
+    sum &+= baseline.resolve((any G722).self).id
+    sum &+= baseline.resolve((any G723).self).id
+    sum &+= baseline.resolve((any G724).self).id
+    sum &+= baseline.resolve((any G725).self).id
+    sum &+= baseline.resolve((any G726).self).id
+    sum &+= baseline.resolve((any G727).self).id
+    sum &+= baseline.resolve((any G728).self).id
+    sum &+= baseline.resolve((any G729).self).id
+    sum &+= baseline.resolve((any G730).self).id
+    sum &+= baseline.resolve((any G731).self).id
+    sum &+= baseline.resolve((any G732).self).id
+    sum &+= baseline.resolve((any G733).self).id
+    sum &+= baseline.resolve((any G734).self).id
+    sum &+= baseline.resolve((any G735).self).id
+    sum &+= baseline.resolve((any G736).self).id
+    sum &+= baseline.resolve((any G737).self).id
+    sum &+= baseline.resolve((any G738).self).id
+    sum &+= baseline.resolve((any G739).self).id
+    sum &+= baseline.resolve((any G740).self).id
+    sum &+= baseline.resolve((any G741).self).id
+    sum &+= baseline.resolve((any G742).self).id
+    sum &+= baseline.resolve((any G743).self).id
+    sum &+= baseline.resolve((any G744).self).id
+    sum &+= baseline.resolve((any G745).self).id
+    sum &+= baseline.resolve((any G746).self).id
+    sum &+= baseline.resolve((any G747).self).id
+    sum &+= baseline.resolve((any G748).self).id
+    sum &+= baseline.resolve((any G749).self).id
+    sum &+= baseline.resolve((any G750).self).id
+    sum &+= baseline.resolve((any G751).self).id
+    sum &+= baseline.resolve((any G752).self).id
+    sum &+= baseline.resolve((any G753).self).id
+    sum &+= baseline.resolve((any G754).self).id
+    sum &+= baseline.resolve((any G755).self).id
+    sum &+= baseline.resolve((any G756).self).id
+    sum &+= baseline.resolve((any G757).self).id
+    sum &+= baseline.resolve((any G758).self).id
+    sum &+= baseline.resolve((any G759).self).id
+    sum &+= baseline.resolve((any G760).self).id
+    sum &+= baseline.resolve((any G761).self).id
+    sum &+= baseline.resolve((any G762).self).id
+    sum &+= baseline.resolve((any G763).self).id
+    sum &+= baseline.resolve((any G764).self).id
+    sum &+= baseline.resolve((any G765).self).id
+    sum &+= baseline.resolve((any G766).self).id
+    sum &+= baseline.resolve((any G767).self).id
+    sum &+= baseline.resolve((any G768).self).id
+    sum &+= baseline.resolve((any G769).self).id
+    sum &+= baseline.resolve((any G770).self).id
+    sum &+= baseline.resolve((any G771).self).id
+    sum &+= baseline.resolve((any G772).self).id
+    sum &+= baseline.resolve((any G773).self).id
+    sum &+= baseline.resolve((any G774).self).id
+    sum &+= baseline.resolve((any G775).self).id
+    sum &+= baseline.resolve((any G776).self).id
+    sum &+= baseline.resolve((any G777).self).id
+    sum &+= baseline.resolve((any G778).self).id
+    sum &+= baseline.resolve((any G779).self).id
+    sum &+= baseline.resolve((any G780).self).id
+    sum &+= baseline.resolve((any G781).self).id
+    sum &+= baseline.resolve((any G782).self).id
+    sum &+= baseline.resolve((any G783).self).id
+    sum &+= baseline.resolve((any G784).self).id
+    sum &+= baseline.resolve((any G785).self).id
+    sum &+= baseline.resolve((any G786).self).id
+    sum &+= baseline.resolve((any G787).self).id
+    sum &+= baseline.resolve((any G788).self).id
+    sum &+= baseline.resolve((any G789).self).id
+    sum &+= baseline.resolve((any G790).self).id
+    sum &+= baseline.resolve((any G791).self).id
+    sum &+= baseline.resolve((any G792).self).id
+    sum &+= baseline.resolve((any G793).self).id
+    sum &+= baseline.resolve((any G794).self).id
+    sum &+= baseline.resolve((any G795).self).id
+    sum &+= baseline.resolve((any G796).self).id
+    sum &+= baseline.resolve((any G797).self).id
+    sum &+= baseline.resolve((any G798).self).id
+    sum &+= baseline.resolve((any G799).self).id
+    sum &+= baseline.resolve((any G800).self).id
+    sum &+= baseline.resolve((any G801).self).id
+    sum &+= baseline.resolve((any G802).self).id
+    sum &+= baseline.resolve((any G803).self).id
+    sum &+= baseline.resolve((any G804).self).id
+    sum &+= baseline.resolve((any G805).self).id
+    sum &+= baseline.resolve((any G806).self).id
+    sum &+= baseline.resolve((any G807).self).id
+    sum &+= baseline.resolve((any G808).self).id
+    sum &+= baseline.resolve((any G809).self).id
+    sum &+= baseline.resolve((any G810).self).id
+    sum &+= baseline.resolve((any G811).self).id
+    sum &+= baseline.resolve((any G812).self).id
+    sum &+= baseline.resolve((any G813).self).id
+    sum &+= baseline.resolve((any G814).self).id
+    sum &+= baseline.resolve((any G815).self).id
+    sum &+= baseline.resolve((any G816).self).id
+    sum &+= baseline.resolve((any G817).self).id
+    sum &+= baseline.resolve((any G818).self).id
+    sum &+= baseline.resolve((any G819).self).id
+    sum &+= baseline.resolve((any G820).self).id
+    sum &+= baseline.resolve((any G821).self).id
+    sum &+= baseline.resolve((any G822).self).id
+    sum &+= baseline.resolve((any G823).self).id
+    sum &+= baseline.resolve((any G824).self).id
+    sum &+= baseline.resolve((any G825).self).id
+    sum &+= baseline.resolve((any G826).self).id
+    sum &+= baseline.resolve((any G827).self).id
+    sum &+= baseline.resolve((any G828).self).id
+    sum &+= baseline.resolve((any G829).self).id
+    sum &+= baseline.resolve((any G830).self).id
+    sum &+= baseline.resolve((any G831).self).id
+    sum &+= baseline.resolve((any G832).self).id
+    sum &+= baseline.resolve((any G833).self).id
+    sum &+= baseline.resolve((any G834).self).id
+    sum &+= baseline.resolve((any G835).self).id
+    sum &+= baseline.resolve((any G836).self).id
+    sum &+= baseline.resolve((any G837).self).id
+    sum &+= baseline.resolve((any G838).self).id
+    sum &+= baseline.resolve((any G839).self).id
+    sum &+= baseline.resolve((any G840).self).id
+    sum &+= baseline.resolve((any G841).self).id
+    sum &+= baseline.resolve((any G842).self).id
+    sum &+= baseline.resolve((any G843).self).id
+    sum &+= baseline.resolve((any G844).self).id
+    sum &+= baseline.resolve((any G845).self).id
+    sum &+= baseline.resolve((any G846).self).id
+    sum &+= baseline.resolve((any G847).self).id
+    sum &+= baseline.resolve((any G848).self).id
+    sum &+= baseline.resolve((any G849).self).id
+    sum &+= baseline.resolve((any G850).self).id
+    sum &+= baseline.resolve((any G851).self).id
+    sum &+= baseline.resolve((any G852).self).id
+    sum &+= baseline.resolve((any G853).self).id
+    sum &+= baseline.resolve((any G854).self).id
+    sum &+= baseline.resolve((any G855).self).id
+    sum &+= baseline.resolve((any G856).self).id
+    sum &+= baseline.resolve((any G857).self).id
+    sum &+= baseline.resolve((any G858).self).id
+    sum &+= baseline.resolve((any G859).self).id
+    sum &+= baseline.resolve((any G860).self).id
+    sum &+= baseline.resolve((any G861).self).id
+    sum &+= baseline.resolve((any G862).self).id
+    sum &+= baseline.resolve((any G863).self).id
+    sum &+= baseline.resolve((any G864).self).id
+    sum &+= baseline.resolve((any G865).self).id
+    sum &+= baseline.resolve((any G866).self).id
+    sum &+= baseline.resolve((any G867).self).id
+    sum &+= baseline.resolve((any G868).self).id
+    sum &+= baseline.resolve((any G869).self).id
+    sum &+= baseline.resolve((any G870).self).id
+    sum &+= baseline.resolve((any G871).self).id
+    sum &+= baseline.resolve((any G872).self).id
+    sum &+= baseline.resolve((any G873).self).id
+    sum &+= baseline.resolve((any G874).self).id
+    sum &+= baseline.resolve((any G875).self).id
+    sum &+= baseline.resolve((any G876).self).id
+    sum &+= baseline.resolve((any G877).self).id
+    sum &+= baseline.resolve((any G878).self).id
+    sum &+= baseline.resolve((any G879).self).id
+    sum &+= baseline.resolve((any G880).self).id
+    sum &+= baseline.resolve((any G881).self).id
+    sum &+= baseline.resolve((any G882).self).id
+    sum &+= baseline.resolve((any G883).self).id
+    sum &+= baseline.resolve((any G884).self).id
+    sum &+= baseline.resolve((any G885).self).id
+    sum &+= baseline.resolve((any G886).self).id
+    sum &+= baseline.resolve((any G887).self).id
+    sum &+= baseline.resolve((any G888).self).id
+    sum &+= baseline.resolve((any G889).self).id
+    sum &+= baseline.resolve((any G890).self).id
+    sum &+= baseline.resolve((any G891).self).id
+    sum &+= baseline.resolve((any G892).self).id
+    sum &+= baseline.resolve((any G893).self).id
+    sum &+= baseline.resolve((any G894).self).id
+    sum &+= baseline.resolve((any G895).self).id
+    sum &+= baseline.resolve((any G896).self).id
+    sum &+= baseline.resolve((any G897).self).id
+    sum &+= baseline.resolve((any G898).self).id
+    sum &+= baseline.resolve((any G899).self).id
+    sum &+= baseline.resolve((any G900).self).id
+    sum &+= baseline.resolve((any G901).self).id
+    sum &+= baseline.resolve((any G902).self).id
+    sum &+= baseline.resolve((any G903).self).id
+    sum &+= baseline.resolve((any G904).self).id
+    sum &+= baseline.resolve((any G905).self).id
+    sum &+= baseline.resolve((any G906).self).id
+    sum &+= baseline.resolve((any G907).self).id
+    sum &+= baseline.resolve((any G908).self).id
+    sum &+= baseline.resolve((any G909).self).id
+    sum &+= baseline.resolve((any G910).self).id
+    sum &+= baseline.resolve((any G911).self).id
+    sum &+= baseline.resolve((any G912).self).id
+    sum &+= baseline.resolve((any G913).self).id
+    sum &+= baseline.resolve((any G914).self).id
+    sum &+= baseline.resolve((any G915).self).id
+    sum &+= baseline.resolve((any G916).self).id
+    sum &+= baseline.resolve((any G917).self).id
+    sum &+= baseline.resolve((any G918).self).id
+    sum &+= baseline.resolve((any G919).self).id
+    sum &+= baseline.resolve((any G920).self).id
+    sum &+= baseline.resolve((any G921).self).id
+    sum &+= baseline.resolve((any G922).self).id
+    sum &+= baseline.resolve((any G923).self).id
+    sum &+= baseline.resolve((any G924).self).id
+    sum &+= baseline.resolve((any G925).self).id
+    sum &+= baseline.resolve((any G926).self).id
+    sum &+= baseline.resolve((any G927).self).id
+    sum &+= baseline.resolve((any G928).self).id
+    sum &+= baseline.resolve((any G929).self).id
+    sum &+= baseline.resolve((any G930).self).id
+    sum &+= baseline.resolve((any G931).self).id
+    sum &+= baseline.resolve((any G932).self).id
+    sum &+= baseline.resolve((any G933).self).id
+    sum &+= baseline.resolve((any G934).self).id
+    sum &+= baseline.resolve((any G935).self).id
+    sum &+= baseline.resolve((any G936).self).id
+    sum &+= baseline.resolve((any G937).self).id
+    sum &+= baseline.resolve((any G938).self).id
+    sum &+= baseline.resolve((any G939).self).id
+    sum &+= baseline.resolve((any G940).self).id
+    sum &+= baseline.resolve((any G941).self).id
+    sum &+= baseline.resolve((any G942).self).id
+    sum &+= baseline.resolve((any G943).self).id
+    sum &+= baseline.resolve((any G944).self).id
+    sum &+= baseline.resolve((any G945).self).id
+    sum &+= baseline.resolve((any G946).self).id
+    sum &+= baseline.resolve((any G947).self).id
+    sum &+= baseline.resolve((any G948).self).id
+    sum &+= baseline.resolve((any G949).self).id
+    sum &+= baseline.resolve((any G950).self).id
+    sum &+= baseline.resolve((any G951).self).id
+    sum &+= baseline.resolve((any G952).self).id
+    sum &+= baseline.resolve((any G953).self).id
+    sum &+= baseline.resolve((any G954).self).id
+    sum &+= baseline.resolve((any G955).self).id
+    sum &+= baseline.resolve((any G956).self).id
+    sum &+= baseline.resolve((any G957).self).id
+    sum &+= baseline.resolve((any G958).self).id
+    sum &+= baseline.resolve((any G959).self).id
+    sum &+= baseline.resolve((any G960).self).id
+    sum &+= baseline.resolve((any G961).self).id
+    sum &+= baseline.resolve((any G962).self).id
+    sum &+= baseline.resolve((any G963).self).id
+    sum &+= baseline.resolve((any G964).self).id
+    sum &+= baseline.resolve((any G965).self).id
+    sum &+= baseline.resolve((any G966).self).id
+    sum &+= baseline.resolve((any G967).self).id
+    sum &+= baseline.resolve((any G968).self).id
+    sum &+= baseline.resolve((any G969).self).id
+    sum &+= baseline.resolve((any G970).self).id
+    sum &+= baseline.resolve((any G971).self).id
+    sum &+= baseline.resolve((any G972).self).id
+    sum &+= baseline.resolve((any G973).self).id
+    sum &+= baseline.resolve((any G974).self).id
+    sum &+= baseline.resolve((any G975).self).id
+    sum &+= baseline.resolve((any G976).self).id
+    sum &+= baseline.resolve((any G977).self).id
+    sum &+= baseline.resolve((any G978).self).id
+    sum &+= baseline.resolve((any G979).self).id
+    sum &+= baseline.resolve((any G980).self).id
+    sum &+= baseline.resolve((any G981).self).id
+    sum &+= baseline.resolve((any G982).self).id
+    sum &+= baseline.resolve((any G983).self).id
+    sum &+= baseline.resolve((any G984).self).id
+    sum &+= baseline.resolve((any G985).self).id
+    sum &+= baseline.resolve((any G986).self).id
+    sum &+= baseline.resolve((any G987).self).id
+    sum &+= baseline.resolve((any G988).self).id
+    sum &+= baseline.resolve((any G989).self).id
+    sum &+= baseline.resolve((any G990).self).id
+    sum &+= baseline.resolve((any G991).self).id
+    sum &+= baseline.resolve((any G992).self).id
+    sum &+= baseline.resolve((any G993).self).id
+    sum &+= baseline.resolve((any G994).self).id
+    sum &+= baseline.resolve((any G995).self).id
+    sum &+= baseline.resolve((any G996).self).id
+    sum &+= baseline.resolve((any G997).self).id
+    sum &+= baseline.resolve((any G998).self).id
+    sum &+= baseline.resolve((any G999).self).id
+    return sum
+}
+
+/// Resolves every GN once from the baseline with typed factories.
+public func resolveGenerated(from baseline: TypedBaselineContainer) -> Int {
     var sum = 0
     sum &+= baseline.resolve((any G0).self).id
     sum &+= baseline.resolve((any G1).self).id

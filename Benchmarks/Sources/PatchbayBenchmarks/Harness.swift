@@ -13,12 +13,15 @@ func consume<T>(_ value: T) {
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
 /// One benchmark case: a name and, per contender, a closure that runs
-/// `iterations` operations and returns a checksum.
+/// `iterations` operations and returns a checksum, or, when `timesItself`,
+/// the nanoseconds those operations took as it measured them (a case whose
+/// samples run in a child process).
 struct Case {
     let name: String
     let unit: String
     let iterations: Int
     let contenders: [(name: String, run: (Int) throws -> Int)]
+    var timesItself = false
 }
 
 /// The samples of one contender in one case, in nanoseconds per operation.
@@ -39,9 +42,14 @@ func run(_ benchmark: Case, samples: Int) throws -> [Result] {
     for contender in benchmark.contenders { sink &+= try contender.run(max(1, benchmark.iterations / 10)) }  // warm up
     for _ in 0..<samples {
         for (index, contender) in benchmark.contenders.enumerated() {
-            let start = now()
-            sink &+= try contender.run(benchmark.iterations)
-            let elapsed = Double(now() - start)
+            let elapsed: Double
+            if benchmark.timesItself {
+                elapsed = Double(try contender.run(benchmark.iterations))
+            } else {
+                let start = now()
+                sink &+= try contender.run(benchmark.iterations)
+                elapsed = Double(now() - start)
+            }
             collected[index].append(elapsed / Double(benchmark.iterations))
         }
     }

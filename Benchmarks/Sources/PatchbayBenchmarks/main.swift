@@ -2,6 +2,10 @@
 import Foundation
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+// A cold-start sample, in a process of its own: before anything else runs.
+if let index = arguments.firstIndex(of: "--cold-start-child"), index + 1 < arguments.count {
+    try coldStartChild(arguments[index + 1])
+}
 let json = arguments.contains("--json")
 var samples = 7
 var filter: String?
@@ -31,5 +35,5 @@ if json {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     print(String(decoding: try encoder.encode(results), as: UTF8.self))
 } else {
-    printTable(results, references: ["baseline", "Swinject"])
+    printTable(results, references: ["baseline", "typed baseline", "Swinject"])
 }

@@ -254,7 +254,7 @@ extension FactoryCatalog {
             name: name, provides: [ProvidedType(key: key, convert: nil)], dependencies: specs,
             defaultLifetime: lifetime, productTypeName: key.qualifiedName,
             productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: argument,
-            registeredAt: CodeLocation(file, line), boxing: Instance<T>.self, buildInto: buildInto, build: build)
+            registeredAt: CodeLocation(file, line), boxing: nil, buildInto: buildInto, build: build)
     }
 
     @usableFromInline

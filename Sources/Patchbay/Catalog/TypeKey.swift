@@ -17,8 +17,9 @@ public struct TypeKey: Hashable, Sendable, CustomStringConvertible {
     ///     let key = TypeKey((any Clock).self)   // key.name == "Clock"
     public init<T>(_ type: T.Type) {
         id = ObjectIdentifier(type)
-        qualifiedName = TypeKey.qualifiedName(of: type)
-        name = TypeKey.shortName(of: type)
+        let qualified = TypeKey.qualifiedName(of: type)
+        qualifiedName = qualified
+        name = TypeKey.shortName(fromQualified: qualified) ?? TypeKey.shortName(of: type)
     }
 
     // `_typeName` rather than `String(reflecting:)`: the latter first asks
@@ -35,6 +36,48 @@ public struct TypeKey: Hashable, Sendable, CustomStringConvertible {
     /// The name without modules.
     static func shortName(of type: Any.Type) -> String {
         withoutAny(_typeName(type, qualified: false))
+    }
+
+    /// The short name read off a qualified name of the plain form
+    /// `Module.Name` (identifier characters on both sides of one dot), or
+    /// `nil` for any other form: nested, generic, composed, function, tuple
+    /// and private types go to the runtime, whose rules for them this does
+    /// not repeat.
+    ///
+    /// Demangling a type's name costs about 3,000 instructions the first
+    /// time in a process (the runtime caches it after), and registering a
+    /// factory needs both names: cutting the module off the one is a tenth
+    /// of that, and is what most app types need. `TypeKeyTests` checks the
+    /// result against the runtime's short name for every form.
+    static func shortName(fromQualified qualified: String) -> String? {
+        var text = qualified  // `withUTF8` is mutating: it may make the storage native
+        let nameStart = text.withUTF8 { bytes -> Int? in
+            var dot: Int?
+            for (offset, byte) in bytes.enumerated() {
+                if byte == UInt8(ascii: ".") {
+                    guard dot == nil, offset > 0 else { return nil }
+                    dot = offset
+                } else if !isIdentifierByte(byte) {
+                    return nil
+                }
+            }
+            guard let dot, dot + 1 < bytes.count else { return nil }
+            return dot + 1
+        }
+        guard let nameStart else { return nil }
+        // All ASCII up to here, so a byte offset is a character offset.
+        return String(qualified.utf8.dropFirst(nameStart))
+    }
+
+    /// ASCII letters, digits and `_`: all a plain Swift identifier is made
+    /// of (anything else, Unicode included, takes the runtime's way).
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
     }
 
     /// `name` without a leading `any `. Looks at the first byte before

@@ -118,7 +118,14 @@ final class ResolutionContext {
                 return binding.typed(try cell.value { try make(binding, argument) }, as: T.self)
             }
             try checkCycle(binding)
-            let boxing = binding.definition.boxing
+            guard let boxing = binding.definition.boxing else {
+                // A one-type factory: its product is `T` itself, a class or a
+                // class-bound existential (validation made sure of that).
+                let object = try cell.value(
+                    orMake: { try make(binding, argument) },
+                    unbox: { box in unsafeDowncast(box, to: Instance<T>.self).value as AnyObject })
+                return object! as! T
+            }
             let object = try cell.value(orMake: { try make(binding, argument) }, unbox: boxing.unbox)
             return binding.typed(boxing.rebox(object!), as: T.self)
         case .graph:

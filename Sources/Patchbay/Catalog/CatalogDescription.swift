@@ -149,12 +149,22 @@ extension FactoryCatalog {
         var types: [TypeKey] = []
         var seen: Set<TypeKey> = []
         types.reserveCapacity(definitions.count)
-        func note(_ key: TypeKey) { if forValidation || seen.insert(key).inserted { types.append(key) } }
-        let factories = definitions.map { definition -> CatalogDescription.Factory in
-            definition.provides.forEach { note($0.key) }
-            definition.dependencies?.forEach { note($0.key) }
-            definition.argument.map(note)
-            return CatalogDescription.Factory(
+        var factories: [CatalogDescription.Factory] = []
+        factories.reserveCapacity(definitions.count)
+        // Plain loops, no closures: `types` and `seen` captured by a closure
+        // were checked for exclusive access at run time on every use (4,000
+        // checks for 1,000 factories, a twentieth of describing them).
+        for definition in definitions {
+            for provided in definition.provides where forValidation || seen.insert(provided.key).inserted {
+                types.append(provided.key)
+            }
+            for need in definition.dependencies ?? [] where forValidation || seen.insert(need.key).inserted {
+                types.append(need.key)
+            }
+            if let argument = definition.argument, forValidation || seen.insert(argument).inserted {
+                types.append(argument)
+            }
+            factories.append(CatalogDescription.Factory(
                 name: definition.name,
                 provides: definition.provides.map(\.key.qualifiedName),
                 needs: definition.dependencies?.map { .init(type: $0.key.qualifiedName, kind: $0.kind.rawValue) },
@@ -163,7 +173,7 @@ extension FactoryCatalog {
                 productIsClass: definition.productIsClass,
                 parameters: definition.parameters.map { .init(type: $0.typeName, fields: $0.fields) },
                 argument: definition.argument?.qualifiedName,
-                registeredAt: forValidation ? nil : definition.registeredAt.description)
+                registeredAt: forValidation ? nil : definition.registeredAt.description))
         }
         let typeNames = types.map { CatalogDescription.TypeName(qualified: $0.qualifiedName, name: $0.name) }
         if forValidation { return CatalogDescription(types: typeNames, factories: factories) }

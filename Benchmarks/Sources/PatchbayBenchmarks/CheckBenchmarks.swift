@@ -2,10 +2,17 @@ import BenchmarkTypes
 import Foundation
 import Patchbay
 
+/// The folders this run wrote, removed when it ends.
+nonisolated(unsafe) var temporaryFolders: [URL] = []
+
 /// Writes `count` manifests of 1,000 bindings each and the generated catalog's
-/// description into a temporary folder, for `patchbay check` to read.
+/// description into a temporary folder, for `patchbay check` to read. The
+/// folder is this process's own: two runs at once must not read each other's
+/// half-written files.
 func writeCheckFolder(manifests count: Int) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("patchbay-check-bench-\(count)")
+    let process = ProcessInfo.processInfo.processIdentifier
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("patchbay-check-bench-\(count)-\(process)")
+    temporaryFolders.append(folder)
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     var catalog = FactoryCatalog()

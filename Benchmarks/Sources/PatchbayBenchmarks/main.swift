@@ -37,3 +37,4 @@ if json {
 } else {
     printTable(results, references: ["baseline", "typed baseline", "Swinject"])
 }
+for folder in temporaryFolders { try? FileManager.default.removeItem(at: folder) }

@@ -153,7 +153,7 @@ extension FactoryCatalog {
         factories.reserveCapacity(definitions.count)
         // Plain loops, no closures: `types` and `seen` captured by a closure
         // were checked for exclusive access at run time on every use (4,000
-        // checks for 1,000 factories, a twentieth of describing them).
+        // checks for 1,000 factories, about a fifth of describing them).
         for definition in definitions {
             for provided in definition.provides where forValidation || seen.insert(provided.key).inserted {
                 types.append(provided.key)

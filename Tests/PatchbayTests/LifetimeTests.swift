@@ -148,6 +148,35 @@ struct LifetimeTests {
         #expect(counter.value == 2)
     }
 
+    /// A product of several provided types, held weakly: each binding hands
+    /// out its own protocol's view of the one live object, and the
+    /// container keeps none of them alive.
+    @Test func weakOfASeveralTypeProductIsSharedWhileHeldAsEachType() throws {
+        let counter = Counter()
+        var catalog = FactoryCatalog()
+        catalog.register("combo", product: Part.self, provides: (any Widget).self, (any Gadget).self) {
+            Part(tag: "combo", serial: counter.increment())
+        }
+        let container = try makeContainer(catalog, [bind("Gadget", to: "combo", .weak)])
+
+        weak var released: Part?
+        do {
+            let first = try container.resolve((any Gadget).self)
+            let second = try container.resolve((any Gadget).self)
+            #expect(first === second, "shared while something holds it")
+            #expect(first.tag == "combo")
+            #expect(counter.value == 1)
+            released = first as? Part
+            withExtendedLifetime(first) {}
+        }
+        #expect(released == nil, "the container must not keep a weak instance alive")
+
+        let third = try container.resolve((any Gadget).self)
+        #expect(third.serial == 2, "made again after release")
+        #expect(try container.resolve((any Gadget).self) === third)
+        #expect(counter.value == 2)
+    }
+
     @Test func weakOfAValueTypeIsAnActivationError() throws {
         var catalog = FactoryCatalog()
         catalog.register("hello", provides: (any Greeting).self) { TextGreeting(text: "hello") }

@@ -94,7 +94,7 @@ struct LifetimeTests {
         try catalog.add(FactoryDefinition(
             name: "tagged-part", provides: provided, dependencies: [], defaultLifetime: nil,
             productTypeName: TypeKey.qualifiedName(of: Part.self), productIsClass: true,
-            parameters: .of(PartOptions.self), argument: nil, registeredAt: location, boxing: Instance<Part>.self, buildInto: nil
+            parameters: .of(PartOptions.self), argument: nil, registeredAt: location, buildInto: nil
         ) { call in
             Instance(Part(tag: call.parameters(as: PartOptions.self).tag, serial: counter.increment()))
         })

@@ -164,7 +164,7 @@ extension FactoryCatalog {
         addOrStop(FactoryDefinition(
             name: name, provides: provided, dependencies: specs, defaultLifetime: lifetime,
             productTypeName: TypeKey.qualifiedName(of: product), productIsClass: TypeConformance.isClass(product),
-            parameters: nil, argument: nil, registeredAt: location, boxing: Instance<Product>.self, buildInto: nil
+            parameters: nil, argument: nil, registeredAt: location, buildInto: nil
         ) { call in
             var needs = call.dependencies
             return Instance<Product>(try make(repeat needs.next((each Dependency).self, specs)))
@@ -254,7 +254,7 @@ extension FactoryCatalog {
             name: name, provides: [ProvidedType(key: key, convert: nil)], dependencies: specs,
             defaultLifetime: lifetime, productTypeName: key.qualifiedName,
             productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: argument,
-            registeredAt: CodeLocation(file, line), boxing: nil, buildInto: buildInto, build: build)
+            registeredAt: CodeLocation(file, line), buildInto: buildInto, build: build)
     }
 
     @usableFromInline

@@ -138,14 +138,6 @@ final class FactoryDefinition: Sendable {
     let parameters: ParametersSpec?
     let argument: TypeKey?
     let registeredAt: CodeLocation
-    /// For `weak`: the object inside an `Instance<Product>`, and back. Used
-    /// only when the product is a class, which validation makes sure of.
-    /// `nil` for a one-type factory, whose product is the type resolved: the
-    /// resolve does this itself, specialized for it. Naming
-    /// `Instance<Product>` here would make the runtime build that class's
-    /// metadata at each registration (about 2,800 instructions the first
-    /// time in a process), which a transient never needs.
-    let boxing: (any ObjectBoxing.Type)?
     /// Makes the product into uninitialized memory for a `Product`, with no
     /// box: how transients are made when the product is the bound type.
     /// Not optional: an optional closure is stored in its most general form,
@@ -160,7 +152,7 @@ final class FactoryDefinition: Sendable {
     init(
         name: String, provides: [ProvidedType], dependencies: [DependencySpec]?, defaultLifetime: Lifetime?,
         productTypeName: String, productIsClass: Bool, parameters: ParametersSpec?, argument: TypeKey?,
-        registeredAt: CodeLocation, boxing: (any ObjectBoxing.Type)?,
+        registeredAt: CodeLocation,
         buildInto: (@Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void)?,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) {
@@ -173,26 +165,8 @@ final class FactoryDefinition: Sendable {
         self.parameters = parameters
         self.argument = argument
         self.registeredAt = registeredAt
-        self.boxing = boxing
         self.buildInto = buildInto ?? { _, _ in fatalError("Patchbay: this factory's product is always boxed") }
         self.buildsInto = buildInto != nil
         self.build = build
     }
-}
-
-/// Moves a class product between its `Instance<Product>` box and a bare
-/// object, which is what a weak reference can hold. A factory of several
-/// provided types keeps the metatype `Instance<Product>.self` as this
-/// protocol: no closures to allocate at each registration for what only
-/// `weak` bindings use. (A one-type factory keeps nothing: see `boxing`.)
-protocol ObjectBoxing: SendableMetatype {
-    /// The object inside a box of this type.
-    static func unbox(_ box: AnyObject) -> AnyObject
-    /// A box of this type around the object.
-    static func rebox(_ object: AnyObject) -> AnyObject
-}
-
-extension Instance: ObjectBoxing {
-    static func unbox(_ box: AnyObject) -> AnyObject { unsafeDowncast(box, to: Instance.self).value as AnyObject }
-    static func rebox(_ object: AnyObject) -> AnyObject { Instance(object as! Value) }
 }

@@ -118,16 +118,14 @@ final class ResolutionContext {
                 return binding.typed(try cell.value { try make(binding, argument) }, as: T.self)
             }
             try checkCycle(binding)
-            guard let boxing = binding.definition.boxing else {
-                // A one-type factory: its product is `T` itself, a class or a
-                // class-bound existential (validation made sure of that).
-                let object = try cell.value(
-                    orMake: { try make(binding, argument) },
-                    unbox: { box in unsafeDowncast(box, to: Instance<T>.self).value as AnyObject })
-                return object! as! T
-            }
-            let object = try cell.value(orMake: { try make(binding, argument) }, unbox: boxing.unbox)
-            return binding.typed(boxing.rebox(object!), as: T.self)
+            // The cell holds the bare object, which a weak reference can: the
+            // product is a class (validation made sure of that), so `T`'s view
+            // of it is that same object, and casts back to `T` (registration
+            // checked that the product converts to each type it provides).
+            let object = try cell.value(
+                orMake: { try make(binding, argument) },
+                unbox: { box in binding.typed(box, as: T.self) as AnyObject })
+            return object! as! T
         case .graph:
             if let box = graph[binding.slot] { return binding.typed(box, as: T.self) }
             let box = try make(binding, argument)

@@ -12,6 +12,9 @@ struct TypeKeyTests {
     struct _Under_score9 {}
     fileprivate struct Hidden {}
     protocol Second {}
+    class Base {}
+    private protocol Private {}
+    fileprivate protocol FilePrivate: AnyObject {}
 
     /// Types of every form a catalog may be asked to provide.
     static let types: [Any.Type] = [
@@ -19,7 +22,10 @@ struct TypeKeyTests {
         Outer.self, Outer.Inner.self, Box<Int>.self, Box<any Database>.self, Flavor.self, Café.self,
         _Under_score9.self, Hidden.self, Int.self, String?.self, [Int].self, [String: Int].self,
         (Int, String).self, ((Int) -> String).self, Any.self, AnyObject.self, Int.Type.self,
-        (any Database.Type).self, Void.self,
+        (any Database.Type).self, Void.self, (any Second).self, (any Private).self, (any FilePrivate).self,
+        (any Database & Sendable).self, (any Base & Second).self, (any Error).self, (any Sendable).self,
+        (any CustomStringConvertible).self, (any Hashable).self, (any Encodable & Decodable).self,
+        (any TopLevelClassBound).self, (any _UnderscoredProtocol9).self,
     ]
 
     @Test(arguments: types.indices)
@@ -29,6 +35,34 @@ struct TypeKeyTests {
         let made = _openExistential(type, do: key)
         #expect(made.name == TypeKey.shortName(of: type), "\(made.qualifiedName)")
         #expect(made.qualifiedName == TypeKey.qualifiedName(of: type))
+    }
+
+    /// Protocol names are read from the protocol's descriptor when the form
+    /// is plain; whatever is read must be what the runtime prints.
+    @Test(arguments: types.indices)
+    func protocolNamesReadFromTheBinaryAreTheRuntimes(_ index: Int) {
+        let type = Self.types[index]
+        guard let names = ProtocolTypeName.names(of: type) else { return }
+        #expect(names.qualified == TypeKey.qualifiedName(of: type))
+        #expect(names.name == TypeKey.shortName(of: type))
+    }
+
+    /// The plain form takes the shortcut, so the test above checks something;
+    /// the others go to the runtime.
+    @Test func plainProtocolsAreReadAndOtherFormsAreNot() {
+        for type: Any.Type in [
+            (any Database).self, (any Error).self, (any Database & Sendable).self,
+            (any TopLevelClassBound).self, (any _UnderscoredProtocol9).self, (any CustomStringConvertible).self,
+        ] {
+            #expect(ProtocolTypeName.names(of: type) != nil, "\(type)")
+        }
+        for type: Any.Type in [
+            (any Second).self, (any Private).self, (any FilePrivate).self, (any Base & Second).self,
+            (any Database & Second).self, (any Sendable).self, (any Database.Type).self, (any Database)?.self,
+            FakeDatabase.self, Int.self, Box<Int>.self, Any.self, AnyObject.self,
+        ] {
+            #expect(ProtocolTypeName.names(of: type) == nil, "\(type)")
+        }
     }
 
     @Test func thePlainFormIsReadOffTheQualifiedName() {
@@ -46,3 +80,6 @@ struct TypeKeyTests {
         #expect(TypeKey.shortName(fromQualified: qualified) == nil)
     }
 }
+
+protocol TopLevelClassBound: AnyObject {}
+protocol _UnderscoredProtocol9 {}

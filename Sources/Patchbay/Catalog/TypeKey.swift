@@ -17,6 +17,13 @@ public struct TypeKey: Hashable, Sendable, CustomStringConvertible {
     ///     let key = TypeKey((any Clock).self)   // key.name == "Clock"
     public init<T>(_ type: T.Type) {
         id = ObjectIdentifier(type)
+        // Most provided types are protocols: their names are read from the
+        // protocol's descriptor, with no demangling (see `ProtocolTypeName`).
+        if let names = ProtocolTypeName.names(of: type) {
+            qualifiedName = names.qualified
+            name = names.name
+            return
+        }
         let qualified = TypeKey.qualifiedName(of: type)
         qualifiedName = qualified
         name = TypeKey.shortName(fromQualified: qualified) ?? TypeKey.shortName(of: type)
@@ -71,7 +78,7 @@ public struct TypeKey: Hashable, Sendable, CustomStringConvertible {
 
     /// ASCII letters, digits and `_`: all a plain Swift identifier is made
     /// of (anything else, Unicode included, takes the runtime's way).
-    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+    static func isIdentifierByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):

@@ -242,6 +242,11 @@ func checkCase(_ testCase: BadManifestCase, sourceLocation: SourceLocation = #_s
     // running container keeps its manifest.
     if let loaded, let catalog = testCase.catalog.catalog {
         let errors = actual.filter { $0.severity == .error }.map(BadManifestCorpus.place).sorted()
+        // The quick validation activation tries first gives every broken manifest to the full one.
+        if !errors.isEmpty {
+            #expect(QuickValidation.run(loaded, catalog: catalog) == nil,
+                "\(testCase.name): the quick validation accepted it", sourceLocation: sourceLocation)
+        }
         do {
             _ = try Container(catalog: catalog, manifest: loaded)
             #expect(errors.isEmpty, "\(testCase.name): activation accepted it", sourceLocation: sourceLocation)

@@ -28,10 +28,15 @@ extension ValidationRun {
         private let ranks: [InjectorName: Int]
 
         init(_ order: [InjectorName]) {
-            var ranks: [InjectorName: Int] = [:]
-            for (offset, name) in order.enumerated() where ranks[name] == nil { ranks[name] = offset }
-            self.ranks = ranks
             leadsWithDefaults = order.starts(with: [.primary, .secondary])
+            // Usually there is no other injector, and no dictionary to make:
+            // the first one of a process costs a search of the binary's
+            // conformance records (about 400,000 instructions) for its key's `Hashable`.
+            var ranks: [InjectorName: Int] = [:]
+            for (offset, name) in order.enumerated().dropFirst(leadsWithDefaults ? 2 : 0) where ranks[name] == nil {
+                ranks[name] = offset
+            }
+            self.ranks = ranks
         }
 
         /// The injector's place; `Int.max` when it is not in the order.
@@ -218,13 +223,19 @@ extension ValidationRun {
         // check: a typo elsewhere must not also make its factory look unused.
         // `check` marked each one it found; every binding goes through it.
         let unused = catalog.factoryNamesAndOffsets.filter { !namedFactories[$0.value] }.map(\.key)
-        guard !unused.isEmpty else { return }
+        diagnostics += Self.unusedFactoryWarnings(unused, in: manifest)
+    }
+
+    /// A warning for each of `unused` (factory names, in any order), sorted
+    /// by name, at the manifest's `bindings`.
+    static func unusedFactoryWarnings(_ unused: [String], in manifest: Manifest) -> [Diagnostic] {
+        guard !unused.isEmpty else { return [] }
         let position = manifest.origin?.position(of: "bindings") ?? SourcePosition(line: 1, column: 1)
-        for name in unused.sorted() {
-            report(Diagnostic(
+        return unused.sorted().map { name in
+            Diagnostic(
                 code: .unusedFactory, severity: .warning,
                 message: "factory '\(name)' is never used by this manifest",
-                file: manifest.file, line: position.line, column: position.column, path: "/bindings"))
+                file: manifest.file, line: position.line, column: position.column, path: "/bindings")
         }
     }
 }

@@ -20,8 +20,8 @@
 public struct FactoryCatalog: Sendable {
     /// The factories in registration order.
     private(set) var definitions: [FactoryDefinition] = []
-    /// Index into `definitions` by factory name.
-    private(set) var offsetsByName: [String: Int] = [:]
+    /// Index into `definitions` by factory name (see ``NameTable`` for why not a dictionary).
+    private(set) var offsetsByName = NameTable<Int>()
 
     /// Creates an empty catalog.
     public init() {}
@@ -51,10 +51,10 @@ public struct FactoryCatalog: Sendable {
 
     /// Adds a definition, or explains why it cannot be added.
     mutating func add(_ definition: FactoryDefinition) throws(RegistrationError) {
-        // One hash of the name: insert, and put the first back on a clash.
-        if let existing = offsetsByName.updateValue(definitions.count, forKey: definition.name) {
-            offsetsByName[definition.name] = existing
-            throw .duplicateName(definition.name, first: definitions[existing].registeredAt, second: definition.registeredAt)
+        // One hash of the name: the place it already has, or the new one.
+        let offset = offsetsByName.update(definition.name, initial: definitions.count) { $0 }
+        if offset != definitions.count {
+            throw .duplicateName(definition.name, first: definitions[offset].registeredAt, second: definition.registeredAt)
         }
         definitions.append(definition)
     }

@@ -20,15 +20,11 @@ struct CatalogIndex: Sendable {
     /// Qualified type -> the factories that provide it; made on first use.
     private let providerGroups = Locked<[String: InlineList<String>]?>(nil)
 
-    /// Indexes `description`. `offsetsByName`, when given, must map each
-    /// factory name to its place in the description, as a live catalog's
-    /// index of names does for the description it makes for validation.
-    init(_ description: CatalogDescription, offsetsByName: [String: Int]? = nil) {
-        var offsets = offsetsByName ?? [:]
-        if offsetsByName == nil {
-            offsets.reserveCapacity(description.factories.count)
-            for (offset, factory) in description.factories.enumerated() { offsets[factory.name] = offset }
-        }
+    /// Indexes `description`.
+    init(_ description: CatalogDescription) {
+        var offsets: [String: Int] = [:]
+        offsets.reserveCapacity(description.factories.count)
+        for (offset, factory) in description.factories.enumerated() { offsets[factory.name] = offset }
         var shortNames: [String: String] = [:]
         var typesByShortName: [String: InlineList<String>] = [:]
         var hasDotlessTypeNames = false

@@ -19,12 +19,7 @@ public struct ManifestValidator: Sendable {
         self.description = catalog.describe(forValidation: true)
     }
 
-    /// For a live catalog, the description lists the factories in
-    /// registration order, so the catalog's own index of names serves it:
-    /// no second dictionary of every factory name at each activation.
-    private var catalogIndex: CatalogIndex? {
-        description.map { CatalogIndex($0, offsetsByName: live?.offsetsByName) }
-    }
+    private var catalogIndex: CatalogIndex? { description.map { CatalogIndex($0) } }
 
     /// Validates against a catalog description, as `patchbay check --catalog` does.
     public init(description: CatalogDescription) {
@@ -261,7 +256,7 @@ struct ValidationRun {
             return DecodedParameters(value: nil)
         }
         let factory = catalog.factories[offset]
-        // A live catalog's offsets are its registration order (see `catalogIndex`): no name lookup.
+        // A live catalog is described for validation in registration order: its offsets are the same.
         guard let spec = live?.definitions[offset].parameters else {
             return DecodedParameters(value: nil)
         }

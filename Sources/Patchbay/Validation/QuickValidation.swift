@@ -151,23 +151,26 @@ enum QuickValidation {
             /// Several types of different qualified names have it.
             case shared
         }
-        private var byShortName: [String: Entry] = [:]
+        /// Short name -> what it stands for.
+        private var byShortName: NameTable<Entry>
 
         /// Nil when the catalog has a type this pass leaves to the full
         /// validator: one whose qualified name has no dot (`Any`), which a
         /// dotless manifest name might mean, or two types of one qualified
         /// name, which the full validator takes for one.
         init?(_ definitions: [FactoryDefinition]) {
-            byShortName.reserveCapacity(definitions.count)
+            byShortName = NameTable(capacity: definitions.count)
             for definition in definitions {
                 for provided in definition.provides {
-                    guard byShortName[provided.key.name, default: .unset].add(provided.key) else { return nil }
+                    guard byShortName.update(provided.key.name, initial: .unset, { $0.add(provided.key) }) else {
+                        return nil
+                    }
                 }
                 for need in definition.dependencies ?? [] {
-                    guard byShortName[need.key.name, default: .unset].add(need.key) else { return nil }
+                    guard byShortName.update(need.key.name, initial: .unset, { $0.add(need.key) }) else { return nil }
                 }
                 if let argument = definition.argument {
-                    guard byShortName[argument.name, default: .unset].add(argument) else { return nil }
+                    guard byShortName.update(argument.name, initial: .unset, { $0.add(argument) }) else { return nil }
                 }
             }
         }

@@ -64,14 +64,15 @@ enum ProtocolTypeName {
         descriptor.load(as: UInt32.self) & 0x1F
     }
 
-    /// A context descriptor's parent: a relative pointer after the flags,
-    /// indirect (to a pointer to the parent) when its low bit is set.
+    /// A context descriptor's parent: a relative pointer after the flags.
+    /// Nil when it is indirect (its low bit set: it points to a pointer to
+    /// the parent, which arm64e may sign): a protocol's module is in its own
+    /// binary, so its parent pointer is direct, and anything else goes to the runtime.
     private static func parent(of descriptor: UnsafeRawPointer) -> UnsafeRawPointer? {
         let field = descriptor + 4
         let offset = field.load(as: Int32.self)
-        guard offset != 0 else { return nil }
-        if offset & 1 == 0 { return field + Int(offset) }
-        return (field + Int(offset & ~1)).load(as: UnsafeRawPointer?.self)
+        guard offset != 0, offset & 1 == 0 else { return nil }
+        return field + Int(offset)
     }
 
     /// What a 32-bit relative direct pointer at `field` points to.

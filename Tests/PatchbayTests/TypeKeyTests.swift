@@ -25,7 +25,8 @@ struct TypeKeyTests {
         (any Database.Type).self, Void.self, (any Second).self, (any Private).self, (any FilePrivate).self,
         (any Database & Sendable).self, (any Base & Second).self, (any Error).self, (any Sendable).self,
         (any CustomStringConvertible).self, (any Hashable).self, (any Encodable & Decodable).self,
-        (any TopLevelClassBound).self, (any _UnderscoredProtocol9).self,
+        (any TopLevelClassBound).self, (any _UnderscoredProtocol9).self, (any Greeting & AnyObject).self,
+        (any TopLevelClassBound & AnyObject).self, (any Database & AnyObject).self,
     ]
 
     @Test(arguments: types.indices)
@@ -53,6 +54,7 @@ struct TypeKeyTests {
         for type: Any.Type in [
             (any Database).self, (any Error).self, (any Database & Sendable).self,
             (any TopLevelClassBound).self, (any _UnderscoredProtocol9).self, (any CustomStringConvertible).self,
+            (any TopLevelClassBound & AnyObject).self,  // the same type as `any TopLevelClassBound`
         ] {
             #expect(ProtocolTypeName.names(of: type) != nil, "\(type)")
         }
@@ -60,9 +62,25 @@ struct TypeKeyTests {
             (any Second).self, (any Private).self, (any FilePrivate).self, (any Base & Second).self,
             (any Database & Second).self, (any Sendable).self, (any Database.Type).self, (any Database)?.self,
             FakeDatabase.self, Int.self, Box<Int>.self, Any.self, AnyObject.self,
+            (any Greeting & AnyObject).self,  // not `any Greeting`: the runtime names it "Greeting & AnyObject"
         ] {
             #expect(ProtocolTypeName.names(of: type) == nil, "\(type)")
         }
+    }
+
+    /// `any P & AnyObject` of a protocol that is not class-bound is a type
+    /// of its own, though its metadata lists the one protocol: a factory
+    /// that provides it does not provide `P`, and a manifest names it as
+    /// the runtime does.
+    @Test func aClassBoundCompositionIsNotTheProtocolItself() throws {
+        #expect(TypeKey((any Greeting & AnyObject).self).name == "Greeting & AnyObject")
+        var catalog = FactoryCatalog()
+        catalog.register("class-greeting", provides: (any Greeting & AnyObject).self) { ClassGreeting() }
+        let asProtocol = manifest([bind("Greeting", to: "class-greeting")])
+        #expect(throws: ManifestError.self) { try Container(catalog: catalog, manifest: asProtocol) }
+        let asComposition = manifest([bind("Greeting & AnyObject", to: "class-greeting")])
+        let container = try Container(catalog: catalog, manifest: asComposition)
+        #expect(try container.resolve((any Greeting & AnyObject).self) is ClassGreeting)
     }
 
     @Test func thePlainFormIsReadOffTheQualifiedName() {
@@ -82,4 +100,6 @@ struct TypeKeyTests {
 }
 
 protocol TopLevelClassBound: AnyObject {}
+/// A class conforming to `Greeting`, a protocol that is not class-bound.
+final class ClassGreeting: Greeting { let text = "class" }
 protocol _UnderscoredProtocol9 {}

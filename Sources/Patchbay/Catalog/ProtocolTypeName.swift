@@ -13,8 +13,8 @@
 /// The layouts read here are Swift's stable ABI (`swift/ABI/Metadata.h`,
 /// `docs/ABI/TypeMetadata.rst`), the same on Linux and Apple platforms. Only
 /// the plainest form is read: existential metadata of exactly one Swift
-/// protocol, no superclass bound, declared directly in a module, with plain
-/// ASCII identifiers for names. Anything else (nested or private protocols,
+/// protocol, no superclass or `AnyObject` bound beyond the protocol's own,
+/// declared directly in a module, with plain ASCII identifiers for names. Anything else (nested or private protocols,
 /// compositions, Objective-C protocols, classes, generics...) returns nil,
 /// and ``TypeKey`` asks the runtime. `TypeKeyTests` holds the result to the
 /// runtime's answer for every form.
@@ -23,6 +23,13 @@ enum ProtocolTypeName {
     private static let existentialKind: UInt = 0x303
     /// `ExistentialTypeFlags::HasSuperclassMask`: `any Base & P` stores the class first.
     private static let hasSuperclassFlag: UInt32 = 0x4000_0000
+    /// `ExistentialTypeFlags::ClassConstraintMask`: set when the existential
+    /// is not class-bound (`ProtocolClassConstraint::Any`).
+    private static let existentialIsAnyFlag: UInt32 = 0x8000_0000
+    /// `ProtocolContextDescriptorFlags::HasClassConstraint`, the first of a
+    /// protocol descriptor's kind-specific flags (bit 16 of its flags): set
+    /// when the protocol is not class-bound.
+    private static let protocolIsAnyFlag: UInt32 = 0x1_0000
     /// `ContextDescriptorKind` values, the low five bits of a context's flags.
     private static let moduleKind: UInt32 = 0
     private static let protocolKind: UInt32 = 3
@@ -41,6 +48,12 @@ enum ProtocolTypeName {
         let reference = metadata.load(fromByteOffset: MemoryLayout<UInt>.size + 8, as: UInt.self)
         // With Objective-C interop, a set low bit marks an Objective-C protocol.
         guard reference & 1 == 0, let descriptor = UnsafeRawPointer(bitPattern: reference) else { return nil }
+        // A class-bound existential of a protocol that is not class-bound is
+        // `any P & AnyObject`: another type than `any P`, with the same one
+        // protocol in its metadata, which the runtime names "P & AnyObject".
+        if flags & existentialIsAnyFlag == 0, descriptor.load(as: UInt32.self) & protocolIsAnyFlag != 0 {
+            return nil
+        }
         guard contextKind(descriptor) == protocolKind, let module = parent(of: descriptor),
             contextKind(module) == moduleKind
         else { return nil }

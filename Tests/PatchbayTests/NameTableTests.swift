@@ -37,4 +37,43 @@ struct NameTableTests {
         for name in names { table.update(name, initial: name) { _ in } }
         for name in names { #expect(table[name] == name) }
     }
+
+    /// Names are matched as `String`s are, by canonical equivalence, as the
+    /// dictionary this table replaced matched them: a name written with a
+    /// combining accent is the one written with the accented letter, and a
+    /// Kelvin sign is a K.
+    @Test(arguments: [
+        ("caf\u{E9}", "cafe\u{301}"), ("\u{212A}", "K"), ("Gr\u{F6}\u{DF}e", "Gro\u{308}\u{DF}e"),
+        ("\u{1E9B}\u{323}", "\u{17F}\u{323}\u{307}"),
+    ])
+    func canonicallyEquivalentNamesAreOneName(_ stored: String, _ asked: String) {
+        #expect(stored == asked)  // the premise: `String` calls them equal
+        var table = NameTable<Int>()
+        for index in 0..<100 { table.update("name\(index)", initial: index) { _ in } }
+        table.update(stored, initial: -1) { _ in }
+        #expect(table[asked] == -1)
+        #expect(table.update(asked, initial: -2) { $0 } == -1)
+        #expect(table.count == 101)
+
+        var reversed = NameTable<Int>()
+        reversed.update(asked, initial: 1) { _ in }
+        #expect(reversed[stored] == 1)
+    }
+
+    /// A catalog tells two spellings of one factory name apart no more than
+    /// `String` does: registering both is a duplicate, and either finds it.
+    @Test func aFactoryNameInAnotherCanonicalSpellingIsTheSameFactory() throws {
+        var catalog = FactoryCatalog()
+        catalog.register("caf\u{E9}", provides: (any Database).self) { FakeDatabase(label: "composed") }
+        #expect(catalog.contains(factory: "cafe\u{301}"))
+        var other = FactoryCatalog()
+        other.register("cafe\u{301}", provides: (any Database).self) { FakeDatabase(label: "decomposed") }
+        let decomposed = try #require(other.definition(named: "caf\u{E9}"))
+        #expect(throws: RegistrationError.self) { try catalog.add(decomposed) }
+        #expect(catalog.factoryNames.count == 1)
+
+        // A manifest may spell it either way, and activation picks that factory.
+        let container = try Container(catalog: catalog, manifest: manifest([bind("Database", to: "cafe\u{301}")]))
+        #expect((try container.resolve((any Database).self) as? FakeDatabase)?.label == "composed")
+    }
 }

@@ -1,5 +1,14 @@
 /// A table from the app's own names (of factories, of types) to values:
-/// open addressing, hashed with FNV-1a over the name's UTF-8 bytes.
+/// open addressing, hashed with FNV-1a over the name's UTF-8 bytes in
+/// Unicode's canonical composed form (NFC), and matched with `String`'s `==`.
+///
+/// Names match as `String`s do, by canonical equivalence, as a dictionary
+/// would match them: `"caf\u{E9}"` and `"cafe\u{301}"` are one name, and so
+/// are the Kelvin sign `"\u{212A}"` and `"K"`. So equal names must hash
+/// alike, and the hash is taken over the canonical form, as `String`'s own
+/// hashing does. An ASCII name is its own canonical form (nearly every
+/// name): its bytes are hashed as they are; only a name with another byte
+/// is normalized first.
 ///
 /// Why not `[String: Value]`: a `String` key is hashed with SipHash-1-3
 /// after a check that the text is in normal form, about 300 instructions
@@ -91,17 +100,30 @@ struct NameTable<Value> {
         Int(truncatingIfNeeded: hash ^ (hash >> 29))
     }
 
-    /// FNV-1a, 64 bits, over the UTF-8 bytes.
+    /// FNV-1a, 64 bits, over the UTF-8 bytes of the name's canonical
+    /// composed form (NFC), so that names `==` calls equal hash alike.
     static func hash(_ name: String) -> UInt64 {
         var text = name  // `withUTF8` is mutating: it may make the storage native
-        return text.withUTF8 { bytes in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        let asciiHash = text.withUTF8 { bytes -> UInt64? in
+            var hash = fnvOffsetBasis
+            var allBits: UInt8 = 0
             for byte in bytes {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+                allBits |= byte
+                hash = (hash ^ UInt64(byte)) &* fnvPrime
             }
-            return hash
+            return allBits < 0x80 ? hash : nil
         }
+        if let asciiHash { return asciiHash }
+        // Not ASCII: the bytes of the canonical form, from the standard
+        // library's own normalizer (underscored, public since Swift 5), so
+        // they agree with `==` where Foundation's tables might not.
+        var hash = fnvOffsetBasis
+        name._withNFCCodeUnits { byte in hash = (hash ^ UInt64(byte)) &* fnvPrime }
+        return hash
     }
+
+    private static var fnvOffsetBasis: UInt64 { 0xcbf2_9ce4_8422_2325 }
+    private static var fnvPrime: UInt64 { 0x0000_0100_0000_01b3 }
 }
 
 extension NameTable: Sendable where Value: Sendable {}

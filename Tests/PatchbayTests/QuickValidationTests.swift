@@ -136,4 +136,29 @@ struct QuickValidationTests {
         guard let quick = QuickValidation.run(manifest, catalog: .notes) else { return }
         #expect(quick == (try fullPlan(manifest, .notes)))
     }
+
+    /// Swift tells identifiers apart by their bytes, so `CaféSign` written with
+    /// an accented letter and written with a combining accent are two
+    /// protocols, whose names `String` calls equal: the full validator takes
+    /// them for one type, so this pass hands every catalog with such a pair
+    /// over, whatever other type shares their short name and comes first.
+    @Test func twoTypesOfOneNameAreHandedOver() throws {
+        #expect(TypeKey((any CaféSign).self).qualifiedName == TypeKey((any CaféSign).self).qualifiedName)
+        #expect(ObjectIdentifier((any CaféSign).self) != ObjectIdentifier((any CaféSign).self))
+        var catalog = FactoryCatalog()
+        catalog.register("nested", provides: (any SignNamespace.CaféSign).self) { Sign() }
+        catalog.register("composed", provides: (any CaféSign).self) { Sign() }
+        catalog.register("decomposed", provides: (any CaféSign).self) { Sign() }
+        catalog.register("greeting", provides: (any Greeting).self) { TextGreeting(text: "hi") }
+        let bound = manifest([bind("Greeting", to: "greeting")])
+        #expect(QuickValidation.run(bound, catalog: catalog) == nil)
+        _ = try fullPlan(bound, catalog)
+    }
 }
+
+/// Two protocols whose names differ only in how "é" is written (see
+/// `twoTypesOfOneNameAreHandedOver`), and a third of the same short name.
+protocol CaféSign {}
+protocol CaféSign {}
+enum SignNamespace { protocol CaféSign {} }
+struct Sign: CaféSign, CaféSign, SignNamespace.CaféSign {}

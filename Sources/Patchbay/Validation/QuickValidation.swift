@@ -148,8 +148,9 @@ enum QuickValidation {
         fileprivate enum Entry {
             case unset
             case one(TypeKey)
-            /// Several types of different qualified names have it.
-            case shared
+            /// Several types of different qualified names have it (kept, so
+            /// that each new one is held to the same rules as the second).
+            case shared([TypeKey])
         }
         /// Short name -> what it stands for.
         private var byShortName: NameTable<Entry>
@@ -193,15 +194,17 @@ extension QuickValidation.TypeNames.Entry {
         switch self {
         case .unset:
             self = .one(key)
-            return key.qualifiedName.containsASCII(UInt8(ascii: "."))
         case .one(let existing):
-            if existing.id == key.id { return true }
+            if existing.id == key.id { return true }  // the usual repeat: no array made
             if existing.qualifiedName == key.qualifiedName { return false }
-            self = .shared
-            return true
-        case .shared:
-            return true
+            self = .shared([existing, key])
+        case .shared(let keys):
+            if keys.contains(where: { $0.id == key.id }) { return true }
+            // Two types of one qualified name are one type to the full validator.
+            if keys.contains(where: { $0.qualifiedName == key.qualifiedName }) { return false }
+            self = .shared(keys + [key])
         }
+        return key.qualifiedName.containsASCII(UInt8(ascii: "."))
     }
 }
 

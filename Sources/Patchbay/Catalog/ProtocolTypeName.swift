@@ -11,13 +11,14 @@
 /// them is a few dozen instructions.
 ///
 /// The layouts read here are Swift's stable ABI (`swift/ABI/Metadata.h`,
-/// `docs/ABI/TypeMetadata.rst`), the same on Linux and Apple platforms. Only
-/// the plainest form is read: existential metadata of exactly one Swift
-/// protocol, no superclass or `AnyObject` bound beyond the protocol's own,
-/// declared directly in a module, with plain ASCII identifiers for names. Anything else (nested or private protocols,
-/// compositions, Objective-C protocols, classes, generics...) returns nil,
-/// and ``TypeKey`` asks the runtime. `TypeKeyTests` holds the result to the
-/// runtime's answer for every form.
+/// `docs/ABI/TypeMetadata.rst`), the same on Linux and Apple platforms.
+/// Only the plainest form is read: existential metadata of exactly one
+/// Swift protocol, no superclass or `AnyObject` bound beyond the
+/// protocol's own, declared directly in a module, with plain ASCII
+/// identifiers for names. Anything else (nested or private protocols,
+/// compositions, Objective-C protocols, classes, generics...) returns
+/// nil, and ``TypeKey`` asks the runtime. `TypeKeyTests` holds the result
+/// to the runtime's answer for every form.
 enum ProtocolTypeName {
     /// `MetadataKind::Existential`: 3, marked runtime-private and non-heap.
     private static let existentialKind: UInt = 0x303

@@ -115,8 +115,10 @@ struct NameTable<Value> {
         }
         if let asciiHash { return asciiHash }
         // Not ASCII: the bytes of the canonical form, from the standard
-        // library's own normalizer (underscored, public since Swift 5), so
-        // they agree with `==` where Foundation's tables might not.
+        // library's own normalizer, so they agree with `==` where
+        // Foundation's tables might not. Underscored but public, with no
+        // availability: in every runtime since Swift's stable ABI (the
+        // toolchain's interface marks later additions with their OS versions).
         var hash = fnvOffsetBasis
         name._withNFCCodeUnits { byte in hash = (hash ^ UInt64(byte)) &* fnvPrime }
         return hash

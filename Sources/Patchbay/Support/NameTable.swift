@@ -109,7 +109,7 @@ struct NameTable<Value> {
             var allBits: UInt8 = 0
             for byte in bytes {
                 allBits |= byte
-                hash = (hash ^ UInt64(byte)) &* fnvPrime
+                hash = fnvStep(hash, byte)
             }
             return allBits < 0x80 ? hash : nil
         }
@@ -120,12 +120,17 @@ struct NameTable<Value> {
         // availability: in every runtime since Swift's stable ABI (the
         // toolchain's interface marks later additions with their OS versions).
         var hash = fnvOffsetBasis
-        name._withNFCCodeUnits { byte in hash = (hash ^ UInt64(byte)) &* fnvPrime }
+        name._withNFCCodeUnits { byte in hash = fnvStep(hash, byte) }
         return hash
     }
 
     private static var fnvOffsetBasis: UInt64 { 0xcbf2_9ce4_8422_2325 }
-    private static var fnvPrime: UInt64 { 0x0000_0100_0000_01b3 }
+
+    /// One byte of FNV-1a.
+    @inline(__always)
+    private static func fnvStep(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
+        (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
 }
 
 extension NameTable: Sendable where Value: Sendable {}

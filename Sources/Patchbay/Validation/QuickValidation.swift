@@ -195,16 +195,25 @@ extension QuickValidation.TypeNames.Entry {
         case .unset:
             self = .one(key)
         case .one(let existing):
-            if existing.id == key.id { return true }  // the usual repeat: no array made
-            if existing.qualifiedName == key.qualifiedName { return false }
+            if let known = Self.compare(key, with: existing) { return known }  // the usual repeat: no array made
             self = .shared([existing, key])
         case .shared(let keys):
-            if keys.contains(where: { $0.id == key.id }) { return true }
-            // Two types of one qualified name are one type to the full validator.
-            if keys.contains(where: { $0.qualifiedName == key.qualifiedName }) { return false }
+            for existing in keys {
+                if let known = Self.compare(key, with: existing) { return known }
+            }
             self = .shared(keys + [key])
         }
         return key.qualifiedName.containsASCII(UInt8(ascii: "."))
+    }
+
+    /// What `add` answers when `key` meets a type already recorded under its
+    /// short name: true for the same type, false for another type of the
+    /// same qualified name (one type to the full validator, so left to it),
+    /// nil for a different type.
+    private static func compare(_ key: TypeKey, with existing: TypeKey) -> Bool? {
+        if existing.id == key.id { return true }
+        if existing.qualifiedName == key.qualifiedName { return false }
+        return nil
     }
 }
 

@@ -84,8 +84,8 @@ struct ActivationTests {
                 bind("Widget", to: "green"), bind("Gadget", to: "wrapper"),
             ]))
         }
-        // The unknown factory, and (since Widget is then not bound) the wrapper's missing dependency.
-        #expect(Set(errorCodes(error)) == [.unknownFactory, .missingDependency], "\(error)")
+        // The unknown factory only: Widget is bound, badly, so the wrapper's need is not also reported.
+        #expect(errorCodes(error) == [.unknownFactory], "\(error)")
     }
 
     @Test func oneResolveReadsOneManifestEvenIfAnotherIsActivatedMeanwhile() throws {
@@ -104,12 +104,11 @@ struct ActivationTests {
         #expect(try container.resolve((any Widget).self).tag == "blue")
     }
 
-    @Test func warningsDoNotPreventActivation() throws {
+    @Test func oneManifestIsNotJudgedForUnusedFactories() throws {
+        // 'blue' and 'db' are unbound here, but may be bound in another
+        // environment, which activation cannot see: `check` judges that over a folder.
         let container = try Container(catalog: catalog(Counter()), manifest: red)
-        let unused = container.warnings.filter { $0.code == .unusedFactory }.map(\.message)
-        #expect(unused.contains { $0.contains("'blue'") })
-        #expect(unused.contains { $0.contains("'db'") })
-        #expect(!unused.contains { $0.contains("'red'") })
+        #expect(container.warnings.isEmpty)
     }
 
     @Test func resetDoesNotUndoAnActivationMadeMeanwhile() throws {

@@ -18,7 +18,9 @@ let exampleManifests = URL(fileURLWithPath: #filePath).deletingLastPathComponent
     }
 
     /// Copies Manifests/ to a temporary folder, applies `edit` to one file, and checks the folder.
-    func checkBrokenCopy(of name: String, replacing original: String, with replacement: String) throws -> (CheckReport, String) {
+    func checkBrokenCopy(
+        of name: String, replacing original: String, with replacement: String, requiresEnvironment: Bool = true
+    ) throws -> (CheckReport, String) {
         var files: [String: String] = [:]
         for file in try FileManager.default.contentsOfDirectory(atPath: exampleManifests.path) where file.hasSuffix(".json") {
             files[file] = try String(contentsOf: exampleManifests.appendingPathComponent(file), encoding: .utf8)
@@ -28,8 +30,9 @@ let exampleManifests = URL(fileURLWithPath: #filePath).deletingLastPathComponent
         let broken = text.replacingOccurrences(of: original, with: replacement)
         files[name] = broken
         let folder = try ManifestFolder(files)
-        let report = try ManifestChecker(catalog: .live(.notes), loader: ManifestLoader(environment: [:]))
-            .check([folder.url])
+        let report = try ManifestChecker(
+            catalog: .live(.notes), loader: ManifestLoader(environment: [:]), requiresEnvironment: requiresEnvironment
+        ).check([folder.url])
         return (report, broken)
     }
 

@@ -259,11 +259,15 @@ func expectOne(
               ]
             }
             """
-        let found = try diagnostics(text).with(.unusedFactory)
+        // Judged over a folder of environments, once per factory, at its registration.
+        let folder = try ManifestFolder(["only.json": text])
+        let found = try ManifestChecker(catalog: .live(.diagnostics)).check([folder.url]).diagnostics.with(.unusedFactory)
         #expect(found.count == FactoryCatalog.diagnostics.factoryNames.count - 1)
-        let postgres = try #require(found.first { $0.message == "factory 'postgres' is never used by this manifest" })
+        let postgres = try #require(found.first { $0.message.hasPrefix("factory 'postgres' is not bound by any of the 1 manifest in ") })
         #expect(postgres.severity == .warning)
-        #expect(postgres.position == SourcePosition(line: 3, column: 15))
+        #expect(postgres.file == "PatchbayTests/DiagnosticsFixtures.swift" && postgres.line > 1 && postgres.column == 1)
+        // One manifest alone cannot see the other environments: no judgement.
+        #expect(try diagnostics(text).with(.unusedFactory).isEmpty)
     }
 
     @Test func aFactoryNamedByABrokenBindingIsNotAlsoUnused() throws {
@@ -280,7 +284,8 @@ func expectOne(
               ]
             }
             """
-        let found = try diagnostics(text)
+        let folder = try ManifestFolder(["only.json": text])
+        let found = try ManifestChecker(catalog: .live(.diagnostics)).check([folder.url]).diagnostics
         #expect(found.with(.unknownProtocol).count == 1)
         #expect(found.with(.undeclaredInjector).count == 1)
         let unused = found.with(.unusedFactory).map(\.message)

@@ -81,10 +81,11 @@ struct ParameterTests {
         #expect(errorCodes(error) == [.invalidParameters])
         #expect(error.description.contains("size"))
 
+        // Every missing field is reported, each on its own.
         let none = try #require(throws: ManifestError.self) {
             try makeContainer(catalog(), [bind("Widget", to: "sized")])
         }
-        #expect(errorCodes(none) == [.invalidParameters])
+        #expect(errorCodes(none) == [.invalidParameters, .invalidParameters])
     }
 
     @Test func parametersForAFactoryThatTakesNoneAreAnActivationError() throws {

@@ -137,48 +137,35 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
 }
 
 extension FactoryCatalog {
-    /// Describes the catalog for `patchbay check --catalog` and for tools.
-    public func describe() -> CatalogDescription { describe(forValidation: false) }
-
-    /// The description; for validation alone (`forValidation`), unsorted,
-    /// without registration places, which validation never reads, and with
-    /// a type listed again each time a factory names it: sorting, formatting
-    /// and removing repeats cost more than the rest at every activation, and
-    /// ``CatalogIndex`` finds a repeat with the hash it spends on each name.
-    func describe(forValidation: Bool) -> CatalogDescription {
+    /// Describes the catalog for `patchbay check --catalog` and for tools:
+    /// factories sorted by name, each type listed once.
+    public func describe() -> CatalogDescription {
         var types: [TypeKey] = []
         var seen: Set<TypeKey> = []
-        types.reserveCapacity(definitions.count)
-        var factories: [CatalogDescription.Factory] = []
-        factories.reserveCapacity(definitions.count)
-        // Plain loops, no closures: `types` and `seen` captured by a closure
-        // were checked for exclusive access at run time on every use (4,000
-        // checks for 1,000 factories, about a fifth of describing them).
         for definition in definitions {
-            for provided in definition.provides where forValidation || seen.insert(provided.key).inserted {
-                types.append(provided.key)
-            }
-            for need in definition.dependencies ?? [] where forValidation || seen.insert(need.key).inserted {
-                types.append(need.key)
-            }
-            if let argument = definition.argument, forValidation || seen.insert(argument).inserted {
-                types.append(argument)
-            }
-            factories.append(CatalogDescription.Factory(
-                name: definition.name,
-                provides: definition.provides.map(\.key.qualifiedName),
-                needs: definition.dependencies?.map { .init(type: $0.key.qualifiedName, kind: $0.kind.rawValue) },
-                defaultLifetime: definition.defaultLifetime,
-                productType: definition.productTypeName,
-                productIsClass: definition.productIsClass,
-                parameters: definition.parameters.map { .init(type: $0.typeName, fields: $0.fields) },
-                argument: definition.argument?.qualifiedName,
-                registeredAt: forValidation ? nil : definition.registeredAt.description))
+            let named = definition.provides.map(\.key) + (definition.dependencies ?? []).map(\.key)
+                + (definition.argument.map { [$0] } ?? [])
+            for key in named where seen.insert(key).inserted { types.append(key) }
         }
-        let typeNames = types.map { CatalogDescription.TypeName(qualified: $0.qualifiedName, name: $0.name) }
-        if forValidation { return CatalogDescription(types: typeNames, factories: factories) }
         return CatalogDescription(
-            types: typeNames.sorted { $0.qualified < $1.qualified },
-            factories: factories.sorted { $0.name < $1.name })
+            types: types.map { CatalogDescription.TypeName(qualified: $0.qualifiedName, name: $0.name) }
+                .sorted { $0.qualified < $1.qualified },
+            factories: definitions.map { CatalogDescription.Factory($0, withPlace: true) }.sorted { $0.name < $1.name })
+    }
+}
+
+extension CatalogDescription.Factory {
+    /// What the description says of a registered factory; `withPlace` adds where it was registered.
+    init(_ definition: FactoryDefinition, withPlace: Bool) {
+        self.init(
+            name: definition.name,
+            provides: definition.provides.map(\.key.qualifiedName),
+            needs: definition.dependencies?.map { .init(type: $0.key.qualifiedName, kind: $0.kind.rawValue) },
+            defaultLifetime: definition.defaultLifetime,
+            productType: definition.productTypeName,
+            productIsClass: definition.productIsClass,
+            parameters: definition.parameters.map { .init(type: $0.typeName, fields: $0.fields) },
+            argument: definition.argument?.qualifiedName,
+            registeredAt: withPlace ? definition.registeredAt.description : nil)
     }
 }

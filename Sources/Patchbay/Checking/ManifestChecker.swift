@@ -7,9 +7,17 @@ import Foundation
 ///     print(report.text())
 ///
 /// A folder means every `*.json` manifest in it (`catalog.json` and
-/// `*.schema.json` are not manifests). With a live catalog, `parameters` are
-/// decoded with their real types; with a catalog description, what the
-/// description knows is checked; with none, only what needs no catalog.
+/// `*.schema.json` are not manifests), one per environment: a factory that no
+/// manifest of the folder binds is reported once as `unused-factory`. Single
+/// files are checked alone, and unused factories are not judged, since the
+/// other environments are not in view. With a live catalog, `parameters` are
+/// also decoded with their real types; with a catalog description, what the
+/// description records of them is checked; with none, only what needs no catalog.
+///
+/// A `${NAME}` with no default whose variable is unset here is not an error
+/// unless ``requiresEnvironment`` is set: it is listed in
+/// ``CheckReport/requiredVariables``, as the check usually runs where
+/// production's secrets are not. The app refuses such a manifest at activation.
 public struct ManifestChecker: Sendable {
     /// Where the catalog comes from.
     public enum CatalogSource: Sendable {
@@ -25,11 +33,15 @@ public struct ManifestChecker: Sendable {
     public var catalog: CatalogSource
     /// Reads the manifests (its limits and the environment for `${...}`).
     public var loader: ManifestLoader
+    /// Whether a `${NAME}` with no default whose variable is unset is an
+    /// error (`env-var-missing`), as it is in the app; false by default.
+    public var requiresEnvironment: Bool
 
     /// Creates a checker.
-    public init(catalog: CatalogSource = .discover, loader: ManifestLoader = ManifestLoader()) {
+    public init(catalog: CatalogSource = .discover, loader: ManifestLoader = ManifestLoader(), requiresEnvironment: Bool = false) {
         self.catalog = catalog
         self.loader = loader
+        self.requiresEnvironment = requiresEnvironment
     }
 
     /// A path that could not be checked at all: the command exits 2 for it.
@@ -42,47 +54,41 @@ public struct ManifestChecker: Sendable {
     /// - Throws: ``UnusablePath`` when a path does not exist or cannot be read,
     ///   or a discovered `catalog.json` is not a catalog description.
     public func check(_ paths: [URL]) throws(UnusablePath) -> CheckReport {
-        var files: [URL] = []
-        for path in paths { files += try manifestFiles(at: path) }
-        var diagnostics: [Diagnostic] = []
-        var notes: [String] = []
-        var descriptions: [String: CatalogDescription?] = [:]
-        let loaded = files.map { file in (file: file, result: loader.loadCollecting(contentsOf: file)) }
-        // A file that another checked manifest extends is a partial manifest
-        // (a shared base): its bindings are validated through each child, at
-        // their places in the parent file, not on their own.
-        let parents = Set(loaded.compactMap { file, result -> String? in
-            guard let relative = result.0?.extends else { return nil }
-            return URL(fileURLWithPath: relative, relativeTo: file.deletingLastPathComponent())
-                .standardizedFileURL.resolvingSymlinksInPath().path
-        })
-        for (file, (manifest, loadDiagnostics)) in loaded {
-            diagnostics += loadDiagnostics
-            guard let manifest, !parents.contains(file.standardizedFileURL.resolvingSymlinksInPath().path) else {
-                continue
-            }
-            let validator: ManifestValidator
-            switch catalog {
-            case .live(let catalog): validator = ManifestValidator(catalog: catalog)
-            case .description(let description): validator = ManifestValidator(description: description)
-            case .discover:
-                let folder = file.deletingLastPathComponent().standardizedFileURL.path
-                if descriptions[folder] == nil {
-                    descriptions[folder] = try Self.discoverCatalog(in: file.deletingLastPathComponent())
-                    if descriptions[folder]! == nil {
-                        notes.append("no catalog.json in \(ManifestLoader.displayPath(for: file.deletingLastPathComponent())): "
-                            + "checked syntax, shape, keys, lifetimes, injectors, extends, env vars and duplicates "
-                            + "only; pass --catalog FILE for names and the dependency graph")
-                    }
+        var loader = self.loader
+        loader.allowsUnsetVariables = !requiresEnvironment
+        var run = CheckRun(checker: self)
+        var manifestCount = 0
+        for path in paths {
+            let files = try manifestFiles(at: path)
+            manifestCount += files.count
+            let loaded = files.map { file in (file: file, result: loader.loadCollecting(contentsOf: file)) }
+            // A file that another checked manifest extends is a partial manifest
+            // (a shared base): its bindings are validated through each child, at
+            // their places in the parent file, not on their own.
+            let parents = Set(loaded.compactMap { file, result -> String? in
+                guard let relative = result.0?.extends else { return nil }
+                return URL(fileURLWithPath: relative, relativeTo: file.deletingLastPathComponent())
+                    .standardizedFileURL.resolvingSymlinksInPath().path
+            })
+            var named: [Bool]?
+            for (file, (manifest, loadDiagnostics)) in loaded {
+                run.diagnostics += loadDiagnostics
+                guard let manifest, !parents.contains(file.standardizedFileURL.resolvingSymlinksInPath().path) else {
+                    continue
                 }
-                validator = descriptions[folder]!.map(ManifestValidator.init(description:)) ?? ManifestValidator()
+                run.noteUnsetVariables(in: manifest)
+                let validator = try run.validator(forFolder: file.deletingLastPathComponent())
+                let result = validator.run(manifest)
+                run.diagnostics += result.diagnostics
+                if validator.catalog != nil {
+                    named = named.map { zip($0, result.namedFactories).map { $0 || $1 } } ?? result.namedFactories
+                }
             }
-            diagnostics += validator.validate(manifest)
+            if Self.isFolder(path), let named, let catalog = try run.validator(forFolder: path).catalog {
+                run.diagnostics += UnusedFactories.warnings(named: named, in: catalog, folder: path, manifests: files.count)
+            }
         }
-        // A parent's problem is found through each of its children: report it once.
-        var seen: Set<Diagnostic> = []
-        diagnostics = diagnostics.filter { seen.insert($0).inserted }
-        return CheckReport(diagnostics: Diagnostic.sortedForDisplay(diagnostics), manifestCount: files.count, notes: notes)
+        return run.report(manifestCount: manifestCount)
     }
 
     /// The manifests at a path: the file itself, or the manifests in a folder, sorted.
@@ -102,6 +108,12 @@ public struct ManifestChecker: Sendable {
         }
         return names.filter(ManifestDirectory.isManifestFileName).sorted()
             .map { path.appendingPathComponent($0) }
+    }
+
+    /// Whether a path is a folder.
+    static func isFolder(_ path: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// The `catalog.json` in a folder, if any.
@@ -135,6 +147,9 @@ public struct CheckReport: Sendable {
     public let manifestCount: Int
     /// One-line notes, such as "no catalog: checked ... only".
     public let notes: [String]
+    /// The variables that `${NAME}` references with no default need and that
+    /// are unset where the check ran: the app's environment must provide them.
+    public let requiredVariables: [String]
 
     /// Whether the check fails: any error, or any warning when `strict`.
     public func failed(strict: Bool = false) -> Bool {

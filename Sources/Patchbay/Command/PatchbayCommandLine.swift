@@ -155,7 +155,7 @@ public struct PatchbayCommandLine: Sendable {
         """
         OVERVIEW: Validate manifests and report every problem at once.
 
-        USAGE: \(commandName) check [--catalog FILE] [--format text|json|github] [--strict] PATH...
+        USAGE: \(commandName) check [--catalog FILE] [--format text|json|github] [--strict] [--require-env] PATH...
 
         ARGUMENTS:
           PATH              A manifest file, or a folder: every *.json in it except
@@ -168,6 +168,9 @@ public struct PatchbayCommandLine: Sendable {
           --format FORMAT   text (default, file:line:col: severity: message [code]),
                             json, or github (workflow commands for GitHub Actions).
           --strict          Fail on warnings too.
+          --require-env     Fail when a ${NAME} with no default is unset here (for a job
+                            that runs with production's environment). Without it, such
+                            variables are listed in a note and their values not checked.
           -h, --help        Show help information.
 
         EXIT STATUS: 0 no errors; 1 errors (or warnings with --strict); 2 the command could not run.
@@ -180,13 +183,15 @@ public struct PatchbayCommandLine: Sendable {
             output.standard(checkUsage)
             return 0
         }
-        let parsed = try CommandArguments(arguments, valued: ["--catalog", "--format"], boolean: ["--strict"])
+        let parsed = try CommandArguments(
+            arguments, valued: ["--catalog", "--format"], boolean: ["--strict", "--require-env"])
         let format = try parsed.choice("--format", among: ["text", "json", "github"], default: "text")
         guard !parsed.operands.isEmpty else {
             throw CommandArguments.Problem(description: "missing PATH: name a manifest file or a folder of manifests")
         }
         let source = try catalogSource(parsed.options["--catalog"])
-        let checker = ManifestChecker(catalog: source, loader: loader)
+        let checker = ManifestChecker(
+            catalog: source, loader: loader, requiresEnvironment: parsed.flags.contains("--require-env"))
         let report = try checker.check(parsed.operands.map { URL(fileURLWithPath: $0) })
         if format == "text" { report.notes.forEach { output.error("note: \($0)\n") } }
         switch format {

@@ -57,10 +57,12 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
         "\(file):\(line):\(column): \(severity.rawValue): \(message) [\(code.rawValue)]"
     }
 
-    /// Orders diagnostics by file, then position, then code: the order they are printed in.
+    /// Orders diagnostics errors first, then by file, position and the order
+    /// found: the order they are printed in.
     static func sortedForDisplay(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.enumerated().sorted { a, b in
             let (x, y) = (a.element, b.element)
+            if x.severity != y.severity { return x.severity == .error }
             if x.file != y.file { return x.file < y.file }
             if x.line != y.line { return x.line < y.line }
             if x.column != y.column { return x.column < y.column }

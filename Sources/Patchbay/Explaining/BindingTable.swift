@@ -63,7 +63,9 @@ struct BindingTable {
     /// The bindings in effect, in manifest order (a parent's first).
     let entries: [Entry]
     /// Which entry serves each type from each injector, built as validation builds it.
-    private let table: [String: ValidationRun.Serving]
+    private let table: ServingTable
+    /// The entries' types, numbered for ``table``.
+    private let typeNumbers: [String: Int]
 
     init(manifest: Manifest, catalog: CatalogDescription?) {
         self.manifest = manifest
@@ -73,7 +75,15 @@ struct BindingTable {
         self.injectorOrder = order
         let entries = Self.effective(manifest.bindings, catalog: index)
         self.entries = entries
-        self.table = ValidationRun.servingTable(entries.map { ($0.type, $0.injector) }, order: order)
+        var numbers: [String: Int] = [:]
+        for entry in entries where numbers[entry.type] == nil { numbers[entry.type] = numbers.count }
+        var table = ServingTable(typeCount: numbers.count)
+        let ranks = InjectorRanks(order)
+        for (offset, entry) in entries.enumerated() {
+            _ = table.add(offset, type: numbers[entry.type]!, injector: entry.injector, rank: ranks[entry.injector])
+        }
+        self.typeNumbers = numbers
+        self.table = table
     }
 
     /// Applies the `extends` rule: a binding of a shallower file (the child)
@@ -83,7 +93,8 @@ struct BindingTable {
         struct Key: Hashable { let type: String; let injector: InjectorName }
         var candidates: [Entry] = []
         var groups: [Key: [Int]] = [:]
-        for binding in bindings {
+        // A binding with no factory key names nothing to explain.
+        for binding in bindings where !binding.factory.isEmpty {
             let type: String
             if case .type(let resolved)? = catalog.map({ lookup(binding.protocolName, in: $0) }) {
                 type = resolved
@@ -127,14 +138,14 @@ struct BindingTable {
     /// short name (the part after the last dot).
     func lookup(_ name: String) -> TypeLookup {
         if let catalog, case .ambiguous(let matches) = Self.lookup(name, in: catalog) { return .ambiguous(matches) }
-        if let catalog, case .type(let resolved) = Self.lookup(name, in: catalog), table[resolved] != nil
+        if let catalog, case .type(let resolved) = Self.lookup(name, in: catalog), typeNumbers[resolved] != nil
             || catalog.isType(resolved)
         {
             return .type(resolved)
         }
-        if table[name] != nil { return .type(name) }
+        if typeNumbers[name] != nil { return .type(name) }
         let short = Self.shortName(name)
-        let matches = Set(table.keys.filter { Self.shortName($0) == short && (short == name || $0 == short) })
+        let matches = Set(typeNumbers.keys.filter { Self.shortName($0) == short && (short == name || $0 == short) })
         if matches.count > 1 { return .ambiguous(matches.sorted()) }
         return .type(matches.first ?? name)
     }
@@ -152,7 +163,7 @@ struct BindingTable {
     /// The binding that serves `type` when asked from `injector`: its own, else
     /// the first in injector order.
     func serving(_ type: String, from injector: InjectorName) -> Entry? {
-        ValidationRun.serving(type, from: injector, table: table).map { entries[$0] }
+        typeNumbers[type].flatMap { table.binding(serving: $0, from: injector) }.map { entries[$0] }
     }
 
     /// The injectors searched for a type asked from `injector`, in order.
@@ -162,7 +173,7 @@ struct BindingTable {
 
     /// Every binding of `type`, in injector order.
     func bindings(of type: String) -> [Entry] {
-        guard let byInjector = table[type] else { return [] }
+        guard let byInjector = typeNumbers[type].flatMap({ table[$0] }) else { return [] }
         return allInjectors.compactMap { byInjector.own($0) }.map { entries[$0] }
     }
 

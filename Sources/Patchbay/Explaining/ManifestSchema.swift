@@ -107,7 +107,7 @@ public enum ManifestSchema {
         let index = CatalogIndex(catalog)
         var names: [String] = []
         var rules: [JSONValue] = []
-        for type in index.providedTypes.sorted() {
+        for type in index.providedQualifiedNames {
             var spellings = [type]
             let short = index.display(type)
             if short != type, index.types(named: short).count == 1 { spellings.append(short) }

@@ -6,6 +6,10 @@
 struct Interpolation {
     /// The variables to read; the process environment unless a test injects others.
     let environment: [String: String]
+    /// Whether a variable that is unset and has no default leaves its string
+    /// as written (recorded in ``InterpolationRecord/unset``) rather than
+    /// being a problem: `patchbay check` runs where production's secrets are not.
+    var allowsUnset = false
 
     /// A problem with one string value.
     enum Problem: Equatable {
@@ -13,20 +17,32 @@ struct Interpolation {
         case malformed(String)
     }
 
-    /// Interpolates every string inside `value`, recursively. Problems are
-    /// returned with the JSON Pointer (relative to `value`) of the string.
-    func apply(to value: JSONValue, pointer: String = "") -> (JSONValue, [(pointer: String, problem: Problem)]) {
+    /// Interpolates every string inside `value`, recursively, and notes in
+    /// `record` what it did. Problems are returned with the JSON Pointer
+    /// (relative to `value`) of the string.
+    func apply(
+        to value: JSONValue, pointer: String = "", record: inout InterpolationRecord
+    ) -> (JSONValue, [(pointer: String, problem: Problem)]) {
         switch value {
         case .string(let text):
+            guard text.contains("$") else { return (value, []) }
             switch interpolate(text) {
-            case .success(let result): return (.string(result), [])
-            case .failure(let problems): return (value, problems.list.map { (pointer, $0) })
+            case .success(let result):
+                if let name = Self.wholeReference(text) { record.wholeValues[pointer] = name }
+                return (.string(result), [])
+            case .failure(let problems):
+                let unset = problems.list.compactMap { if case .missing(let name) = $0 { name } else { nil } }
+                if allowsUnset, unset.count == problems.list.count {
+                    record.unset[pointer] = unset
+                    return (value, [])
+                }
+                return (value, problems.list.map { (pointer, $0) })
             }
         case .array(let elements):
             var problems: [(String, Problem)] = []
             var result: [JSONValue] = []
             for (offset, element) in elements.enumerated() {
-                let (value, found) = apply(to: element, pointer: pointer + "/\(offset)")
+                let (value, found) = apply(to: element, pointer: pointer + "/\(offset)", record: &record)
                 result.append(value)
                 problems += found
             }
@@ -35,7 +51,8 @@ struct Interpolation {
             var problems: [(String, Problem)] = []
             var result: [String: JSONValue] = [:]
             for key in members.keys.sorted() {
-                let (value, found) = apply(to: members[key]!, pointer: pointer + "/" + JSONPositionIndex.escape(key))
+                let (value, found) = apply(
+                    to: members[key]!, pointer: pointer + "/" + JSONPositionIndex.escape(key), record: &record)
                 result[key] = value
                 problems += found
             }
@@ -43,6 +60,15 @@ struct Interpolation {
         default:
             return (value, [])
         }
+    }
+
+    /// The variable's name when `text` is exactly one reference, `${NAME}` or `${NAME:-default}`.
+    static func wholeReference(_ text: String) -> String? {
+        guard text.hasPrefix("${"), text.hasSuffix("}") else { return nil }
+        let body = text.dropFirst(2).dropLast()
+        guard !body.contains("}"), !body.contains("$") else { return nil }
+        let name = body.range(of: ":-").map { String(body[..<$0.lowerBound]) } ?? String(body)
+        return isValidName(name) ? name : nil
     }
 
     struct Problems: Error { var list: [Problem] }

@@ -68,6 +68,25 @@ public struct Binding: Sendable, Hashable {
 
     /// Where the binding stands in its file.
     var origin: SourceOrigin?
+    /// Whether the file reader found a problem in the binding's own keys (an
+    /// unknown key or lifetime, a missing factory): validation still checks
+    /// the rest of it, and counts its protocol as bound for its dependents.
+    var isBroken = false
+    /// What `${...}` interpolation did in `parameters`, for the parameter rule.
+    var interpolation = InterpolationRecord()
+}
+
+/// What `${...}` interpolation did in one binding's `parameters`, by JSON
+/// Pointer under `parameters`.
+struct InterpolationRecord: Sendable, Hashable {
+    /// Strings that were exactly one reference, `${NAME}` or `${NAME:-default}`:
+    /// the variable's name. Such a value may be converted to the number or
+    /// boolean its field takes.
+    var wholeValues: [String: String] = [:]
+    /// Strings that reference a variable that is unset and has no default,
+    /// left as written: the variables' names. Only a loader that allows
+    /// unset variables (`patchbay check`) leaves any.
+    var unset: [String: [String]] = [:]
 }
 
 /// Where a part of a manifest came from: the file and the JSON Pointer of the

@@ -96,6 +96,7 @@ extension Container {
     public convenience init(
         catalog: FactoryCatalog, manifests: ManifestDirectory, environment: String? = nil
     ) throws(ManifestError) {
-        try self.init(catalog: catalog, manifest: manifests.load(environment: environment))
+        let url = try manifests.url(forEnvironment: manifests.selectedEnvironment(environment))
+        try self.init(catalog: catalog, manifestAt: url, loader: manifests.loader)
     }
 }

@@ -14,6 +14,11 @@ public struct ManifestLoader: Sendable {
     public var limits: ManifestLimits
     /// The variables `${NAME}` reads: the process environment unless you give others.
     public var environment: [String: String]
+    /// Whether a `${NAME}` with no default whose variable is unset is allowed,
+    /// left as written for the check to list, rather than an error
+    /// (`env-var-missing`). False by default, as an app needs every value;
+    /// `patchbay check` sets it, since it runs where production's secrets are not.
+    public var allowsUnsetVariables = false
 
     /// Creates a loader.
     /// - Parameters:
@@ -170,12 +175,13 @@ public struct ManifestLoader: Sendable {
 
     private func interpolate(_ manifest: Manifest, diagnostics: inout [Diagnostic]) -> Manifest {
         var manifest = manifest
-        let interpolation = Interpolation(environment: environment)
+        let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
         for offset in manifest.bindings.indices {
             guard let parameters = manifest.bindings[offset].parameters else { continue }
             let binding = manifest.bindings[offset]
-            let (value, problems) = interpolation.apply(to: parameters)
+            let (value, problems) = interpolation.apply(to: parameters, record: &manifest.bindings[offset].interpolation)
             manifest.bindings[offset].parameters = value
+            if !problems.isEmpty { manifest.bindings[offset].isBroken = true }
             for (pointer, problem) in problems {
                 let absolute = (binding.origin?.pointer ?? "") + "/parameters" + pointer
                 let position = binding.origin?.position(atPointer: absolute) ?? SourcePosition(line: 1, column: 1)

@@ -181,7 +181,10 @@ struct ManifestParser {
         return names
     }
 
+    /// The binding at `pointer`, marked broken when any of its keys has a
+    /// problem; nil without a protocol, which nothing could count as bound.
     private mutating func binding(_ members: some ManifestObject, keys: [String], at pointer: String) -> Binding? {
+        let reportedBefore = diagnostics.count
         checkUnknownKeys(keys, known: Self.bindingKeys, at: pointer, what: "binding key")
         let protocolName = requiredString(members, "protocol", at: pointer)
         let factory = requiredString(members, "factory", at: pointer)
@@ -212,10 +215,14 @@ struct ManifestParser {
                     pointer: pointer + "/parameters")
             }
         }
-        guard let protocolName, let factory else { return nil }
+        guard let protocolName else { return nil }
+        // With no factory, the binding still binds its protocol, badly: its
+        // dependents are not also reported. Validation skips the empty name.
         var binding = Binding(
-            protocol: protocolName, factory: factory, lifetime: lifetime, injector: injector, parameters: parameters)
+            protocol: protocolName, factory: factory ?? "", lifetime: lifetime, injector: injector,
+            parameters: parameters)
         binding.origin = SourceOrigin(file: file, pointer: pointer, index: index, depth: depth)
+        binding.isBroken = diagnostics.count > reportedBefore
         return binding
     }
 

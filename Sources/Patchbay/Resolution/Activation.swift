@@ -1,3 +1,5 @@
+import Foundation
+
 /// A validated manifest compiled into a resolution table: for each type,
 /// which binding serves it from each injector, with fallback already worked
 /// out. Immutable once made; a re-activation builds a new one and swaps it in.
@@ -49,87 +51,66 @@ final class Activation: Sendable {
     /// Validates `manifest` against `catalog` and compiles it.
     /// - Throws: ``ManifestError`` with every problem, when there is any error.
     static func compile(_ manifest: Manifest, catalog: FactoryCatalog) throws(ManifestError) -> Activation {
-        let plan = try validate(manifest, catalog: catalog)
+        let result = ManifestValidator(catalog: catalog).run(manifest)
+        guard !result.diagnostics.containsErrors else { throw ManifestError(diagnostics: result.diagnostics) }
+        return compile(result, of: manifest, catalog: catalog)
+    }
 
+    /// Reads, validates and compiles the manifest file at `url`: what the
+    /// file reader found and what the validator found are reported together,
+    /// as `patchbay check` reports them, never in rounds.
+    /// - Throws: ``ManifestError`` with every problem, when there is any error.
+    static func load(contentsOf url: URL, loader: ManifestLoader, catalog: FactoryCatalog) throws(ManifestError) -> Activation {
+        let (manifest, loaded) = loader.loadCollecting(contentsOf: url)
+        guard let manifest else { throw ManifestError(diagnostics: loaded) }
+        let result = ManifestValidator(catalog: catalog).run(manifest)
+        let all = loaded + result.diagnostics
+        guard !all.containsErrors else { throw ManifestError(diagnostics: Diagnostic.sortedForDisplay(all)) }
+        return compile(result, of: manifest, catalog: catalog)
+    }
+
+    /// Compiles what the validator accepted. Its factory places are places
+    /// in registration order (see ``CatalogIndex/init(_:)-live``).
+    static func compile(_ result: ValidationResult, of manifest: Manifest, catalog: FactoryCatalog) -> Activation {
         // Singletons of one factory with equal parameters in one injector share an instance.
         struct ShareKey: Hashable {
-            let factory: String
+            let factory: Int
             let injector: InjectorName
             let parameters: JSONValue?
         }
         var sharedCells: [ShareKey: InstanceCell] = [:]
         // Usually one binding per type: kept inline (see `InjectorMap`).
         var bindingsByType: [ObjectIdentifier: InjectorMap<CompiledBinding>] = [:]
-        bindingsByType.reserveCapacity(plan.bindings.count)
-        for planned in plan.bindings {
-            let definition = catalog.definitions[planned.definitionOffset]
-            let provided = definition.provides[planned.providedOffset]
+        bindingsByType.reserveCapacity(result.bindings.count)
+        for validated in result.bindings {
+            let definition = catalog.definitions[validated.factory]
+            let provided = definition.provides[validated.provided]
             let storage: CompiledBinding.Storage
-            switch planned.lifetime {
+            switch validated.lifetime {
             case .transient: storage = .transient
             case .graph: storage = .graph
             case .scoped: storage = .scoped
             case .weak: storage = .weak(WeakCell())
             case .singleton:
                 let shareKey = ShareKey(
-                    factory: definition.name, injector: planned.injector, parameters: planned.rawParameters)
+                    factory: validated.factory, injector: validated.injector,
+                    parameters: validated.binding.parameters)
                 let cell = sharedCells[shareKey] ?? InstanceCell()
                 sharedCells[shareKey] = cell
                 storage = .singleton(cell)
             }
             let binding = CompiledBinding(
-                key: provided.key, injector: planned.injector, lifetime: planned.lifetime, definition: definition,
-                provided: provided, parameters: planned.parameters, storage: storage)
-            bindingsByType[provided.key.id, default: InjectorMap()].set(binding, for: planned.injector)
+                key: provided.key, injector: validated.injector, lifetime: validated.lifetime, definition: definition,
+                provided: provided, parameters: validated.parameters, storage: storage)
+            bindingsByType[provided.key.id, default: InjectorMap()].set(binding, for: validated.injector)
         }
-        let entries = bindingsByType.values.map { TypeEntry($0, order: plan.injectorOrder) }
+        let entries = bindingsByType.values.map { TypeEntry($0, order: result.injectorOrder) }
         // Whether a binding's tree is plain, for bindings with needs (see `isLight`).
         var plainTrees: [ObjectIdentifier: Bool] = [:]
         return Activation(
-            manifest: manifest, injectorOrder: plan.injectorOrder,
+            manifest: manifest, injectorOrder: result.injectorOrder,
             entries: TypeTable(entries, isLight: { isLight($0, in: $1, plainTrees: &plainTrees) }),
-            warnings: plan.warnings, catalog: catalog)
-    }
-
-    /// What to compile. A manifest with nothing wrong is validated by type
-    /// identity (see ``QuickValidation``), a fifth of the work; at the first
-    /// problem, or anything that pass leaves alone, the full validator runs
-    /// and reports every problem.
-    private static func validate(_ manifest: Manifest, catalog: FactoryCatalog) throws(ManifestError) -> ActivationPlan {
-        if let plan = QuickValidation.run(manifest, catalog: catalog) {
-            // Debug builds (every test) hold the quick pass to the full one.
-            assert(fullValidation(manifest, catalog: catalog).map { $0 == plan } ?? false,
-                "Patchbay: the quick validation accepted a manifest the full one does not, or compiled it differently")
-            return plan
-        }
-        let result = ManifestValidator(catalog: catalog).run(manifest)
-        guard !result.diagnostics.containsErrors else { throw ManifestError(diagnostics: result.diagnostics) }
-        return fullPlan(result, catalog: catalog)
-    }
-
-    /// The full validator's plan, or nil when it finds an error.
-    private static func fullValidation(_ manifest: Manifest, catalog: FactoryCatalog) -> ActivationPlan? {
-        let result = ManifestValidator(catalog: catalog).run(manifest)
-        return result.diagnostics.containsErrors ? nil : fullPlan(result, catalog: catalog)
-    }
-
-    /// The full validator's bindings as a plan: each names its type by its
-    /// qualified name, found among its factory's provided types with a
-    /// string comparison or two. The validator's offsets are places in
-    /// registration order (see `ManifestValidator.init(catalog:)`).
-    private static func fullPlan(_ result: ValidationResult, catalog: FactoryCatalog) -> ActivationPlan {
-        let bindings = result.bindings.compactMap { validated -> PlannedBinding? in
-            let definition = catalog.definitions[validated.factoryOffset]
-            // Validation has made sure it exists.
-            guard let provided = definition.provides.firstIndex(where: { $0.key.qualifiedName == validated.typeName })
-            else { return nil }
-            return PlannedBinding(
-                definitionOffset: validated.factoryOffset, providedOffset: provided, lifetime: validated.lifetime,
-                injector: validated.injector, parameters: validated.parameters,
-                rawParameters: validated.binding.parameters)
-        }
-        return ActivationPlan(
-            bindings: bindings, injectorOrder: result.injectorOrder, warnings: result.diagnostics.warnings)
+            warnings: result.diagnostics.warnings, catalog: catalog)
     }
 
     /// Whether a resolve may build `binding` *light*, with no resolution

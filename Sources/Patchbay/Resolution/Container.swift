@@ -35,6 +35,12 @@ public final class Container: Sendable {
         _ = current.exchange(try Activation.compile(manifest, catalog: catalog))
     }
 
+    /// Creates a container serving an activation made from `catalog`.
+    init(catalog: FactoryCatalog, activation: Activation) {
+        self.catalog = catalog
+        _ = current.exchange(activation)
+    }
+
     deinit {
         current.load()?.takeUnretainedValue().retire()
         for old in replaced { old.activation?.retire() }
@@ -53,7 +59,7 @@ public final class Container: Sendable {
     public convenience init(
         catalog: FactoryCatalog, manifestAt url: URL, loader: ManifestLoader = ManifestLoader()
     ) throws(ManifestError) {
-        try self.init(catalog: catalog, manifest: loader.load(contentsOf: url))
+        self.init(catalog: catalog, activation: try Activation.load(contentsOf: url, loader: loader, catalog: catalog))
     }
 
     /// The manifest in force.

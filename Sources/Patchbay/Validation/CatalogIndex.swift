@@ -1,112 +1,214 @@
-/// A catalog description, indexed for the name lookups of validation.
+/// What validation knows of a catalog, built the same way from the app's
+/// live ``FactoryCatalog`` and from a ``CatalogDescription`` read from a file.
 ///
-/// Built at every activation, so it keeps only what validating a correct
-/// manifest reads, one string hash per type name; what only messages,
-/// suggestions and the schema read (the providers of each type) is worked
-/// out the first time one asks.
+/// Both sources are reduced to names: every type is interned under its
+/// module-qualified name as a small integer, and a factory's provided types,
+/// needs and argument become those integers. So the one validator sees the
+/// same index whether it runs in the app at activation or in `patchbay check`
+/// on a CI runner, and gives one verdict; and once a manifest's names are
+/// looked up, every later step compares integers.
+///
+/// What only messages read (a factory's product type, its parameter type's
+/// name, where it was registered, which factories provide a type) is read
+/// from the source when a message asks for it.
 struct CatalogIndex: Sendable {
-    /// The description's factories, in its order.
-    let factories: [CatalogDescription.Factory]
-    /// The place of each factory name in `factories` (the last, if a
-    /// description repeats a name).
-    private let offsetsByName: [String: Int]
-    /// Every type the catalog names: qualified name -> short name.
-    private let shortNames: [String: String]
-    /// Short name -> the qualified types of that name.
-    private let typesByShortName: [String: InlineList<String>]
-    /// Whether some qualified name has no dot (`Any`, `()`): otherwise a
-    /// manifest name without one, the usual short name, cannot be qualified.
-    private let hasDotlessTypeNames: Bool
-    /// Qualified type -> the factories that provide it; made on first use.
-    private let providerGroups = Locked<[String: InlineList<String>]?>(nil)
+    /// A type's place in ``types``.
+    typealias TypeID = Int
 
-    /// Indexes `description`.
-    init(_ description: CatalogDescription) {
-        var offsets: [String: Int] = [:]
-        offsets.reserveCapacity(description.factories.count)
-        for (offset, factory) in description.factories.enumerated() { offsets[factory.name] = offset }
-        var shortNames: [String: String] = [:]
-        var typesByShortName: [String: InlineList<String>] = [:]
-        var hasDotlessTypeNames = false
-        shortNames.reserveCapacity(description.types.count)
-        typesByShortName.reserveCapacity(description.types.count)
-        // A description may list a type more than once (the one made for
-        // validation does not spend a set on removing repeats): the first
-        // hash finds a repeat, and nothing else is done for it.
-        for type in description.types {
-            let previous = shortNames.updateValue(type.name, forKey: type.qualified)
-            guard previous != type.name else { continue }
-            typesByShortName.append(type.qualified, under: type.name)
-            if previous == nil, !type.qualified.containsASCII(UInt8(ascii: ".")) { hasDotlessTypeNames = true }
+    /// A type's two names.
+    struct TypeInfo: Sendable {
+        /// `NotesKit.Clock`.
+        let qualified: String
+        /// `Clock`.
+        let short: String
+    }
+
+    /// One factory, as validation reads it.
+    struct Factory: Sendable {
+        let name: String
+        /// Its provided types, a range of ``CatalogIndex/providedTypes``, in the factory's order.
+        let provides: Range<Int>
+        /// Its needs, a range of ``CatalogIndex/needs``; nil when it resolves
+        /// by hand, so its needs are unknown to static checks.
+        let needs: Range<Int>?
+        let argument: TypeID?
+        let defaultLifetime: Lifetime?
+        let productIsClass: Bool
+        /// Whether it takes `parameters`.
+        let takesParameters: Bool
+    }
+
+    /// One need of a factory.
+    struct Need: Sendable {
+        let type: TypeID
+        let kind: DependencySpec.Kind
+    }
+
+    /// Where the index came from, for what only messages and parameter decoding read.
+    enum Source: Sendable {
+        case live(FactoryCatalog)
+        case description(CatalogDescription)
+    }
+
+    let source: Source
+    private(set) var types: [TypeInfo] = []
+    /// The factories, in the source's order (registration order for a live catalog).
+    private(set) var factories: [Factory] = []
+    /// Every factory's provided types, one run per factory (see ``Factory/provides``).
+    private(set) var providedTypes: [TypeID] = []
+    /// Every factory's needs, one run per factory (see ``Factory/needs``).
+    private(set) var needs: [Need] = []
+    private var factoryOffsets: NameTable<Int>
+    private var typesByQualifiedName: NameTable<TypeID>
+    private var typesByShortName: NameTable<InlineList<TypeID>>
+    /// Whether some qualified name has no dot (`Any`): otherwise a manifest
+    /// name without one, the usual short name, is looked up as short only.
+    private var hasDotlessTypeNames = false
+
+    /// Indexes the app's live catalog.
+    init(_ catalog: FactoryCatalog) {
+        let definitions = catalog.definitions
+        source = .live(catalog)
+        factoryOffsets = catalog.offsetsByName
+        typesByQualifiedName = NameTable(capacity: definitions.count)
+        typesByShortName = NameTable(capacity: definitions.count)
+        factories.reserveCapacity(definitions.count)
+        providedTypes.reserveCapacity(definitions.count)
+        for definition in definitions {
+            let providedStart = providedTypes.count
+            for provided in definition.provides {
+                providedTypes.append(intern(provided.key.qualifiedName, short: provided.key.name))
+            }
+            var needRange: Range<Int>?
+            if let dependencies = definition.dependencies {
+                let needStart = needs.count
+                for need in dependencies {
+                    needs.append(Need(type: intern(need.key.qualifiedName, short: need.key.name), kind: need.kind))
+                }
+                needRange = needStart..<needs.count
+            }
+            factories.append(Factory(
+                name: definition.name, provides: providedStart..<providedTypes.count, needs: needRange,
+                argument: definition.argument.map { intern($0.qualifiedName, short: $0.name) },
+                defaultLifetime: definition.defaultLifetime, productIsClass: definition.productIsClass,
+                takesParameters: definition.parameters != nil))
         }
-        self.factories = description.factories
-        self.offsetsByName = offsets
-        self.shortNames = shortNames
-        self.typesByShortName = typesByShortName
-        self.hasDotlessTypeNames = hasDotlessTypeNames
+    }
+
+    /// Indexes a catalog description. A type the description's `types` list
+    /// does not name is known by its qualified name alone.
+    init(_ description: CatalogDescription) {
+        source = .description(description)
+        factoryOffsets = NameTable(capacity: description.factories.count)
+        typesByQualifiedName = NameTable(capacity: description.types.count)
+        typesByShortName = NameTable(capacity: description.types.count)
+        for type in description.types { _ = intern(type.qualified, short: type.name) }
+        for (offset, factory) in description.factories.enumerated() {
+            // A description that repeats a name: the last one is the factory of that name.
+            factoryOffsets.update(factory.name, initial: offset) { $0 = offset }
+            let providedStart = providedTypes.count
+            for provided in factory.provides { providedTypes.append(intern(provided, short: nil)) }
+            var needRange: Range<Int>?
+            if let described = factory.needs {
+                let needStart = needs.count
+                for need in described {
+                    // An unknown kind is a direct need: the strictest reading.
+                    let kind = DependencySpec.Kind(rawValue: need.kind) ?? .direct
+                    needs.append(Need(type: intern(need.type, short: nil), kind: kind))
+                }
+                needRange = needStart..<needs.count
+            }
+            factories.append(Factory(
+                name: factory.name, provides: providedStart..<providedTypes.count, needs: needRange,
+                argument: factory.argument.map { intern($0, short: nil) }, defaultLifetime: factory.defaultLifetime,
+                productIsClass: factory.productIsClass, takesParameters: factory.parameters != nil))
+        }
+    }
+
+    /// The type of that qualified name, added with `short` (or the qualified
+    /// name, when nil) as its short name the first time it is met.
+    private mutating func intern(_ qualified: String, short: String?) -> TypeID {
+        let next = types.count
+        let id = typesByQualifiedName.update(qualified, initial: next) { $0 }
+        guard id == next else { return id }
+        let short = short ?? qualified
+        types.append(TypeInfo(qualified: qualified, short: short))
+        typesByShortName.update(short, initial: InlineList(id)) { list in
+            if list.first != id { list.append(id) }
+        }
+        if !qualified.containsASCII(UInt8(ascii: ".")) { hasDotlessTypeNames = true }
+        return id
     }
 
     // MARK: - Factories
 
     /// The place in ``factories`` of the factory of that name.
-    func factoryOffset(named name: String) -> Int? { offsetsByName[name] }
-
-    /// The factory of that name.
-    func factory(named name: String) -> CatalogDescription.Factory? { offsetsByName[name].map { factories[$0] } }
-
-    /// Every factory name, unsorted, with its place in ``factories``.
-    var factoryNamesAndOffsets: [String: Int] { offsetsByName }
+    func factoryOffset(named name: String) -> Int? { factoryOffsets[name] }
 
     /// Every factory name, unsorted.
-    var factoryNames: [String] { Array(offsetsByName.keys) }
+    var factoryNames: [String] { factories.map(\.name) }
+
+    /// The provided types of a factory.
+    func provides(_ factory: Int) -> ArraySlice<TypeID> { providedTypes[factories[factory].provides] }
+
+    /// The needs of a factory; nil when it resolves by hand.
+    func needs(_ factory: Int) -> ArraySlice<Need>? { factories[factory].needs.map { needs[$0] } }
+
+    /// The factory's product type, for messages: the concrete type when known.
+    func productTypeName(_ factory: Int) -> String {
+        switch source {
+        case .live(let catalog): display(catalog.definitions[factory].productTypeName)
+        case .description(let description): display(description.factories[factory].productType)
+        }
+    }
+
+    /// The factory's parameter type name and what is known of its fields; nil when it takes none.
+    func parameters(_ factory: Int) -> CatalogDescription.Parameters? {
+        switch source {
+        case .live(let catalog): catalog.definitions[factory].parameters.map { .init(type: $0.typeName, fields: $0.fields) }
+        case .description(let description): description.factories[factory].parameters
+        }
+    }
+
+    /// Decodes a factory's parameters into their real type: a live catalog only.
+    func decodeParameters(_ factory: Int, _ value: JSONValue) throws -> (any Sendable)? {
+        guard case .live(let catalog) = source, let spec = catalog.definitions[factory].parameters else { return nil }
+        return try spec.decode(value)
+    }
+
+    /// Where the factory was registered (`NotesKit/NotesCatalog.swift:42`), when known.
+    func registeredAt(_ factory: Int) -> String? {
+        switch source {
+        case .live(let catalog): catalog.definitions[factory].registeredAt.description
+        case .description(let description): description.factories[factory].registeredAt
+        }
+    }
 
     // MARK: - Types
 
-    /// Whether `name` is the module-qualified name of a type in the catalog.
-    func isType(_ name: String) -> Bool {
+    /// The type of that module-qualified name.
+    func type(qualified name: String) -> TypeID? {
         // No hash for a dotless name when no qualified name is dotless.
-        if !hasDotlessTypeNames, !name.containsASCII(UInt8(ascii: ".")) { return false }
-        return shortNames[name] != nil
+        if !hasDotlessTypeNames, !name.containsASCII(UInt8(ascii: ".")) { return nil }
+        return typesByQualifiedName[name]
     }
 
-    /// The qualified types whose short name is `name`, sorted; empty when none.
-    func types(named name: String) -> [String] {
-        typesByShortName[name].map { $0.isSingle ? [$0.first] : Array(Set($0.all)).sorted() } ?? []
+    /// The types whose short name is `name`.
+    func types(short name: String) -> InlineList<TypeID>? { typesByShortName[name] }
+
+    /// The short name of a type, for messages.
+    func display(_ type: TypeID) -> String { types[type].short }
+
+    /// The short name of a qualified type, for messages; the name itself when unknown.
+    func display(_ qualified: String) -> String {
+        typesByQualifiedName[qualified].map { types[$0].short } ?? qualified
     }
 
-    /// The one qualified type whose short name is `name`, without sorting
-    /// anything; nil when there is none or more than one.
-    func onlyType(named name: String) -> String? {
-        guard let group = typesByShortName[name] else { return nil }
-        return group.isSingle || group.all.allSatisfy({ $0 == group.first }) ? group.first : nil
+    /// The factories that provide a type, sorted; empty when none does. For messages.
+    func providers(of type: TypeID) -> [String] {
+        factories.indices.filter { provides($0).contains(type) }.map { factories[$0].name }.sorted()
     }
 
-    /// The short name of a qualified type, for messages.
-    func display(_ qualified: String) -> String { shortNames[qualified] ?? qualified }
-
-    // MARK: - Providers (messages, suggestions, the schema)
-
-    /// The factories that provide a qualified type, sorted; nil when none does.
-    func providers(of type: String) -> [String]? {
-        withProviderGroups { $0[type] }.map { $0.isSingle ? [$0.first] : $0.all.sorted() }
-    }
-
-    /// The qualified types provided by some factory, unsorted.
-    var providedTypes: [String] { withProviderGroups { Array($0.keys) } }
-
-    /// Types that some factory provides, by short name, for suggestions.
-    var providedShortNames: [String] { providedTypes.map(display) }
-
-    private func withProviderGroups<Result>(_ body: ([String: InlineList<String>]) -> Result) -> Result {
-        providerGroups.withLock { groups in
-            if groups == nil {
-                var made: [String: InlineList<String>] = [:]
-                for factory in factories {
-                    for type in factory.provides { made.append(factory.name, under: type) }
-                }
-                groups = made
-            }
-            return body(groups!)
-        }
-    }
+    /// The short names of the types some factory provides, for suggestions.
+    var providedShortNames: [String] { Array(Set(providedTypes.map(display))) }
 }

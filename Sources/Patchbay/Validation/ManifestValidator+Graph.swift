@@ -1,8 +1,11 @@
-// The dependency-graph checks: each bound factory's needs are followed exactly
-// as resolution follows them, from the injector that served the factory, with
-// the same fallback.
+// The dependency-graph rules: each bound factory's needs are followed
+// exactly as resolution follows them, from the injector that served the
+// factory, with the same fallback.
 
-extension ValidationRun {
+/// Which binding serves each type from each injector: the injector's own
+/// binding, else the first binding in injector order. Types are numbered
+/// (see ``CatalogIndex/TypeID``), so a lookup is an array read.
+struct ServingTable {
     /// The bindings of one type: each injector's own, and the first in injector order.
     struct Serving {
         /// Each injector's own binding.
@@ -19,136 +22,128 @@ extension ValidationRun {
             if rank < first?.rank ?? Int.max { first = (rank, binding) }
             return replaced == nil
         }
+
+        /// The binding that serves a request from `injector`.
+        func binding(for injector: InjectorName) -> Int? { own(injector) ?? first?.binding }
     }
 
-    /// Each injector's place in an injector order. Every manifest's order
-    /// starts with primary and secondary, which are compared, not hashed.
-    struct InjectorRanks {
-        private let leadsWithDefaults: Bool
-        private let ranks: [InjectorName: Int]
+    private var types: [Serving?]
 
-        init(_ order: [InjectorName]) {
-            leadsWithDefaults = order.starts(with: [.primary, .secondary])
-            // Usually there is no other injector, and no dictionary to make:
-            // the first one of a process costs a search of the binary's
-            // conformance records (about 400,000 instructions) for its key's `Hashable`.
-            var ranks: [InjectorName: Int] = [:]
-            for (offset, name) in order.enumerated().dropFirst(leadsWithDefaults ? 2 : 0) where ranks[name] == nil {
-                ranks[name] = offset
-            }
-            self.ranks = ranks
+    /// An empty table for types numbered below `typeCount`.
+    init(typeCount: Int) { types = Array(repeating: nil, count: typeCount) }
+
+    /// Records `binding` as `injector`'s binding of `type`; false when the
+    /// injector already had one.
+    mutating func add(_ binding: Int, type: Int, injector: InjectorName, rank: Int) -> Bool {
+        if types[type] == nil { types[type] = Serving() }
+        return types[type]!.add(binding, of: injector, rank: rank)
+    }
+
+    /// The binding that serves `type` when asked from `injector`, as resolution would choose it.
+    func binding(serving type: Int, from injector: InjectorName) -> Int? {
+        types[type]?.binding(for: injector)
+    }
+
+    /// The bindings of `type`, when some injector binds it.
+    subscript(type: Int) -> Serving? { types[type] }
+}
+
+/// Each injector's place in an injector order. Every manifest's order
+/// starts with primary and secondary, which are compared, not hashed.
+struct InjectorRanks {
+    private let leadsWithDefaults: Bool
+    private let ranks: [InjectorName: Int]
+
+    init(_ order: [InjectorName]) {
+        leadsWithDefaults = order.starts(with: [.primary, .secondary])
+        // Usually there is no other injector, and no dictionary to make.
+        var ranks: [InjectorName: Int] = [:]
+        for (offset, name) in order.enumerated().dropFirst(leadsWithDefaults ? 2 : 0) where ranks[name] == nil {
+            ranks[name] = offset
         }
-
-        /// The injector's place; `Int.max` when it is not in the order.
-        subscript(injector: InjectorName) -> Int {
-            if leadsWithDefaults, injector == .primary { return 0 }
-            if leadsWithDefaults, injector == .secondary { return 1 }
-            return ranks[injector] ?? Int.max
-        }
+        self.ranks = ranks
     }
 
-    /// The binding that serves `type` when asked from `injector`, as resolution would choose it:
-    /// the injector's own binding, else the first in injector order (which is not the
-    /// requester's, since it has none). One lookup, however many injectors there are.
-    static func serving(_ type: String, from injector: InjectorName, table: [String: Serving]) -> Int? {
-        guard let serving = table[type] else { return nil }
-        return serving.own(injector) ?? serving.first?.binding
+    /// The injector's place; `Int.max` when it is not in the order.
+    subscript(injector: InjectorName) -> Int {
+        if leadsWithDefaults, injector == .primary { return 0 }
+        if leadsWithDefaults, injector == .secondary { return 1 }
+        return ranks[injector] ?? Int.max
     }
+}
 
-    func serving(_ type: String, from injector: InjectorName, table: [String: Serving]) -> Int? {
-        Self.serving(type, from: injector, table: table)
-    }
-
-    func servingTable() -> [String: Serving] {
-        Self.servingTable(effective.lazy.map { (type: $0.typeName, injector: $0.injector) }, order: injectorOrder)
-    }
-
-    /// The serving table of `bindings`, or nil as soon as one binds a type
-    /// in an injector that an earlier one bound it in. For the usual manifest,
-    /// with no such repeat, this one pass is both the check for overrides and
-    /// duplicates and the graph check's table.
-    func servingTableIfUnique(_ bindings: [ValidatedBinding]) -> [String: Serving]? {
-        Self.servingTable(
-            bindings.lazy.map { (type: $0.typeName, injector: $0.injector) }, order: injectorOrder,
-            stoppingAtARepeat: true)
-    }
-
-    /// The serving table of `bindings` (type and injector, indexed by offset) under
-    /// `order`: what validation, `explain` and `graph` all follow.
-    static func servingTable(
-        _ bindings: some Collection<(type: String, injector: InjectorName)>, order: [InjectorName]
-    ) -> [String: Serving] {
-        // Not stopping at a repeat, it always makes a table.
-        servingTable(bindings, order: order, stoppingAtARepeat: false)!
-    }
-
-    /// The one loop behind both: nil, when `stoppingAtARepeat`, as soon as a
-    /// binding repeats an injector's binding of its type.
-    private static func servingTable(
-        _ bindings: some Collection<(type: String, injector: InjectorName)>, order: [InjectorName],
-        stoppingAtARepeat: Bool
-    ) -> [String: Serving]? {
-        let ranks = InjectorRanks(order)
-        var table: [String: Serving] = [:]
-        table.reserveCapacity(bindings.count)
-        for (offset, binding) in bindings.enumerated() {
-            let rank = ranks[binding.injector]
-            // Mutated in place: one lookup of the type (a string hash), not three.
-            let isNew = table[binding.type, default: Serving()].add(offset, of: binding.injector, rank: rank)
-            if stoppingAtARepeat, !isNew { return nil }
+extension ValidationRun {
+    /// The serving table of the bindings in effect.
+    func servingTable() -> ServingTable {
+        var table = ServingTable(typeCount: typeCount)
+        for (offset, binding) in effective.enumerated() {
+            _ = table.add(offset, type: binding.type, injector: binding.injector, rank: ranks[binding.injector])
         }
         return table
     }
 
+    /// Follows every need of every binding in effect, and reports what resolution would trip over.
     mutating func checkGraph() {
         guard let catalog else { return }
         let table = serving ?? servingTable()
         // Edges that can form a cycle: direct and optional needs (a Lazy is resolved later).
         var edges: [[Int]] = Array(repeating: [], count: effective.count)
         for (offset, owner) in effective.enumerated() {
-            guard let needs = catalog.factories[owner.factoryOffset].needs else { continue }
-            // For messages only.
-            var factory: CatalogDescription.Factory { catalog.factories[owner.factoryOffset] }
+            guard let needs = catalog.needs(owner.factory) else { continue }
             for need in needs {
-                // Names for messages only: worked out when one is made, not for every need.
-                var needName: String { catalog.display(need.type) }
-                var ownerName: String { catalog.display(owner.typeName) }
-                guard let served = serving(need.type, from: owner.injector, table: table) else {
-                    if need.kind != DependencySpec.Kind.optional.rawValue {
-                        report(owner.binding.diagnostic(
-                            .missingDependency, "factory '\(factory.name)' for \(owner.binding.displayKey) needs "
-                                + "\(needName), which no injector binds (searched "
-                                + searched(from: owner.injector) + "); add a binding for \(needName)"
-                                + providersHint(for: need.type, catalog: catalog),
-                            field: "factory", dependencyPath: [ownerName, needName], fallbackFile: manifest.file))
-                    }
+                guard let served = table.binding(serving: need.type, from: owner.injector) else {
+                    checkNeedIsBound(need, of: owner, in: catalog)
                     continue
                 }
                 let dependency = effective[served]
-                if let argument = catalog.factories[dependency.factoryOffset].argument {
-                    let dependencyFactory = catalog.factories[dependency.factoryOffset]
-                    report(owner.binding.diagnostic(
-                        .argumentRequired, "factory '\(factory.name)' for \(owner.binding.displayKey) needs "
-                            + "\(needName), but its factory '\(dependencyFactory.name)' takes a resolve-time "
-                            + "argument (\(catalog.display(argument))) that no dependency can supply; resolve "
-                            + "\(needName) directly with resolve(_:argument:), or bind a factory without an argument",
-                        field: "factory", dependencyPath: [ownerName, needName], fallbackFile: manifest.file))
-                }
-                if owner.lifetime.wouldCapture(dependency.lifetime) {
-                    report(owner.binding.diagnostic(
-                        .captiveDependency, "\(owner.lifetime) \(ownerName) ('\(factory.name)') depends on "
-                            + "\(dependency.lifetime) \(needName) ('\(dependency.binding.factory)'), and would keep "
-                            + "it alive past its \(dependency.lifetime) lifetime; make \(needName) longer-lived, "
-                            + "make \(ownerName) shorter-lived, or take Lazy<\(needName)>... inside a shorter scope",
-                        field: owner.binding.lifetime == nil ? "factory" : "lifetime",
-                        dependencyPath: [ownerName, needName], fallbackFile: manifest.file))
-                }
-                if need.kind != DependencySpec.Kind.lazy.rawValue {
-                    edges[offset].append(served)
-                }
+                checkDependencyTakesNoArgument(dependency, of: owner, in: catalog)
+                checkNotCaptive(dependency, of: owner, in: catalog)
+                if need.kind != .lazy { edges[offset].append(served) }
             }
         }
         reportCycles(edges: edges, catalog: catalog)
+    }
+
+    /// Rule `missing-dependency`: a direct or lazy need is bound in some
+    /// injector searched. A type bound only by a broken binding is bound:
+    /// that binding's own problem is the one to fix.
+    mutating func checkNeedIsBound(_ need: CatalogIndex.Need, of owner: ValidatedBinding, in catalog: CatalogIndex) {
+        guard need.kind != .optional, !brokenTypes.contains(need.type) else { return }
+        let needName = catalog.display(need.type)
+        let providers = catalog.providers(of: need.type)
+        report(diagnostic(
+            owner.binding, .missingDependency, "factory '\(owner.binding.factory)' for \(owner.binding.displayKey) needs "
+                + "\(needName), which no injector binds (searched \(searched(from: owner.injector))); add a binding "
+                + "for \(needName)"
+                + (providers.isEmpty ? "" : " (factories that provide it: "
+                    + providers.map { "'\($0)'" }.joined(separator: ", ") + ")"),
+            field: "factory", dependencyPath: [catalog.display(owner.type), needName]))
+    }
+
+    /// Rule `argument-required`: no need is served by a factory that takes a resolve-time argument.
+    mutating func checkDependencyTakesNoArgument(
+        _ dependency: ValidatedBinding, of owner: ValidatedBinding, in catalog: CatalogIndex
+    ) {
+        guard let argument = catalog.factories[dependency.factory].argument else { return }
+        let needName = catalog.display(dependency.type)
+        report(diagnostic(
+            owner.binding, .argumentRequired, "factory '\(owner.binding.factory)' for \(owner.binding.displayKey) "
+                + "needs \(needName), but its factory '\(dependency.binding.factory)' takes a resolve-time argument "
+                + "(\(catalog.display(argument))) that no dependency can supply; resolve \(needName) directly with "
+                + "resolve(_:argument:), or bind a factory without an argument",
+            field: "factory", dependencyPath: [catalog.display(owner.type), needName]))
+    }
+
+    /// Rule `captive-dependency`: nothing keeps a dependency alive past its lifetime.
+    mutating func checkNotCaptive(_ dependency: ValidatedBinding, of owner: ValidatedBinding, in catalog: CatalogIndex) {
+        guard owner.lifetime.wouldCapture(dependency.lifetime) else { return }
+        let (ownerName, needName) = (catalog.display(owner.type), catalog.display(dependency.type))
+        report(diagnostic(
+            owner.binding, .captiveDependency, "\(owner.lifetime) \(ownerName) ('\(owner.binding.factory)') depends on "
+                + "\(dependency.lifetime) \(needName) ('\(dependency.binding.factory)'), and would keep it alive past "
+                + "its \(dependency.lifetime) lifetime; make \(needName) longer-lived, make \(ownerName) "
+                + "shorter-lived, or take Lazy<\(needName)>... inside a shorter scope",
+            field: owner.binding.lifetime == nil ? "factory" : "lifetime", dependencyPath: [ownerName, needName]))
     }
 
     /// The injectors searched from `injector`, for a message: the first few, and how many more.
@@ -159,18 +154,13 @@ extension ValidationRun {
         return names.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
     }
 
-    private func providersHint(for type: String, catalog: CatalogIndex) -> String {
-        guard let providers = catalog.providers(of: type), !providers.isEmpty else { return "" }
-        return " (factories that provide it: " + providers.map { "'\($0)'" }.joined(separator: ", ") + ")"
-    }
-
-    /// Finds every elementary loop once and draws it: `Mailer -> Templates -> Mailer`.
+    /// Rule `dependency-cycle`: finds every elementary loop once and draws it:
+    /// `Mailer -> Templates -> Mailer`.
     private mutating func reportCycles(edges: [[Int]], catalog: CatalogIndex) {
         var state = [UInt8](repeating: 0, count: edges.count)  // 0 new, 1 on stack, 2 done
         var stack: [Int] = []
         var reported: Set<[Int]> = []
         // Iterative depth-first search: a manifest is untrusted input, so no recursion depth to exhaust.
-        // One frame stack for every start: not an allocation per binding.
         var frames: [(node: Int, next: Int)] = []
         for start in edges.indices where state[start] == 0 {
             if edges[start].isEmpty {  // a leaf: nothing to search
@@ -189,9 +179,8 @@ extension ValidationRun {
                         stack.append(target)
                         frames.append((target, 0))
                     } else if state[target] == 1, let from = stack.lastIndex(of: target) {
-                        let loop = Array(stack[from...])
-                        let rotated = Self.canonicalRotation(loop)
-                        if reported.insert(rotated).inserted { reportCycle(rotated, catalog: catalog) }
+                        let loop = Self.canonicalRotation(Array(stack[from...]))
+                        if reported.insert(loop).inserted { reportCycle(loop, catalog: catalog) }
                     }
                 } else {
                     state[frame.node] = 2
@@ -208,34 +197,10 @@ extension ValidationRun {
     }
 
     private mutating func reportCycle(_ loop: [Int], catalog: CatalogIndex) {
-        let names = (loop + [loop[0]]).map { catalog.display(effective[$0].typeName) }
-        let first = effective[loop[0]]
-        report(first.binding.diagnostic(
-            .dependencyCycle, "dependency cycle: " + names.joined(separator: " -> ")
+        let names = (loop + [loop[0]]).map { catalog.display(effective[$0].type) }
+        report(diagnostic(
+            effective[loop[0]].binding, .dependencyCycle, "dependency cycle: " + names.joined(separator: " -> ")
                 + "; break it by taking one of these as Lazy<...> in its factory, or bind a factory that does "
-                + "not need the next", field: "factory", dependencyPath: names, fallbackFile: manifest.file))
-    }
-
-    /// A warning for each catalog factory that no binding in effect uses.
-    mutating func checkUnusedFactories() {
-        guard let catalog else { return }
-        // Any binding naming the factory counts, even one that failed another
-        // check: a typo elsewhere must not also make its factory look unused.
-        // `check` marked each one it found; every binding goes through it.
-        let unused = catalog.factoryNamesAndOffsets.filter { !namedFactories[$0.value] }.map(\.key)
-        diagnostics += Self.unusedFactoryWarnings(unused, in: manifest)
-    }
-
-    /// A warning for each of `unused` (factory names, in any order), sorted
-    /// by name, at the manifest's `bindings`.
-    static func unusedFactoryWarnings(_ unused: [String], in manifest: Manifest) -> [Diagnostic] {
-        guard !unused.isEmpty else { return [] }
-        let position = manifest.origin?.position(of: "bindings") ?? SourcePosition(line: 1, column: 1)
-        return unused.sorted().map { name in
-            Diagnostic(
-                code: .unusedFactory, severity: .warning,
-                message: "factory '\(name)' is never used by this manifest",
-                file: manifest.file, line: position.line, column: position.column, path: "/bindings")
-        }
+                + "not need the next", field: "factory", dependencyPath: names))
     }
 }

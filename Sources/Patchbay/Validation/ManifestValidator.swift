@@ -1,127 +1,178 @@
 /// Checks a loaded manifest against a catalog and reports every problem in
-/// one pass: names, duplicates, injectors, lifetimes, parameters, and the
-/// dependency graph (missing dependencies, cycles, captive dependencies,
-/// arguments). Container activation and `patchbay check` both use it.
+/// one pass: injectors, names, lifetimes, parameters, duplicates and
+/// overrides, and the dependency graph (missing dependencies, arguments,
+/// captive dependencies, cycles).
 ///
 ///     let diagnostics = ManifestValidator(catalog: catalog).validate(manifest)
 ///
+/// It is the only validator: container activation compiles its result, and
+/// `patchbay check` prints it, so the app and the check give one verdict.
 /// With a live ``FactoryCatalog`` it also decodes each binding's `parameters`
-/// into the factory's real parameter type. With a ``CatalogDescription`` it
-/// checks what the description knows. With no catalog it checks what needs
-/// none: duplicates and injectors.
+/// into the factory's real parameter type, which may reject values for its
+/// own reasons (an `init(from:)` that checks a range, say); with a
+/// ``CatalogDescription`` it checks what the description records of the
+/// parameter fields. With no catalog it checks what needs none: injectors
+/// and duplicates.
+///
+/// A manifest is one environment, so `unused-factory` is not judged here:
+/// ``ManifestChecker`` judges it over every manifest of a folder.
 public struct ManifestValidator: Sendable {
-    let description: CatalogDescription?
-    let live: FactoryCatalog?
+    let catalog: CatalogIndex?
 
     /// Validates against a live catalog, decoding parameters with their real types.
     public init(catalog: FactoryCatalog) {
-        self.live = catalog
-        self.description = catalog.describe(forValidation: true)
+        self.catalog = CatalogIndex(catalog)
     }
 
-    private var catalogIndex: CatalogIndex? { description.map { CatalogIndex($0) } }
-
-    /// Validates against a catalog description, as `patchbay check --catalog` does.
+    /// Validates against a catalog description, as `patchbay check` does with `catalog.json`.
     public init(description: CatalogDescription) {
-        self.live = nil
-        self.description = description
+        self.catalog = CatalogIndex(description)
     }
 
     /// Validates only what needs no catalog.
     public init() {
-        self.live = nil
-        self.description = nil
+        self.catalog = nil
     }
 
-    /// Every problem in the manifest, errors and warnings, in file and position order.
+    /// Every problem in the manifest, errors first, each in file and position order.
     public func validate(_ manifest: Manifest) -> [Diagnostic] {
         Diagnostic.sortedForDisplay(run(manifest).diagnostics)
     }
 
-    /// The validation result with the compiled bindings, for activation.
+    /// The validation result, with the bindings in effect, for activation and the tools.
     func run(_ manifest: Manifest) -> ValidationResult {
-        var validation = ValidationRun(manifest: manifest, catalog: catalogIndex, live: live)
+        var validation = ValidationRun(manifest: manifest, catalog: catalog)
         validation.checkBindings()
         validation.checkGraph()
-        validation.checkUnusedFactories()
         return ValidationResult(
             diagnostics: validation.diagnostics, bindings: validation.effective,
-            injectorOrder: validation.injectorOrder)
+            injectorOrder: validation.injectorOrder, namedFactories: validation.namedFactories)
     }
 }
 
-/// A binding that passed validation, with everything activation needs.
+/// A binding validation has matched with its type and factory, with
+/// everything activation needs.
 ///
-/// A class: validation and activation pass these through several arrays,
-/// and a copy of a struct holding a ``Binding`` cost a dozen retains and
-/// releases (measured at a tenth of activating 1,000 bindings).
+/// A class: validation and activation pass these through several arrays.
 final class ValidatedBinding: Sendable {
     let binding: Binding
-    /// The module-qualified name of the bound type (the raw name without a catalog).
-    let typeName: String
-    /// The factory's place in the catalog description, which for a live
-    /// catalog is its place in registration order (-1 without a catalog).
-    let factoryOffset: Int
+    /// The bound type: its place in the catalog index, or in the run's own
+    /// table of names when there is no catalog.
+    let type: CatalogIndex.TypeID
+    /// The factory's place in the catalog index, which for a live catalog is
+    /// its place in registration order (-1 without a catalog).
+    let factory: Int
+    /// Which of the factory's provided types this binding serves (its place in `provides`).
+    let provided: Int
     let lifetime: Lifetime
-    let injector: InjectorName
     /// The decoded parameters (live catalog only).
     let parameters: (any Sendable)?
+    /// Whether some check failed: the binding counts as bound for its
+    /// dependents (no follow-on `missing-dependency`), but is not in effect.
+    let isBroken: Bool
+
+    var injector: InjectorName { binding.injector }
 
     init(
-        binding: Binding, typeName: String, factoryOffset: Int, lifetime: Lifetime, injector: InjectorName,
-        parameters: (any Sendable)?
+        binding: Binding, type: CatalogIndex.TypeID, factory: Int, provided: Int, lifetime: Lifetime,
+        parameters: (any Sendable)?, isBroken: Bool
     ) {
         self.binding = binding
-        self.typeName = typeName
-        self.factoryOffset = factoryOffset
+        self.type = type
+        self.factory = factory
+        self.provided = provided
         self.lifetime = lifetime
-        self.injector = injector
         self.parameters = parameters
+        self.isBroken = isBroken
     }
 }
 
-/// What validation found and what activation compiles.
+/// What validation found, and what activation compiles.
 struct ValidationResult: Sendable {
     let diagnostics: [Diagnostic]
-    /// The bindings in effect after `extends` overrides, in manifest order.
+    /// The bindings in effect after `extends` overrides, in manifest order; none broken.
     let bindings: [ValidatedBinding]
     /// The injector fallback order.
     let injectorOrder: [InjectorName]
+    /// Which catalog factories (by place in the index) some binding names,
+    /// even one with a problem: for `unused-factory` over several manifests.
+    let namedFactories: [Bool]
 }
 
 /// The state of one validation pass.
 struct ValidationRun {
     let manifest: Manifest
     let catalog: CatalogIndex?
-    let live: FactoryCatalog?
     var diagnostics: [Diagnostic] = []
+    /// Every binding matched with a type and a factory, broken or not, in manifest order.
+    var candidates: [ValidatedBinding] = []
+    /// The bindings in effect: the candidates that won their key and are not broken.
     var effective: [ValidatedBinding] = []
-    /// The serving table of `effective`, when checking overrides made it.
-    var serving: [String: Serving]?
+    /// Types some binding binds, though badly: for their dependents they are bound.
+    var brokenTypes: Set<CatalogIndex.TypeID> = []
+    /// Which binding of `effective` serves each type from each injector.
+    var serving: ServingTable?
     var injectorOrder: [InjectorName] = []
-    /// The `injectors` array as a set, for one lookup per binding.
-    var declaredInjectors: Set<InjectorName> = []
-    /// Which catalog factories (by place in the description) some binding
-    /// names, marked as bindings are checked: no set of names to build.
-    var namedFactories: [Bool] = []
+    var ranks = InjectorRanks([])
+    /// Which catalog factories some binding names (see ``ValidationResult/namedFactories``).
+    var namedFactories: [Bool]
+    /// Without a catalog, a binding's type is its protocol name as written, numbered here.
+    var namesWithoutCatalog = NameTable<Int>()
 
-    init(manifest: Manifest, catalog: CatalogIndex?, live: FactoryCatalog?) {
+    init(manifest: Manifest, catalog: CatalogIndex?) {
         self.manifest = manifest
         self.catalog = catalog
-        self.live = live
         self.namedFactories = Array(repeating: false, count: catalog?.factories.count ?? 0)
     }
 
+    /// How many types the serving table has room for.
+    var typeCount: Int { catalog?.types.count ?? namesWithoutCatalog.count }
+
     mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+
+    /// A diagnostic at a field of a binding (its own file and position).
+    func diagnostic(
+        _ binding: Binding, _ code: DiagnosticCode, _ message: String, field: String? = nil,
+        suggestion: String? = nil, dependencyPath: [String]? = nil
+    ) -> Diagnostic {
+        binding.diagnostic(
+            code, message, field: field, suggestion: suggestion, dependencyPath: dependencyPath,
+            fallbackFile: manifest.file)
+    }
 
     // MARK: - Bindings
 
+    /// Checks every binding on its own, then applies `extends` overrides and finds duplicates.
     mutating func checkBindings() {
         injectorOrder = Self.injectorOrder(of: manifest)
-        declaredInjectors = Set(manifest.injectors ?? [])
-        var candidates: [ValidatedBinding] = []
+        ranks = InjectorRanks(injectorOrder)
+        let declared = manifest.injectors.map(Set.init)
+        candidates.reserveCapacity(manifest.bindings.count)
         for binding in manifest.bindings {
-            if let validated = check(binding) { candidates.append(validated) }
+            let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
+            guard let catalog else {
+                let next = namesWithoutCatalog.count
+                let type = namesWithoutCatalog.update(binding.protocolName, initial: next) { $0 }
+                candidates.append(ValidatedBinding(
+                    binding: binding, type: type, factory: -1, provided: -1, lifetime: binding.lifetime ?? .transient,
+                    parameters: nil, isBroken: binding.isBroken || !injectorIsDeclared))
+                continue
+            }
+            let type = boundType(of: binding, in: catalog)
+            // A binding with no factory key has already been reported by the parser.
+            let factory = binding.factory.isEmpty ? nil : factoryOffset(of: binding, for: type, in: catalog)
+            guard let type else { continue }
+            guard let factory, let provided = providedOffset(of: type, by: factory, for: binding, in: catalog) else {
+                brokenTypes.insert(type)
+                continue
+            }
+            let lifetime = binding.lifetime ?? catalog.factories[factory].defaultLifetime ?? .transient
+            let lifetimeFits = checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
+            let parameters = checkParameters(of: binding, factory: factory, in: catalog)
+            candidates.append(ValidatedBinding(
+                binding: binding, type: type, factory: factory, provided: provided, lifetime: lifetime,
+                parameters: parameters?.value,
+                isBroken: binding.isBroken || !injectorIsDeclared || !lifetimeFits || parameters == nil))
         }
         effective = resolveOverrides(candidates)
     }
@@ -131,189 +182,164 @@ struct ValidationRun {
         var order: [InjectorName] = [.primary, .secondary]
         var seen = Set(order)  // a manifest may use thousands of injectors: no linear search per name
         let custom = manifest.injectors ?? manifest.bindings.map(\.injector)
-        // Most bindings use primary: compared first, not hashed.
         for name in custom where name != .primary && name != .secondary && seen.insert(name).inserted {
             order.append(name)
         }
         return order
     }
 
-    private mutating func check(_ binding: Binding) -> ValidatedBinding? {
-        var valid = true
-        if let declared = manifest.injectors, binding.injector != .primary, binding.injector != .secondary,
-            !declaredInjectors.contains(binding.injector)
-        {
-            let suggestion = EditDistance.suggestions(for: binding.injector.rawValue, among: declared.map(\.rawValue)).first
-            report(binding.diagnostic(
-                .undeclaredInjector, "injector '\(binding.injector)' is not listed in 'injectors' "
-                    + "(\(declared.map { "'\($0)'" }.joined(separator: ", "))); add it there"
-                    + (suggestion.map { ", or did you mean '\($0)'?" } ?? ""),
-                field: "injector", suggestion: suggestion, fallbackFile: manifest.file))
-            valid = false
-        }
-        guard let catalog else {
-            return valid ? ValidatedBinding(
-                binding: binding, typeName: binding.protocolName, factoryOffset: -1,
-                lifetime: binding.lifetime ?? .transient,
-                injector: binding.injector, parameters: nil) : nil
-        }
-        let typeName = resolveType(binding, in: catalog)
-        guard let offset = resolveFactory(binding, type: typeName, in: catalog) else { return nil }
-        guard let typeName else { return nil }
-        // Fields read in place: a copy of the factory costs a retain and a release of each of them.
-        let lifetime = binding.lifetime ?? catalog.factories[offset].defaultLifetime ?? .transient
-        if lifetime == .weak, !catalog.factories[offset].productIsClass {
-            let factory = catalog.factories[offset]
-            report(binding.diagnostic(
-                .weakValueType, "lifetime 'weak' needs a class instance, but factory '\(factory.name)' makes "
-                    + "\(catalog.display(factory.productType)), which is not a class (or a class-bound protocol); "
-                    + "use 'singleton', 'scoped' or 'transient'",
-                field: binding.lifetime == nil ? "factory" : "lifetime", fallbackFile: manifest.file))
-            valid = false
-        }
-        let parameters = checkParameters(binding, factoryAt: offset, in: catalog)
-        guard valid, let parameters else { return nil }
-        return ValidatedBinding(
-            binding: binding, typeName: typeName, factoryOffset: offset, lifetime: lifetime,
-            injector: binding.injector, parameters: parameters.value)
+    /// Rule `undeclared-injector`: with an `injectors` list, a binding's custom injector is in it.
+    mutating func checkInjectorIsDeclared(_ binding: Binding, declared: Set<InjectorName>?) -> Bool {
+        guard let declared, let listed = manifest.injectors, binding.injector != .primary,
+            binding.injector != .secondary, !declared.contains(binding.injector)
+        else { return true }
+        let suggestion = EditDistance.suggestions(for: binding.injector.rawValue, among: listed.map(\.rawValue)).first
+        report(diagnostic(
+            binding, .undeclaredInjector, "injector '\(binding.injector)' is not listed in 'injectors' "
+                + "(\(listed.map { "'\($0)'" }.joined(separator: ", "))); add it there"
+                + (suggestion.map { ", or did you mean '\($0)'?" } ?? ""),
+            field: "injector", suggestion: suggestion))
+        return false
     }
 
-    /// The qualified type a binding's protocol name means, or a diagnostic.
-    private mutating func resolveType(_ binding: Binding, in catalog: CatalogIndex) -> String? {
+    /// Rules `unknown-protocol` and `ambiguous-protocol`: the type a binding's
+    /// protocol name means, a module-qualified name first, else a short name
+    /// that only one type has.
+    mutating func boundType(of binding: Binding, in catalog: CatalogIndex) -> CatalogIndex.TypeID? {
         let name = binding.protocolName
-        if catalog.isType(name) { return name }
-        if let only = catalog.onlyType(named: name) { return only }
-        let matches = catalog.types(named: name)
-        if matches.count > 1 {
-            report(binding.diagnostic(
-                .ambiguousProtocol, "protocol name '\(name)' matches \(matches.count) types: "
-                    + matches.joined(separator: ", ") + "; write the module-qualified name",
-                field: "protocol", fallbackFile: manifest.file))
+        if let type = catalog.type(qualified: name) { return type }
+        if let matches = catalog.types(short: name) {
+            if matches.isSingle { return matches.first }
+            let names = matches.all.map { catalog.types[$0].qualified }.sorted()
+            report(diagnostic(
+                binding, .ambiguousProtocol, "protocol name '\(name)' matches \(names.count) types: "
+                    + names.joined(separator: ", ") + "; write the module-qualified name", field: "protocol"))
             return nil
         }
         let suggestion = EditDistance.suggestions(for: name, among: catalog.providedShortNames).first
-        report(binding.diagnostic(
-            .unknownProtocol, "no factory in the catalog provides '\(name)'"
+        report(diagnostic(
+            binding, .unknownProtocol, "no factory in the catalog provides '\(name)'"
                 + (suggestion.map { "; did you mean '\($0)'?" } ?? "; check the spelling, or register a factory for it"),
-            field: "protocol", suggestion: suggestion, fallbackFile: manifest.file))
+            field: "protocol", suggestion: suggestion))
         return nil
     }
 
-    /// The place of the binding's factory in the catalog, or a diagnostic.
-    private mutating func resolveFactory(_ binding: Binding, type: String?, in catalog: CatalogIndex) -> Int? {
-        // For messages only: looked up when one is made.
-        var providers: [String] { type.flatMap { catalog.providers(of: $0) } ?? [] }
-        guard let offset = catalog.factoryOffset(named: binding.factory) else {
-            let pool = providers.isEmpty ? catalog.factoryNames : providers
-            let suggestion = EditDistance.suggestions(for: binding.factory, among: pool).first
-            var message = "unknown factory '\(binding.factory)' for \(binding.protocolName)"
-            if let suggestion {
-                message += "; did you mean '\(suggestion)'?"
-            } else if !providers.isEmpty {
-                message += "; factories that provide it: " + providers.map { "'\($0)'" }.joined(separator: ", ")
-            }
-            report(binding.diagnostic(
-                .unknownFactory, message, field: "factory", suggestion: suggestion, fallbackFile: manifest.file))
-            return nil
+    /// Rule `unknown-factory`: the binding's factory is in the catalog.
+    mutating func factoryOffset(
+        of binding: Binding, for type: CatalogIndex.TypeID?, in catalog: CatalogIndex
+    ) -> Int? {
+        if let offset = catalog.factoryOffset(named: binding.factory) {
+            // Named, whatever else is wrong with the binding: not unused.
+            namedFactories[offset] = true
+            return offset
         }
-        // Named, whatever else is wrong with the binding: not unused.
-        namedFactories[offset] = true
-        if let type, !catalog.factories[offset].provides.contains(type) {
-            let factory = catalog.factories[offset]
-            report(binding.diagnostic(
-                .factoryDoesNotProvide, "factory '\(factory.name)' does not provide \(catalog.display(type)) "
-                    + "(it provides \(factory.provides.map(catalog.display).joined(separator: ", ")))"
-                    + (providers.isEmpty ? "" : "; factories that provide \(catalog.display(type)): "
-                        + providers.map { "'\($0)'" }.joined(separator: ", ")),
-                field: "factory", suggestion: providers.first, fallbackFile: manifest.file))
-            return nil
+        let providers = type.map { catalog.providers(of: $0) } ?? []
+        let suggestion = EditDistance.suggestions(
+            for: binding.factory, among: providers.isEmpty ? catalog.factoryNames : providers
+        ).first
+        var message = "unknown factory '\(binding.factory)' for \(binding.protocolName)"
+        if let suggestion {
+            message += "; did you mean '\(suggestion)'?"
+        } else if !providers.isEmpty {
+            message += "; factories that provide it: " + providers.map { "'\($0)'" }.joined(separator: ", ")
         }
-        return offset
+        report(diagnostic(binding, .unknownFactory, message, field: "factory", suggestion: suggestion))
+        return nil
     }
 
-    /// The decoded parameters (`.some(nil)` when there are none), or `nil` after a diagnostic.
-    private mutating func checkParameters(
-        _ binding: Binding, factoryAt offset: Int, in catalog: CatalogIndex
-    ) -> DecodedParameters? {
-        guard catalog.factories[offset].parameters != nil else {
-            guard let parameters = binding.parameters else { return DecodedParameters(value: nil) }
-            let factory = catalog.factories[offset]
-            let given = parameters.objectValue ?? [:]
-            if parameters.objectValue == nil {
-                report(binding.diagnostic(
-                    .invalidParameters, "factory '\(factory.name)' takes no parameters, and 'parameters' must be "
-                        + "an object anyway; found \(parameters.kindDescription); remove 'parameters'",
-                    field: "parameters", fallbackFile: manifest.file))
-                return nil
-            }
-            if !given.isEmpty {
-                report(binding.diagnostic(
-                    .invalidParameters, "factory '\(factory.name)' takes no parameters, but the binding gives "
-                        + given.keys.sorted().map { "'\($0)'" }.joined(separator: ", ") + "; remove 'parameters'",
-                    field: "parameters", fallbackFile: manifest.file))
-                return nil
-            }
-            return DecodedParameters(value: nil)
-        }
-        let factory = catalog.factories[offset]
-        // A live catalog is described for validation in registration order: its offsets are the same.
-        guard let spec = live?.definitions[offset].parameters else {
-            return DecodedParameters(value: nil)
-        }
-        do {
-            return DecodedParameters(value: try spec.decode(binding.parameters ?? .object([:])))
-        } catch {
-            let detail = (error as? DecodingError)?.readableDescription ?? "\(error)"
-            var field = "parameters"
-            if let error = error as? DecodingError, let keys = error.codingPathKeys, !keys.isEmpty {
-                field += "/" + keys.map(JSONPositionIndex.escape).joined(separator: "/")
-            }
-            report(binding.diagnostic(
-                .invalidParameters, "parameters of \(binding.displayKey) do not fit factory '\(factory.name)' "
-                    + "(\(spec.typeName)): \(detail)", field: field, fallbackFile: manifest.file))
-            return nil
-        }
+    /// Rule `factory-does-not-provide`: the factory provides the bound type;
+    /// the place of that type among the factory's provided types.
+    mutating func providedOffset(
+        of type: CatalogIndex.TypeID, by factory: Int, for binding: Binding, in catalog: CatalogIndex
+    ) -> Int? {
+        let provides = catalog.provides(factory)
+        if let place = provides.firstIndex(of: type) { return place - provides.startIndex }
+        let providers = catalog.providers(of: type)
+        report(diagnostic(
+            binding, .factoryDoesNotProvide, "factory '\(binding.factory)' does not provide \(catalog.display(type)) "
+                + "(it provides \(provides.map(catalog.display).joined(separator: ", ")))"
+                + (providers.isEmpty ? "" : "; factories that provide \(catalog.display(type)): "
+                    + providers.map { "'\($0)'" }.joined(separator: ", ")),
+            field: "factory", suggestion: providers.first))
+        return nil
+    }
+
+    /// Rule `weak-value-type`: a weak binding's factory makes a class instance.
+    mutating func checkWeakNeedsAClass(
+        _ binding: Binding, lifetime: Lifetime, factory: Int, in catalog: CatalogIndex
+    ) -> Bool {
+        guard lifetime == .weak, !catalog.factories[factory].productIsClass else { return true }
+        report(diagnostic(
+            binding, .weakValueType, "lifetime 'weak' needs a class instance, but factory '\(binding.factory)' makes "
+                + "\(catalog.productTypeName(factory)), which is not a class (or a class-bound protocol); "
+                + "use 'singleton', 'scoped' or 'transient'",
+            field: binding.lifetime == nil ? "factory" : "lifetime"))
+        return false
+    }
+
+    /// Rule `invalid-parameters` (see ``ParameterCheck``): the decoded
+    /// parameters (a `nil` value when none are taken), or nil after reporting.
+    mutating func checkParameters(of binding: Binding, factory: Int, in catalog: CatalogIndex) -> DecodedParameters? {
+        var check = ParameterCheck(binding: binding, factory: factory, catalog: catalog, manifestFile: manifest.file)
+        let value = check.run()
+        diagnostics += check.diagnostics
+        return check.diagnostics.isEmpty ? DecodedParameters(value: value) : nil
     }
 
     struct DecodedParameters { let value: (any Sendable)? }
 
-    /// Drops parent bindings replaced by a child's, and reports duplicates within one file.
-    private mutating func resolveOverrides(_ candidates: [ValidatedBinding]) -> [ValidatedBinding] {
-        struct Key: Hashable { let type: String; let injector: InjectorName }
-        // Usually every binding is the only one of its type and injector: one
-        // pass with no per-key arrays finds that, nothing is dropped, and the
-        // pass's table serves the graph check.
-        if let table = servingTableIfUnique(candidates) {
-            serving = table
-            return candidates
-        }
-        var groups: [Key: [Int]] = [:]
+    /// Rule `duplicate-binding`, and the `extends` override: of the bindings
+    /// of one type and injector, the one in the shallowest file wins; two in
+    /// that file are duplicates. Returns the winners that are not broken,
+    /// and records the types of broken winners.
+    mutating func resolveOverrides(_ candidates: [ValidatedBinding]) -> [ValidatedBinding] {
+        // Usually every binding is the only one of its type and injector:
+        // one pass finds that, and nothing is dropped.
+        var table = ServingTable(typeCount: typeCount)
+        var repeats = false
+        var anyBroken = false
         for (offset, candidate) in candidates.enumerated() {
-            groups[Key(type: candidate.typeName, injector: candidate.injector), default: []].append(offset)
-        }
-        var keep = Set<Int>()
-        for offsets in groups.values {
-            let depths = offsets.map { candidates[$0].binding.origin?.depth ?? 0 }
-            let winningDepth = depths.min()!
-            let winners = offsets.filter { (candidates[$0].binding.origin?.depth ?? 0) == winningDepth }
-            if winners.count > 1 {
-                for offset in winners {
-                    let binding = candidates[offset].binding
-                    // At most a few places: a file may repeat one binding thousands of
-                    // times, and every repeat gets a diagnostic.
-                    let others = winners.lazy.filter { $0 != offset }.compactMap { candidates[$0].binding.origin }
-                    let shown = others.prefix(3).map { "line \($0.position().line)" }
-                    let more = winners.count - 1 - shown.count
-                    report(binding.diagnostic(
-                        .duplicateBinding, "\(binding.displayKey) is bound more than once in this file (also at "
-                            + shown.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
-                            + "); keep one binding per protocol and injector",
-                        fallbackFile: manifest.file))
-                }
+            anyBroken = anyBroken || candidate.isBroken
+            if !table.add(offset, type: candidate.type, injector: candidate.injector, rank: ranks[candidate.injector]) {
+                repeats = true
+                break
             }
-            keep.insert(winners[0])
         }
-        return candidates.indices.filter(keep.contains).map { candidates[$0] }
+        // The table of the bindings in effect, for the graph check, when it is this one.
+        if !repeats, !anyBroken { serving = table }
+        var winners = candidates
+        if repeats {
+            struct Key: Hashable { let type: Int; let injector: InjectorName }
+            var groups: [Key: [Int]] = [:]
+            for (offset, candidate) in candidates.enumerated() {
+                groups[Key(type: candidate.type, injector: candidate.injector), default: []].append(offset)
+            }
+            var keep = Set<Int>()
+            for offsets in groups.values {
+                let depth = offsets.lazy.map { candidates[$0].binding.origin?.depth ?? 0 }.min()!
+                let shallowest = offsets.filter { (candidates[$0].binding.origin?.depth ?? 0) == depth }
+                if shallowest.count > 1 { reportDuplicates(shallowest, of: candidates) }
+                keep.insert(shallowest[0])
+            }
+            winners = candidates.indices.filter(keep.contains).map { candidates[$0] }
+        }
+        for winner in winners where winner.isBroken { brokenTypes.insert(winner.type) }
+        return winners.filter { !$0.isBroken }
+    }
+
+    private mutating func reportDuplicates(_ offsets: [Int], of candidates: [ValidatedBinding]) {
+        for offset in offsets {
+            let binding = candidates[offset].binding
+            // At most a few places: a file may repeat one binding thousands of
+            // times, and every repeat gets a diagnostic.
+            let others = offsets.lazy.filter { $0 != offset }.compactMap { candidates[$0].binding.origin }
+            let shown = others.prefix(3).map { "line \($0.position().line)" }
+            let more = offsets.count - 1 - shown.count
+            report(diagnostic(
+                binding, .duplicateBinding, "\(binding.displayKey) is bound more than once in this file (also at "
+                    + shown.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
+                    + "); keep one binding per protocol and injector"))
+        }
     }
 }
 

@@ -1,0 +1,72 @@
+import Foundation
+
+/// What one ``ManifestChecker/check(_:)`` call gathers as it goes: the
+/// diagnostics, one validator per catalog, the notes, and the unset
+/// variables the app's environment must provide.
+struct CheckRun {
+    let checker: ManifestChecker
+    var diagnostics: [Diagnostic] = []
+    private var notes: [String] = []
+    /// Discovered validators, by folder: `catalog.json` is read once per folder.
+    private var validators: [String: ManifestValidator] = [:]
+    /// The one validator of a live catalog or a named description.
+    private var shared: ManifestValidator?
+    /// Each unset variable, with the first place that references it.
+    private var unsetVariables: [String: String] = [:]
+
+    init(checker: ManifestChecker) { self.checker = checker }
+
+    /// The validator for the manifests of `folder`.
+    /// - Throws: ``ManifestChecker/UnusablePath`` when its `catalog.json` is not a description.
+    mutating func validator(forFolder folder: URL) throws(ManifestChecker.UnusablePath) -> ManifestValidator {
+        switch checker.catalog {
+        case .live(let catalog):
+            if shared == nil { shared = ManifestValidator(catalog: catalog) }
+            return shared!
+        case .description(let description):
+            if shared == nil { shared = ManifestValidator(description: description) }
+            return shared!
+        case .discover:
+            let key = folder.standardizedFileURL.path
+            if let known = validators[key] { return known }
+            let description = try ManifestChecker.discoverCatalog(in: folder)
+            if description == nil {
+                notes.append("no catalog.json in \(ManifestLoader.displayPath(for: folder)): "
+                    + "checked syntax, shape, keys, lifetimes, injectors, extends, env vars and duplicates "
+                    + "only; pass --catalog FILE for names, parameters and the dependency graph")
+            }
+            let validator = description.map(ManifestValidator.init(description:)) ?? ManifestValidator()
+            validators[key] = validator
+            return validator
+        }
+    }
+
+    /// Notes each variable a binding references that is unset here.
+    mutating func noteUnsetVariables(in manifest: Manifest) {
+        for binding in manifest.bindings {
+            for (pointer, names) in binding.interpolation.unset {
+                let absolute = (binding.origin?.pointer ?? "") + "/parameters" + pointer
+                let position = binding.origin?.position(atPointer: absolute) ?? SourcePosition(line: 1, column: 1)
+                let place = "\(binding.origin?.file ?? manifest.file):\(position.line):\(position.column)"
+                for name in names where unsetVariables[name] == nil { unsetVariables[name] = place }
+            }
+        }
+    }
+
+    /// The report: each diagnostic once (a parent's problem is found through
+    /// each of its children), errors first.
+    func report(manifestCount: Int) -> CheckReport {
+        var seen: Set<Diagnostic> = []
+        let unique = diagnostics.filter { seen.insert($0).inserted }
+        var notes = self.notes
+        let variables = unsetVariables.keys.sorted()
+        if !variables.isEmpty {
+            notes.append("the app's environment must provide "
+                + variables.map { "\($0) (used at \(unsetVariables[$0]!))" }.joined(separator: ", ")
+                + "; unset here, so those values were not checked (pass --require-env to make this an error)")
+        }
+        return CheckReport(
+            diagnostics: Diagnostic.sortedForDisplay(unique), manifestCount: manifestCount, notes: notes,
+            requiredVariables: variables)
+    }
+}

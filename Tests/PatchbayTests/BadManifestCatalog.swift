@@ -38,10 +38,35 @@ enum Corpus {
         var url: String
         var retries: Int
     }
+
+    /// Options whose decoder checks a range: only the real type knows it.
+    struct PoolOptions: Decodable, Sendable {
+        var size: Int
+        enum CodingKeys: String, CodingKey { case size }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            size = try container.decode(Int.self, forKey: .size)
+            guard (1...64).contains(size) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .size, in: container, debugDescription: "size must be from 1 to 64")
+            }
+        }
+    }
+
+    /// Nested options: an object with required keys, an array, an optional boolean.
+    struct RelayOptions: Decodable, Sendable {
+        struct Server: Decodable, Sendable {
+            var host: String
+            var port: Int
+        }
+        var server: Server
+        var headers: [String]
+        var secure: Bool?
+    }
 }
 
 extension FactoryCatalog {
-    /// The bad-manifest corpus's catalog: 16 factories.
+    /// The bad-manifest corpus's catalog: 18 factories.
     static var corpus: FactoryCatalog {
         var catalog = FactoryCatalog()
         // OrderStore: one needs a Connection and takes parameters, one needs nothing.
@@ -61,6 +86,12 @@ extension FactoryCatalog {
             Corpus.Object()
         }
         catalog.register("webhook", provides: (any Corpus.Notifier).self, parameters: Corpus.WebhookOptions.self) {
+            _ in Corpus.Value()
+        }
+        catalog.register("pooled-orders", provides: (any Corpus.OrderStore).self, parameters: Corpus.PoolOptions.self) {
+            _ in Corpus.Object()
+        }
+        catalog.register("relay", provides: (any Corpus.Notifier).self, parameters: Corpus.RelayOptions.self) {
             _ in Corpus.Value()
         }
         // A resolve-time argument: nothing can depend on checkout.

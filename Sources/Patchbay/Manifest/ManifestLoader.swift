@@ -211,6 +211,7 @@ public struct ManifestLoader: Sendable {
     static func displayPath(for url: URL) -> String {
         let path = url.standardizedFileURL.path
         let current = FileManager.default.currentDirectoryPath
+        if path == current || path + "/" == current { return "." }
         let prefix = current.hasSuffix("/") ? current : current + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }

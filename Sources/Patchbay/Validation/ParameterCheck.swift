@@ -146,8 +146,7 @@ struct ParameterCheck {
             report("parameter '\(Self.name(pointer))' must be \(Self.article(swiftType: expected)); found \(found)",
                 at: pointer)
         case .dataCorrupted(let context):
-            report("parameter '\(Self.name(pointer))' is not accepted by \(typeName): \(context.debugDescription)",
-                at: pointer)
+            report("parameter '\(Self.name(pointer))' is not accepted: \(context.debugDescription)", at: pointer)
         @unknown default:
             report("parameters do not fit factory '\(catalog.factories[factory].name)' (\(typeName))", at: pointer)
         }

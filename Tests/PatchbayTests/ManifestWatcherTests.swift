@@ -110,6 +110,12 @@ private struct FrenchGreeter: ReloadGreeter {
         #expect(greeting(container) == "hello")
         #expect(container.manifest.bindings.map(\.factory) == ["english"])
 
+        // A file with a problem of shape and one of names: both in one event, as at start-up.
+        try Data(#"{ "format": 1, "bindings": [ { "protocol": "ReloadGreeter", "factory": "klingon", "colour": 1 } ] }"#
+            .utf8).write(to: url)
+        #expect(await eventually { log.rejected.count == 3 })
+        #expect(log.rejected.last?.errors.map(\.code).sorted { $0.rawValue < $1.rawValue } == [.unknownFactory, .unknownKey])
+
         // Fixed: activated.
         try Data(manifest("french").utf8).write(to: url)
         #expect(await eventually { greeting(container) == "bonjour" })

@@ -144,7 +144,10 @@ final class ManifestWatcher: @unchecked Sendable {
             changed()
             return nil
         }
-        return settle(.invalid(ManifestError(diagnostics: diagnostics).diagnostics), container)
+        // Every problem at once, as at start-up: what the validator finds in
+        // the rest of the file too, not only what the file reader found.
+        let validated = manifest.map { ManifestValidator(catalog: container.catalog).validate($0) } ?? []
+        return settle(.invalid(Diagnostic.sortedForDisplay(diagnostics + validated)), container)
     }
 
     /// Whether the file was modified less than a settle delay ago: an editor

@@ -148,16 +148,20 @@ struct ValidationRun {
         ranks = InjectorRanks(injectorOrder)
         let declared = manifest.injectors.map(Set.init)
         candidates.reserveCapacity(manifest.bindings.count)
-        for binding in manifest.bindings {
-            let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
-            guard let catalog else {
+        guard let catalog else {
+            for binding in manifest.bindings {
+                let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
                 let next = namesWithoutCatalog.count
                 let type = namesWithoutCatalog.update(binding.protocolName, initial: next) { $0 }
                 candidates.append(ValidatedBinding(
                     binding: binding, type: type, factory: -1, provided: -1, lifetime: binding.lifetime ?? .transient,
                     parameters: nil, isBroken: binding.isBroken || !injectorIsDeclared))
-                continue
             }
+            effective = resolveOverrides(candidates)
+            return
+        }
+        for binding in manifest.bindings {
+            let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
             let type = boundType(of: binding, in: catalog)
             // A binding with no factory key has already been reported by the parser.
             let factory = binding.factory.isEmpty ? nil : factoryOffset(of: binding, for: type, in: catalog)
@@ -166,7 +170,7 @@ struct ValidationRun {
                 brokenTypes.insert(type)
                 continue
             }
-            let lifetime = binding.lifetime ?? catalog.factories[factory].defaultLifetime ?? .transient
+            let lifetime = lifetime(of: binding, factory: factory, in: catalog)
             let lifetimeFits = checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
             let parameters = checkParameters(of: binding, factory: factory, in: catalog)
             candidates.append(ValidatedBinding(
@@ -264,6 +268,11 @@ struct ValidationRun {
         return nil
     }
 
+    /// The default lifetimes: the binding's own, else its factory's default, else transient.
+    func lifetime(of binding: Binding, factory: Int, in catalog: CatalogIndex) -> Lifetime {
+        binding.lifetime ?? catalog.factories[factory].defaultLifetime ?? .transient
+    }
+
     /// Rule `weak-value-type`: a weak binding's factory makes a class instance.
     mutating func checkWeakNeedsAClass(
         _ binding: Binding, lifetime: Lifetime, factory: Int, in catalog: CatalogIndex
@@ -280,6 +289,8 @@ struct ValidationRun {
     /// Rule `invalid-parameters` (see ``ParameterCheck``): the decoded
     /// parameters (a `nil` value when none are taken), or nil after reporting.
     mutating func checkParameters(of binding: Binding, factory: Int, in catalog: CatalogIndex) -> DecodedParameters? {
+        // The usual binding: no parameters taken, none given, nothing to check.
+        if !catalog.factories[factory].takesParameters, binding.parameters == nil { return DecodedParameters(value: nil) }
         var check = ParameterCheck(binding: binding, factory: factory, catalog: catalog, manifestFile: manifest.file)
         let value = check.run()
         diagnostics += check.diagnostics

@@ -94,7 +94,7 @@ final class Activation: Sendable {
             case .singleton:
                 let shareKey = ShareKey(
                     factory: validated.factory, injector: validated.injector,
-                    parameters: validated.binding.parameters)
+                    parameters: manifest.bindings[validated.index].parameters)
                 let cell = sharedCells[shareKey] ?? InstanceCell()
                 sharedCells[shareKey] = cell
                 storage = .singleton(cell)

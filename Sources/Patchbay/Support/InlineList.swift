@@ -22,13 +22,3 @@ struct InlineList<Element> {
 }
 
 extension InlineList: Sendable where Element: Sendable {}
-
-extension Dictionary {
-    /// Adds `element` to the list under `key`, starting one if there is none.
-    /// One hash of the key when it is new, the usual case; two otherwise.
-    mutating func append<Element>(_ element: Element, under key: Key) where Value == InlineList<Element> {
-        guard var list = updateValue(InlineList(element), forKey: key) else { return }
-        list.append(element)
-        self[key] = list
-    }
-}

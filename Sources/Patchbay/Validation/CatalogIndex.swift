@@ -59,8 +59,11 @@ struct CatalogIndex: Sendable {
     /// Every factory's needs, one run per factory (see ``Factory/needs``).
     private(set) var needs: [Need] = []
     private var factoryOffsets: NameTable<Int>
-    private var typesByQualifiedName: NameTable<TypeID>
     private var typesByShortName: NameTable<InlineList<TypeID>>
+    /// Qualified name -> type: made when first asked for (a manifest that
+    /// names types by their short names, the usual one, never asks), or at
+    /// once for a description, whose factories name types that way.
+    private var typesByQualifiedName = MadeOnce<NameTable<TypeID>>()
     /// Whether some qualified name has no dot (`Any`): otherwise a manifest
     /// name without one, the usual short name, is looked up as short only.
     private var hasDotlessTypeNames = false
@@ -70,26 +73,21 @@ struct CatalogIndex: Sendable {
         let definitions = catalog.definitions
         source = .live(catalog)
         factoryOffsets = catalog.offsetsByName
-        typesByQualifiedName = NameTable(capacity: definitions.count)
         typesByShortName = NameTable(capacity: definitions.count)
         factories.reserveCapacity(definitions.count)
         providedTypes.reserveCapacity(definitions.count)
         for definition in definitions {
             let providedStart = providedTypes.count
-            for provided in definition.provides {
-                providedTypes.append(intern(provided.key.qualifiedName, short: provided.key.name))
-            }
+            for provided in definition.provides { providedTypes.append(intern(provided.key)) }
             var needRange: Range<Int>?
             if let dependencies = definition.dependencies {
                 let needStart = needs.count
-                for need in dependencies {
-                    needs.append(Need(type: intern(need.key.qualifiedName, short: need.key.name), kind: need.kind))
-                }
+                for need in dependencies { needs.append(Need(type: intern(need.key), kind: need.kind)) }
                 needRange = needStart..<needs.count
             }
             factories.append(Factory(
                 name: definition.name, provides: providedStart..<providedTypes.count, needs: needRange,
-                argument: definition.argument.map { intern($0.qualifiedName, short: $0.name) },
+                argument: definition.argument.map { intern($0) },
                 defaultLifetime: definition.defaultLifetime, productIsClass: definition.productIsClass,
                 takesParameters: definition.parameters != nil))
         }
@@ -100,8 +98,14 @@ struct CatalogIndex: Sendable {
     init(_ description: CatalogDescription) {
         source = .description(description)
         factoryOffsets = NameTable(capacity: description.factories.count)
-        typesByQualifiedName = NameTable(capacity: description.types.count)
         typesByShortName = NameTable(capacity: description.types.count)
+        var qualifiedNames = NameTable<TypeID>(capacity: description.types.count)
+        func intern(_ qualified: String, short: String?) -> TypeID {
+            let next = types.count
+            let id = qualifiedNames.update(qualified, initial: next) { $0 }
+            if id == next { add(qualified, short: short ?? qualified) }
+            return id
+        }
         for type in description.types { _ = intern(type.qualified, short: type.name) }
         for (offset, factory) in description.factories.enumerated() {
             // A description that repeats a name: the last one is the factory of that name.
@@ -123,21 +127,43 @@ struct CatalogIndex: Sendable {
                 argument: factory.argument.map { intern($0, short: nil) }, defaultLifetime: factory.defaultLifetime,
                 productIsClass: factory.productIsClass, takesParameters: factory.parameters != nil))
         }
+        typesByQualifiedName = MadeOnce(qualifiedNames)
     }
 
-    /// The type of that qualified name, added with `short` (or the qualified
-    /// name, when nil) as its short name the first time it is met.
-    private mutating func intern(_ qualified: String, short: String?) -> TypeID {
-        let next = types.count
-        let id = typesByQualifiedName.update(qualified, initial: next) { $0 }
-        guard id == next else { return id }
-        let short = short ?? qualified
+    /// The type of a live catalog's key, added the first time its qualified
+    /// name is met. Looked up by short name, then compared by qualified name:
+    /// one hash per mention.
+    private mutating func intern(_ key: TypeKey) -> TypeID {
+        let id = Self.find(key.qualifiedName, short: key.name, next: types.count, in: &typesByShortName, types: types)
+        if id == types.count { add(key.qualifiedName, short: key.name, listed: true) }
+        return id
+    }
+
+    /// The type of that qualified name among those of short name `short`;
+    /// `next`, listed under `short`, when there is none.
+    private static func find(
+        _ qualified: String, short: String, next: TypeID, in table: inout NameTable<InlineList<TypeID>>,
+        types: [TypeInfo]
+    ) -> TypeID {
+        table.update(short, initial: InlineList(next)) { list in
+            if list.first == next { return next }  // just listed: a new short name
+            if types[list.first].qualified == qualified { return list.first }
+            if let known = list.rest.first(where: { types[$0].qualified == qualified }) { return known }
+            list.append(next)
+            return next
+        }
+    }
+
+    /// Adds a new type; `listed` when ``find`` has already listed it under its short name.
+    private mutating func add(_ qualified: String, short: String, listed: Bool = false) {
+        let id = types.count
         types.append(TypeInfo(qualified: qualified, short: short))
-        typesByShortName.update(short, initial: InlineList(id)) { list in
-            if list.first != id { list.append(id) }
+        if !listed {
+            typesByShortName.update(short, initial: InlineList(id)) { list in
+                if list.first != id { list.append(id) }
+            }
         }
         if !qualified.containsASCII(UInt8(ascii: ".")) { hasDotlessTypeNames = true }
-        return id
     }
 
     // MARK: - Factories
@@ -190,7 +216,11 @@ struct CatalogIndex: Sendable {
     func type(qualified name: String) -> TypeID? {
         // No hash for a dotless name when no qualified name is dotless.
         if !hasDotlessTypeNames, !name.containsASCII(UInt8(ascii: ".")) { return nil }
-        return typesByQualifiedName[name]
+        return typesByQualifiedName.value {
+            var table = NameTable<TypeID>(capacity: types.count)
+            for (id, type) in types.enumerated() { table.update(type.qualified, initial: id) { _ in } }
+            return table
+        }[name]
     }
 
     /// The types whose short name is `name`.
@@ -201,7 +231,7 @@ struct CatalogIndex: Sendable {
 
     /// The short name of a qualified type, for messages; the name itself when unknown.
     func display(_ qualified: String) -> String {
-        typesByQualifiedName[qualified].map { types[$0].short } ?? qualified
+        type(qualified: qualified).map { types[$0].short } ?? qualified
     }
 
     /// The factories that provide a type, sorted; empty when none does. For messages.

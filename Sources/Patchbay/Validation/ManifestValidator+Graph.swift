@@ -112,7 +112,7 @@ extension ValidationRun {
         let needName = catalog.display(need.type)
         let providers = catalog.providers(of: need.type)
         report(diagnostic(
-            owner.binding, .missingDependency, "factory '\(owner.binding.factory)' for \(owner.binding.displayKey) needs "
+            binding(owner), .missingDependency, "factory '\(binding(owner).factory)' for \(binding(owner).displayKey) needs "
                 + "\(needName), which no injector binds (searched \(searched(from: owner.injector))); add a binding "
                 + "for \(needName)"
                 + (providers.isEmpty ? "" : " (factories that provide it: "
@@ -127,8 +127,8 @@ extension ValidationRun {
         guard let argument = catalog.factories[dependency.factory].argument else { return }
         let needName = catalog.display(dependency.type)
         report(diagnostic(
-            owner.binding, .argumentRequired, "factory '\(owner.binding.factory)' for \(owner.binding.displayKey) "
-                + "needs \(needName), but its factory '\(dependency.binding.factory)' takes a resolve-time argument "
+            binding(owner), .argumentRequired, "factory '\(binding(owner).factory)' for \(binding(owner).displayKey) "
+                + "needs \(needName), but its factory '\(binding(dependency).factory)' takes a resolve-time argument "
                 + "(\(catalog.display(argument))) that no dependency can supply; resolve \(needName) directly with "
                 + "resolve(_:argument:), or bind a factory without an argument",
             field: "factory", dependencyPath: [catalog.display(owner.type), needName]))
@@ -139,11 +139,11 @@ extension ValidationRun {
         guard owner.lifetime.wouldCapture(dependency.lifetime) else { return }
         let (ownerName, needName) = (catalog.display(owner.type), catalog.display(dependency.type))
         report(diagnostic(
-            owner.binding, .captiveDependency, "\(owner.lifetime) \(ownerName) ('\(owner.binding.factory)') depends on "
-                + "\(dependency.lifetime) \(needName) ('\(dependency.binding.factory)'), and would keep it alive past "
+            binding(owner), .captiveDependency, "\(owner.lifetime) \(ownerName) ('\(binding(owner).factory)') depends on "
+                + "\(dependency.lifetime) \(needName) ('\(binding(dependency).factory)'), and would keep it alive past "
                 + "its \(dependency.lifetime) lifetime; make \(needName) longer-lived, make \(ownerName) "
                 + "shorter-lived, or take Lazy<\(needName)>... inside a shorter scope",
-            field: owner.binding.lifetime == nil ? "factory" : "lifetime", dependencyPath: [ownerName, needName]))
+            field: binding(owner).lifetime == nil ? "factory" : "lifetime", dependencyPath: [ownerName, needName]))
     }
 
     /// The injectors searched from `injector`, for a message: the first few, and how many more.
@@ -199,7 +199,7 @@ extension ValidationRun {
     private mutating func reportCycle(_ loop: [Int], catalog: CatalogIndex) {
         let names = (loop + [loop[0]]).map { catalog.display(effective[$0].type) }
         report(diagnostic(
-            effective[loop[0]].binding, .dependencyCycle, "dependency cycle: " + names.joined(separator: " -> ")
+            binding(effective[loop[0]]), .dependencyCycle, "dependency cycle: " + names.joined(separator: " -> ")
                 + "; break it by taking one of these as Lazy<...> in its factory, or bind a factory that does "
                 + "not need the next", field: "factory", dependencyPath: names))
     }

@@ -52,10 +52,9 @@ public struct ManifestValidator: Sendable {
 
 /// A binding validation has matched with its type and factory, with
 /// everything activation needs.
-///
-/// A class: validation and activation pass these through several arrays.
-final class ValidatedBinding: Sendable {
-    let binding: Binding
+struct ValidatedBinding: Sendable {
+    /// The binding's place in the manifest's `bindings`.
+    let index: Int
     /// The bound type: its place in the catalog index, or in the run's own
     /// table of names when there is no catalog.
     let type: CatalogIndex.TypeID
@@ -65,26 +64,12 @@ final class ValidatedBinding: Sendable {
     /// Which of the factory's provided types this binding serves (its place in `provides`).
     let provided: Int
     let lifetime: Lifetime
+    let injector: InjectorName
     /// The decoded parameters (live catalog only).
     let parameters: (any Sendable)?
     /// Whether some check failed: the binding counts as bound for its
     /// dependents (no follow-on `missing-dependency`), but is not in effect.
     let isBroken: Bool
-
-    var injector: InjectorName { binding.injector }
-
-    init(
-        binding: Binding, type: CatalogIndex.TypeID, factory: Int, provided: Int, lifetime: Lifetime,
-        parameters: (any Sendable)?, isBroken: Bool
-    ) {
-        self.binding = binding
-        self.type = type
-        self.factory = factory
-        self.provided = provided
-        self.lifetime = lifetime
-        self.parameters = parameters
-        self.isBroken = isBroken
-    }
 }
 
 /// What validation found, and what activation compiles.
@@ -130,6 +115,9 @@ struct ValidationRun {
 
     mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
 
+    /// The manifest's binding that `validated` stands for.
+    func binding(_ validated: ValidatedBinding) -> Binding { manifest.bindings[validated.index] }
+
     /// A diagnostic at a field of a binding (its own file and position).
     func diagnostic(
         _ binding: Binding, _ code: DiagnosticCode, _ message: String, field: String? = nil,
@@ -149,18 +137,18 @@ struct ValidationRun {
         let declared = manifest.injectors.map(Set.init)
         candidates.reserveCapacity(manifest.bindings.count)
         guard let catalog else {
-            for binding in manifest.bindings {
+            for (index, binding) in manifest.bindings.enumerated() {
                 let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
                 let next = namesWithoutCatalog.count
                 let type = namesWithoutCatalog.update(binding.protocolName, initial: next) { $0 }
                 candidates.append(ValidatedBinding(
-                    binding: binding, type: type, factory: -1, provided: -1, lifetime: binding.lifetime ?? .transient,
-                    parameters: nil, isBroken: binding.isBroken || !injectorIsDeclared))
+                    index: index, type: type, factory: -1, provided: -1, lifetime: binding.lifetime ?? .transient,
+                    injector: binding.injector, parameters: nil, isBroken: binding.isBroken || !injectorIsDeclared))
             }
             effective = resolveOverrides(candidates)
             return
         }
-        for binding in manifest.bindings {
+        for (index, binding) in manifest.bindings.enumerated() {
             let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
             let type = boundType(of: binding, in: catalog)
             // A binding with no factory key has already been reported by the parser.
@@ -174,8 +162,8 @@ struct ValidationRun {
             let lifetimeFits = checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
             let parameters = checkParameters(of: binding, factory: factory, in: catalog)
             candidates.append(ValidatedBinding(
-                binding: binding, type: type, factory: factory, provided: provided, lifetime: lifetime,
-                parameters: parameters?.value,
+                index: index, type: type, factory: factory, provided: provided, lifetime: lifetime,
+                injector: binding.injector, parameters: parameters?.value,
                 isBroken: binding.isBroken || !injectorIsDeclared || !lifetimeFits || parameters == nil))
         }
         effective = resolveOverrides(candidates)
@@ -316,8 +304,11 @@ struct ValidationRun {
                 break
             }
         }
-        // The table of the bindings in effect, for the graph check, when it is this one.
-        if !repeats, !anyBroken { serving = table }
+        // The usual manifest: every binding is in effect, and this is the graph check's table.
+        if !repeats, !anyBroken {
+            serving = table
+            return candidates
+        }
         var winners = candidates
         if repeats {
             struct Key: Hashable { let type: Int; let injector: InjectorName }
@@ -326,9 +317,11 @@ struct ValidationRun {
                 groups[Key(type: candidate.type, injector: candidate.injector), default: []].append(offset)
             }
             var keep = Set<Int>()
+            let bindings = manifest.bindings
+            let depth = { (offset: Int) in bindings[candidates[offset].index].origin?.depth ?? 0 }
             for offsets in groups.values {
-                let depth = offsets.lazy.map { candidates[$0].binding.origin?.depth ?? 0 }.min()!
-                let shallowest = offsets.filter { (candidates[$0].binding.origin?.depth ?? 0) == depth }
+                let shallowestDepth = offsets.lazy.map(depth).min()!
+                let shallowest = offsets.filter { depth($0) == shallowestDepth }
                 if shallowest.count > 1 { reportDuplicates(shallowest, of: candidates) }
                 keep.insert(shallowest[0])
             }
@@ -340,10 +333,11 @@ struct ValidationRun {
 
     private mutating func reportDuplicates(_ offsets: [Int], of candidates: [ValidatedBinding]) {
         for offset in offsets {
-            let binding = candidates[offset].binding
+            let binding = manifest.bindings[candidates[offset].index]
             // At most a few places: a file may repeat one binding thousands of
             // times, and every repeat gets a diagnostic.
-            let others = offsets.lazy.filter { $0 != offset }.compactMap { candidates[$0].binding.origin }
+            let bindings = manifest.bindings
+            let others = offsets.lazy.filter { $0 != offset }.compactMap { bindings[candidates[$0].index].origin }
             let shown = others.prefix(3).map { "line \($0.position().line)" }
             let more = offsets.count - 1 - shown.count
             report(diagnostic(

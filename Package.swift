@@ -11,16 +11,21 @@ let package = Package(
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
     products: [
         .library(name: "Patchbay", targets: ["Patchbay"]),
+        // The command's subcommands as a library, for an app that exposes them with its live catalog.
+        .library(name: "PatchbayTools", targets: ["PatchbayTools"]),
         .executable(name: "patchbay", targets: ["PatchbayCommand"]),
         .executable(name: "notes-example", targets: ["NotesExample"]),
     ],
     targets: [
+        // The container: catalog, manifests, validation, resolution, injection, reload.
         .target(name: "Patchbay"),
-        .executableTarget(name: "PatchbayCommand", dependencies: ["Patchbay"]),
+        // Report formats, explain, graph, schema and the command line, over the container's library calls.
+        .target(name: "PatchbayTools", dependencies: ["Patchbay"]),
+        .executableTarget(name: "PatchbayCommand", dependencies: ["PatchbayTools"]),
         // The example app: its types and catalog live in a library so tests can use them.
         .target(name: "NotesKit", dependencies: ["Patchbay"]),
-        .executableTarget(name: "NotesExample", dependencies: ["NotesKit", "Patchbay"]),
-        .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "NotesKit"]),
+        .executableTarget(name: "NotesExample", dependencies: ["NotesKit", "Patchbay", "PatchbayTools"]),
+        .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTools", "NotesKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,6 +7,7 @@
 import Foundation
 import NotesKit
 import Patchbay
+import PatchbayTools
 
 struct Options {
     var environment: String?

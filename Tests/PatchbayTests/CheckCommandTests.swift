@@ -5,6 +5,7 @@ import Foundation
 import NotesKit
 import Testing
 @testable import Patchbay
+@testable import PatchbayTools
 
 /// The folder holding the built products (`.build/debug`).
 let productsDirectory: URL = {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Patchbay
+@testable import PatchbayTools
 
 /// `DependencyGraph`: a manifest's bindings and needs as Mermaid and DOT.
 struct DependencyGraphTests {

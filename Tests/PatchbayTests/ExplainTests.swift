@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Patchbay
+@testable import PatchbayTools
 
 /// `ManifestExplainer`: how a type resolves under one manifest.
 struct ExplainTests {

@@ -10,6 +10,7 @@ import Foundation
 import NotesKit
 import Testing
 @testable import Patchbay
+@testable import PatchbayTools
 
 enum Golden {
     /// The package root (three levels above this file).

@@ -2,6 +2,7 @@ import Foundation
 import NotesKit
 import Testing
 @testable import Patchbay
+@testable import PatchbayTools
 
 /// `patchbay explain`, `graph` and `schema`: arguments, outputs and exit statuses.
 struct InspectCommandTests {

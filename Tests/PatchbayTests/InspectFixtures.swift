@@ -3,6 +3,7 @@
 // and manifests loaded from text.
 import Foundation
 @testable import Patchbay
+@testable import PatchbayTools
 
 enum InspectFixture {
     /// A factory description. Needs are written `App.B` (direct), `App.B?`

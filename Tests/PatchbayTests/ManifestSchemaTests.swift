@@ -2,6 +2,7 @@ import Foundation
 import NotesKit
 import Testing
 @testable import Patchbay
+@testable import PatchbayTools
 
 /// `ManifestSchema`, the committed schema files, and what they accept.
 struct ManifestSchemaTests {

@@ -38,36 +38,6 @@ struct TypeKeyTests {
         #expect(made.qualifiedName == TypeKey.qualifiedName(of: type))
     }
 
-    /// Protocol names are read from the protocol's descriptor when the form
-    /// is plain; whatever is read must be what the runtime prints.
-    @Test(arguments: types.indices)
-    func protocolNamesReadFromTheBinaryAreTheRuntimes(_ index: Int) {
-        let type = Self.types[index]
-        guard let names = ProtocolTypeName.names(of: type) else { return }
-        #expect(names.qualified == TypeKey.qualifiedName(of: type))
-        #expect(names.name == TypeKey.shortName(of: type))
-    }
-
-    /// The plain form takes the shortcut, so the test above checks something;
-    /// the others go to the runtime.
-    @Test func plainProtocolsAreReadAndOtherFormsAreNot() {
-        for type: Any.Type in [
-            (any Database).self, (any Error).self, (any Database & Sendable).self,
-            (any TopLevelClassBound).self, (any _UnderscoredProtocol9).self, (any CustomStringConvertible).self,
-            (any TopLevelClassBound & AnyObject).self,  // the same type as `any TopLevelClassBound`
-        ] {
-            #expect(ProtocolTypeName.names(of: type) != nil, "\(type)")
-        }
-        for type: Any.Type in [
-            (any Second).self, (any Private).self, (any FilePrivate).self, (any Base & Second).self,
-            (any Database & Second).self, (any Sendable).self, (any Database.Type).self, (any Database)?.self,
-            FakeDatabase.self, Int.self, Box<Int>.self, Any.self, AnyObject.self,
-            (any Greeting & AnyObject).self,  // not `any Greeting`: the runtime names it "Greeting & AnyObject"
-        ] {
-            #expect(ProtocolTypeName.names(of: type) == nil, "\(type)")
-        }
-    }
-
     /// `any P & AnyObject` of a protocol that is not class-bound is a type
     /// of its own, though its metadata lists the one protocol: a factory
     /// that provides it does not provide `P`, and a manifest names it as

@@ -17,13 +17,6 @@ public struct TypeKey: Hashable, Sendable, CustomStringConvertible {
     ///     let key = TypeKey((any Clock).self)   // key.name == "Clock"
     public init<T>(_ type: T.Type) {
         id = ObjectIdentifier(type)
-        // Most provided types are protocols: their names are read from the
-        // protocol's descriptor, with no demangling (see `ProtocolTypeName`).
-        if let names = ProtocolTypeName.names(of: type) {
-            qualifiedName = names.qualified
-            name = names.name
-            return
-        }
         let qualified = TypeKey.qualifiedName(of: type)
         qualifiedName = qualified
         name = TypeKey.shortName(fromQualified: qualified) ?? TypeKey.shortName(of: type)

@@ -48,6 +48,8 @@ public struct ManifestChecker: Sendable {
     public struct UnusablePath: Error, Sendable, CustomStringConvertible {
         /// What is wrong.
         public let description: String
+
+        package init(description: String) { self.description = description }
     }
 
     /// Checks every manifest at `paths` (files or folders) and reports every problem.
@@ -117,7 +119,7 @@ public struct ManifestChecker: Sendable {
     }
 
     /// The `catalog.json` in a folder, if any.
-    static func discoverCatalog(in folder: URL) throws(UnusablePath) -> CatalogDescription? {
+    package static func discoverCatalog(in folder: URL) throws(UnusablePath) -> CatalogDescription? {
         let file = folder.appendingPathComponent("catalog.json")
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         return try readCatalog(file)

@@ -59,7 +59,7 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Orders diagnostics errors first, then by file, position and the order
     /// found: the order they are printed in.
-    static func sortedForDisplay(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    package static func sortedForDisplay(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.enumerated().sorted { a, b in
             let (x, y) = (a.element, b.element)
             if x.severity != y.severity { return x.severity == .error }

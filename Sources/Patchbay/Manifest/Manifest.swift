@@ -35,7 +35,7 @@ public struct Manifest: Sendable, Hashable {
     }
 
     /// Where the top-level keys stand, for diagnostics about them.
-    var origin: SourceOrigin?
+    package var origin: SourceOrigin?
 }
 
 /// One entry of a manifest's `bindings`: "serve `protocol` with `factory`".
@@ -67,7 +67,7 @@ public struct Binding: Sendable, Hashable {
     }
 
     /// Where the binding stands in its file.
-    var origin: SourceOrigin?
+    package var origin: SourceOrigin?
     /// Whether the file reader found a problem in the binding's own keys (an
     /// unknown key or lifetime, a missing factory): validation still checks
     /// the rest of it, and counts its protocol as bound for its dependents.
@@ -91,14 +91,14 @@ struct InterpolationRecord: Sendable, Hashable {
 
 /// Where a part of a manifest came from: the file and the JSON Pointer of the
 /// object, with the positions index of that file for finding line and column.
-final class SourceOrigin: Sendable, Hashable {
-    let file: String
-    let pointer: String
+package final class SourceOrigin: Sendable, Hashable {
+    package let file: String
+    package let pointer: String
     let index: JSONPositionIndex?
     /// How far up the `extends` chain the file is: 0 for the file loaded
     /// first, 1 for its parent, and so on. A binding from a lower depth (the
     /// child) replaces one with the same key from a higher depth (a parent).
-    let depth: Int
+    package let depth: Int
 
     init(file: String, pointer: String, index: JSONPositionIndex?, depth: Int = 0) {
         self.file = file
@@ -109,21 +109,21 @@ final class SourceOrigin: Sendable, Hashable {
 
     /// The position of the member `key` of this object (its value), or of a
     /// deeper pointer below it, falling back to the object itself.
-    func position(of key: String? = nil) -> SourcePosition {
+    package func position(of key: String? = nil) -> SourcePosition {
         guard let index else { return SourcePosition(line: 1, column: 1) }
         guard let key else { return index.position(of: pointer) }
         return index.position(of: pointer + "/" + JSONPositionIndex.escape(key))
     }
 
     /// The position of an absolute pointer in this file.
-    func position(atPointer absolute: String) -> SourcePosition {
+    package func position(atPointer absolute: String) -> SourcePosition {
         index?.position(of: absolute) ?? SourcePosition(line: 1, column: 1)
     }
 
-    static func == (lhs: SourceOrigin, rhs: SourceOrigin) -> Bool {
+    package static func == (lhs: SourceOrigin, rhs: SourceOrigin) -> Bool {
         lhs.file == rhs.file && lhs.pointer == rhs.pointer && lhs.depth == rhs.depth
     }
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(file)
         hasher.combine(pointer)
     }
@@ -131,7 +131,7 @@ final class SourceOrigin: Sendable, Hashable {
 
 extension Binding {
     /// `UserRepository` or `UserRepository in secondary`, for messages.
-    var displayKey: String {
+    package var displayKey: String {
         injector == .primary ? protocolName : "\(protocolName) in \(injector)"
     }
 

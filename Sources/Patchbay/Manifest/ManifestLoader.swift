@@ -62,7 +62,7 @@ public struct ManifestLoader: Sendable {
     }
 
     /// Loads a file, returning whatever could be read and every diagnostic.
-    func loadCollecting(contentsOf url: URL, displayPath: String? = nil) -> (Manifest?, [Diagnostic]) {
+    package func loadCollecting(contentsOf url: URL, displayPath: String? = nil) -> (Manifest?, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         let url = url.standardizedFileURL
         let root = url.deletingLastPathComponent()
@@ -208,7 +208,7 @@ public struct ManifestLoader: Sendable {
     // MARK: - Display paths
 
     /// A path relative to the current folder when the file is below it, else the full path.
-    static func displayPath(for url: URL) -> String {
+    package static func displayPath(for url: URL) -> String {
         let path = url.standardizedFileURL.path
         let current = FileManager.default.currentDirectoryPath
         if path == current || path + "/" == current { return "." }

@@ -1,7 +1,7 @@
 /// "Did you mean ...?" suggestions by edit distance, as swift-argument-parser offers.
-enum EditDistance {
+package enum EditDistance {
     /// The Levenshtein distance between two strings, compared case-insensitively.
-    static func between(_ a: String, _ b: String) -> Int {
+    package static func between(_ a: String, _ b: String) -> Int {
         let a = Array(a.lowercased().unicodeScalars), b = Array(b.lowercased().unicodeScalars)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
@@ -28,7 +28,7 @@ enum EditDistance {
     /// A candidate qualifies when at most a third of its letters differ (at
     /// least one edit is always allowed), or when one name contains the other.
     /// Names longer than `longestComparedName` get no suggestions.
-    static func suggestions(for word: String, among candidates: some Sequence<String>, limit: Int = 3) -> [String] {
+    package static func suggestions(for word: String, among candidates: some Sequence<String>, limit: Int = 3) -> [String] {
         guard word.utf8.count <= longestComparedName else { return [] }
         let lowered = word.lowercased()
         var scored: [(name: String, distance: Int)] = []

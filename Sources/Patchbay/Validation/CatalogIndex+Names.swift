@@ -2,25 +2,25 @@
 /// which speak of types by their module-qualified names.
 extension CatalogIndex {
     /// Whether `name` is the module-qualified name of a type in the catalog.
-    func isType(_ name: String) -> Bool { type(qualified: name) != nil }
+    package func isType(_ name: String) -> Bool { type(qualified: name) != nil }
 
     /// The module-qualified types whose short name is `name`, sorted; empty when none.
-    func types(named name: String) -> [String] {
+    package func types(named name: String) -> [String] {
         types(short: name).map { $0.all.map { types[$0].qualified }.sorted() } ?? []
     }
 
     /// The factories that provide a qualified type, sorted; nil when none does.
-    func providers(of qualified: String) -> [String]? {
+    package func providers(of qualified: String) -> [String]? {
         guard let type = typesByQualifiedNameLookup(qualified) else { return nil }
         let providers = providers(of: type)
         return providers.isEmpty ? nil : providers
     }
 
     /// The module-qualified names of the types some factory provides, sorted.
-    var providedQualifiedNames: [String] { Set(providedTypes.map { types[$0].qualified }).sorted() }
+    package var providedQualifiedNames: [String] { Set(providedTypes.map { types[$0].qualified }).sorted() }
 
     /// The factory of that name, as a catalog description states it.
-    func factory(named name: String) -> CatalogDescription.Factory? {
+    package func factory(named name: String) -> CatalogDescription.Factory? {
         guard let offset = factoryOffset(named: name) else { return nil }
         switch source {
         case .live(let catalog): return CatalogDescription.Factory(catalog.definitions[offset], withPlace: true)

@@ -11,16 +11,16 @@
 /// What only messages read (a factory's product type, its parameter type's
 /// name, where it was registered, which factories provide a type) is read
 /// from the source when a message asks for it.
-struct CatalogIndex: Sendable {
+package struct CatalogIndex: Sendable {
     /// A type's place in ``types``.
-    typealias TypeID = Int
+    package typealias TypeID = Int
 
     /// A type's two names.
-    struct TypeInfo: Sendable {
+    package struct TypeInfo: Sendable {
         /// `NotesKit.Clock`.
-        let qualified: String
+        package let qualified: String
         /// `Clock`.
-        let short: String
+        package let short: String
     }
 
     /// One factory, as validation reads it.
@@ -69,7 +69,7 @@ struct CatalogIndex: Sendable {
     private var hasDotlessTypeNames = false
 
     /// Indexes the app's live catalog.
-    init(_ catalog: FactoryCatalog) {
+    package init(_ catalog: FactoryCatalog) {
         let definitions = catalog.definitions
         source = .live(catalog)
         factoryOffsets = catalog.offsetsByName
@@ -95,7 +95,7 @@ struct CatalogIndex: Sendable {
 
     /// Indexes a catalog description. A type the description's `types` list
     /// does not name is known by its qualified name alone.
-    init(_ description: CatalogDescription) {
+    package init(_ description: CatalogDescription) {
         source = .description(description)
         factoryOffsets = NameTable(capacity: description.factories.count)
         typesByShortName = NameTable(capacity: description.types.count)
@@ -169,19 +169,19 @@ struct CatalogIndex: Sendable {
     // MARK: - Factories
 
     /// The place in ``factories`` of the factory of that name.
-    func factoryOffset(named name: String) -> Int? { factoryOffsets[name] }
+    package func factoryOffset(named name: String) -> Int? { factoryOffsets[name] }
 
     /// Every factory name, unsorted.
-    var factoryNames: [String] { factories.map(\.name) }
+    package var factoryNames: [String] { factories.map(\.name) }
 
     /// The provided types of a factory.
-    func provides(_ factory: Int) -> ArraySlice<TypeID> { providedTypes[factories[factory].provides] }
+    package func provides(_ factory: Int) -> ArraySlice<TypeID> { providedTypes[factories[factory].provides] }
 
     /// The needs of a factory; nil when it resolves by hand.
     func needs(_ factory: Int) -> ArraySlice<Need>? { factories[factory].needs.map { needs[$0] } }
 
     /// The factory's product type, for messages: the concrete type when known.
-    func productTypeName(_ factory: Int) -> String {
+    package func productTypeName(_ factory: Int) -> String {
         switch source {
         case .live(let catalog): display(catalog.definitions[factory].productTypeName)
         case .description(let description): display(description.factories[factory].productType)
@@ -189,7 +189,7 @@ struct CatalogIndex: Sendable {
     }
 
     /// The factory's parameter type name and what is known of its fields; nil when it takes none.
-    func parameters(_ factory: Int) -> CatalogDescription.Parameters? {
+    package func parameters(_ factory: Int) -> CatalogDescription.Parameters? {
         switch source {
         case .live(let catalog): catalog.definitions[factory].parameters.map { .init(type: $0.typeName, fields: $0.fields) }
         case .description(let description): description.factories[factory].parameters
@@ -203,7 +203,7 @@ struct CatalogIndex: Sendable {
     }
 
     /// Where the factory was registered (`NotesKit/NotesCatalog.swift:42`), when known.
-    func registeredAt(_ factory: Int) -> String? {
+    package func registeredAt(_ factory: Int) -> String? {
         switch source {
         case .live(let catalog): catalog.definitions[factory].registeredAt.description
         case .description(let description): description.factories[factory].registeredAt
@@ -213,7 +213,7 @@ struct CatalogIndex: Sendable {
     // MARK: - Types
 
     /// The type of that module-qualified name.
-    func type(qualified name: String) -> TypeID? {
+    package func type(qualified name: String) -> TypeID? {
         // No hash for a dotless name when no qualified name is dotless.
         if !hasDotlessTypeNames, !name.containsASCII(UInt8(ascii: ".")) { return nil }
         return typesByQualifiedName.value {
@@ -227,18 +227,18 @@ struct CatalogIndex: Sendable {
     func types(short name: String) -> InlineList<TypeID>? { typesByShortName[name] }
 
     /// The short name of a type, for messages.
-    func display(_ type: TypeID) -> String { types[type].short }
+    package func display(_ type: TypeID) -> String { types[type].short }
 
     /// The short name of a qualified type, for messages; the name itself when unknown.
-    func display(_ qualified: String) -> String {
+    package func display(_ qualified: String) -> String {
         type(qualified: qualified).map { types[$0].short } ?? qualified
     }
 
     /// The factories that provide a type, sorted; empty when none does. For messages.
-    func providers(of type: TypeID) -> [String] {
+    package func providers(of type: TypeID) -> [String] {
         factories.indices.filter { provides($0).contains(type) }.map { factories[$0].name }.sorted()
     }
 
     /// The short names of the types some factory provides, for suggestions.
-    var providedShortNames: [String] { Array(Set(providedTypes.map(display))) }
+    package var providedShortNames: [String] { Array(Set(providedTypes.map(display))) }
 }

@@ -5,15 +5,15 @@
 /// Which binding serves each type from each injector: the injector's own
 /// binding, else the first binding in injector order. Types are numbered
 /// (see ``CatalogIndex/TypeID``), so a lookup is an array read.
-struct ServingTable {
+package struct ServingTable {
     /// The bindings of one type: each injector's own, and the first in injector order.
-    struct Serving {
+    package struct Serving {
         /// Each injector's own binding.
         private var ownByInjector = InjectorMap<Int>()
         var first: (rank: Int, binding: Int)?
 
         /// The binding `injector` has of its own, if any.
-        func own(_ injector: InjectorName) -> Int? { ownByInjector[injector] }
+        package func own(_ injector: InjectorName) -> Int? { ownByInjector[injector] }
 
         /// Records `binding` as `injector`'s own; `rank` is the injector's place in the order.
         /// Returns false when the injector already had one, which `binding` replaces.
@@ -30,31 +30,31 @@ struct ServingTable {
     private var types: [Serving?]
 
     /// An empty table for types numbered below `typeCount`.
-    init(typeCount: Int) { types = Array(repeating: nil, count: typeCount) }
+    package init(typeCount: Int) { types = Array(repeating: nil, count: typeCount) }
 
     /// Records `binding` as `injector`'s binding of `type`; false when the
     /// injector already had one.
-    mutating func add(_ binding: Int, type: Int, injector: InjectorName, rank: Int) -> Bool {
+    package mutating func add(_ binding: Int, type: Int, injector: InjectorName, rank: Int) -> Bool {
         if types[type] == nil { types[type] = Serving() }
         return types[type]!.add(binding, of: injector, rank: rank)
     }
 
     /// The binding that serves `type` when asked from `injector`, as resolution would choose it.
-    func binding(serving type: Int, from injector: InjectorName) -> Int? {
+    package func binding(serving type: Int, from injector: InjectorName) -> Int? {
         types[type]?.binding(for: injector)
     }
 
     /// The bindings of `type`, when some injector binds it.
-    subscript(type: Int) -> Serving? { types[type] }
+    package subscript(type: Int) -> Serving? { types[type] }
 }
 
 /// Each injector's place in an injector order. Every manifest's order
 /// starts with primary and secondary, which are compared, not hashed.
-struct InjectorRanks {
+package struct InjectorRanks {
     private let leadsWithDefaults: Bool
     private let ranks: [InjectorName: Int]
 
-    init(_ order: [InjectorName]) {
+    package init(_ order: [InjectorName]) {
         leadsWithDefaults = order.starts(with: [.primary, .secondary])
         // Usually there is no other injector, and no dictionary to make.
         var ranks: [InjectorName: Int] = [:]
@@ -65,7 +65,7 @@ struct InjectorRanks {
     }
 
     /// The injector's place; `Int.max` when it is not in the order.
-    subscript(injector: InjectorName) -> Int {
+    package subscript(injector: InjectorName) -> Int {
         if leadsWithDefaults, injector == .primary { return 0 }
         if leadsWithDefaults, injector == .secondary { return 1 }
         return ranks[injector] ?? Int.max

@@ -85,7 +85,7 @@ struct ValidationResult: Sendable {
 }
 
 /// The state of one validation pass.
-struct ValidationRun {
+package struct ValidationRun {
     let manifest: Manifest
     let catalog: CatalogIndex?
     var diagnostics: [Diagnostic] = []
@@ -170,7 +170,7 @@ struct ValidationRun {
     }
 
     /// primary, secondary, then custom injectors in `injectors` order, else in order of first use.
-    static func injectorOrder(of manifest: Manifest) -> [InjectorName] {
+    package static func injectorOrder(of manifest: Manifest) -> [InjectorName] {
         var order: [InjectorName] = [.primary, .secondary]
         var seen = Set(order)  // a manifest may use thousands of injectors: no linear search per name
         let custom = manifest.injectors ?? manifest.bindings.map(\.injector)

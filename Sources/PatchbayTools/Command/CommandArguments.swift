@@ -1,6 +1,8 @@
 /// The arguments of one subcommand, parsed the way swift-argument-parser
 /// tools parse them: `--flag value`, `--flag=value`, boolean `--flag`, `--`
 /// ending the options, and operands anywhere else.
+
+import Patchbay
 struct CommandArguments {
     private(set) var options: [String: String] = [:]
     private(set) var flags: Set<String> = []

@@ -7,6 +7,8 @@
 // with a problem (an unknown factory, a protocol the catalog does not know):
 // a manifest being explained is often one being repaired.
 
+import Patchbay
+
 /// A manifest's bindings in effect, with their factories from the catalog.
 struct BindingTable {
     /// One binding in effect.

@@ -1,4 +1,5 @@
 import Foundation
+import Patchbay
 
 extension TypeExplanation {
     /// The explanation as `patchbay explain` prints it: a header line, labelled

@@ -1,4 +1,5 @@
 import Foundation
+import Patchbay
 
 extension DependencyGraph {
     /// The graph as a Mermaid flowchart (`flowchart LR`), which GitHub renders

@@ -10,6 +10,8 @@
 /// A need that no injector binds gets a node of its own, outside every
 /// injector. Without a catalog the graph has nodes but no edges. The order of
 /// nodes and edges depends only on the manifest and the catalog.
+
+import Patchbay
 public struct DependencyGraph: Sendable, Hashable {
     /// One node: a binding in effect, or a needed type that nothing binds.
     public struct Node: Sendable, Hashable {

@@ -10,6 +10,8 @@
 ///
 /// Without a catalog it can still show the binding and its parameters, but
 /// not what the factory needs nor the factory's default lifetime.
+
+import Patchbay
 public struct ManifestExplainer: Sendable {
     let table: BindingTable
     let hasCatalog: Bool

@@ -1,11 +1,12 @@
 import Foundation
+import Patchbay
 
 /// The `patchbay` command: `check`, `explain`, `graph` and `schema`, as a
 /// library so an app can expose the same subcommands from its own executable
 /// with its live catalog (then `parameters` are decoded with their real types):
 ///
 ///     // Sources/MyAppTool/main.swift
-///     import Patchbay
+///     import PatchbayTools
 ///     PatchbayCommandLine(catalog: .myApp, commandName: "myapp-manifests").main()
 ///
 /// The executable that ships with the package is `PatchbayCommandLine().main()`:

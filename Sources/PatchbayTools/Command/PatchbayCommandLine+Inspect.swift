@@ -1,4 +1,5 @@
 import Foundation
+import Patchbay
 
 // The subcommands that read one manifest (`explain`, `graph`) or none
 // (`schema`): argument handling and output only; the work is done by

@@ -1,4 +1,5 @@
 import Foundation
+import Patchbay
 
 extension CheckReport {
     /// One diagnostic per line in the compiler's format, then the summary line.

@@ -1,5 +1,7 @@
 /// How one type resolves under a manifest: what ``ManifestExplainer`` finds
 /// and `patchbay explain` prints with ``text()``.
+
+import Patchbay
 public struct TypeExplanation: Sendable, Hashable {
     /// The name as requested.
     public let requested: String

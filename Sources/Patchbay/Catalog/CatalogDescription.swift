@@ -10,55 +10,55 @@ import Foundation
 ///     try catalog.describe().jsonData().write(to: URL(fileURLWithPath: "Manifests/catalog.json"))
 public struct CatalogDescription: Codable, Sendable, Hashable {
     /// The description format; this build writes and reads `1`.
-    public var version: Int
+    package var version: Int
     /// Every type named in the catalog, with its short and module-qualified names.
-    public var types: [TypeName]
+    package var types: [TypeName]
     /// The factories, sorted by name.
-    public var factories: [Factory]
+    package var factories: [Factory]
 
     /// Creates a description.
-    public init(version: Int = 1, types: [TypeName], factories: [Factory]) {
+    package init(version: Int = 1, types: [TypeName], factories: [Factory]) {
         self.version = version
         self.types = types
         self.factories = factories
     }
 
     /// A type's two names.
-    public struct TypeName: Codable, Sendable, Hashable {
+    package struct TypeName: Codable, Sendable, Hashable {
         /// `NotesKit.Clock`.
-        public var qualified: String
+        package var qualified: String
         /// `Clock`.
-        public var name: String
+        package var name: String
         /// Creates a type name.
-        public init(qualified: String, name: String) {
+        package init(qualified: String, name: String) {
             self.qualified = qualified
             self.name = name
         }
     }
 
     /// One factory.
-    public struct Factory: Codable, Sendable, Hashable {
+    package struct Factory: Codable, Sendable, Hashable {
         /// The name manifests use.
-        public var name: String
+        package var name: String
         /// The module-qualified names of the types it provides.
-        public var provides: [String]
+        package var provides: [String]
         /// What it needs, in order; `nil` when it resolves by hand (unknown to static checks).
-        public var needs: [Need]?
+        package var needs: [Need]?
         /// The lifetime when a binding names none.
-        public var defaultLifetime: Lifetime?
+        package var defaultLifetime: Lifetime?
         /// The product's type: the concrete type when known, else the provided type.
-        public var productType: String
+        package var productType: String
         /// Whether the product is a class instance (needed for `weak`).
-        public var productIsClass: Bool
+        package var productIsClass: Bool
         /// The parameter type, when the factory takes parameters.
-        public var parameters: Parameters?
+        package var parameters: Parameters?
         /// The module-qualified resolve-time argument type, when it takes one.
-        public var argument: String?
+        package var argument: String?
         /// Where it was registered (`NotesKit/NotesCatalog.swift:42`).
-        public var registeredAt: String?
+        package var registeredAt: String?
 
         /// Creates a factory description.
-        public init(
+        package init(
             name: String, provides: [String], needs: [Need]?, defaultLifetime: Lifetime? = nil,
             productType: String, productIsClass: Bool, parameters: Parameters? = nil, argument: String? = nil,
             registeredAt: String? = nil
@@ -76,44 +76,44 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
     }
 
     /// A dependency of a factory.
-    public struct Need: Codable, Sendable, Hashable {
+    package struct Need: Codable, Sendable, Hashable {
         /// The module-qualified type.
-        public var type: String
+        package var type: String
         /// `direct` (must be bound), `optional` (`T?`) or `lazy` (``Lazy``, resolved on first use).
-        public var kind: String
+        package var kind: String
         /// Creates a need.
-        public init(type: String, kind: String = "direct") {
+        package init(type: String, kind: String = "direct") {
             self.type = type
             self.kind = kind
         }
     }
 
     /// A factory's parameter type.
-    public struct Parameters: Codable, Sendable, Hashable {
+    package struct Parameters: Codable, Sendable, Hashable {
         /// The module-qualified type name.
-        public var type: String
+        package var type: String
         /// Its fields, when a dry run of its decoder could tell; `nil` when unknown.
-        public var fields: [ParameterField]?
+        package var fields: [ParameterField]?
         /// Creates a parameter type description.
-        public init(type: String, fields: [ParameterField]?) {
+        package init(type: String, fields: [ParameterField]?) {
             self.type = type
             self.fields = fields
         }
     }
 
     /// A field of a parameter type.
-    public struct ParameterField: Codable, Sendable, Hashable {
+    package struct ParameterField: Codable, Sendable, Hashable {
         /// The JSON key.
-        public var name: String
+        package var name: String
         /// The JSON type: `string`, `integer`, `number`, `boolean`, `object`, `array` or `any`.
-        public var type: String
+        package var type: String
         /// Whether the key must be present.
-        public var required: Bool
+        package var required: Bool
         /// For an `object` whose keys are known: its fields; `nil` otherwise,
         /// and for objects that take any keys (dictionaries).
-        public var fields: [ParameterField]?
+        package var fields: [ParameterField]?
         /// Creates a field.
-        public init(name: String, type: String, required: Bool, fields: [ParameterField]? = nil) {
+        package init(name: String, type: String, required: Bool, fields: [ParameterField]? = nil) {
             self.name = name
             self.type = type
             self.required = required

@@ -4,18 +4,20 @@
 /// Two keys are equal when they name the same Swift type. The names are what
 /// manifests and diagnostics use: the module-qualified name
 /// (`NotesKit.Clock`) and the short name (`Clock`).
-public struct TypeKey: Hashable, Sendable, CustomStringConvertible {
+@usableFromInline
+package struct TypeKey: Hashable, Sendable, CustomStringConvertible {
     /// The runtime identity of the type.
-    let id: ObjectIdentifier
+    @usableFromInline let id: ObjectIdentifier
     /// The module-qualified name, as `String(reflecting:)` prints it: `NotesKit.Clock`.
-    public let qualifiedName: String
+    package let qualifiedName: String
     /// The name without its module: `Clock`.
-    public let name: String
+    package let name: String
 
     /// Creates the key of a type.
     ///
     ///     let key = TypeKey((any Clock).self)   // key.name == "Clock"
-    public init<T>(_ type: T.Type) {
+    @usableFromInline
+    package init<T>(_ type: T.Type) {
         id = ObjectIdentifier(type)
         let qualified = TypeKey.qualifiedName(of: type)
         qualifiedName = qualified
@@ -88,8 +90,10 @@ public struct TypeKey: Hashable, Sendable, CustomStringConvertible {
         return String(name.dropFirst(4))
     }
 
-    public static func == (lhs: TypeKey, rhs: TypeKey) -> Bool { lhs.id == rhs.id }
-    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    @usableFromInline
+    package static func == (lhs: TypeKey, rhs: TypeKey) -> Bool { lhs.id == rhs.id }
+    @usableFromInline
+    package func hash(into hasher: inout Hasher) { hasher.combine(id) }
     /// The short name.
-    public var description: String { name }
+    @usableFromInline package var description: String { name }
 }

@@ -2,23 +2,23 @@
 ///
 /// Columns count Unicode scalars, so `é` or `😀` moves the column on by one,
 /// and a tab counts one, as most editors' "column" readouts do.
-public struct SourcePosition: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+package struct SourcePosition: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
     /// The 1-based line number.
-    public var line: Int
+    package var line: Int
     /// The 1-based column, counted in Unicode scalars from the start of the line.
-    public var column: Int
+    package var column: Int
 
     /// Creates a position from a 1-based line and column.
-    public init(line: Int, column: Int) {
+    package init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
 
     /// Orders positions as they appear in a file: by line, then by column.
-    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
+    package static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
         (lhs.line, lhs.column) < (rhs.line, rhs.column)
     }
 
     /// The position as `line:column`, the form compilers and editors use.
-    public var description: String { "\(line):\(column)" }
+    package var description: String { "\(line):\(column)" }
 }

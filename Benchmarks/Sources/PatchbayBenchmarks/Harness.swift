@@ -82,3 +82,23 @@ func printTable(_ results: [Result], references: [String]) {
         print("| " + row.joined(separator: " | ") + " |")
     }
 }
+
+/// Runs `iterations` operations of one contender of the case named `name`
+/// and exits: no warm-up, no clock, no table. Under callgrind, two runs with
+/// different counts differ by exactly those operations, so .ci/perf-guard
+/// divides the difference of their totals by the difference of the counts to
+/// get instructions per operation, free of start-up and set-up. Only the
+/// cases the guard watches are made (`cases`), so the set-up both runs pay
+/// stays short under valgrind.
+func runCounted(_ name: String, contender: String, iterations: Int, among cases: [Case]) throws -> Never {
+    guard let benchmark = cases.first(where: { $0.name == name }),
+        let operation = benchmark.contenders.first(where: { $0.name == contender })
+    else {
+        let known = cases.map { "'\($0.name)' (\($0.contenders.map(\.name).joined(separator: ", ")))" }
+        FileHandle.standardError.write(Data("no case '\(name)' with contender '\(contender)'; cases: \(known.joined(separator: "; "))\n".utf8))
+        exit(2)
+    }
+    sink &+= try operation.run(iterations)
+    print(sink)  // the checksum: printed, so no operation's result is dead
+    exit(0)
+}

@@ -1,4 +1,5 @@
 import BenchmarkTypes
+import Dependencies
 import Dispatch
 import Foundation
 import Patchbay
@@ -7,6 +8,15 @@ import Swinject
 /// A class that reads its service through `@Injected`.
 final class InjectedHolder: @unchecked Sendable {
     @Injected(container: resolveContainers.singleton) var service: any Service
+}
+
+/// Reads the resolve cases' dependencies through `@Dependency`, as a type in
+/// an app that uses swift-dependencies does: each read looks the dependency
+/// up in the current `DependencyValues`.
+struct DependenciesHolder {
+    @Dependency(\.service) var service
+    @Dependency(\.serviceMaker) var serviceMaker
+    @Dependency(\.chainA) var chainA
 }
 
 /// The containers the resolve cases share, made once.
@@ -28,11 +38,13 @@ func resolveCases(iterations: Int) -> [Case] {
     let swinjectTransientSync = c.swinjectTransient.synchronize()
     let holder = InjectedHolder()
     _ = holder.service
+    let dependencies = DependenciesHolder()
     return [
         Case(name: "singleton resolve", unit: "resolve", iterations: iterations, contenders: [
             ("Patchbay", { n in var s = 0; for _ in 0..<n { s &+= try c.singleton.resolve((any Service).self).id }; return s }),
             ("Swinject", { n in var s = 0; for _ in 0..<n { s &+= c.swinjectSingleton.resolve((any Service).self)!.id }; return s }),
             ("Swinject sync", { n in var s = 0; for _ in 0..<n { s &+= swinjectSingletonSync.resolve((any Service).self)!.id }; return s }),
+            ("swift-dependencies", { n in var s = 0; for _ in 0..<n { s &+= dependencies.service.id }; return s }),
             ("baseline", { n in var s = 0; for _ in 0..<n { s &+= c.baselineSingleton.resolve((any Service).self).id }; return s }),
             ("floor", { n in var s = 0; for _ in 0..<n { s &+= storedRead(c).id }; return s }),
         ]),
@@ -40,6 +52,7 @@ func resolveCases(iterations: Int) -> [Case] {
             ("Patchbay", { n in var s = 0; for _ in 0..<n { s &+= try c.transient.resolve((any Service).self).id }; return s }),
             ("Swinject", { n in var s = 0; for _ in 0..<n { s &+= c.swinjectTransient.resolve((any Service).self)!.id }; return s }),
             ("Swinject sync", { n in var s = 0; for _ in 0..<n { s &+= swinjectTransientSync.resolve((any Service).self)!.id }; return s }),
+            ("swift-dependencies", { n in var s = 0; for _ in 0..<n { s &+= dependencies.serviceMaker.make().id }; return s }),
             ("baseline", { n in var s = 0; for _ in 0..<n { s &+= c.baselineTransient.resolve((any Service).self).id }; return s }),
             ("floor", { n in var s = 0; for _ in 0..<n { s &+= directInit().id }; return s }),
         ]),
@@ -47,6 +60,7 @@ func resolveCases(iterations: Int) -> [Case] {
             ("Patchbay", { n in var s = 0; for _ in 0..<n { s &+= try c.transient.resolve((any ChainA).self).depth }; return s }),
             ("Swinject", { n in var s = 0; for _ in 0..<n { s &+= c.swinjectTransient.resolve((any ChainA).self)!.depth }; return s }),
             ("Swinject sync", { n in var s = 0; for _ in 0..<n { s &+= swinjectTransientSync.resolve((any ChainA).self)!.depth }; return s }),
+            ("swift-dependencies", { n in var s = 0; for _ in 0..<n { s &+= dependencies.chainA.make().depth }; return s }),
             ("baseline", { n in var s = 0; for _ in 0..<n { s &+= c.baselineTransient.resolve((any ChainA).self).depth }; return s }),
             ("floor", { n in var s = 0; for _ in 0..<n { s &+= directChain().depth }; return s }),
         ]),

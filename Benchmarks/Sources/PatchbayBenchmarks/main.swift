@@ -1,4 +1,5 @@
 // Patchbay's benchmarks: swift run -c release --package-path Benchmarks [--json] [--filter TEXT] [--samples N]
+// One hot path for counting instructions: PatchbayBenchmarks --count CASE --iterations N [--contender NAME]
 import Foundation
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -14,6 +15,14 @@ if let index = arguments.firstIndex(of: "--filter"), index + 1 < arguments.count
 // --contender NAME keeps one contender per case (for profiling it alone with callgrind).
 var onlyContender: String?
 if let index = arguments.firstIndex(of: "--contender"), index + 1 < arguments.count { onlyContender = arguments[index + 1] }
+// --count NAME --iterations N runs N operations of one case and nothing else,
+// for .ci/perf-guard to count under callgrind.
+if let index = arguments.firstIndex(of: "--count"), index + 1 < arguments.count {
+    var iterations = 1
+    if let at = arguments.firstIndex(of: "--iterations"), at + 1 < arguments.count { iterations = Int(arguments[at + 1]) ?? 1 }
+    try runCounted(arguments[index + 1], contender: onlyContender ?? "Patchbay", iterations: iterations,
+        among: resolveCases(iterations: iterations) + activationCases(sizes: [1_000]))
+}
 
 var cases: [Case] = []
 cases += resolveCases(iterations: 1_000_000)

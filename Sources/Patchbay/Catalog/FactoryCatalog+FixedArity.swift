@@ -10,7 +10,7 @@
 // atomic operations per dependency that a direct `init` does not pay. (A
 // `consuming` pack crashes the Swift 6.3 compiler.) With a plain generic
 // parameter, the dependency is read by specialized code and handed over
-// `consuming`: measured on a 3-deep chain of transients, see the README.
+// `consuming` (the benchmark package's README has the 3-deep chain's figures).
 //
 // The no-dependency twin is needed for overload resolution as much as for
 // speed: without it, a closure of no parameters would match the one-dependency

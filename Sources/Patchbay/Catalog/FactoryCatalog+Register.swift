@@ -10,7 +10,7 @@
 // `Optional<T>` at run time on every call, which costs several times what
 // the factory itself does for a small transient. Never inlined, though: an
 // app that registers hundreds of factories in one function would otherwise
-// hand the optimizer one enormous function (minutes of build time, measured).
+// hand the optimizer one enormous function, and take minutes to build.
 
 extension FactoryCatalog {
     /// Registers a factory that provides one type.

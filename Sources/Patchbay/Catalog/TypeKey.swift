@@ -46,11 +46,11 @@ package struct TypeKey: Hashable, Sendable, CustomStringConvertible {
     /// and private types go to the runtime, whose rules for them this does
     /// not repeat.
     ///
-    /// Demangling a type's name costs about 3,000 instructions the first
-    /// time in a process (the runtime caches it after), and registering a
-    /// factory needs both names: cutting the module off the one is a tenth
-    /// of that, and is what most app types need. `TypeKeyTests` checks the
-    /// result against the runtime's short name for every form.
+    /// Registering a factory needs both names, and asking the runtime for
+    /// the second means demangling the type again the first time in a
+    /// process; cutting the module off the first serves most app types.
+    /// `TypeKeyTests` checks the result against the runtime's short name
+    /// for every form.
     static func shortName(fromQualified qualified: String) -> String? {
         var text = qualified  // `withUTF8` is mutating: it may make the storage native
         let nameStart = text.withUTF8 { bytes -> Int? in
@@ -83,8 +83,8 @@ package struct TypeKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `name` without a leading `any `. Looks at the first byte before
-    /// calling `hasPrefix`, which costs about 40 instructions even when
-    /// the first byte already differs: registration asks this twice a type.
+    /// calling `hasPrefix`, which does not stop early when the first byte
+    /// already differs: registration asks this twice a type.
     private static func withoutAny(_ name: String) -> String {
         guard name.utf8.first == UInt8(ascii: "a"), name.hasPrefix("any ") else { return name }
         return String(name.dropFirst(4))

@@ -84,8 +84,7 @@ struct FactoryCall {
 ///
 /// A struct with a mutating `next`, not a local function over a captured
 /// counter: a captured `var` is checked for exclusive access at run time on
-/// every dependency (a `swift_beginAccess` call, measured at about 60
-/// instructions). Passing each dependency straight to `make`, rather than
+/// every dependency (a `swift_beginAccess` call). Passing each dependency straight to `make`, rather than
 /// gathering a tuple first, spares a copy (a retain and a release) of each.
 /// And `specs` is passed to each call, not kept in the cursor, which would
 /// retain it even for a factory with no dependencies.

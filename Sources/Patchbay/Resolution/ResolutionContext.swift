@@ -9,7 +9,7 @@
 final class ResolutionContext {
     // A context is used by one thread at a time (its owner's), so the dynamic
     // exclusivity checks Swift runs on each access of a class's `var` are
-    // switched off: measured, they were the largest cost of a transient resolve.
+    // switched off: they were the largest cost of a transient resolve.
     @exclusivity(unchecked) private(set) var container: Container?
     @exclusivity(unchecked) private(set) var activation: Activation?
     @exclusivity(unchecked) private(set) var overrides: OverrideTable?

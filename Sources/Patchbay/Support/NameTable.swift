@@ -11,9 +11,9 @@
 /// is normalized first.
 ///
 /// Why not `[String: Value]`: a `String` key is hashed with SipHash-1-3
-/// after a check that the text is in normal form, about 300 instructions
-/// for a short name (callgrind), and activation hashes one or two names for
-/// each binding. FNV-1a over a dozen bytes is a tenth of that.
+/// after a check that the text is in normal form, and activation hashes one
+/// or two names for each binding; FNV-1a over a short ASCII name is far
+/// cheaper (the benchmark package's README has the figures).
 ///
 /// What SipHash's per-process seed protects against is keys chosen to
 /// collide. Here every key is a name in the app's code: a manifest, the

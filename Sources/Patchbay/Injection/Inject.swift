@@ -5,25 +5,35 @@
 
 /// Resolves `T` from the default container.
 ///
-/// Stops the program with the ``ResolutionError`` message when it cannot be
-/// resolved (a default argument cannot throw); use ``PatchbaySystem/container``
-/// and `resolve` to handle errors.
-public func inject<T>(_ type: T.Type = T.self, from injector: InjectorName = .primary) -> T {
+/// Stops the program with the ``ResolutionError`` message, at the call,
+/// when it cannot be resolved (a default argument cannot throw); use
+/// ``PatchbaySystem/container`` and `resolve` to handle errors.
+/// - Parameters:
+///   - file: Where the call is, for messages; leave the default.
+///   - line: Where the call is, for messages; leave the default.
+public func inject<T>(
+    _ type: T.Type = T.self, from injector: InjectorName = .primary, file: StaticString = #fileID, line: UInt = #line
+) -> T {
     do {
         return try PatchbaySystem.resolveContainer(nil, for: T.self).resolve(T.self, from: injector)
     } catch {
-        fatalError(error.description)
+        fatalError(error.requested(at: CodeLocation(file, line)).description, file: file, line: line)
     }
 }
 
 /// Resolves `T` from the default container, or `nil` when no injector binds it.
 ///
-/// Only "not bound" gives `nil`; a failing factory stops the program with its message.
-public func injectIfProvided<T>(_ type: T.Type = T.self, from injector: InjectorName = .primary) -> T? {
+/// Only "not bound" gives `nil`; a failing factory stops the program with its message, at the call.
+/// - Parameters:
+///   - file: Where the call is, for messages; leave the default.
+///   - line: Where the call is, for messages; leave the default.
+public func injectIfProvided<T>(
+    _ type: T.Type = T.self, from injector: InjectorName = .primary, file: StaticString = #fileID, line: UInt = #line
+) -> T? {
     do {
         return try PatchbaySystem.resolveContainer(nil, for: T.self).resolveIfBound(T.self, from: injector)
     } catch {
-        fatalError(error.description)
+        fatalError(error.requested(at: CodeLocation(file, line)).description, file: file, line: line)
     }
 }
 

@@ -10,15 +10,22 @@
 /// container or ``PatchbaySystem/container``, inside the current ``Scope`` if
 /// one is open; the value is then kept. Reads are thread-safe. A property
 /// getter cannot throw, so a failure stops the program with the full
-/// ``ResolutionError`` message (in debug and release alike); read
-/// `try $users.resolve()` to handle the error instead.
+/// ``ResolutionError`` message (in debug and release alike), which names the
+/// property's declaration (its file and line), as does the thrown error;
+/// read `try $users.resolve()` to handle the error instead.
 @propertyWrapper
 public struct Injected<Value>: @unchecked Sendable {
     @usableFromInline let storage: InjectionStorage<Value>
 
     /// Resolves `Value` from `injector` of `container` (the default container when `nil`).
-    public init(from injector: InjectorName = .primary, container: Container? = nil) {
-        storage = InjectionStorage(injector: injector, container: container)
+    /// - Parameters:
+    ///   - file: Where the property is declared, for messages; leave the default.
+    ///   - line: Where the property is declared, for messages; leave the default.
+    public init(
+        from injector: InjectorName = .primary, container: Container? = nil,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        storage = InjectionStorage(injector: injector, container: container, site: (file, line))
     }
 
     /// The dependency, resolved on first access.
@@ -53,8 +60,14 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
     @usableFromInline let storage: InjectionStorage<Value?>
 
     /// Resolves `Value` from `injector` of `container` (the default container when `nil`).
-    public init(from injector: InjectorName = .primary, container: Container? = nil) {
-        storage = InjectionStorage(injector: injector, container: container, ifBound: true)
+    /// - Parameters:
+    ///   - file: Where the property is declared, for messages; leave the default.
+    ///   - line: Where the property is declared, for messages; leave the default.
+    public init(
+        from injector: InjectorName = .primary, container: Container? = nil,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        storage = InjectionStorage(injector: injector, container: container, ifBound: true, site: (file, line))
     }
 
     /// The dependency, or `nil` when not bound; resolved on first access.
@@ -86,14 +99,19 @@ final class InjectionStorage<Value>: @unchecked Sendable {
     private let namedContainer: Bool
     private let lock = Lock()
     private let ifBound: Bool
+    /// Where the property is declared: messages name it, and a trap stops there.
+    private let site: (file: StaticString, line: UInt)
     /// Set once, on first access; then read with one atomic load, no lock.
     let resolved = AtomicReference<Instance<Value>>()
 
-    init(injector: InjectorName, container: Container?, ifBound: Bool = false) {
+    init(
+        injector: InjectorName, container: Container?, ifBound: Bool = false, site: (file: StaticString, line: UInt)
+    ) {
         self.injector = injector
         self.container = container
         self.namedContainer = container != nil
         self.ifBound = ifBound
+        self.site = site
     }
 
     deinit { resolved.destroy() }
@@ -127,12 +145,22 @@ final class InjectionStorage<Value>: @unchecked Sendable {
         do {
             return try resolveFirst()
         } catch {
-            fatalError(error.description)  // not preconditionFailure: -O builds would drop the message
+            // Stops at the property's declaration, not in this file. Not
+            // preconditionFailure: -O builds would drop the message.
+            fatalError(error.description, file: site.file, line: site.line)
         }
     }
 
     @inline(never)
     private func resolveFirst() throws(ResolutionError) -> Value {
+        do {
+            return try resolveUnnamed()
+        } catch {
+            throw error.requested(at: CodeLocation(site.file, site.line))
+        }
+    }
+
+    private func resolveUnnamed() throws(ResolutionError) -> Value {
         // Resolve without holding anything, so a factory that reads another
         // wrapper (or this one, in a cycle that resolution will report) cannot
         // deadlock. If two threads race here, both resolve and the first to

@@ -52,6 +52,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     public let underlying: (any Error)?
     /// Extra detail, such as the loop of a cycle.
     let detail: String?
+    /// Where the app asked: the `@Injected` property's declaration or the
+    /// `inject()` call, when the request came through one of them.
+    public internal(set) var requestedAt: CodeLocation?
 
     init(
         _ reason: Reason, type: String, injectors: [InjectorName] = [], path: [String] = [],
@@ -70,6 +73,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, where, and what to do.
     public var description: String {
         var text = "Patchbay cannot resolve \(requestedType)"
+        if let requestedAt { text += " (requested at \(requestedAt))" }
         if dependencyPath.count > 1 { text += " (path: \(dependencyPath.joined(separator: " -> ")))" }
         text += ": "
         let searched = injectorsSearched.map(\.rawValue).joined(separator: ", ")
@@ -122,5 +126,14 @@ extension ResolutionError {
         return ResolutionError(
             .factoryFailed, type: binding.key.name, injectors: [binding.injector],
             path: cache.pointee.lightPathNames(), factory: binding.definition.name, underlying: error)
+    }
+}
+
+extension ResolutionError {
+    /// The same error, naming the place in the app's code that asked.
+    func requested(at site: CodeLocation) -> ResolutionError {
+        var error = self
+        if error.requestedAt == nil { error.requestedAt = site }
+        return error
     }
 }

@@ -123,11 +123,30 @@ import Testing
             _ = try directory.load()
         } throws: { error in
             guard let diagnostic = (error as? ManifestError)?.diagnostics.first else { return false }
+            let folderName = ManifestLoader.displayPath(for: folder.url)
             return diagnostic.code == .unknownEnvironment
-                && diagnostic.message.contains("no manifest for environment 'prod'")
-                && diagnostic.message.contains("environments found: base, development, production")
-                && diagnostic.suggestion == "production"
+                && diagnostic.description == "\(folderName): error: no manifest for environment 'prod' in \(folderName); "
+                    + "environments found: base, development, production; did you mean 'production'? Choose the "
+                    + "environment with the 'environment:' argument or the PATCHBAY_ENV environment variable (else "
+                    + "'development' is used), or add prod.json to \(folderName) [unknown-environment]"
+                && diagnostic.suggestion == "production" && diagnostic.line == 0
         }
+    }
+
+    /// The first run of a new app: its one manifest is production's, and no
+    /// environment is named. The message says how to choose, at no invented position.
+    @Test func theDefaultEnvironmentWithoutAFileSaysHowToChoose() throws {
+        let folder = try ManifestFolder(["production.json": "{ \"format\": 1, \"bindings\": [] }"])
+        let error = try #require(throws: ManifestError.self) {
+            try Container(catalog: FactoryCatalog(), manifests: ManifestDirectory(url: folder.url, loader: ManifestLoader(environment: [:])))
+        }
+        let folderName = ManifestLoader.displayPath(for: folder.url)
+        #expect(error.description == """
+            \(folderName): error: no manifest for environment 'development' in \(folderName); environments found: \
+            production. Choose the environment with the 'environment:' argument or the PATCHBAY_ENV environment \
+            variable (else 'development' is used), or add development.json to \(folderName) [unknown-environment]
+            1 error, 0 warnings
+            """)
     }
 
     @Test func manifestsLoadFromABundlesResources() throws {

@@ -22,11 +22,14 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
     public var severity: Severity
     /// What is wrong and what to do, in one or two sentences.
     public var message: String
-    /// The manifest file, as the user named it (`Manifests/production.json`).
+    /// The manifest file, as the user named it (`Manifests/production.json`);
+    /// for a problem of a whole folder, the folder; for `unused-factory`, the
+    /// Swift file of the registration.
     public var file: String
-    /// The 1-based line of the offending value.
+    /// The 1-based line of the offending value; 0 when the problem has no
+    /// place in a file (a folder with no manifest for the environment).
     public var line: Int
-    /// The 1-based column of the offending value.
+    /// The 1-based column of the offending value; 0 with ``line`` 0.
     public var column: Int
     /// A JSON Pointer to the offending value (`/bindings/3/factory`); empty for the whole file.
     public var path: String
@@ -52,9 +55,11 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
         self.dependencyPath = dependencyPath
     }
 
-    /// `file:line:column: severity: message [code]`.
+    /// `file:line:column: severity: message [code]`; `file: severity: message [code]`
+    /// when the problem has no place in a file (``line`` 0).
     public var description: String {
-        "\(file):\(line):\(column): \(severity.rawValue): \(message) [\(code.rawValue)]"
+        let place = line > 0 ? "\(file):\(line):\(column)" : file
+        return "\(place): \(severity.rawValue): \(message) [\(code.rawValue)]"
     }
 
     /// Orders diagnostics errors first, then by file, position and the order

@@ -64,14 +64,17 @@ public struct ManifestDirectory: Sendable {
         let file = url.appendingPathComponent(name + ".json")
         guard !name.contains("/"), FileManager.default.fileExists(atPath: file.path) else {
             let found = environments()
+            let suggestion = EditDistance.suggestions(for: name, among: found).first
+            let folder = ManifestLoader.displayPath(for: url)
+            // About the folder, not a place in a file: no line and column.
             throw ManifestError(diagnostics: [Diagnostic(
                 code: .unknownEnvironment,
-                message: "no manifest for environment '\(name)' in \(ManifestLoader.displayPath(for: url)); "
-                    + (found.isEmpty ? "the folder has no manifests"
-                        : "environments found: " + found.joined(separator: ", "))
-                    + (EditDistance.suggestions(for: name, among: found).first.map { "; did you mean '\($0)'?" } ?? ""),
-                file: ManifestLoader.displayPath(for: file),
-                suggestion: EditDistance.suggestions(for: name, among: found).first)])
+                message: "no manifest for environment '\(name)' in \(folder); "
+                    + (found.isEmpty ? "the folder has no manifests" : "environments found: " + found.joined(separator: ", "))
+                    + (suggestion.map { "; did you mean '\($0)'? " } ?? ". ")
+                    + "Choose the environment with the 'environment:' argument or the \(Self.environmentVariable) "
+                    + "environment variable (else '\(Self.defaultEnvironment)' is used), or add \(name).json to \(folder)",
+                file: folder, line: 0, column: 0, suggestion: suggestion)])
         }
         return file
     }

@@ -32,8 +32,9 @@ extension CheckReport {
     /// (`::error file=F,line=L,col=C,title=CODE::MESSAGE`), then the summary.
     public func github() -> String {
         var lines = diagnostics.map { diagnostic in
-            let properties = "file=\(Self.escapeProperty(diagnostic.file)),line=\(diagnostic.line),"
-                + "col=\(diagnostic.column),title=\(Self.escapeProperty(diagnostic.code.rawValue))"
+            let place = diagnostic.line > 0 ? ",line=\(diagnostic.line),col=\(diagnostic.column)" : ""
+            let properties = "file=\(Self.escapeProperty(diagnostic.file))\(place),"
+                + "title=\(Self.escapeProperty(diagnostic.code.rawValue))"
             return "::\(diagnostic.severity.rawValue) \(properties)::\(Self.escapeData(diagnostic.message))"
         }
         lines.append(summary)

@@ -424,10 +424,12 @@ func expectOne(
         #expect(found.count == 2)
         let poolSize = try #require(found.first { $0.line == 4 })
         let at = position(of: "\"four\"", in: text)
-        #expect(poolSize.column == at.column && poolSize.message.contains("poolSize"))
-        #expect(poolSize.message.contains("DSQLiteOptions"))
+        #expect(poolSize.column == at.column)
+        #expect(poolSize.message == "parameter 'poolSize' of binding DUserRepository -> 'sqlite' is the string "
+            + "\"four\", but PatchbayTests.DSQLiteOptions needs an integer there")
         let clock = try #require(found.first { $0.line == 5 })
-        #expect(clock.message.contains("'system-clock' takes no parameters") && clock.message.contains("'zone'"))
+        #expect(clock.message == "binding DClock -> 'system-clock' gives parameters 'zone', but factory "
+            + "'system-clock' takes none; remove 'parameters'")
         #expect(clock.column == position(of: "{ \"zone\"", in: text).column)
     }
 
@@ -443,8 +445,9 @@ func expectOne(
             }
             """
         let diagnostic = expectOne(.invalidParameters, in: try diagnostics(text), at: "{ \"protocol\": \"DUserRepository\"",
-            of: text, saying: ["'path' is missing"])
-        #expect(diagnostic != nil)
+            of: text, saying: ["'path' of binding DUserRepository -> 'sqlite' is missing"])
+        #expect(diagnostic?.message == "parameter 'path' of binding DUserRepository -> 'sqlite' is missing, but "
+            + "PatchbayTests.DSQLiteOptions needs it (a string)")
     }
 }
 
@@ -477,6 +480,80 @@ func expectOne(
             guard let error = error as? ManifestError else { return false }
             let codes = Set(error.diagnostics.errors.map(\.code))
             return codes == [.unknownFactory, .missingDependency] && error.description.contains("2 errors")
+        }
+    }
+}
+
+/// The exact words of the messages a bad parameter or catalog description
+/// gets: one plain sentence of which field, what was found, what was
+/// expected, in Patchbay's words rather than a decoder's.
+@Suite struct MessageTextTests {
+    func check(_ text: String, catalog: FactoryCatalog = .corpus, environment: [String: String] = [:]) throws -> [String] {
+        let manifest = try ManifestLoader(environment: environment).load(data: Data(text.utf8), file: "m.json")
+        return ManifestValidator(catalog: catalog).validate(manifest).map(\.description)
+    }
+
+    @Test func aFieldOfTheWrongType() throws {
+        #expect(try check(#"{ "format": 1, "bindings": [ { "protocol": "Notifier", "factory": "webhook", "parameters": { "url": "https://x", "retries": "3x" } } ] }"#)
+            == ["m.json:1:125: error: parameter 'retries' of binding Notifier -> 'webhook' is the string \"3x\", but "
+                + "PatchbayTests.Corpus.WebhookOptions needs an integer there [invalid-parameters]"])
+    }
+
+    @Test func aMissingFieldOfANestedObject() throws {
+        #expect(try check(#"{ "format": 1, "bindings": [ { "protocol": "Notifier", "factory": "relay", "parameters": { "server": { "host": "h" }, "headers": [] } } ] }"#)
+            == ["m.json:1:102: error: parameter 'server/port' of binding Notifier -> 'relay' is missing, but "
+                + "PatchbayTests.Corpus.RelayOptions needs it (an integer) [invalid-parameters]"])
+    }
+
+    @Test func aVariableThatDoesNotConvert() throws {
+        #expect(try check(#"{ "format": 1, "bindings": [ { "protocol": "Notifier", "factory": "webhook", "parameters": { "url": "https://x", "retries": "${RETRIES}" } } ] }"#,
+            environment: ["RETRIES": "three"])
+            == ["m.json:1:125: error: parameter 'retries' of binding Notifier -> 'webhook' gets \"three\" from "
+                + "environment variable RETRIES, but PatchbayTests.Corpus.WebhookOptions needs an integer there; set "
+                + "RETRIES to a number [invalid-parameters]"])
+    }
+
+    @Test func aValueTheRealTypeRejects() throws {
+        #expect(try check(#"{ "format": 1, "bindings": [ { "protocol": "OrderStore", "factory": "pooled-orders", "parameters": { "size": 500 } } ] }"#)
+            == ["m.json:1:110: error: parameter 'size' of binding OrderStore -> 'pooled-orders' is not accepted by "
+                + "PatchbayTests.Corpus.PoolOptions: size must be from 1 to 64 [invalid-parameters]"])
+    }
+
+    @Test func aFactoryCatalogJsonMayLackSaysItMayBeStale() throws {
+        let manifest = try ManifestLoader(environment: [:]).load(
+            data: Data(#"{ "format": 1, "bindings": [ { "protocol": "OrderStore", "factory": "cassandra-orders" } ] }"#.utf8),
+            file: "m.json")
+        let described = ManifestValidator(description: FactoryCatalog.corpus.describe()).validate(manifest)
+        #expect(described.map(\.description) == [
+            "m.json:1:69: error: unknown factory 'cassandra-orders' for OrderStore; factories that provide it: "
+                + "'memory-orders', 'pooled-orders', 'sql-orders'. Is catalog.json stale? If 'cassandra-orders' was "
+                + "registered since it was written, regenerate it from the app's catalog with the command that "
+                + "exposes it (PatchbayCommandLine's `catalog` subcommand), e.g. `swift run my-app patchbay catalog > "
+                + "catalog.json` [unknown-factory]",
+        ])
+        // The live catalog is the app's own: nothing can be stale.
+        #expect(!ManifestValidator(catalog: .corpus).validate(manifest)[0].message.contains("stale"))
+    }
+
+    @Test func aCatalogDescriptionOfAnotherFormatSaysHowToRegenerateIt() throws {
+        let folder = try ManifestFolder([
+            "old.json": #"{ "version": 2, "types": [], "factories": [] }"#,
+            "broken.json": #"{ "version": 1, "types": [], "factories": [ { "name": "x" } ] }"#,
+        ])
+        #expect(throws: ManifestChecker.UnusablePath.self) { try ManifestChecker.readCatalog(folder.file("old.json")) }
+        do {
+            _ = try ManifestChecker.readCatalog(folder.file("old.json"))
+        } catch {
+            #expect(error.description.hasSuffix("old.json is catalog description format 2; this build reads format 1. "
+                + "Regenerate it from the app's catalog with the command that exposes it (PatchbayCommandLine's "
+                + "`catalog` subcommand), e.g. `swift run my-app patchbay catalog > \(folder.file("old.json").relativePath)`"))
+        }
+        do {
+            _ = try ManifestChecker.readCatalog(folder.file("broken.json"))
+            Issue.record("a description with a factory of no 'provides' was read")
+        } catch {
+            #expect(error.description.contains("broken.json is not a catalog description this build can read: "
+                + "'factories[0]' has no key 'provides', which is required. Is it stale? Regenerate it"), "\(error)")
         }
     }
 }

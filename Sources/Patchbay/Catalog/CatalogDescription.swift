@@ -130,6 +130,15 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         return data
     }
 
+    /// The format this build writes and reads.
+    package static let currentVersion = 1
+
+    /// How an app refreshes its description, for messages that find one out of date.
+    package static func howToRegenerate(_ file: String) -> String {
+        "Regenerate it from the app's catalog with the command that exposes it (PatchbayCommandLine's `catalog` "
+            + "subcommand), e.g. `swift run my-app patchbay catalog > \(file)`"
+    }
+
     /// Reads a description written by ``jsonData()``.
     public init(jsonData data: Data) throws {
         self = try JSONDecoder().decode(CatalogDescription.self, from: data)

@@ -131,13 +131,20 @@ public struct ManifestChecker: Sendable {
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw UnusablePath(description: "cannot read the catalog \(file.relativePath)")
         }
+        let description: CatalogDescription
         do {
-            return try CatalogDescription(jsonData: data)
+            description = try CatalogDescription(jsonData: data)
         } catch {
-            throw UnusablePath(description: "\(file.relativePath) is not a catalog description: "
-                + ((error as? DecodingError)?.readableDescription ?? "\(error)")
-                + "; write it with FactoryCatalog.describe().jsonData()")
+            throw UnusablePath(description: "\(file.relativePath) is not a catalog description this build can read: "
+                + ((error as? DecodingError)?.readableDescription ?? "it is not JSON")
+                + ". Is it stale? " + CatalogDescription.howToRegenerate(file.relativePath))
         }
+        guard description.version == CatalogDescription.currentVersion else {
+            throw UnusablePath(description: "\(file.relativePath) is catalog description format \(description.version); "
+                + "this build reads format \(CatalogDescription.currentVersion). "
+                + CatalogDescription.howToRegenerate(file.relativePath))
+        }
+        return description
     }
 }
 

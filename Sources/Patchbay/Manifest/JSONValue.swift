@@ -88,30 +88,40 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 extension DecodingError {
-    /// A one-line account of what did not fit, with the JSON path of the
-    /// value: "poolSize: expected Int, found a string".
+    /// One plain sentence of what did not fit and where, in Patchbay's words
+    /// rather than the decoder's: "'factories[0].provides' must be an array".
     var readableDescription: String {
         func path(_ context: Context, appending key: (any CodingKey)? = nil) -> String {
             let keys = context.codingPath + (key.map { [$0] } ?? [])
-            return keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            let text = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
                 .joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+            return text.isEmpty ? "the document" : "'\(text)'"
         }
-        func prefixed(_ path: String) -> String { path.isEmpty ? "" : "\(path): " }
         switch self {
         case let .typeMismatch(type, context):
-            return prefixed(path(context)) + "expected \(type), " + context.debugDescription.lowercasedFirst
+            return "\(path(context)) must be \(JSONValue.article(swiftType: type))"
         case let .valueNotFound(type, context):
-            return prefixed(path(context)) + "expected \(type), found null or nothing"
+            return "\(path(context)) must be \(JSONValue.article(swiftType: type)), not null"
         case let .keyNotFound(key, context):
-            return prefixed(path(context, appending: key)) + "required key '\(key.stringValue)' is missing"
+            return "\(path(context)) has no key '\(key.stringValue)', which is required"
         case let .dataCorrupted(context):
-            return prefixed(path(context)) + context.debugDescription
+            return "\(path(context)) is not valid: \(context.debugDescription)"
         @unknown default:
-            return String(describing: self)
+            return "it does not fit"
         }
     }
 }
 
-extension String {
-    var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
+extension JSONValue {
+    /// What JSON a Swift type is read from, with its article: "an integer", "an array".
+    static func article(swiftType type: Any.Type) -> String {
+        if type == String.self { return "a string" }
+        if type == Bool.self { return "a boolean" }
+        if type is any BinaryInteger.Type { return "an integer" }
+        if type is any BinaryFloatingPoint.Type { return "a number" }
+        let name = String(describing: type)
+        if name.hasPrefix("Array<") { return "an array" }
+        if name.hasPrefix("Dictionary<") { return "an object" }
+        return "a value of type \(name)"
+    }
 }

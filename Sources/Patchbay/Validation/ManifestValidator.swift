@@ -235,6 +235,11 @@ package struct ValidationRun {
         } else if !providers.isEmpty {
             message += "; factories that provide it: " + providers.map { "'\($0)'" }.joined(separator: ", ")
         }
+        // Not a typo of a known name: perhaps a factory registered since catalog.json was written.
+        if suggestion == nil, case .description = catalog.source {
+            message += ". Is catalog.json stale? If '\(binding.factory)' was registered since it was written, "
+                + CatalogDescription.howToRegenerate("catalog.json").lowercasedFirst
+        }
         report(diagnostic(binding, .unknownFactory, message, field: "factory", suggestion: suggestion))
         return nil
     }
@@ -359,4 +364,9 @@ extension DecodingError {
         }
         return context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
     }
+}
+
+extension String {
+    /// The string with its first letter lower-cased, to continue a sentence.
+    var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
 }

@@ -51,8 +51,9 @@ struct ParameterCheck {
     /// A factory that takes no parameters is given none (or an empty object).
     private mutating func checkNoneGiven() {
         guard let given = binding.parameters?.objectValue, !given.isEmpty else { return }
-        report("factory '\(catalog.factories[factory].name)' takes no parameters, but the binding gives "
-            + given.keys.sorted().map { "'\($0)'" }.joined(separator: ", ") + "; remove 'parameters'", at: "")
+        report("binding \(binding.displayKey) -> '\(binding.factory)' gives parameters "
+            + given.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            + ", but factory '\(catalog.factories[factory].name)' takes none; remove 'parameters'", at: "")
     }
 
     // MARK: - The recorded shape
@@ -67,8 +68,8 @@ struct ParameterCheck {
             let fieldPointer = pointer + "/" + JSONPositionIndex.escape(field.name)
             guard let member = members[field.name] else {
                 if field.required {
-                    report("parameter '\(Self.name(fieldPointer))' is missing; factory "
-                        + "'\(catalog.factories[factory].name)' needs it (\(Self.article(field.type)))", at: pointer)
+                    report("\(parameter(fieldPointer)) is missing, but \(typeName) needs it (\(Self.article(field.type)))",
+                        at: pointer)
                 }
                 continue
             }
@@ -97,8 +98,8 @@ struct ParameterCheck {
         case ("integer", .string(let text)), ("number", .string(let text)), ("boolean", .string(let text)):
             guard let variable = binding.interpolation.wholeValues[pointer] else { break }
             if let converted = Self.convert(text, to: field.type) { return converted }
-            report("environment variable '\(variable)' gives \"\(text)\" for parameter '\(Self.name(pointer))', "
-                + "which must be \(Self.article(field.type)); set \(variable) to "
+            report("\(parameter(pointer)) gets \"\(text)\" from environment variable \(variable), but \(typeName) "
+                + "needs \(Self.article(field.type)) there; set \(variable) to "
                 + (field.type == "boolean" ? "true or false" : "a number"), at: pointer)
             return value
         default:
@@ -109,7 +110,7 @@ struct ParameterCheck {
     }
 
     private mutating func reportMismatch(_ field: CatalogDescription.ParameterField, found value: JSONValue, at pointer: String) {
-        report("parameter '\(Self.name(pointer))' must be \(Self.article(field.type)); found \(value.kindDescription)",
+        report("\(parameter(pointer)) is \(value.foundDescription), but \(typeName) needs \(Self.article(field.type)) there",
             at: pointer)
     }
 
@@ -132,23 +133,23 @@ struct ParameterCheck {
     /// A decoding failure, at the place the decoder names, in Patchbay's words.
     private mutating func reportDecodingError(_ error: any Error, typeName: String, value: JSONValue) {
         guard let error = error as? DecodingError, let keys = error.codingPathKeys else {
-            report("parameters do not fit factory '\(catalog.factories[factory].name)' (\(typeName)): \(error)", at: "")
+            report("the parameters of binding \(binding.displayKey) -> '\(binding.factory)' are not accepted by "
+                + "\(typeName): \(error)", at: "")
             return
         }
         let pointer = keys.map { "/" + JSONPositionIndex.escape($0) }.joined()
         switch error {
         case .keyNotFound(let key, _):
             let missing = pointer + "/" + JSONPositionIndex.escape(key.intValue.map(String.init) ?? key.stringValue)
-            report("parameter '\(Self.name(missing))' is missing; factory '\(catalog.factories[factory].name)' "
-                + "(\(typeName)) needs it", at: pointer)
+            report("\(parameter(missing)) is missing, but \(typeName) needs it", at: pointer)
         case .typeMismatch(let expected, _), .valueNotFound(let expected, _):
-            let found = value.value(at: keys)?.kindDescription ?? "nothing"
-            report("parameter '\(Self.name(pointer))' must be \(Self.article(swiftType: expected)); found \(found)",
+            let found = value.value(at: keys)?.foundDescription ?? "missing"
+            report("\(parameter(pointer)) is \(found), but \(typeName) needs \(JSONValue.article(swiftType: expected)) there",
                 at: pointer)
         case .dataCorrupted(let context):
-            report("parameter '\(Self.name(pointer))' is not accepted: \(context.debugDescription)", at: pointer)
+            report("\(parameter(pointer)) is not accepted by \(typeName): \(context.debugDescription)", at: pointer)
         @unknown default:
-            report("parameters do not fit factory '\(catalog.factories[factory].name)' (\(typeName))", at: pointer)
+            report("\(parameter(pointer)) is not accepted by \(typeName)", at: pointer)
         }
     }
 
@@ -172,24 +173,17 @@ struct ParameterCheck {
         }
     }
 
-    /// What JSON a Swift type the decoder expected is read from.
-    static func article(swiftType type: Any.Type) -> String {
-        if type == String.self { return "a string" }
-        if type == Bool.self { return "a boolean" }
-        if type is any BinaryInteger.Type { return "an integer" }
-        if type is any BinaryFloatingPoint.Type { return "a number" }
-        let name = String(describing: type)
-        if name.hasPrefix("Array<") { return "an array" }
-        if name.hasPrefix("Dictionary<") { return "an object" }
-        return "a value of type \(name)"
+    /// "parameter 'port' of binding Mailer -> 'smtp-mailer'": the start of every message.
+    private func parameter(_ pointer: String) -> String {
+        "parameter '\(Self.name(pointer))' of binding \(binding.displayKey) -> '\(binding.factory)'"
     }
 
+    /// The factory's parameter type, for messages.
+    private var typeName: String { catalog.parameters(factory)?.type ?? "its parameter type" }
+
     private mutating func report(_ message: String, at pointer: String) {
-        let type = catalog.parameters(factory).map { " (\($0.type))" } ?? ""
         diagnostics.append(binding.diagnostic(
-            .invalidParameters,
-            message + ", in the parameters of binding \(binding.displayKey) -> '\(binding.factory)'\(type)",
-            field: "parameters" + pointer, fallbackFile: manifestFile))
+            .invalidParameters, message, field: "parameters" + pointer, fallbackFile: manifestFile))
     }
 }
 
@@ -206,5 +200,20 @@ extension JSONValue {
             }
         }
         return current
+    }
+}
+
+extension JSONValue {
+    /// What a manifest gave, for messages: `the string "587x"`, `the number 2.5`, `true`, `an array`.
+    var foundDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): "\(value)"
+        case .integer(let value): "the number \(value)"
+        case .number(let value): "the number \(value)"
+        case .string(let text): "the string \"" + (text.count > 40 ? text.prefix(40) + "..." : text) + "\""
+        case .array: "an array"
+        case .object: "an object"
+        }
     }
 }

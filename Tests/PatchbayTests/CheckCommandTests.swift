@@ -179,6 +179,14 @@ let repositoryRoot = exampleManifests.deletingLastPathComponent()
         #expect(try CatalogDescription(jsonData: Data(catalog.stdout.utf8)) == FactoryCatalog.notes.describe())
     }
 
+    /// The one command the docs give for refreshing catalog.json writes the committed file byte for byte.
+    @Test func theDocumentedRegenerateCommandWritesTheCommittedCatalog() throws {
+        let catalog = try runProduct("notes-example", ["patchbay", "catalog"])
+        let committed = try String(contentsOf: exampleManifests.appendingPathComponent("catalog.json"), encoding: .utf8)
+        #expect(catalog.status == 0 && catalog.stdout == committed,
+            "Manifests/catalog.json is stale: swift run notes-example patchbay catalog > Manifests/catalog.json")
+    }
+
     @Test func theExampleRunsEachEnvironmentFromOneBinary() throws {
         let notes = FileManager.default.temporaryDirectory.appendingPathComponent("patchbay-notes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: notes) }

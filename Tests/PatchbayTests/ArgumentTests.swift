@@ -2,7 +2,7 @@
 import Testing
 
 /// Resolve-time arguments: `container.resolve(T.self, argument: x)`.
-struct ArgumentTests {
+@Suite(.bothEngines) struct ArgumentTests {
     struct Options: Decodable, Sendable {
         var prefix: String
     }

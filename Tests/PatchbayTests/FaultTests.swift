@@ -26,7 +26,7 @@ final class SelfInjecting: Sendable {
     }
 }
 
-@Suite struct FaultTests {
+@Suite(.bothEngines) struct FaultTests {
     // MARK: A factory that throws
 
     @Test(arguments: [Lifetime.transient, .singleton, .weak, .graph])

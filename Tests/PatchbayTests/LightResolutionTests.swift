@@ -59,6 +59,19 @@ final class LightBottomImpl: LightBottom, LightShared {
         #expect(second.middle.bottom.serial == 2)
     }
 
+    /// The switch the differential run uses (see `GeneralEngineWhenAsked`)
+    /// really takes the light path away, and the same resolves give the same results.
+    @Test func theGeneralEngineSwitchBuildsNothingLight() async throws {
+        let serials = Counter()
+        let catalog = chainCatalog { LightBottomImpl(serial: serials.increment()) }
+        let general = try Activation.$usesGeneralEngineOnly.withValue(true) { try makeContainer(catalog, chain) }
+        #expect(!isLight((any LightTop).self, in: general))
+        #expect(!isLight((any LightBottom).self, in: general))
+        let first = try general.resolve((any LightTop).self)
+        let second = try general.resolve((any LightTop).self)
+        #expect(first !== second && first.middle.bottom.serial == 1 && second.middle.bottom.serial == 2)
+    }
+
     @Test func onlyTreesWithNothingForAContextToDoAreLight() throws {
         var catalog = chainCatalog { LightBottomImpl(serial: 0) }
         catalog.register("optional-top", provides: (any LightShared).self) { (bottom: (any LightBottom)?) in

@@ -107,11 +107,18 @@ final class Activation: Sendable {
         let entries = bindingsByType.values.map { TypeEntry($0, order: result.injectorOrder) }
         // Whether a binding's tree is plain, for bindings with needs (see `isLight`).
         var plainTrees: [ObjectIdentifier: Bool] = [:]
+        let lightPathAllowed = !usesGeneralEngineOnly
         return Activation(
             manifest: manifest, injectorOrder: result.injectorOrder,
-            entries: TypeTable(entries, isLight: { isLight($0, in: $1, plainTrees: &plainTrees) }),
+            entries: TypeTable(entries, isLight: { lightPathAllowed && isLight($0, in: $1, plainTrees: &plainTrees) }),
             warnings: result.diagnostics.warnings, catalog: catalog)
     }
+
+    /// For the differential tests only: while true in a task, activations
+    /// compiled there mark no binding light, so every resolve takes the
+    /// general engine. The resolution suites run both ways and expect the
+    /// same results, which holds the light path to the engine it specializes.
+    @TaskLocal package static var usesGeneralEngineOnly = false
 
     /// Whether a resolve may build `binding` *light*, with no resolution
     /// context (see ``FactoryCall``): a transient served from `primary`, with

@@ -160,11 +160,11 @@ import Testing
         }
         let duplicate = try #require(other.definition(named: "db"))
         let error = try #require(throws: RegistrationError.self) { try catalog.add(duplicate) }
-        #expect(error == .duplicateName(
-            "db", first: CodeLocation(fileID: "App/Storage.swift", line: 10),
-            second: CodeLocation(fileID: "App/Other.swift", line: 20)))
-        #expect(error.description.contains("'db'"))
-        #expect(error.description.contains("App/Storage.swift:10") && error.description.contains("App/Other.swift:20"))
+        #expect(error == .duplicateName && error.code == "duplicate-name" && error != .doesNotConform)
+        #expect(error.factory == "db")
+        #expect(error.locations == [CodeLocation(fileID: "App/Storage.swift", line: 10), CodeLocation(fileID: "App/Other.swift", line: 20)])
+        #expect(error.description == "Patchbay: factory 'db' is registered twice, at App/Storage.swift:10 and at "
+            + "App/Other.swift:20. Each factory needs its own name: rename one of them.")
         #expect(catalog.factoryNames == ["db"], "the duplicate was not added")
     }
 
@@ -185,15 +185,10 @@ import Testing
             try FactoryCatalog.providedTypes(
                 of: Part.self, (any Widget).self, (any Database).self, factory: "odd", at: location)
         }
-        guard case let .doesNotConform(factory, product, provided, at) = error else {
-            Issue.record("expected doesNotConform, got \(error)")
-            return
-        }
-        #expect(factory == "odd")
-        #expect(product.hasSuffix("Part"))
-        #expect(provided.hasSuffix("Database"))
-        #expect(at == location)
-        #expect(error.description.contains("'odd'") && error.description.contains("App/Catalog.swift:7"))
+        #expect(error == .doesNotConform && error.code == "does-not-conform")
+        #expect(error.factory == "odd" && error.locations == [location])
+        #expect(error.description.hasPrefix("Patchbay: factory 'odd' (registered at App/Catalog.swift:7) claims to provide "))
+        #expect(error.description.contains("but its product ") && error.description.contains("Part does not conform to "))
 
         let valueType = try #require(throws: RegistrationError.self) {
             try FactoryCatalog.providedTypes(of: TextGreeting.self, (any Unrelated).self, factory: "text", at: location)

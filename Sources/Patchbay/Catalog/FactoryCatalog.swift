@@ -82,23 +82,57 @@ public protocol CatalogModule {
     func register(into catalog: inout FactoryCatalog)
 }
 
-/// A mistake in the code that registers factories.
-public enum RegistrationError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Two factories were registered under one name.
-    case duplicateName(String, first: CodeLocation, second: CodeLocation)
-    /// A factory claims to provide a type its product does not conform to.
-    case doesNotConform(factory: String, product: String, provided: String, at: CodeLocation)
-
+/// A mistake in the code that registers factories: a stable code, and a
+/// message naming the places involved.
+///
+/// An extensible set of codes, like ``DiagnosticCode``: compare with the
+/// static members, which compare codes only.
+///
+///     catch let error as RegistrationError where error == .duplicateName { ... }
+public struct RegistrationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The stable code: `duplicate-name`, `does-not-conform`.
+    public let code: String
+    /// The factory the mistake is about.
+    public let factory: String
+    /// The places in the app's code involved: both registrations of a duplicate name, or the one registration.
+    public let locations: [CodeLocation]
     /// What went wrong, where, and what to do.
-    public var description: String {
-        switch self {
-        case let .duplicateName(name, first, second):
-            "Patchbay: factory '\(name)' is registered twice, at \(first) and at \(second). "
-                + "Each factory needs its own name: rename one of them."
-        case let .doesNotConform(factory, product, provided, location):
-            "Patchbay: factory '\(factory)' (registered at \(location)) claims to provide \(provided), "
+    public let description: String
+
+    private init(code: String, factory: String = "", locations: [CodeLocation] = [], description: String = "") {
+        self.code = code
+        self.factory = factory
+        self.locations = locations
+        self.description = description.isEmpty ? code : description
+    }
+
+    /// Two factories were registered under one name.
+    public static let duplicateName = RegistrationError(code: "duplicate-name")
+    /// A factory claims to provide a type its product does not conform to.
+    public static let doesNotConform = RegistrationError(code: "does-not-conform")
+
+    /// Whether two errors have the same code.
+    public static func == (lhs: RegistrationError, rhs: RegistrationError) -> Bool { lhs.code == rhs.code }
+
+    /// Hashes the code, as `==` compares it.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// `name` registered at `first`, then again at `second`.
+    static func duplicateName(_ name: String, first: CodeLocation, second: CodeLocation) -> RegistrationError {
+        RegistrationError(
+            code: duplicateName.code, factory: name, locations: [first, second],
+            description: "Patchbay: factory '\(name)' is registered twice, at \(first) and at \(second). "
+                + "Each factory needs its own name: rename one of them.")
+    }
+
+    /// `factory`, registered at `location`, claims `provided`, which its `product` does not conform to.
+    static func doesNotConform(factory: String, product: String, provided: String, at location: CodeLocation)
+        -> RegistrationError
+    {
+        RegistrationError(
+            code: doesNotConform.code, factory: factory, locations: [location],
+            description: "Patchbay: factory '\(factory)' (registered at \(location)) claims to provide \(provided), "
                 + "but its product \(product) does not conform to \(provided). "
-                + "Add the conformance, or remove \(provided) from `provides:`."
-        }
+                + "Add the conformance, or remove \(provided) from `provides:`.")
     }
 }

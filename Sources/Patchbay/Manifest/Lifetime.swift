@@ -49,3 +49,23 @@ public enum Lifetime: String, CaseIterable, Sendable, Codable, CustomStringConve
         return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 }
+
+extension Lifetime {
+    /// Where a binding's lifetime comes from.
+    package enum Source: Equatable, Sendable {
+        /// The binding names it.
+        case binding
+        /// The factory's default lifetime in the catalog.
+        case factoryDefault
+        /// Neither names one: transient.
+        case transientDefault
+    }
+
+    /// The default-lifetime rule, the one place it is written: the binding's
+    /// own, else its factory's default, else transient.
+    package static func inEffect(named: Lifetime?, factoryDefault: Lifetime?) -> (lifetime: Lifetime, source: Source) {
+        if let named { return (named, .binding) }
+        if let factoryDefault { return (factoryDefault, .factoryDefault) }
+        return (.transient, .transientDefault)
+    }
+}

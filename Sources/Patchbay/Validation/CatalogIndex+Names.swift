@@ -1,6 +1,24 @@
-/// The catalog index by name, for the tools (`explain`, `graph`, `schema`),
-/// which speak of types by their module-qualified names.
+/// What a name a manifest writes for a type means in the catalog.
+package enum TypeNameLookup: Equatable {
+    /// One type.
+    case type(CatalogIndex.TypeID)
+    /// A short name that several types have.
+    case ambiguous([CatalogIndex.TypeID])
+    /// No type of the catalog has that name.
+    case unknown
+}
+
+/// The catalog index by name, for the validator and the tools (`explain`,
+/// `graph`, `schema`), which speak of types by their module-qualified names.
 extension CatalogIndex {
+    /// The rule for a protocol name: a module-qualified name first, else a
+    /// short name that only one type has.
+    package func lookup(_ name: String) -> TypeNameLookup {
+        if let type = type(qualified: name) { return .type(type) }
+        guard let matches = types(short: name) else { return .unknown }
+        return matches.isSingle ? .type(matches.first) : .ambiguous(matches.all)
+    }
+
     /// Whether `name` is the module-qualified name of a type in the catalog.
     package func isType(_ name: String) -> Bool { type(qualified: name) != nil }
 

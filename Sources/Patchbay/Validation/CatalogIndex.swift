@@ -51,7 +51,7 @@ package struct CatalogIndex: Sendable {
     }
 
     let source: Source
-    private(set) var types: [TypeInfo] = []
+    package private(set) var types: [TypeInfo] = []
     /// The factories, in the source's order (registration order for a live catalog).
     private(set) var factories: [Factory] = []
     /// Every factory's provided types, one run per factory (see ``Factory/provides``).

@@ -199,14 +199,17 @@ package struct ValidationRun {
     /// that only one type has.
     mutating func boundType(of binding: Binding, in catalog: CatalogIndex) -> CatalogIndex.TypeID? {
         let name = binding.protocolName
-        if let type = catalog.type(qualified: name) { return type }
-        if let matches = catalog.types(short: name) {
-            if matches.isSingle { return matches.first }
-            let names = matches.all.map { catalog.types[$0].qualified }.sorted()
+        switch catalog.lookup(name) {
+        case .type(let type):
+            return type
+        case .ambiguous(let matches):
+            let names = matches.map { catalog.types[$0].qualified }.sorted()
             report(diagnostic(
                 binding, .ambiguousProtocol, "protocol name '\(name)' matches \(names.count) types: "
                     + names.joined(separator: ", ") + "; write the module-qualified name", field: "protocol"))
             return nil
+        case .unknown:
+            break
         }
         let suggestion = EditDistance.suggestions(for: name, among: catalog.providedShortNames).first
         report(diagnostic(
@@ -263,7 +266,7 @@ package struct ValidationRun {
 
     /// The default lifetimes: the binding's own, else its factory's default, else transient.
     func lifetime(of binding: Binding, factory: Int, in catalog: CatalogIndex) -> Lifetime {
-        binding.lifetime ?? catalog.factories[factory].defaultLifetime ?? .transient
+        Lifetime.inEffect(named: binding.lifetime, factoryDefault: catalog.factories[factory].defaultLifetime).lifetime
     }
 
     /// Rule `weak-value-type`: a weak binding's factory makes a class instance.
@@ -316,21 +319,12 @@ package struct ValidationRun {
         }
         var winners = candidates
         if repeats {
-            struct Key: Hashable { let type: Int; let injector: InjectorName }
-            var groups: [Key: [Int]] = [:]
-            for (offset, candidate) in candidates.enumerated() {
-                groups[Key(type: candidate.type, injector: candidate.injector), default: []].append(offset)
-            }
-            var keep = Set<Int>()
             let bindings = manifest.bindings
-            let depth = { (offset: Int) in bindings[candidates[offset].index].origin?.depth ?? 0 }
-            for offsets in groups.values {
-                let shallowestDepth = offsets.lazy.map(depth).min()!
-                let shallowest = offsets.filter { depth($0) == shallowestDepth }
-                if shallowest.count > 1 { reportDuplicates(shallowest, of: candidates) }
-                keep.insert(shallowest[0])
-            }
-            winners = candidates.indices.filter(keep.contains).map { candidates[$0] }
+            let outcome = OverrideRule.apply(to: candidates.map {
+                OverrideRule.Key(type: $0.type, injector: $0.injector, depth: bindings[$0.index].origin?.depth ?? 0)
+            })
+            for duplicates in outcome.duplicates { reportDuplicates(duplicates, of: candidates) }
+            winners = outcome.winners.map { candidates[$0.offset] }
         }
         for winner in winners where winner.isBroken { brokenTypes.insert(winner.type) }
         return winners.filter { !$0.isBroken }
@@ -369,4 +363,55 @@ extension DecodingError {
 extension String {
     /// The string with its first letter lower-cased, to continue a sentence.
     var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
+}
+
+/// The `extends` rule, the one place it is written: of the bindings of one
+/// type and injector, the one in the shallowest file (the child) wins and
+/// replaces those of deeper files (its parents); two in that shallowest file
+/// are duplicates, of which the first stays. Validation reports the
+/// duplicates; `explain` shows what each winner overrides.
+package enum OverrideRule {
+    /// What the rule reads of a binding.
+    package struct Key {
+        /// The bound type, numbered by the caller.
+        package let type: Int
+        package let injector: InjectorName
+        /// How deep its file is in the `extends` chain (0 for the file loaded first).
+        package let depth: Int
+
+        package init(type: Int, injector: InjectorName, depth: Int) {
+            self.type = type
+            self.injector = injector
+            self.depth = depth
+        }
+    }
+
+    /// The outcome, by place in the keys given.
+    package struct Outcome {
+        /// Each winner, in the order given, with the places of the deeper bindings it replaces (nearest first).
+        package var winners: [(offset: Int, overrides: [Int])] = []
+        /// Each group of duplicates: bindings of one key in its shallowest file, more than one.
+        package var duplicates: [[Int]] = []
+    }
+
+    /// Applies the rule.
+    package static func apply(to keys: [Key]) -> Outcome {
+        struct Group: Hashable { let type: Int; let injector: InjectorName }
+        var groups: [Group: [Int]] = [:]
+        for (offset, key) in keys.enumerated() {
+            groups[Group(type: key.type, injector: key.injector), default: []].append(offset)
+        }
+        var outcome = Outcome()
+        var winners: [(offset: Int, overrides: [Int])] = []
+        for offsets in groups.values {
+            let shallowest = offsets.lazy.map { keys[$0].depth }.min()!
+            let inShallowest = offsets.filter { keys[$0].depth == shallowest }
+            if inShallowest.count > 1 { outcome.duplicates.append(inShallowest) }
+            let replaced = offsets.filter { keys[$0].depth > shallowest }.sorted { keys[$0].depth < keys[$1].depth }
+            winners.append((inShallowest[0], replaced))
+        }
+        outcome.winners = winners.sorted { $0.offset < $1.offset }
+        outcome.duplicates.sort { $0[0] < $1[0] }
+        return outcome
+    }
 }

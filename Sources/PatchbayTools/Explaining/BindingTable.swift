@@ -38,7 +38,7 @@ struct BindingTable {
         }
     }
 
-    /// Where a binding's lifetime comes from.
+    /// Where a binding's lifetime comes from (``Lifetime/Source``, or unknown).
     enum LifetimeSource: Equatable {
         /// The binding names it.
         case binding
@@ -88,51 +88,51 @@ struct BindingTable {
         self.table = table
     }
 
-    /// Applies the `extends` rule: a binding of a shallower file (the child)
-    /// replaces one with the same key from a deeper file (a parent); within one
-    /// file the first of duplicates stays (a duplicate is a `check` error).
+    /// The bindings in effect under the `extends` rule (``OverrideRule``),
+    /// each with what it overrides. A duplicate's first binding stays (a
+    /// duplicate is a `check` error).
     private static func effective(_ bindings: [Binding], catalog: CatalogIndex?) -> [Entry] {
-        struct Key: Hashable { let type: String; let injector: InjectorName }
-        var candidates: [Entry] = []
-        var groups: [Key: [Int]] = [:]
         // A binding with no factory key names nothing to explain.
-        for binding in bindings where !binding.factory.isEmpty {
+        let named = bindings.filter { !$0.factory.isEmpty }
+        var typeNumbers: [String: Int] = [:]
+        var candidates: [Entry] = []
+        var keys: [OverrideRule.Key] = []
+        for binding in named {
             let type: String
-            if case .type(let resolved)? = catalog.map({ lookup(binding.protocolName, in: $0) }) {
+            if let catalog, case .type(let resolved) = lookup(binding.protocolName, in: catalog) {
                 type = resolved
             } else {
                 type = binding.protocolName
             }
             let factory = catalog?.factory(named: binding.factory)
-            let (lifetime, source): (Lifetime?, LifetimeSource) =
-                if let named = binding.lifetime { (named, .binding) }
-                else if let preset = factory?.defaultLifetime { (preset, .factoryDefault) }
-                else if factory != nil { (.transient, .transientDefault) }
-                else { (nil, .unknown) }
-            groups[Key(type: type, injector: binding.injector), default: []].append(candidates.count)
+            var (lifetime, source): (Lifetime?, LifetimeSource) = (nil, .unknown)
+            if factory != nil || binding.lifetime != nil {
+                let inEffect = Lifetime.inEffect(named: binding.lifetime, factoryDefault: factory?.defaultLifetime)
+                (lifetime, source) = (inEffect.lifetime, LifetimeSource(inEffect.source))
+            }
+            let number = typeNumbers[type] ?? typeNumbers.count
+            typeNumbers[type] = number
+            keys.append(OverrideRule.Key(type: number, injector: binding.injector, depth: binding.origin?.depth ?? 0))
             candidates.append(Entry(
                 binding: binding, type: type, factory: factory, lifetime: lifetime, lifetimeSource: source))
         }
-        var kept: [Int: Entry] = [:]
-        for offsets in groups.values {
-            let depth = { (offset: Int) in candidates[offset].binding.origin?.depth ?? 0 }
-            let ranked = offsets.sorted { depth($0) != depth($1) ? depth($0) < depth($1) : $0 < $1 }
-            var winner = candidates[ranked[0]]
-            winner.overrides = ranked.dropFirst().filter { depth($0) > depth(ranked[0]) }
-                .map { candidates[$0].binding }
-            kept[ranked[0]] = winner
+        return OverrideRule.apply(to: keys).winners.map { winner in
+            var entry = candidates[winner.offset]
+            entry.overrides = winner.overrides.map { candidates[$0].binding }
+            return entry
         }
-        return kept.keys.sorted().map { kept[$0]! }
     }
 
     // MARK: - Names
 
-    /// What `name` (short or module-qualified) means in the catalog, as validation reads a protocol name.
+    /// What `name` (short or module-qualified) means in the catalog, by the validator's rule
+    /// (``CatalogIndex/lookup(_:)``), in qualified names.
     static func lookup(_ name: String, in catalog: CatalogIndex) -> TypeLookup {
-        if catalog.isType(name) { return .type(name) }
-        let matches = catalog.types(named: name)
-        if matches.count > 1 { return .ambiguous(matches) }
-        return .type(matches.first ?? name)
+        switch catalog.lookup(name) {
+        case .type(let type): .type(catalog.types[type].qualified)
+        case .ambiguous(let matches): .ambiguous(matches.map { catalog.types[$0].qualified }.sorted())
+        case .unknown: .type(name)
+        }
     }
 
     /// The type a requested name means here: through the catalog when it knows
@@ -194,5 +194,16 @@ struct BindingTable {
         var names = Set(entries.map { display($0.type) })
         if let catalog { names.formUnion(catalog.providedShortNames) }
         return names
+    }
+}
+
+extension BindingTable.LifetimeSource {
+    /// The validator's source of a lifetime.
+    init(_ source: Lifetime.Source) {
+        switch source {
+        case .binding: self = .binding
+        case .factoryDefault: self = .factoryDefault
+        case .transientDefault: self = .transientDefault
+        }
     }
 }

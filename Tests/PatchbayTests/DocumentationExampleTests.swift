@@ -1,5 +1,13 @@
-// The JSON examples in the DocC articles are checked here, so the docs cannot
-// drift from what the loader and validator do.
+// The examples in the DocC articles are checked here, so the docs cannot
+// drift from what the loader, the validator and the command do. Each JSON
+// example is marked on the line before it (DocC shows no HTML comment):
+//
+//     <!-- manifest: NAME -->              valid against Docs.catalog (with the article's other manifests, for extends)
+//     <!-- manifest with errors: NAME -->  reports exactly the `<!-- diagnostics: NAME -->` block
+//     <!-- run ...: PRODUCT ARGUMENTS -->  what a built product prints (see ReadmeTests.swift)
+//     <!-- tour: ... -->                   the README's tour (ReadmeTests, ReadmeTourTests)
+//
+// and every JSON example of every article must carry one of them.
 import Foundation
 import Testing
 @testable import Patchbay
@@ -28,37 +36,71 @@ enum Docs {
         catalog.register("fixed-clock", provides: (any Clock).self, parameters: ClockOptions.self) { _ in Impl() }
         return catalog
     }
-}
 
-/// The fenced code blocks of an article, in order, with their language.
-func codeBlocks(inArticle name: String) throws -> [(language: String, text: String)] {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/Patchbay/Patchbay.docc/\(name)")
-    let lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n")
-    var blocks: [(String, String)] = []
-    var current: (language: String, lines: [String])?
-    for line in lines {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasPrefix("```") {
-            if let open = current {
-                blocks.append((open.language, open.lines.joined(separator: "\n") + "\n"))
-                current = nil
-            } else {
-                current = (String(trimmed.dropFirst(3)), [])
-            }
-        } else if current != nil {
-            current!.lines.append(line)
-        }
+    /// Every article of the catalog.
+    static let articles = [
+        "Patchbay.md", "GettingStarted.md", "ManifestFormat.md", "Environments.md", "CheckingManifestsInCI.md",
+        "CommandReference.md",
+    ]
+
+    static func article(_ name: String) -> URL {
+        repositoryRoot.appendingPathComponent("Sources/Patchbay/Patchbay.docc/\(name)")
     }
-    return blocks
+
+    /// The article's blocks marked with `label` prefix, by the name after it.
+    static func blocks(_ prefix: String, in article: String) throws -> [String: String] {
+        var found: [String: String] = [:]
+        for block in try markedBlocks(in: Self.article(article)) where block.label.hasPrefix(prefix + ": ") {
+            let name = String(block.label.dropFirst(prefix.count + 2))
+            #expect(found[name] == nil, "\(article): two blocks marked '\(block.label)'")
+            found[name] = block.text
+        }
+        return found
+    }
 }
 
 @Suite struct DocumentationExampleTests {
-    @Test func theFormatArticlesFullExampleIsValid() throws {
-        let json = try #require(try codeBlocks(inArticle: "ManifestFormat.md").first { $0.language == "json" })
-        let found = try diagnostics(json.text, name: "production.json", catalog: Docs.catalog)
-        #expect(found.isEmpty, "\(found)")
-        let folder = try ManifestFolder(["production.json": json.text])
+    @Test(arguments: Docs.articles)
+    func everyJSONExampleIsMarkedForChecking(article: String) throws {
+        let text = try String(contentsOf: Docs.article(article), encoding: .utf8)
+        let fences = text.components(separatedBy: "\n").filter { $0.trimmingCharacters(in: .whitespaces) == "```json" }
+        let marked = try markedBlocks(in: Docs.article(article)).filter { block in
+            block.language == "json"
+                && ["manifest: ", "manifest with errors: ", "run: ", "run (", "tour: "].contains { block.label.hasPrefix($0) }
+        }
+        #expect(marked.count == fences.count, "\(article): a JSON example without a marker is checked by nothing")
+    }
+
+    @Test(arguments: Docs.articles)
+    func everyManifestExampleIsValid(article: String) throws {
+        let manifests = try Docs.blocks("manifest", in: article)
+        for (name, text) in manifests {
+            let found = try diagnostics(text, name: name, others: manifests, catalog: Docs.catalog)
+            #expect(found.isEmpty, "\(article): \(name): \(found)")
+        }
+    }
+
+    @Test(arguments: Docs.articles)
+    func everyBrokenExampleReportsWhatTheArticleShows(article: String) throws {
+        let broken = try Docs.blocks("manifest with errors", in: article)
+        let shown = try Docs.blocks("diagnostics", in: article)
+        #expect(Set(broken.keys) == Set(shown.keys), "\(article): each broken example is followed by its diagnostics")
+        for (name, text) in broken {
+            let found = try diagnostics(text, name: name, catalog: Docs.catalog)
+            let printed = Diagnostic.sortedForDisplay(found).map(\.description).joined(separator: "\n") + "\n"
+            #expect(printed == shown[name], "\(article): \(name)")
+        }
+    }
+
+    /// The command's outputs in the articles, run for real (`run` markers, as in the README).
+    @Test(arguments: ["CommandReference.md", "CheckingManifestsInCI.md", "Environments.md"])
+    func theRunExamplesAreWhatTheProgramsPrint(article: String) throws {
+        #expect(try expectRunBlocksMatch(in: Docs.article(article)) > 0)
+    }
+
+    @Test func theFormatArticlesFullExampleFallsBackAsItSays() throws {
+        let text = try #require(try Docs.blocks("manifest", in: "ManifestFormat.md")["production.json"])
+        let folder = try ManifestFolder(["production.json": text])
         let manifest = try ManifestLoader(environment: [:]).load(contentsOf: folder.file("production.json"))
         let container = try Container(catalog: Docs.catalog, manifest: manifest)
         // What the article says about fallback from eu-tenant.
@@ -67,19 +109,47 @@ func codeBlocks(inArticle name: String) throws -> [(language: String, text: Stri
         #expect(container.binding(for: (any Docs.UserRepository).self, from: .secondary)?.factory == "in-memory")
     }
 
-    @Test func theFormatArticlesMistakesAreReportedAsShown() throws {
-        let blocks = try codeBlocks(inArticle: "ManifestFormat.md")
-        let broken = try #require(blocks.filter { $0.language == "json" }.dropFirst().first)
-        let expected = try #require(blocks.last { $0.language == "text" })
-        let found = try diagnostics(broken.text, name: "example.json", catalog: Docs.catalog)
-        let text = Diagnostic.sortedForDisplay(found.errors).map(\.description).joined(separator: "\n") + "\n"
-        #expect(text == expected.text)
+    @Test func theFormatArticlesInterpolationExampleConvertsWholeValues() throws {
+        let text = try #require(try Docs.blocks("manifest", in: "ManifestFormat.md")["interpolation.json"])
+        // "4" from the default, and 8 from the environment, are integers; "eight" and "8.5" are not.
+        for value in ["8", "-1"] {
+            let found = try diagnostics(text, name: "interpolation.json", catalog: Docs.catalog, environment: ["POOL_SIZE": value])
+            #expect(found.isEmpty, "POOL_SIZE=\(value): \(found)")
+        }
+        for value in ["eight", "8.5"] {
+            let found = try diagnostics(text, name: "interpolation.json", catalog: Docs.catalog, environment: ["POOL_SIZE": value])
+            #expect(found.map(\.code) == [.invalidParameters], "POOL_SIZE=\(value)")
+            #expect(found.first?.message.contains("POOL_SIZE") == true)
+        }
+        // Mixed text stays a string: the path is interpolated, not converted.
+        let manifest = try ManifestLoader(environment: ["DATA_DIR": "/data"]).load(
+            data: Data(text.utf8), file: "interpolation.json")
+        let sqlite = try #require(manifest.bindings.first { $0.factory == "sqlite" })
+        #expect(sqlite.parameters?.objectValue?["path"] == .string("/data/users.sqlite"))
+    }
+
+    /// The article's table has a row for every code the library defines, and no other.
+    @Test func theFormatArticleListsEveryDiagnosticCode() throws {
+        let source = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("Sources/Patchbay/Diagnostics/DiagnosticCode.swift"),
+            encoding: .utf8)
+        let defined = Set(source.matches(of: /public static let \w+: Self = "([a-z-]+)"/).map { String($0.output.1) })
+        #expect(defined.count > 25)
+        let article = try String(contentsOf: Docs.article("ManifestFormat.md"), encoding: .utf8)
+        let rows = article.components(separatedBy: "\n").compactMap { line in
+            line.firstMatch(of: #/^\| `([a-z-]+)` \|/#).map { String($0.output.1) }
+        }
+        let listed = rows.filter { !["$schema", "format", "environment", "extends", "injectors", "bindings",
+            "protocol", "factory", "lifetime", "injector", "parameters", "transient", "singleton", "weak",
+            "scoped", "graph"].contains($0) }
+        #expect(Set(listed) == defined)
+        #expect(listed.count == defined.count, "one row per code")
     }
 
     @Test func theEnvironmentsArticlesBaseAndProductionAreValid() throws {
-        let json = try codeBlocks(inArticle: "Environments.md").filter { $0.language == "json" }
-        try #require(json.count == 2)
-        let folder = try ManifestFolder(["base.json": json[0].text, "production.json": json[1].text])
+        let json = try Docs.blocks("manifest", in: "Environments.md")
+        let base = try #require(json["base.json"]), production = try #require(json["production.json"])
+        let folder = try ManifestFolder(["base.json": base, "production.json": production])
         let loader = ManifestLoader(environment: ["DB_PATH": "/tmp/users.sqlite"])
         let manifest = try ManifestDirectory(url: folder.url, loader: loader).load(environment: "production")
         #expect(ManifestValidator(catalog: Docs.catalog).validate(manifest).errors.isEmpty)

@@ -1,0 +1,281 @@
+// The README's examples, run from the README's own text: the example app's
+// output it shows, its links, and its tour, which is built as a package of
+// its own and run. A reader copies these first; they must work as printed.
+//
+// The README marks each checked block with an HTML comment on the line
+// before it (GitHub and DocC show neither):
+//
+//     <!-- tour: main.swift -->                  a part of the tour's main.swift, in order
+//     <!-- tour: Manifests/development.json -->  the tour's manifest
+//     <!-- tour: output -->                      what the tour prints
+//     <!-- tour: output with "frendly" -->       what it prints with that factory name misspelled
+//     <!-- run: PRODUCT ARGUMENTS -->            what a built product prints (below)
+//     <!-- run (VARIANT, ...): PRODUCT ARGUMENTS -->  the same, with the example's manifests changed
+//
+// The DocC articles use the same markers (DocumentationExampleTests).
+import Foundation
+import Patchbay
+import Testing
+
+/// A fenced code block that follows a `<!-- label -->` line.
+struct MarkedBlock {
+    var label: String
+    /// What follows the opening fence: `swift`, `json`, `text`.
+    var language: String
+    var text: String
+}
+
+/// The marked code blocks of a Markdown file, in order. Fails the test when
+/// a marker is not followed by a fenced block.
+func markedBlocks(in url: URL) throws -> [MarkedBlock] {
+    let lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n")
+    var blocks: [MarkedBlock] = []
+    var index = 0
+    while index < lines.count {
+        let line = lines[index].trimmingCharacters(in: .whitespaces)
+        index += 1
+        guard line.hasPrefix("<!--"), line.hasSuffix("-->") else { continue }
+        let label = line.dropFirst(4).dropLast(3).trimmingCharacters(in: .whitespaces)
+        guard index < lines.count, lines[index].hasPrefix("```") else {
+            Issue.record("\(url.lastPathComponent):\(index): the marker '\(label)' is not followed by a code block")
+            continue
+        }
+        let language = String(lines[index].dropFirst(3)).trimmingCharacters(in: .whitespaces)
+        index += 1
+        var body: [String] = []
+        while index < lines.count, !lines[index].hasPrefix("```") {
+            body.append(lines[index])
+            index += 1
+        }
+        index += 1
+        blocks.append(MarkedBlock(label: label, language: language, text: body.joined(separator: "\n") + "\n"))
+    }
+    return blocks
+}
+
+let readme = repositoryRoot.appendingPathComponent("README.md")
+
+/// Runs a program with exactly `environment`, and returns its status and output.
+/// The output goes through files, not pipes: `swift build` can print more than a pipe holds.
+func runProgram(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String])
+    throws -> (status: Int32, stdout: String, stderr: String)
+{
+    let files = FileManager.default
+    let capture = files.temporaryDirectory.appendingPathComponent("patchbay-run-\(UUID().uuidString)")
+    try files.createDirectory(at: capture, withIntermediateDirectories: true)
+    defer { try? files.removeItem(at: capture) }
+    let outURL = capture.appendingPathComponent("stdout"), errURL = capture.appendingPathComponent("stderr")
+    try Data().write(to: outURL)
+    try Data().write(to: errURL)
+    let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+    defer { try? out.close(); try? err.close() }
+
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = environment
+    process.currentDirectoryURL = directory
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    process.waitUntilExit()
+    return (process.terminationStatus, try String(contentsOf: outURL, encoding: .utf8),
+            try String(contentsOf: errURL, encoding: .utf8))
+}
+
+/// The process's environment without the variables that would change what a README example prints.
+func cleanEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    for name in ["PATCHBAY_ENV", "GREETING", "SMTP_HOST", "NOTES_DIR"] { environment[name] = nil }
+    return environment.merging(extra) { $1 }
+}
+
+/// The changes a `run (VARIANT): ...` block makes to the example's manifests
+/// before it runs: file name (nil for every manifest), text, replacement.
+let runVariants: [String: (file: String?, text: String, replacement: String)] = [
+    "file-stor": ("production.json", #""factory": "file-store","#, #""factory": "file-stor","#),
+    "no json-logger": (nil, #""factory": "json-logger""#, #""factory": "console-logger""#),
+    "SMTP_HOST unset": ("production.json", "${SMTP_HOST:-smtp.example.com}", "${SMTP_HOST}"),
+]
+
+/// Runs every `<!-- run ...: PRODUCT ARGUMENTS -->` block of a Markdown file
+/// and expects what the block shows: standard error then standard output,
+/// or their first lines when the block ends in `...`; ISO 8601 times (the
+/// system clock's) are compared as `<time>`. Each runs in a scratch folder
+/// holding a copy of the example's `Manifests/`, so paths print as
+/// `Manifests/...`. Returns the number of blocks run.
+@discardableResult
+func expectRunBlocksMatch(in file: URL) throws -> Int {
+    let runs = try markedBlocks(in: file).filter { $0.label.hasPrefix("run:") || $0.label.hasPrefix("run (") }
+    for run in runs {
+        let colon = try #require(run.label.firstIndex(of: ":"))
+        let head = run.label[..<colon]
+        let variants = head.hasPrefix("run (")
+            ? head.dropFirst("run (".count).dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            : []
+        let words = run.label[run.label.index(after: colon)...].split(separator: " ").map(String.init)
+        let product = try #require(words.first)
+
+        let files = FileManager.default
+        let scratch = files.temporaryDirectory.appendingPathComponent("patchbay-docs-run-\(UUID().uuidString)")
+        defer { try? files.removeItem(at: scratch) }
+        try files.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let manifests = scratch.appendingPathComponent("Manifests")
+        try files.copyItem(at: exampleManifests, to: manifests)
+        for name in variants {
+            let variant = try #require(runVariants[name], "unknown variant '\(name)' in \(file.lastPathComponent)")
+            let names = try variant.file.map { [$0] }
+                ?? files.contentsOfDirectory(atPath: manifests.path).filter(ManifestDirectory.isManifestFileName)
+            var changed = false
+            for name in names {
+                let url = manifests.appendingPathComponent(name)
+                let text = try String(contentsOf: url, encoding: .utf8)
+                let edited = text.replacingOccurrences(of: variant.text, with: variant.replacement)
+                changed = changed || edited != text
+                try edited.write(to: url, atomically: true, encoding: .utf8)
+            }
+            #expect(changed, "variant '\(name)' changed nothing")
+        }
+
+        // The example app writes notes under NOTES_DIR: keep them in the scratch folder.
+        let extra = product == "notes-example" ? ["NOTES_DIR": scratch.appendingPathComponent("notes").path] : [:]
+        let result = try runProgram(
+            productsDirectory.appendingPathComponent(product), Array(words.dropFirst()), in: scratch,
+            environment: cleanEnvironment(extra))
+        var expected = withoutTimes(run.text).components(separatedBy: "\n").dropLast()
+        var printed = withoutTimes(result.stderr + result.stdout).components(separatedBy: "\n").dropLast()
+        if expected.last == "..." {
+            expected.removeLast()
+            printed = printed.prefix(expected.count)
+        }
+        #expect(Array(printed) == Array(expected), "\(file.lastPathComponent): \(run.label)")
+    }
+    return runs.count
+}
+
+/// Replaces ISO 8601 times, which the system clock makes different on every run.
+private func withoutTimes(_ text: String) -> String {
+    text.replacingOccurrences(
+        of: #"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z"#, with: "<time>", options: .regularExpression)
+}
+
+@Suite struct ReadmeTests {
+    /// The example app's output in development and production, and the check of a misspelled factory.
+    @Test func theRunBlocksAreWhatTheProgramsPrint() throws {
+        let blocks = try markedBlocks(in: readme)
+        #expect(blocks.filter { $0.label.hasPrefix("run: notes-example") }.count == 2)
+        #expect(blocks.contains { $0.label == "run (file-stor): patchbay check Manifests" })
+        try expectRunBlocksMatch(in: readme)
+    }
+
+    @Test func theReadmeLinksToFilesThatExistAndCitesNoSpecFile() throws {
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        #expect(!text.contains("manifest-format.md") && !text.contains("check-command.md"))
+        let links = text.matches(of: /\]\(([^)#]+)\)/).map { String($0.output.1) }.filter { !$0.contains("://") }
+        #expect(links.contains("Sources/Patchbay/Patchbay.docc/ManifestFormat.md"))
+        #expect(links.contains("Sources/Patchbay/Patchbay.docc/CommandReference.md"))
+        for link in links {
+            #expect(FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent(link).path), "\(link)")
+        }
+    }
+
+    /// Getting Started tells the same first program, so ReadmeTourTests runs both.
+    @Test func gettingStartedShowsTheReadmesTour() throws {
+        let article = repositoryRoot.appendingPathComponent("Sources/Patchbay/Patchbay.docc/GettingStarted.md")
+        let tour = try markedBlocks(in: readme).filter { $0.label.hasPrefix("tour:") }
+        let articleTour = try markedBlocks(in: article).filter { $0.label.hasPrefix("tour:") }
+        #expect(tour.count == 5)
+        #expect(articleTour.map(\.label) == tour.map(\.label))
+        #expect(articleTour.map(\.text) == tour.map(\.text))
+    }
+}
+
+/// Builds the README's tour as a package of its own, depending on this one by
+/// path, runs it, and compares what it prints with the README.
+@Suite struct ReadmeTourTests {
+    /// The tour's parts, as the README marks them.
+    struct Tour {
+        var mainSwift = ""
+        var manifest = ""
+        var output = ""
+        var outputWithTypo = ""
+
+        init() throws {
+            for block in try markedBlocks(in: readme) where block.label.hasPrefix("tour: ") {
+                switch block.label.dropFirst("tour: ".count) {
+                case "main.swift": mainSwift += (mainSwift.isEmpty ? "" : "\n") + block.text
+                case "Manifests/development.json": manifest = block.text
+                case "output": output = block.text
+                case #"output with "frendly""#: outputWithTypo = block.text
+                case let other: Issue.record("unknown tour block '\(other)'")
+                }
+            }
+        }
+    }
+
+    /// A package in a temporary folder: Package.swift, the tour's main.swift and manifest.
+    func writePackage(_ tour: Tour, at folder: URL) throws {
+        let files = FileManager.default
+        try files.createDirectory(at: folder.appendingPathComponent("Sources/Tour"), withIntermediateDirectories: true)
+        try files.createDirectory(at: folder.appendingPathComponent("Manifests"), withIntermediateDirectories: true)
+        let package = """
+            // swift-tools-version:6.0
+            import PackageDescription
+
+            let package = Package(
+                name: "Tour",
+                platforms: [.macOS(.v10_15)],
+                dependencies: [.package(path: \(String(reflecting: repositoryRoot.path)))],
+                targets: [
+                    .executableTarget(name: "Tour", dependencies: [
+                        .product(name: "Patchbay", package: \(String(reflecting: repositoryRoot.lastPathComponent))),
+                    ]),
+                ]
+            )
+
+            """
+        try package.write(to: folder.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try tour.mainSwift.write(to: folder.appendingPathComponent("Sources/Tour/main.swift"), atomically: true, encoding: .utf8)
+        try tour.manifest.write(
+            to: folder.appendingPathComponent("Manifests/development.json"), atomically: true, encoding: .utf8)
+    }
+
+    // Slow: it compiles Patchbay from source in a package of its own (about
+    // 15 seconds on an idle 2-core machine, minutes on a busy one), so it runs
+    // only with PATCHBAY_SLOW_TESTS=1, as CI runs it (.ci/run).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PATCHBAY_SLOW_TESTS"] == "1",
+                   "builds a package; set PATCHBAY_SLOW_TESTS=1"))
+    func theTourBuildsAndPrintsWhatTheReadmeShows() throws {
+        let tour = try Tour()
+        try #require(!tour.mainSwift.isEmpty && !tour.manifest.isEmpty && !tour.output.isEmpty && !tour.outputWithTypo.isEmpty)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("patchbay-tour-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writePackage(tour, at: folder)
+
+        let scratch = folder.appendingPathComponent(".build")
+        let build = try runProgram(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["swift", "build", "--package-path", folder.path, "--scratch-path", scratch.path],
+            in: folder, environment: cleanEnvironment())
+        try #require(build.status == 0, "swift build failed:\n\(build.stdout)\n\(build.stderr)")
+        // The tour compiles without warnings (Patchbay's own are not the tour's).
+        let warnings = (build.stdout + build.stderr).split(separator: "\n").filter {
+            $0.contains("main.swift") && $0.contains("warning:")
+        }
+        #expect(warnings.isEmpty, "\(warnings)")
+
+        let program = scratch.appendingPathComponent("debug/Tour")
+        let run = try runProgram(program, [], in: folder, environment: cleanEnvironment())
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+        #expect(run.stdout == tour.output)
+
+        // The README's misspelling, reported with its place before anything is made.
+        let manifest = folder.appendingPathComponent("Manifests/development.json")
+        let misspelled = tour.manifest.replacingOccurrences(of: #""factory": "friendly""#, with: #""factory": "frendly""#)
+        try #require(misspelled != tour.manifest)
+        try misspelled.write(to: manifest, atomically: true, encoding: .utf8)
+        let typo = try runProgram(program, [], in: folder, environment: cleanEnvironment())
+        #expect(typo.stdout == tour.outputWithTypo)
+    }
+}

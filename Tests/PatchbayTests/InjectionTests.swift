@@ -41,7 +41,7 @@ struct DefaultArguments {
 
     init(
         widget: any Widget = inject(),
-        gadget: (any Gadget)? = injectIfProvided(),
+        gadget: (any Gadget)? = try? PatchbaySystem.container?.resolveIfBound((any Gadget).self),
         greeting: any Greeting = inject((any Greeting).self, ifFailUse: TextGreeting(text: "fallback"))
     ) {
         self.widget = widget
@@ -202,9 +202,9 @@ struct DefaultArguments {
         let sparse = try self.container(extra: [bind("Greeting", to: "failing-hello")])
         try PatchbaySystem.withContainer(sparse) { () throws in
             let made = DefaultArguments()
-            #expect(made.gadget == nil, "injectIfProvided: nil when not bound")
+            #expect(made.gadget == nil, "resolveIfBound: nil when not bound")
             #expect(made.greeting.text == "fallback", "ifFailUse: the fallback when the factory fails")
-            let unbound: (any Database)? = injectIfProvided()
+            @SafelyInjected var unbound: (any Database)?
             #expect(unbound == nil)
             #expect(inject((any Database).self, ifFailUse: FakeDatabase(label: "spare")).label == "spare")
         }

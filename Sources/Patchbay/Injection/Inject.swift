@@ -8,7 +8,12 @@
 /// Stops the program with the ``ResolutionError`` message, at the call,
 /// when it cannot be resolved (a default argument cannot throw); use
 /// ``PatchbaySystem/container`` and `resolve` to handle errors.
+///
+/// For a dependency that may be unbound, read it with ``SafelyInjected`` or
+/// ``Container/resolveIfBound(_:from:)``.
 /// - Parameters:
+///   - type: The type to resolve; inferred from the context when omitted.
+///   - injector: The injector to search first.
 ///   - file: Where the call is, for messages; leave the default.
 ///   - line: Where the call is, for messages; leave the default.
 public func inject<T>(
@@ -21,22 +26,6 @@ public func inject<T>(
     }
 }
 
-/// Resolves `T` from the default container, or `nil` when no injector binds it.
-///
-/// Only "not bound" gives `nil`; a failing factory stops the program with its message, at the call.
-/// - Parameters:
-///   - file: Where the call is, for messages; leave the default.
-///   - line: Where the call is, for messages; leave the default.
-public func injectIfProvided<T>(
-    _ type: T.Type = T.self, from injector: InjectorName = .primary, file: StaticString = #fileID, line: UInt = #line
-) -> T? {
-    do {
-        return try PatchbaySystem.resolveContainer(nil, for: T.self).resolveIfBound(T.self, from: injector)
-    } catch {
-        fatalError(error.requested(at: CodeLocation(file, line)).description, file: file, line: line)
-    }
-}
-
 /// Resolves `T` from the default container, or uses `fallback` when that fails
 /// for any reason (not bound, no container, a factory error).
 ///
@@ -44,6 +33,10 @@ public func injectIfProvided<T>(
 ///
 /// The type is required: without it Swift would take it from the fallback
 /// (`SystemClock`), a type nobody binds, and the fallback would always win.
+/// - Parameters:
+///   - type: The type to resolve.
+///   - injector: The injector to search first.
+///   - fallback: The value to use when resolving fails.
 public func inject<T>(
     _ type: T.Type, from injector: InjectorName = .primary, ifFailUse fallback: @autoclosure () -> T
 ) -> T {

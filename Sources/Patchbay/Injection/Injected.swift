@@ -19,6 +19,8 @@ public struct Injected<Value>: @unchecked Sendable {
 
     /// Resolves `Value` from `injector` of `container` (the default container when `nil`).
     /// - Parameters:
+    ///   - injector: The injector to search first.
+    ///   - container: The container to resolve from; ``PatchbaySystem/container`` when `nil`.
     ///   - file: Where the property is declared, for messages; leave the default.
     ///   - line: Where the property is declared, for messages; leave the default.
     public init(
@@ -61,6 +63,8 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
 
     /// Resolves `Value` from `injector` of `container` (the default container when `nil`).
     /// - Parameters:
+    ///   - injector: The injector to search first.
+    ///   - container: The container to resolve from; ``PatchbaySystem/container`` when `nil`.
     ///   - file: Where the property is declared, for messages; leave the default.
     ///   - line: Where the property is declared, for messages; leave the default.
     public init(

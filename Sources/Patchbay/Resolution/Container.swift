@@ -65,7 +65,8 @@ public final class Container: Sendable {
     /// The manifest in force.
     public var manifest: Manifest { currentActivation().manifest }
 
-    /// The warnings (such as unused factories) of the manifest in force.
+    /// The warnings of the manifest in force. (`unused-factory` is not among
+    /// them: one manifest cannot see the other environments; `check` judges it over a folder.)
     public var warnings: [Diagnostic] { currentActivation().warnings }
 
     /// Validates `manifest` and, if it has no errors, makes it the one in

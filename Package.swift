@@ -13,18 +13,31 @@ let package = Package(
         .library(name: "Patchbay", targets: ["Patchbay"]),
         // The command's subcommands as a library, for an app that exposes them with its live catalog.
         .library(name: "PatchbayTools", targets: ["PatchbayTools"]),
-        .executable(name: "patchbay", targets: ["PatchbayCommand"]),
+        .executable(name: "patchbay", targets: ["patchbay"]),
         .executable(name: "notes-example", targets: ["NotesExample"]),
+        // Check an app target's manifests on every build, or on demand with `swift package check-manifests`.
+        .plugin(name: "PatchbayCheck", targets: ["PatchbayCheck"]),
+        .plugin(name: "CheckManifests", targets: ["CheckManifests"]),
     ],
     targets: [
         // The container: catalog, manifests, validation, resolution, injection, reload.
         .target(name: "Patchbay"),
         // Report formats, explain, graph, schema and the command line, over the container's library calls.
         .target(name: "PatchbayTools", dependencies: ["Patchbay"]),
-        .executableTarget(name: "PatchbayCommand", dependencies: ["PatchbayTools"]),
+        // Named for the command, so the plugins can ask for the tool by that name.
+        .executableTarget(name: "patchbay", dependencies: ["PatchbayTools"], path: "Sources/PatchbayCommand"),
         // The example app: its types and catalog live in a library so tests can use them.
         .target(name: "NotesKit", dependencies: ["Patchbay"]),
         .executableTarget(name: "NotesExample", dependencies: ["NotesKit", "Patchbay", "PatchbayTools"]),
+        // The plugins run the `patchbay` executable; they share
+        // Plugins/PatchbayCheck/ManifestLocation.swift.
+        .plugin(name: "PatchbayCheck", capability: .buildTool(), dependencies: ["patchbay"]),
+        .plugin(
+            name: "CheckManifests",
+            capability: .command(intent: .custom(
+                verb: "check-manifests",
+                description: "Check Patchbay manifests and fail on errors, as the PatchbayCheck build plugin does")),
+            dependencies: ["patchbay"]),
         .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTools", "NotesKit"]),
     ],
     swiftLanguageModes: [.v6]

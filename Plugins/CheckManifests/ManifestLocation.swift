@@ -1,0 +1,1 @@
+../PatchbayCheck/ManifestLocation.swift

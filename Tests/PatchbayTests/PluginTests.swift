@@ -1,0 +1,131 @@
+// The SwiftPM plugins, used as an app uses them: the fixture package in
+// Tests/Fixtures/PluginPackage (an app target that adopts PatchbayCheck, with
+// a catalog description and one manifest) is copied to a temporary folder,
+// pointed at this repository, and built with `swift build` and checked with
+// `swift package check-manifests`.
+import Foundation
+import Testing
+
+@Suite struct PluginTests {
+    /// The fixture package, as committed.
+    static let fixture = repositoryRoot.appendingPathComponent("Tests/Fixtures/PluginPackage")
+    /// The fixture's manifest, relative to its package.
+    static let manifestPath = "Sources/GreeterApp/Manifests/production.json"
+
+    /// A copy of the fixture in a new temporary folder, depending on this
+    /// repository by its absolute path.
+    func copyFixture() throws -> URL {
+        let files = FileManager.default
+        let folder = files.temporaryDirectory.appendingPathComponent("patchbay-plugins-\(UUID().uuidString)")
+        try files.createDirectory(at: folder, withIntermediateDirectories: true)
+        let package = folder.appendingPathComponent("PluginPackage")
+        try files.copyItem(at: Self.fixture, to: package)
+        // A build someone made in the fixture itself is not the test's to reuse.
+        for leftover in [".build", ".swiftpm", "Package.resolved"] {
+            try? files.removeItem(at: package.appendingPathComponent(leftover))
+        }
+        let manifestFile = package.appendingPathComponent("Package.swift")
+        let manifest = try String(contentsOf: manifestFile, encoding: .utf8)
+        let pointed = manifest.replacingOccurrences(of: #"path: "../../..""#, with: "path: \"\(repositoryRoot.path)\"")
+        try #require(pointed != manifest, "the fixture's Package.swift no longer depends on Patchbay by \"../../..\"")
+        try pointed.write(to: manifestFile, atomically: true, encoding: .utf8)
+        return package
+    }
+
+    /// Runs `swift ARGUMENTS` in `package`, with a scratch folder inside the
+    /// copy, so that nothing is shared with the repository's own builds, and
+    /// returns the exit status and everything printed.
+    func swift(_ arguments: [String], in package: URL) throws -> (status: Int32, output: String) {
+        let scratch = ["--scratch-path", package.appendingPathComponent(".build").path]
+        // `swift build --scratch-path X`, but `swift package --scratch-path X check-manifests`.
+        let all = arguments[0] == "build" ? arguments + scratch : [arguments[0]] + scratch + arguments.dropFirst()
+        // The output goes to a file, not a pipe: a build can print more than a pipe holds.
+        let log = package.deletingLastPathComponent().appendingPathComponent("swift-\(UUID().uuidString).log")
+        try Data().write(to: log)
+        let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift"] + all
+        process.currentDirectoryURL = package
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))
+    }
+
+    /// The lines of `output` that report a problem in the fixture's manifest.
+    func manifestDiagnostics(_ output: String) -> [Substring] {
+        output.split(separator: "\n").filter { $0.contains(Self.manifestPath + ":") }
+    }
+
+    // Slow: it compiles Patchbay from source in a package of its own (about
+    // a minute on an idle 2-core machine, several on a busy one), so it runs
+    // only with PATCHBAY_SLOW_TESTS=1, as CI runs it (.ci/run).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PATCHBAY_SLOW_TESTS"] == "1",
+                   "builds a package that uses the plugins; set PATCHBAY_SLOW_TESTS=1"))
+    func theBuildAndTheCommandCheckTheAppsManifests() throws {
+        let package = try copyFixture()
+        defer { try? FileManager.default.removeItem(at: package.deletingLastPathComponent()) }
+        let manifest = package.appendingPathComponent(Self.manifestPath)
+        let catalog = manifest.deletingLastPathComponent().appendingPathComponent("catalog.json")
+        // Printed by `patchbay check` each time it runs, and only then.
+        let checked = "0 errors, 0 warnings in 1 manifest"
+
+        // The good manifest: the build checks it and succeeds.
+        let good = try swift(["build"], in: package)
+        try #require(good.status == 0, "swift build failed on the good manifest:\n\(good.output)")
+        #expect(good.output.contains(checked), "the build did not run the check:\n\(good.output)")
+
+        // Nothing changed: the check does not run again. The build right
+        // after a clean one relinks the `patchbay` tool (SwiftPM builds plugin
+        // tools in a graph of their own and again in the build's), which may
+        // check once more; from then on, unchanged inputs are not checked.
+        // The catalog changed: the check runs again.
+        let settle = try swift(["build"], in: package)
+        #expect(settle.status == 0, "\(settle.output)")
+        let again = try swift(["build"], in: package)
+        #expect(again.status == 0)
+        #expect(!again.output.contains(checked), "the check ran with no input changed:\n\(again.output)")
+        let catalogText = try String(contentsOf: catalog, encoding: .utf8)
+        try (catalogText + "\n").write(to: catalog, atomically: true, encoding: .utf8)
+        let recheck = try swift(["build"], in: package)
+        #expect(recheck.status == 0)
+        #expect(recheck.output.contains(checked), "a changed catalog.json did not run the check again:\n\(recheck.output)")
+
+        // The command plugin agrees on the good manifest.
+        let command = try swift(["package", "check-manifests"], in: package)
+        #expect(command.status == 0, "\(command.output)")
+        #expect(command.output.contains(checked), "\(command.output)")
+
+        // A misspelled factory: the build fails, naming the manifest at the
+        // misspelling's line and column, with its absolute path (Xcode needs it).
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        let broken = text.replacingOccurrences(of: #""english-greeter""#, with: #""english-greter""#)
+        try #require(broken != text)
+        try broken.write(to: manifest, atomically: true, encoding: .utf8)
+        let lines = broken.components(separatedBy: "\n")
+        let index = try #require(lines.firstIndex { $0.contains(#""english-greter""#) })
+        let value = try #require(lines[index].range(of: #""english-greter""#))
+        let (line, column) = (index + 1, lines[index].distance(from: lines[index].startIndex, to: value.lowerBound) + 1)
+        let place = "\(Self.manifestPath):\(line):\(column): error: unknown factory 'english-greter'"
+
+        let failed = try swift(["build"], in: package)
+        #expect(failed.status != 0, "swift build passed a misspelled factory:\n\(failed.output)")
+        let buildDiagnostics = manifestDiagnostics(failed.output)
+        #expect(buildDiagnostics.count == 1, "\(failed.output)")
+        let fromBuild = try #require(buildDiagnostics.first)
+        let copyName = package.deletingLastPathComponent().lastPathComponent
+        #expect(fromBuild.hasPrefix("/") && fromBuild.contains(copyName), "not absolute: \(fromBuild)")
+        #expect(fromBuild.contains("/" + place), "\(fromBuild)")
+
+        // The command plugin: the same diagnostic, the path relative to where
+        // it runs (the package), and a failing exit status.
+        let refused = try swift(["package", "check-manifests"], in: package)
+        #expect(refused.status != 0, "check-manifests passed a misspelled factory:\n\(refused.output)")
+        let fromCommand = try #require(manifestDiagnostics(refused.output).first, "\(refused.output)")
+        #expect(fromCommand.hasPrefix(place), "\(fromCommand)")
+        #expect(fromBuild.hasSuffix(fromCommand), "the build said\n\(fromBuild)\nthe command said\n\(fromCommand)")
+    }
+}

@@ -30,14 +30,17 @@ let package = Package(
         .target(name: "NotesKit", dependencies: ["Patchbay"]),
         .executableTarget(name: "NotesExample", dependencies: ["NotesKit", "Patchbay", "PatchbayTools"]),
         // The plugins run the `patchbay` executable; they share
-        // Plugins/PatchbayCheck/ManifestLocation.swift.
-        .plugin(name: "PatchbayCheck", capability: .buildTool(), dependencies: ["patchbay"]),
+        // Sources/Plugins/PatchbayCheck/ManifestLocation.swift.
+        // Under Sources/Plugins: the package's top level stays Sources, Tests and Manifests.
+        .plugin(
+            name: "PatchbayCheck", capability: .buildTool(), dependencies: ["patchbay"],
+            path: "Sources/Plugins/PatchbayCheck"),
         .plugin(
             name: "CheckManifests",
             capability: .command(intent: .custom(
                 verb: "check-manifests",
                 description: "Check Patchbay manifests and fail on errors, as the PatchbayCheck build plugin does")),
-            dependencies: ["patchbay"]),
+            dependencies: ["patchbay"], path: "Sources/Plugins/CheckManifests"),
         .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTools", "NotesKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,5 @@
 // Shared by the PatchbayCheck and CheckManifests plugins through a symbolic
-// link in Plugins/CheckManifests/, as swift-docc-plugin shares code between
+// link in Sources/Plugins/CheckManifests/, as swift-docc-plugin shares code between
 // its plugins: a plugin target can depend on executables but not on a
 // library, and the two must agree on where manifests live.
 import Foundation

@@ -557,3 +557,48 @@ func expectOne(
         }
     }
 }
+
+/// The real type's own decoding, where the recorded shape cannot speak (a
+/// dictionary's values), and the catalog-description reader's words.
+@Suite struct DecodingMessageTextTests {
+    struct Limits: Decodable, Sendable { var byName: [String: Int] }
+
+    @Test func aValueTheRecordedShapeCannotSeeIsReportedByTheRealType() throws {
+        var catalog = FactoryCatalog()
+        catalog.register("limited", provides: (any Widget).self, parameters: Limits.self) { _ in Part(tag: "l") }
+        let manifest = try ManifestLoader(environment: [:]).load(
+            data: Data(#"{ "format": 1, "bindings": [ { "protocol": "Widget", "factory": "limited", "parameters": { "byName": { "a": "many" } } } ] }"#.utf8),
+            file: "m.json")
+        #expect(ManifestValidator(catalog: catalog).validate(manifest).map(\.description) == [
+            "m.json:1:109: error: parameter 'byName/a' of binding Widget -> 'limited' is the string \"many\", but "
+                + "PatchbayTests.DecodingMessageTextTests.Limits needs an integer there [invalid-parameters]",
+        ])
+    }
+
+    @Test func decodingErrorsReadAsOneSentence() {
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(_ name: String) { stringValue = name }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        let path: [any CodingKey] = [Key("factories"), IndexKey(0)]
+        #expect(DecodingError.keyNotFound(Key("provides"), .init(codingPath: path, debugDescription: "")).readableDescription
+            == "'factories[0]' has no key 'provides', which is required")
+        #expect(DecodingError.typeMismatch([String].self, .init(codingPath: path + [Key("provides")], debugDescription: ""))
+            .readableDescription == "'factories[0].provides' must be an array")
+        #expect(DecodingError.valueNotFound(Int.self, .init(codingPath: [Key("version")], debugDescription: ""))
+            .readableDescription == "'version' must be an integer, not null")
+        #expect(DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON."))
+            .readableDescription == "the document is not valid: The given data was not valid JSON.")
+    }
+
+    struct IndexKey: CodingKey {
+        var intValue: Int?
+        var stringValue: String { "\(intValue!)" }
+        init(_ index: Int) { intValue = index }
+        init?(stringValue: String) { nil }
+        init?(intValue: Int) { self.intValue = intValue }
+    }
+}

@@ -39,8 +39,22 @@ public struct Injected<Value>: @unchecked Sendable {
         return storage.firstAccess()
     }
 
-    /// The wrapper itself, for `try $property.resolve()`.
-    public var projectedValue: Injected<Value> { self }
+    /// A wrapper that already holds `value` and resolves nothing: for a test
+    /// that gives one instance its own dependency, whatever the container binds.
+    ///
+    ///     let service = SignupService()
+    ///     service.$users = Injected(InMemoryUserRepository())
+    public init(_ value: Value, file: StaticString = #fileID, line: UInt = #line) {
+        storage = InjectionStorage(injector: .primary, container: nil, site: (file, line))
+        _ = storage.resolved.initialize(Instance(value))
+    }
+
+    /// The wrapper itself, for `try $property.resolve()`; set it to give this
+    /// one instance its own dependency (`$users = Injected(fake)`).
+    public var projectedValue: Injected<Value> {
+        get { self }
+        set { self = newValue }
+    }
 
     /// The dependency, resolved on first call and kept.
     /// - Throws: ``ResolutionError`` when it cannot be resolved.
@@ -81,8 +95,19 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
         return storage.firstAccess()
     }
 
-    /// The wrapper itself, for `try $property.resolve()`.
-    public var projectedValue: SafelyInjected<Value> { self }
+    /// A wrapper that already holds `value` (which may be `nil`) and resolves
+    /// nothing: for a test that gives one instance its own dependency.
+    public init(_ value: Value?, file: StaticString = #fileID, line: UInt = #line) {
+        storage = InjectionStorage(injector: .primary, container: nil, ifBound: true, site: (file, line))
+        _ = storage.resolved.initialize(Instance(value))
+    }
+
+    /// The wrapper itself, for `try $property.resolve()`; set it to give this
+    /// one instance its own dependency (`$analytics = SafelyInjected(nil)`).
+    public var projectedValue: SafelyInjected<Value> {
+        get { self }
+        set { self = newValue }
+    }
 
     /// The dependency or `nil` when not bound, resolved on first call and kept.
     /// - Throws: ``ResolutionError`` for any failure other than "not bound".

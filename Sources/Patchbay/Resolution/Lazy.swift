@@ -12,7 +12,8 @@
 ///     let body = try templates.get().render("welcome")
 ///
 /// The value is resolved once, from the injector that served the holder, and
-/// kept. A `Lazy` holds its container weakly, so it never keeps one alive;
+/// kept until ``reset()``, after which the next use resolves again (for a
+/// reconnecting client, say, or a test). A `Lazy` holds its container weakly, so it never keeps one alive;
 /// and the scope it was made in too, so a scoped instance that holds a `Lazy`
 /// does not keep its own scope alive (read after that scope is gone, it
 /// resolves as in a closed scope).
@@ -22,8 +23,13 @@ public final class Lazy<Value>: @unchecked Sendable {
     private weak var scope: Scope?
     /// Whether the `Lazy` was made in a scope, which may since have gone.
     private let madeInScope: Bool
-    /// Set once, on first use; then read with one atomic load, no lock.
+    /// Set on first use (and again after a reset); then read with one atomic load, no lock.
     private let resolved = AtomicReference<Instance<Value>>()
+    /// Serializes resets, and keeps each value a reset replaced alive until
+    /// the `Lazy` goes: a thread that loaded it just before the reset may
+    /// still be reading it, unretained.
+    private let resetLock = Lock()
+    nonisolated(unsafe) private var replaced: [Instance<Value>] = []  // guarded by `resetLock`
 
     /// Creates a lazy reference to `Value` in `container`.
     public init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
@@ -68,6 +74,22 @@ public final class Lazy<Value>: @unchecked Sendable {
 
     /// The value: `try lazy()`.
     public func callAsFunction() throws(ResolutionError) -> Value { try get() }
+
+    /// Whether the value has been resolved (and not reset since).
+    public var isResolved: Bool { resolved.load() != nil }
+
+    /// Forgets the resolved value: the next use resolves again, through the
+    /// manifest in force then. What the binding's lifetime keeps (a
+    /// singleton) is the same instance again; a transient is made anew.
+    ///
+    /// Safe to call while other threads read the value. Each value a reset
+    /// replaces is kept until this `Lazy` is released, since a reader may
+    /// hold it unretained; resetting is for rare events, not every use.
+    public func reset() {
+        resetLock.withLock {
+            if let previous = resolved.exchange(nil) { replaced.append(previous) }
+        }
+    }
 }
 
 /// `Lazy<T>` as a factory parameter.

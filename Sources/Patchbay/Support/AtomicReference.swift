@@ -43,11 +43,12 @@ struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
     }
 
     /// Replaces the value and returns the previous one (now owned by the caller).
-    /// Callers serialize replacements themselves (under a lock).
+    /// Callers serialize replacements themselves (under a lock); an
+    /// ``initialize(_:)`` may race with one, so the first read is atomic too.
     func exchange(_ object: Object?) -> Object? {
         let raw = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: Optional<UnsafeRawPointer>.self)
         let desired = object.map { UnsafeRawPointer(Unmanaged.passRetained($0).toOpaque()) }
-        var expected = raw.pointee
+        var expected = load().map { UnsafeRawPointer($0.toOpaque()) }
         while !_stdlib_atomicCompareExchangeStrongPtr(object: raw, expected: &expected, desired: desired) {}
         return expected.map { Unmanaged<Object>.fromOpaque($0).takeRetainedValue() }
     }

@@ -1,0 +1,102 @@
+// What users of the containers Patchbay replaces do today, row by row of
+// the migration table (issue "Everything the libraries we replace can do").
+// Each test is named after its row.
+import Foundation
+import Testing
+@testable import Patchbay
+
+/// A class hierarchy, for the rule on superclass requests.
+class Vehicle: @unchecked Sendable { var wheels: Int { 0 } }
+final class Bicycle: Vehicle, @unchecked Sendable { override var wheels: Int { 2 } }
+
+/// A holder of injected dependencies, for per-instance overrides.
+private final class Workshop {
+    @Injected var widget: any Widget
+    @SafelyInjected var gadget: (any Gadget)?
+}
+
+@Suite(.bothEngines) struct MigrationTests {
+    // MARK: KOInject: a lazy resolver that can be disposed and resolved again
+
+    @Test func koInjectLazyResolverCanBeResetAndResolvedAgain() throws {
+        let serials = Counter()
+        var catalog = FactoryCatalog()
+        catalog.register("part", provides: (any Widget).self) { Part(tag: "t", serial: serials.increment()) }
+        catalog.register("one", provides: (any Gadget).self, lifetime: .singleton) { Part(tag: "s") }
+        let container = try makeContainer(catalog, [bind("Widget", to: "part"), bind("Gadget", to: "one")])
+        let lazy = Lazy((any Widget).self, container: container)
+        #expect(!lazy.isResolved)
+        let first = try lazy.get()
+        #expect(try lazy.get() === first, "kept until reset")
+        #expect(lazy.isResolved)
+        lazy.reset()
+        #expect(!lazy.isResolved)
+        let second = try lazy.get()
+        #expect(second !== first && first.serial == 1 && second.serial == 2, "a transient is made anew")
+        // A singleton's lifetime is the binding's: after a reset, the same instance again.
+        let shared = Lazy((any Gadget).self, container: container)
+        let before = try shared.get()
+        shared.reset()
+        #expect(try shared.get() === before)
+    }
+
+    @Test func aLazyResetWhileOtherThreadsReadIsSafe() throws {
+        var catalog = FactoryCatalog()
+        catalog.register("part", provides: (any Widget).self) { Part(tag: "t") }
+        let container = try makeContainer(catalog, [bind("Widget", to: "part")])
+        let lazy = Lazy((any Widget).self, container: container)
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for round in 0..<2_000 {
+                if worker == 0, round % 10 == 0 { lazy.reset() } else { _ = try? lazy.get() }
+            }
+        }
+        #expect(try lazy.get().tag == "t")
+    }
+
+    // MARK: Inject-Swift: override one instance's dependency (`self.$dep = fake`)
+
+    @Test func injectSwiftOverrideOneInstancesDependency() throws {
+        var catalog = FactoryCatalog()
+        catalog.register("real", provides: (any Widget).self) { Part(tag: "real") }
+        let container = try makeContainer(catalog, [bind("Widget", to: "real")])
+        try PatchbaySystem.withContainer(container) { () throws in
+            let overridden = Workshop()
+            overridden.$widget = Injected(Part(tag: "fake"))
+            overridden.$gadget = SafelyInjected(Part(tag: "spare"))
+            let plain = Workshop()
+            #expect(overridden.widget.tag == "fake")
+            #expect(overridden.gadget?.tag == "spare")
+            #expect(try overridden.$widget.resolve().tag == "fake" && overridden.$widget.isResolved)
+            #expect(plain.widget.tag == "real", "only that one instance")
+            #expect(plain.gadget == nil, "Gadget is not bound")
+        }
+        // With no container at all, an overridden property needs none.
+        let alone = Workshop()
+        alone.$widget = Injected(Part(tag: "alone"))
+        alone.$gadget = SafelyInjected(nil)
+        #expect(alone.widget.tag == "alone" && alone.gadget == nil)
+    }
+
+    // MARK: Impose 1: no-match rules for class hierarchies
+
+    /// Patchbay resolves exactly the type requested: a binding of a subclass
+    /// does not serve its superclass, nor the reverse. A manifest says which
+    /// factory serves which type, and `check` verifies exactly that; a search
+    /// through subclasses would let one binding answer for types the manifest
+    /// never names. To serve the superclass too, the factory provides both.
+    @Test func imposeNoMatchRulesAreRefusedAClassServesOnlyTheTypesItsFactoryProvides() throws {
+        var catalog = FactoryCatalog()
+        catalog.register("bicycle", provides: Bicycle.self) { Bicycle() }
+        let container = try makeContainer(catalog, [bind("Bicycle", to: "bicycle")])
+        #expect(try container.resolve(Bicycle.self).wheels == 2)
+        let error = try #require(throws: ResolutionError.self) { try container.resolve(Vehicle.self) }
+        #expect(error.reason == .notBound)
+        #expect(try container.resolveIfBound(Vehicle.self) == nil)
+
+        // The way to serve both: one factory that provides both types.
+        var both = FactoryCatalog()
+        both.register("bicycle", product: Bicycle.self, provides: Bicycle.self, Vehicle.self) { Bicycle() }
+        let served = try makeContainer(both, [bind("Bicycle", to: "bicycle"), bind("Vehicle", to: "bicycle")])
+        #expect(try served.resolve(Vehicle.self).wheels == 2)
+    }
+}

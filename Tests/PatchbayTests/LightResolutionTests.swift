@@ -43,7 +43,7 @@ final class LightBottomImpl: LightBottom, LightShared {
 
     /// Whether the fast table of `container`'s activation builds `T` light.
     func isLight<T>(_: T.Type, in container: Container) -> Bool {
-        container.currentActivation().entries.fast.slot(of: ObjectIdentifier(T.self))?.pointee.light != nil
+        container.currentActivation().entries[ObjectIdentifier(T.self)]?.isLight == true
     }
 
     @Test func aTransientChainIsBuiltLightWithFreshInstancesEachTime() throws {

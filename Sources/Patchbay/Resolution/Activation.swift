@@ -40,7 +40,7 @@ final class Activation: Sendable {
     }
 
     /// The short names of the bound types, for "did you mean" in messages.
-    var boundNames: [String] { entries.entries.map(\.key.name) }
+    var boundNames: [String] { entries.bindings.map(\.key.name) }
 
     /// The catalog's factories that provide `key`, sorted; nil when none does.
     func providers(of key: TypeKey) -> [String]? {
@@ -104,13 +104,22 @@ final class Activation: Sendable {
                 provided: provided, parameters: validated.parameters, storage: storage)
             bindingsByType[provided.key.id, default: InjectorMap()].set(binding, for: validated.injector)
         }
-        let entries = bindingsByType.values.map { TypeEntry($0, order: result.injectorOrder) }
+        let heads = bindingsByType.values.map { own in
+            // The head is the first in injector order, which starts with primary.
+            let head = own.single ?? result.injectorOrder.lazy.compactMap { own[$0] }.first!
+            if own.single == nil {
+                var others: [InjectorName: CompiledBinding] = [:]
+                own.forEachValue { if $0 !== head { others[$0.injector] = $0 } }
+                head.head(others)
+            }
+            return head
+        }
         // Whether a binding's tree is plain, for bindings with needs (see `isLight`).
         var plainTrees: [ObjectIdentifier: Bool] = [:]
         let lightPathAllowed = !usesGeneralEngineOnly
         return Activation(
             manifest: manifest, injectorOrder: result.injectorOrder,
-            entries: TypeTable(entries, isLight: { lightPathAllowed && isLight($0, in: $1, plainTrees: &plainTrees) }),
+            entries: TypeTable(heads, isLight: { lightPathAllowed && isLight($0, in: $1, plainTrees: &plainTrees) }),
             warnings: result.diagnostics.warnings, catalog: catalog)
     }
 
@@ -167,8 +176,8 @@ final class Activation: Sendable {
     /// ``ThreadResolutionState``), but nothing can resolve through a container
     /// that no longer exists, so no read can race with this.
     func retire() {
-        for case let entry? in entries.values {
-            entry.forEachBinding { binding in
+        for case let head? in entries.heads {
+            head.forEachBinding { binding in
                 if case .singleton(let cell) = binding.storage { cell.retire() }
             }
         }
@@ -177,43 +186,6 @@ final class Activation: Sendable {
     /// The injectors searched for a request from `injector`, in order.
     func searchOrder(from injector: InjectorName) -> [InjectorName] {
         [injector] + injectorOrder.filter { $0 != injector }
-    }
-}
-
-/// The bindings of one type, and which one serves a request from each injector.
-///
-/// The spec's rule — the requesting injector's own binding wins, else the
-/// first found searching in order (skipping the requester, which has none) —
-/// comes down to: its own binding, else the first binding in injector order.
-/// So only the injectors with a binding of their own are stored.
-@usableFromInline
-final class TypeEntry: Sendable {
-    let key: TypeKey
-    /// The binding that serves a request from `primary`: the common case, kept apart.
-    /// Unowned: `own` or `first` keeps it alive, and reading it costs no retain.
-    @usableFromInline unowned(unsafe) let primary: CompiledBinding
-    /// The first binding in injector order: what an injector without its own binding gets.
-    @usableFromInline let first: CompiledBinding
-    /// Each injector's own binding.
-    @usableFromInline let own: InjectorMap<CompiledBinding>
-
-    /// The entry of a type bound by `own` (one binding per injector, at
-    /// least one), searched in injector `order`.
-    init(_ own: InjectorMap<CompiledBinding>, order: [InjectorName]) {
-        let first = own.single ?? order.lazy.compactMap { own[$0] }.first!
-        self.key = first.key
-        self.first = first
-        self.own = own
-        self.primary = own[.primary] ?? first
-    }
-
-    /// Calls `body` with every binding of the type, one per injector that has one.
-    func forEachBinding(_ body: (CompiledBinding) -> Void) { own.forEachValue(body) }
-
-    /// The binding that serves a request from `injector`.
-    @inlinable @inline(__always)
-    func winner(for injector: InjectorName) -> CompiledBinding {
-        injector == .primary ? primary : (own[injector] ?? first)
     }
 }
 
@@ -236,6 +208,26 @@ final class CompiledBinding: Sendable {
     let provided: ProvidedType
     let parameters: (any Sendable)?
     let storage: Storage
+    /// Where the fast path may read a made instance straight from: the cell
+    /// of a singleton whose factory takes no argument and whose product is
+    /// the bound type; nil for every other binding. The memory is the
+    /// cell's own, read and written only atomically.
+    @usableFromInline nonisolated(unsafe) let ready: UnsafeMutablePointer<AnyObject?>?
+    /// Whether the fast path may build this binding itself, with no
+    /// resolution context (see ``Activation/isLight(_:in:plainTrees:)``).
+    /// Decided once per head binding while its activation is compiled,
+    /// before any resolve can see it; never changed after, so the dynamic
+    /// exclusivity check a class's `var` gets would guard nothing.
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var isLight = false
+    /// On the binding that heads its type (the first in injector order,
+    /// which the type table holds), the type's bindings in other injectors;
+    /// empty on the others. Set while the activation is compiled, before any
+    /// resolve can see it; never changed after.
+    ///
+    /// The spec's rule (the requesting injector's own binding wins, else the
+    /// first found searching in order) comes down to: its own binding, else
+    /// the head. So a type needs no table of its own, only these.
+    @exclusivity(unchecked) nonisolated(unsafe) private(set) var others: [InjectorName: CompiledBinding] = [:]
     /// Makes the product straight into memory for a `T` (see
     /// ``FactoryDefinition/buildInto``), for the light path.
     @usableFromInline let buildInto: @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void
@@ -252,16 +244,32 @@ final class CompiledBinding: Sendable {
         self.parameters = parameters
         self.storage = storage
         buildInto = definition.buildInto
+        if case .singleton(let cell) = storage, definition.argument == nil, provided.convert == nil {
+            ready = cell.instance.pointer
+        } else {
+            ready = nil
+        }
     }
 
-    /// The singleton cell, when a resolve may read a made instance straight
-    /// from it (a singleton whose factory takes no argument and whose product
-    /// is the bound type); else nil.
-    var readyCell: InstanceCell? {
-        guard case .singleton(let cell) = storage, definition.argument == nil, provided.convert == nil else {
-            return nil
-        }
-        return cell
+    /// The binding that serves a request from `injector`, when this binding
+    /// heads its type: that injector's own, else this one.
+    @inlinable @inline(__always)
+    func winner(for injector: InjectorName) -> CompiledBinding {
+        injector == .primary ? self : winnerOutsidePrimary(injector)
+    }
+
+    @usableFromInline
+    func winnerOutsidePrimary(_ injector: InjectorName) -> CompiledBinding {
+        others.isEmpty ? self : (others[injector] ?? self)
+    }
+
+    /// Makes this binding the head of its type, with `others` its bindings in other injectors.
+    func head(_ others: [InjectorName: CompiledBinding]) { self.others = others }
+
+    /// Calls `body` with every binding of this head's type, this one first.
+    func forEachBinding(_ body: (CompiledBinding) -> Void) {
+        body(self)
+        others.values.forEach(body)
     }
 
     /// The identity of this binding's instances in a scope or a graph.

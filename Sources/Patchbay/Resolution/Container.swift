@@ -147,12 +147,15 @@ public final class Container: Sendable {
         if injector.rawValue == "primary", let table = cache.pointee.table(for: self),
             let slot = table.slot(of: ObjectIdentifier(T.self))
         {
-            if let ready = slot.pointee.ready, let box = _stdlib_atomicAcquiringLoadARCRef(object: ready) {
+            let binding = slot.pointee.binding.unsafelyUnwrapped
+            if let ready = binding._withUnsafeGuaranteedRef({ $0.ready }),
+                let box = _stdlib_atomicAcquiringLoadARCRef(object: ready)
+            {
                 return instanceValue(box, as: T.self)
             }
             // Light only at top level: a factory that calls the container
             // directly goes the general way, which tracks the path.
-            if let binding = slot.pointee.light, cache.pointee.busy == 0 {
+            if binding._withUnsafeGuaranteedRef({ $0.isLight }), cache.pointee.busy == 0 {
                 return try resolveLight(T.self, binding, table: table, cache: cache)
             }
         }
@@ -325,8 +328,7 @@ extension Container {
     /// fallback; `nil` when no injector binds it. Resolves nothing.
     public func binding<T>(for type: T.Type, from injector: InjectorName = .primary) -> BindingDescription? {
         let activation = currentActivation()
-        guard let entry = activation.entries[ObjectIdentifier(type)] else { return nil }
-        let binding = entry.winner(for: injector)
+        guard let binding = activation.entries[ObjectIdentifier(type)]?.winner(for: injector) else { return nil }
         return BindingDescription(
             type: binding.key.name, factory: binding.definition.name, lifetime: binding.lifetime,
             injector: binding.injector)

@@ -5,7 +5,7 @@
 /// tracks the path (for cycles and messages) and `graph` instances. Or
 /// *light*: a transient whose whole dependency tree is known and has no
 /// `graph` binding and no factory that resolves by hand (see
-/// `Activation.lightBindings`) is built with no context at all, its plain
+/// ``CompiledBinding/isLight``) is built with no context at all, its plain
 /// dependencies read from the fast table. Static validation has ruled out
 /// cycles among such factories, so there is nothing to track; an error gets
 /// its path as it travels back up through the calls.
@@ -133,10 +133,13 @@ struct LightResolution {
     @inlinable @inline(__always)
     func resolve<T>(_: T.Type) throws(ResolutionError) -> T {
         if let slot = table.slot(of: ObjectIdentifier(T.self)) {
-            if let ready = slot.pointee.ready, let box = _stdlib_atomicAcquiringLoadARCRef(object: ready) {
+            let binding = slot.pointee.binding.unsafelyUnwrapped
+            if let ready = binding._withUnsafeGuaranteedRef({ $0.ready }),
+                let box = _stdlib_atomicAcquiringLoadARCRef(object: ready)
+            {
                 return instanceValue(box, as: T.self)
             }
-            if let binding = slot.pointee.light {
+            if binding._withUnsafeGuaranteedRef({ $0.isLight }) {
                 return try build(T.self, binding)
             }
         }

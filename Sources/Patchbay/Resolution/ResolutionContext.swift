@@ -84,11 +84,11 @@ final class ResolutionContext {
                     .factoryFailed, type: name, path: names + [name], factory: "override", underlying: error)
             }
         }
-        guard let entry = activation!.entries[id] else {
+        guard let head = activation!.entries[id] else {
             if ifBound { return nil }
             throw notBound(TypeKey(T.self), from: injector)
         }
-        return try instance(of: entry.winner(for: injector), as: T.self, argument: argument)
+        return try instance(of: head.winner(for: injector), as: T.self, argument: argument)
     }
 
     /// An instance of `binding`, from its storage or newly made.

@@ -1,4 +1,5 @@
-/// The bound types of an activation, looked up by type identity.
+/// The bound types of an activation, looked up by type identity: each slot
+/// holds the binding that heads its type (see ``CompiledBinding/others``).
 ///
 /// A `Dictionary<ObjectIdentifier, _>` hashes every lookup with SipHash,
 /// which costs more than the rest of a cached singleton resolve. A type's
@@ -7,85 +8,72 @@
 /// multiplicative (Fibonacci) hashing finds it in a multiply, a shift and
 /// usually one compare. Built once per activation, never changed.
 ///
-/// Two views of the same slots: `entries` (Swift values, for the general
-/// path) and ``FastTable`` (plain memory, for the resolve fast path).
+/// The slots are plain memory (``FastTable``), so a resolve reads them with no
+/// retain, no bounds check and no enum switch; `heads` owns the bindings.
 @usableFromInline
 struct TypeTable: Sendable {
-    /// The entries, at the same index as their slot in the fast view.
-    let values: [TypeEntry?]
-    /// Owns the fast view's memory.
-    private let storage: FastTableStorage
+    /// The head bindings, at the same index as their slot.
+    let heads: [CompiledBinding?]
+    /// Owns the slots' memory.
+    private let storage: TableSlotStorage
     /// What a resolve reads before it takes the general path.
     @usableFromInline let fast: FastTable
 
-    /// Builds the table, at most half full, of entries of distinct types.
-    /// `isLight` says which bindings the fast path may build itself (see
-    /// ``FastSlot/light``); it is asked once per entry's `primary` winner,
-    /// with every entry already in the table it is given.
-    init(_ entries: [TypeEntry], isLight: (CompiledBinding, TypeTable) -> Bool = { _, _ in false }) {
+    /// Builds the table, at most half full, of head bindings of distinct
+    /// types. `isLight` says which heads the fast path may build itself (see
+    /// ``CompiledBinding/isLight``); it is asked once per head, with every
+    /// type already in the table it is given.
+    init(_ bindings: [CompiledBinding], isLight: (CompiledBinding, TypeTable) -> Bool = { _, _ in false }) {
         var capacity = 8
-        while capacity < entries.count * 2 { capacity <<= 1 }
-        var keys = [UInt](repeating: 0, count: capacity)
-        var values = [TypeEntry?](repeating: nil, count: capacity)
+        while capacity < bindings.count * 2 { capacity <<= 1 }
+        var heads = [CompiledBinding?](repeating: nil, count: capacity)
+        storage = TableSlotStorage(capacity: capacity)
         let shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
-        for entry in entries {
-            let key = UInt(bitPattern: Int(bitPattern: entry.key.id))
+        for binding in bindings {
+            let key = UInt(bitPattern: Int(bitPattern: binding.key.id))
             var slot = FastTable.slot(for: key, shift: shift)
-            while keys[slot] != 0 { slot = (slot + 1) & (capacity - 1) }
-            keys[slot] = key
-            values[slot] = entry
+            while storage.slots[slot].key != 0 { slot = (slot + 1) & (capacity - 1) }
+            storage.slots[slot] = TableSlot(key: key, binding: Unmanaged.passUnretained(binding))
+            heads[slot] = binding
         }
-        storage = FastTableStorage(capacity: capacity)
-        for index in 0..<capacity {
-            guard let entry = values[index] else { continue }
-            storage.slots[index] = FastSlot(
-                key: keys[index], ready: entry.primary.readyCell?.instance.pointer, light: nil)
-        }
-        self.values = values
-        self.count = entries.count
+        self.heads = heads
+        self.count = bindings.count
         self.fast = FastTable(slots: storage.slots, shift: shift, mask: capacity - 1)
         // Lightness follows dependencies: asked once every type is in place.
-        for index in 0..<capacity {
-            guard let primary = values[index]?.primary, isLight(primary, self) else { continue }
-            storage.slots[index].light = Unmanaged.passUnretained(primary)
-        }
+        for case let head? in heads where isLight(head, self) { head.isLight = true }
     }
 
     /// The number of types.
     let count: Int
 
-    /// The entry of a type, if bound.
-    subscript(id: ObjectIdentifier) -> TypeEntry? {
-        fast.slot(of: id).flatMap { values[$0 - fast.slots] }
+    /// The binding that heads a type, if bound; ``CompiledBinding/winner(for:)``
+    /// gives the one that serves a request.
+    subscript(id: ObjectIdentifier) -> CompiledBinding? {
+        fast.slot(of: id).flatMap { heads[$0 - fast.slots] }
     }
 
-    /// Every entry, in no particular order.
-    var entries: [TypeEntry] { values.compactMap { $0 } }
+    /// Every type's head binding, in no particular order.
+    var bindings: [CompiledBinding] { heads.compactMap { $0 } }
 }
 
-/// What the resolve fast path needs to know of one bound type, as plain
-/// memory: reading it takes no retain, no bounds check and no enum switch.
+/// One slot of the table: a type's identity and the binding that heads it.
 @usableFromInline
-struct FastSlot {
+struct TableSlot {
     /// The type's identity (its metadata address); 0 for an empty slot.
     @usableFromInline var key: UInt
-    /// Where the `primary` winner keeps its singleton, when a resolve may read
-    /// a made instance straight from there (no argument, no conversion).
-    @usableFromInline var ready: UnsafeMutablePointer<AnyObject?>?
-    /// The `primary` winner, when the fast path may build it without a
-    /// resolution context: see `Activation.lightBindings`.
-    @usableFromInline var light: Unmanaged<CompiledBinding>?
+    /// The head binding, unretained: the table's `heads` keeps it.
+    @usableFromInline var binding: Unmanaged<CompiledBinding>?
 }
 
 /// The plain-memory view of a ``TypeTable``. Valid while its activation lives.
 @usableFromInline
 struct FastTable: @unchecked Sendable {
-    @usableFromInline let slots: UnsafeMutablePointer<FastSlot>
+    @usableFromInline let slots: UnsafeMutablePointer<TableSlot>
     @usableFromInline let shift: UInt
     @usableFromInline let mask: Int
 
     @usableFromInline
-    init(slots: UnsafeMutablePointer<FastSlot>, shift: UInt, mask: Int) {
+    init(slots: UnsafeMutablePointer<TableSlot>, shift: UInt, mask: Int) {
         self.slots = slots
         self.shift = shift
         self.mask = mask
@@ -93,8 +81,8 @@ struct FastTable: @unchecked Sendable {
 
     /// A table with no types, for a cache that holds none yet.
     static let empty: FastTable = {
-        let slots = UnsafeMutablePointer<FastSlot>.allocate(capacity: 2)
-        slots.initialize(repeating: FastSlot(key: 0, ready: nil, light: nil), count: 2)
+        let slots = UnsafeMutablePointer<TableSlot>.allocate(capacity: 2)
+        slots.initialize(repeating: TableSlot(key: 0, binding: nil), count: 2)
         return FastTable(slots: slots, shift: UInt(UInt.bitWidth - 1), mask: 1)
     }()
 
@@ -105,7 +93,7 @@ struct FastTable: @unchecked Sendable {
 
     /// The slot of a type, if bound.
     @inlinable @inline(__always)
-    func slot(of id: ObjectIdentifier) -> UnsafeMutablePointer<FastSlot>? {
+    func slot(of id: ObjectIdentifier) -> UnsafeMutablePointer<TableSlot>? {
         let key = UInt(bitPattern: Int(bitPattern: id))
         var index = Self.slot(for: key, shift: shift)
         while true {
@@ -118,16 +106,16 @@ struct FastTable: @unchecked Sendable {
     }
 }
 
-/// Owns a fast table's memory: shared by an activation and its twin with
+/// Owns a table's slots: shared by an activation and its twin with
 /// overrides switched on, freed with the last of them.
-private final class FastTableStorage: @unchecked Sendable {
-    let slots: UnsafeMutablePointer<FastSlot>
+private final class TableSlotStorage: @unchecked Sendable {
+    let slots: UnsafeMutablePointer<TableSlot>
     let capacity: Int
 
     init(capacity: Int) {
         self.capacity = capacity
         slots = .allocate(capacity: capacity)
-        slots.initialize(repeating: FastSlot(key: 0, ready: nil, light: nil), count: capacity)
+        slots.initialize(repeating: TableSlot(key: 0, binding: nil), count: capacity)
     }
 
     deinit {

@@ -15,7 +15,97 @@ private final class Workshop {
     @SafelyInjected var gadget: (any Gadget)?
 }
 
+/// A screen's model: its session is scoped, and it reads it through `@Injected`.
+final class ScreenModel: @unchecked Sendable {
+    @Injected var session: any Widget
+}
+
+/// A screen that owns its scope, as Impose 3's `Scopable` objects do.
+private final class Screen {
+    let scope = Scope()
+    var model: ScreenModel?
+}
+
 @Suite(.bothEngines) struct MigrationTests {
+    // MARK: Impose 3: scopes bound to an object
+
+    /// A catalog with a scoped session and a transient model that injects it.
+    private func screenContainer(_ serials: Counter = Counter()) throws -> Container {
+        var catalog = FactoryCatalog()
+        catalog.register("session", provides: (any Widget).self, lifetime: .scoped) {
+            Part(tag: "session", serial: serials.increment())
+        }
+        catalog.register("model", provides: ScreenModel.self) { ScreenModel() }
+        return try makeContainer(catalog, [bind("Widget", to: "session"), bind("ScreenModel", to: "model")])
+    }
+
+    @Test func imposeObjectsMadeForAScopeResolveInItWhereverTheyAreFirstRead() throws {
+        let container = try screenContainer()
+        try PatchbaySystem.withContainer(container) { () throws in
+            let screen = Scope()
+            let model = try screen.resolve(ScreenModel.self, from: container)
+            let sibling = try screen.resolve(ScreenModel.self, from: container)
+            // First read here, outside any `run`: the scope the model was made for serves it.
+            #expect(model.session === sibling.session)
+            #expect(try model.session === screen.resolve((any Widget).self, from: container))
+            let elsewhere = Scope()
+            let foreign = try elsewhere.resolve(ScreenModel.self, from: container)
+            #expect(foreign.session !== model.session, "another scope, another session")
+            // Made inside `run`, read inside another scope's `run`: its own scope still wins.
+            let madeInRun = try screen.run { try container.resolve(ScreenModel.self) }
+            #expect(elsewhere.run { madeInRun.session } === model.session)
+        }
+    }
+
+    @Test func imposeAScopeAnObjectOwnsReleasesItsInstancesWithIt() throws {
+        let container = try screenContainer()
+        weak var session: Part?
+        weak var model: ScreenModel?
+        try PatchbaySystem.withContainer(container) { () throws in
+            var screen: Screen? = Screen()
+            screen!.model = try screen!.scope.resolve(ScreenModel.self, from: container)
+            session = screen!.model!.session as? Part
+            model = screen!.model
+            #expect(session != nil && model != nil)
+            screen = nil
+        }
+        #expect(session == nil, "the session went with the screen that owned its scope")
+        #expect(model == nil)
+    }
+
+    @Test func imposeNoScopeIsAnErrorNeverAQuietSingleton() throws {
+        let container = try screenContainer()
+        try PatchbaySystem.withContainer(container) { () throws in
+            let unscoped = try container.resolve(ScreenModel.self)
+            #expect(throws: ResolutionError.self) { try unscoped.$session.resolve() }
+            #expect((try? unscoped.$session.resolve()) == nil)
+            do {
+                _ = try unscoped.$session.resolve()
+            } catch {
+                #expect((error as? ResolutionError)?.reason == .noActiveScope)
+            }
+            // Made outside a scope, read inside one: the reader's scope serves it.
+            let reader = Scope()
+            #expect(try reader.run { try unscoped.$session.resolve() } === reader.resolve((any Widget).self, from: container))
+
+            // The owner's scope closed, or gone, before the first read.
+            let closed = Scope()
+            let late = try closed.resolve(ScreenModel.self, from: container)
+            closed.close()
+            var gone: Scope? = Scope()
+            let orphan = try gone!.resolve(ScreenModel.self, from: container)
+            gone = nil
+            for model in [late, orphan] {
+                do {
+                    _ = try model.$session.resolve()
+                    Issue.record("a closed scope served a session")
+                } catch {
+                    #expect((error as? ResolutionError)?.reason == .scopeClosed)
+                }
+            }
+        }
+    }
+
     // MARK: KOInject: a lazy resolver that can be disposed and resolved again
 
     @Test func koInjectLazyResolverCanBeResetAndResolvedAgain() throws {

@@ -45,7 +45,7 @@ public struct Injected<Value>: @unchecked Sendable {
     ///     let service = SignupService()
     ///     service.$users = Injected(InMemoryUserRepository())
     public init(_ value: Value, file: StaticString = #fileID, line: UInt = #line) {
-        storage = InjectionStorage(injector: .primary, container: nil, site: (file, line))
+        storage = InjectionStorage(injector: .primary, container: nil, site: (file, line), scope: nil)
         _ = storage.resolved.initialize(Instance(value))
     }
 
@@ -98,7 +98,7 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
     /// A wrapper that already holds `value` (which may be `nil`) and resolves
     /// nothing: for a test that gives one instance its own dependency.
     public init(_ value: Value?, file: StaticString = #fileID, line: UInt = #line) {
-        storage = InjectionStorage(injector: .primary, container: nil, ifBound: true, site: (file, line))
+        storage = InjectionStorage(injector: .primary, container: nil, ifBound: true, site: (file, line), scope: nil)
         _ = storage.resolved.initialize(Instance(value))
     }
 
@@ -132,15 +132,24 @@ final class InjectionStorage<Value>: @unchecked Sendable {
     private let site: (file: StaticString, line: UInt)
     /// Set once, on first access; then read with one atomic load, no lock.
     let resolved = AtomicReference<Instance<Value>>()
+    /// The scope the wrapper's owner was made in, if any: the first read
+    /// resolves there (see ``Scope``). Weak, since a scoped instance that
+    /// holds the wrapper must not keep its own scope alive.
+    private weak var scope: Scope?
+    /// Whether the owner was made in a scope, which may since have gone.
+    private let madeInScope: Bool
 
     init(
-        injector: InjectorName, container: Container?, ifBound: Bool = false, site: (file: StaticString, line: UInt)
+        injector: InjectorName, container: Container?, ifBound: Bool = false, site: (file: StaticString, line: UInt),
+        scope: Scope? = Scope.enclosing
     ) {
         self.injector = injector
         self.container = container
         self.namedContainer = container != nil
         self.ifBound = ifBound
         self.site = site
+        self.scope = scope
+        self.madeInScope = scope != nil
     }
 
     deinit { resolved.destroy() }
@@ -199,9 +208,14 @@ final class InjectionStorage<Value>: @unchecked Sendable {
             throw ResolutionError(.containerReleased, type: TypeKey.shortName(of: Value.self))
         }
         let container = try PatchbaySystem.resolveContainer(named, for: Value.self)
+        // The owner's scope, or a closed one if it has gone; nil (the
+        // reader's current scope) when the owner was made in none.
+        let scope = self.scope ?? (madeInScope ? Scope.ended : nil)
         let value: Value
         if ifBound, let optional = Value.self as? any OptionalInjectable.Type {
-            value = try optional.resolveIfBound(in: container, from: injector) as! Value
+            value = try optional.resolveIfBound(in: container, from: injector, scope: scope) as! Value
+        } else if let scope {
+            value = try container.resolve(Value.self, from: injector, in: scope)
         } else {
             value = try container.resolve(Value.self, from: injector)
         }
@@ -211,11 +225,15 @@ final class InjectionStorage<Value>: @unchecked Sendable {
 
 /// Lets `InjectionStorage<T?>` resolve `T` when bound and give `nil` when not.
 protocol OptionalInjectable {
-    static func resolveIfBound(in container: Container, from injector: InjectorName) throws(ResolutionError) -> Any
+    static func resolveIfBound(
+        in container: Container, from injector: InjectorName, scope: Scope?
+    ) throws(ResolutionError) -> Any
 }
 
 extension Optional: OptionalInjectable {
-    static func resolveIfBound(in container: Container, from injector: InjectorName) throws(ResolutionError) -> Any {
-        try container.resolveIfBound(Wrapped.self, from: injector) as Any
+    static func resolveIfBound(
+        in container: Container, from injector: InjectorName, scope: Scope?
+    ) throws(ResolutionError) -> Any {
+        try container.resolveIfBound(Wrapped.self, from: injector, in: scope) as Any
     }
 }

@@ -233,6 +233,13 @@ public final class Container: Sendable {
         currentActivation().entries[ObjectIdentifier(type)] != nil
     }
 
+    /// Resolves `type` inside `scope` (when not nil), or returns `nil` when no injector binds it.
+    func resolveIfBound<T>(_ type: T.Type, from injector: InjectorName, in scope: Scope?) throws(ResolutionError) -> T? {
+        let state = ThreadResolutionState.current
+        return try resolve(
+            T.self, from: injector, state: state, activation: state.activation(of: self), ifBound: true, scope: scope)
+    }
+
     /// Resolves inside `scope` (for `scoped` bindings), from any thread.
     func resolve<T>(_ type: T.Type, from injector: InjectorName, in scope: Scope?) throws(ResolutionError) -> T {
         let state = ThreadResolutionState.current

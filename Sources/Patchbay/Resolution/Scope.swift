@@ -10,6 +10,32 @@
 ///
 /// Code run inside ``run(_:)`` sees the scope as ``current``, so
 /// `@Injected` and `resolve` calls made there, at any depth, use it.
+///
+/// ## A scope an object owns
+///
+/// A scope lives as long as whoever holds it: a screen, a request handler
+/// or a document that keeps its `Scope` in a property owns its scoped
+/// instances, and they go when it goes (or at ``close()``).
+///
+///     final class CheckoutScreen {
+///         let scope = Scope()
+///         lazy var model = try! scope.resolve(CheckoutModel.self, from: container)
+///     }
+///
+/// Every object made for the scope belongs to it: an `@Injected` property
+/// of an object made while resolving in the scope (or inside ``run(_:)``)
+/// resolves in that scope on its first read, wherever and whenever that read
+/// happens. Such a property does not keep the scope alive; read after the
+/// scope has gone or been closed, a scoped dependency throws
+/// ``ResolutionError/Reason/scopeClosed``.
+///
+/// ## No scope
+///
+/// Resolving a `scoped` binding with no scope (outside ``run(_:)``, not
+/// through ``resolve(_:from:injector:)``, and not from an object made for
+/// a scope) throws ``ResolutionError/Reason/noActiveScope``: Patchbay never
+/// quietly makes a scoped binding a singleton or a transient, since either
+/// would share or split instances the manifest said belong to one scope.
 public final class Scope: Sendable {
     private let cells = Locked<[ObjectIdentifier: InstanceCell]?>([:])
 
@@ -54,5 +80,18 @@ public final class Scope: Sendable {
             cells![slot] = cell
             return cell
         }
+    }
+}
+
+extension Scope {
+    /// The scope an object made now belongs to: the scope of the resolution
+    /// running on this thread (which may have been asked in an explicit
+    /// scope), else the task's ``current`` one.
+    static var enclosing: Scope? {
+        if ResolveCache.current.pointee.busy > 0 {
+            let context = ThreadResolutionState.current.context
+            if context.isActive { return context.scope }
+        }
+        return current
     }
 }

@@ -26,7 +26,73 @@ private final class Screen {
     var model: ScreenModel?
 }
 
+/// Two views of what may be one object.
+final class PartPair: @unchecked Sendable {
+    let widget: any Widget
+    let gadget: any Gadget
+    init(widget: any Widget, gadget: any Gadget) {
+        self.widget = widget
+        self.gadget = gadget
+    }
+}
+
 @Suite(.bothEngines) struct MigrationTests {
+    // MARK: Impose 3: one provider for several types, shared in every lifetime
+
+    /// A container binding Widget and Gadget to one product factory with `lifetime`,
+    /// and a transient pair that needs both.
+    private func comboContainer(_ lifetime: Lifetime, _ serials: Counter) throws -> Container {
+        var catalog = FactoryCatalog()
+        catalog.register("combo", product: Part.self, provides: (any Widget).self, (any Gadget).self) {
+            Part(tag: "combo", serial: serials.increment())
+        }
+        catalog.register("pair", provides: PartPair.self) { (widget: any Widget, gadget: any Gadget) in
+            PartPair(widget: widget, gadget: gadget)
+        }
+        return try makeContainer(catalog, [
+            bind("Widget", to: "combo", lifetime), bind("Gadget", to: "combo", lifetime), bind("PartPair", to: "pair"),
+        ])
+    }
+
+    @Test(arguments: [Lifetime.singleton, .weak, .scoped, .graph, .transient])
+    func imposeOneProviderForSeveralTypesSharesInEveryLifetime(_ lifetime: Lifetime) throws {
+        let serials = Counter()
+        let container = try comboContainer(lifetime, serials)
+        let scope = Scope()
+        let pair = try scope.resolve(PartPair.self, from: container)
+        let again = try scope.resolve(PartPair.self, from: container)
+        switch lifetime {
+        case .transient:
+            #expect(pair.widget !== pair.gadget, "a transient shares nothing")
+        case .graph:
+            #expect(pair.widget === pair.gadget, "one object in one graph, seen as each type")
+            #expect(again.widget !== pair.widget, "another top-level resolve, another graph")
+        case .scoped:
+            #expect(pair.widget === pair.gadget && again.gadget === pair.widget, "one object in one scope")
+            let other = try Scope().resolve(PartPair.self, from: container)
+            #expect(other.widget !== pair.widget && other.widget === other.gadget)
+        default:  // singleton, weak (held by `pair`)
+            #expect(pair.widget === pair.gadget && again.gadget === pair.widget)
+            #expect(try container.resolve((any Gadget).self) === pair.widget)
+        }
+        let expected = lifetime == .transient ? 4 : lifetime == .graph ? 2 : lifetime == .scoped ? 2 : 1
+        #expect(serials.value == expected)
+    }
+
+    @Test func imposeAWeakSharedProductIsMadeAgainWhenNoTypeHoldsIt() throws {
+        let serials = Counter()
+        let container = try comboContainer(.weak, serials)
+        weak var released: Part?
+        do {
+            let widget = try container.resolve((any Widget).self)
+            #expect(try container.resolve((any Gadget).self) === widget)
+            released = widget as? Part
+        }
+        #expect(released == nil)
+        let gadget = try container.resolve((any Gadget).self)
+        #expect(try gadget.serial == 2 && container.resolve((any Widget).self) === gadget)
+    }
+
     // MARK: Impose 3: scopes bound to an object
 
     /// A catalog with a scoped session and a transient model that injects it.

@@ -140,8 +140,10 @@ extension FactoryCatalog {
     /// Each provided type is checked at registration: a product that does not
     /// conform to one of them stops the program with a message naming the
     /// factory, the type and the place. Bindings of different protocols to
-    /// this factory with the same lifetime, injector and parameters share one
-    /// singleton instance.
+    /// this factory with the same lifetime, injector and parameters share
+    /// their instances in every lifetime but `transient`: one singleton, one
+    /// weak instance while held as any of the types, one per scope, one per
+    /// graph.
     ///
     ///     catalog.register("system-clock", product: SystemClock.self,
     ///                      provides: (any Clock).self, (any TimeSource).self) { SystemClock() }

@@ -72,13 +72,16 @@ final class Activation: Sendable {
     /// Compiles what the validator accepted. Its factory places are places
     /// in registration order (see ``CatalogIndex/init(_:)-live``).
     static func compile(_ result: ValidationResult, of manifest: Manifest, catalog: FactoryCatalog) -> Activation {
-        // Singletons of one factory with equal parameters in one injector share an instance.
+        // Bindings of one factory with the same lifetime, injector and
+        // parameters share their instances, whichever of the product's
+        // provided types each binds: one object, seen as each type.
         struct ShareKey: Hashable {
             let factory: Int
+            let lifetime: Lifetime
             let injector: InjectorName
             let parameters: JSONValue?
         }
-        var sharedCells: [ShareKey: InstanceCell] = [:]
+        var shared: [ShareKey: any AnyObject & Sendable] = [:]
         // Usually one binding per type: kept inline (see `InjectorMap`).
         var bindingsByType: [ObjectIdentifier: InjectorMap<CompiledBinding>] = [:]
         bindingsByType.reserveCapacity(result.bindings.count)
@@ -86,22 +89,27 @@ final class Activation: Sendable {
             let definition = catalog.definitions[validated.factory]
             let provided = definition.provides[validated.provided]
             let storage: CompiledBinding.Storage
-            switch validated.lifetime {
-            case .transient: storage = .transient
-            case .graph: storage = .graph
-            case .scoped: storage = .scoped
-            case .weak: storage = .weak(WeakCell())
-            case .singleton:
+            var identity: (any AnyObject & Sendable)?
+            if validated.lifetime == .transient {
+                storage = .transient
+            } else {
                 let shareKey = ShareKey(
-                    factory: validated.factory, injector: validated.injector,
+                    factory: validated.factory, lifetime: validated.lifetime, injector: validated.injector,
                     parameters: manifest.bindings[validated.index].parameters)
-                let cell = sharedCells[shareKey] ?? InstanceCell()
-                sharedCells[shareKey] = cell
-                storage = .singleton(cell)
+                switch (validated.lifetime, shared[shareKey]) {
+                case (.singleton, let cell as InstanceCell): storage = .singleton(cell)
+                case (.singleton, _): storage = .singleton(InstanceCell())
+                case (.weak, let cell as WeakCell): storage = .weak(cell)
+                case (.weak, _): storage = .weak(WeakCell())
+                case (.scoped, _): storage = .scoped
+                default: storage = .graph
+                }
+                identity = shared[shareKey] ?? storage.cell ?? InstanceIdentity()
+                shared[shareKey] = identity
             }
             let binding = CompiledBinding(
                 key: provided.key, injector: validated.injector, lifetime: validated.lifetime, definition: definition,
-                provided: provided, parameters: validated.parameters, storage: storage)
+                provided: provided, parameters: validated.parameters, storage: storage, identity: identity)
             bindingsByType[provided.key.id, default: InjectorMap()].set(binding, for: validated.injector)
         }
         let heads = bindingsByType.values.map { own in
@@ -199,6 +207,15 @@ final class CompiledBinding: Sendable {
         case weak(WeakCell)
         case scoped
         case graph
+
+        /// The cell that holds the instance, for a singleton or a weak binding.
+        var cell: (any AnyObject & Sendable)? {
+            switch self {
+            case .singleton(let cell): cell
+            case .weak(let cell): cell
+            default: nil
+            }
+        }
     }
 
     let key: TypeKey
@@ -208,6 +225,9 @@ final class CompiledBinding: Sendable {
     let provided: ProvidedType
     let parameters: (any Sendable)?
     let storage: Storage
+    /// What the bindings that share instances with this one have in common
+    /// (see ``slot``); nil for a transient, which shares nothing.
+    private let identity: (any AnyObject & Sendable)?
     /// Where the fast path may read a made instance straight from: the cell
     /// of a singleton whose factory takes no argument and whose product is
     /// the bound type; nil for every other binding. The memory is the
@@ -234,8 +254,9 @@ final class CompiledBinding: Sendable {
 
     init(
         key: TypeKey, injector: InjectorName, lifetime: Lifetime, definition: FactoryDefinition,
-        provided: ProvidedType, parameters: (any Sendable)?, storage: Storage
+        provided: ProvidedType, parameters: (any Sendable)?, storage: Storage, identity: (any AnyObject & Sendable)? = nil
     ) {
+        self.identity = identity
         self.key = key
         self.injector = injector
         self.lifetime = lifetime
@@ -272,8 +293,9 @@ final class CompiledBinding: Sendable {
         others.values.forEach(body)
     }
 
-    /// The identity of this binding's instances in a scope or a graph.
-    var slot: ObjectIdentifier { ObjectIdentifier(self) }
+    /// The identity of this binding's instances in a scope, a graph or an
+    /// override block: the same for every binding that shares them.
+    var slot: ObjectIdentifier { ObjectIdentifier(identity ?? self) }
 
     /// Turns a product box into a box of the bound type.
     @inline(__always)
@@ -282,3 +304,7 @@ final class CompiledBinding: Sendable {
         return unsafeDowncast(box, to: Instance<T>.self).value
     }
 }
+
+/// The identity that `scoped` and `graph` bindings sharing instances have in
+/// common: a scope or a graph keeps one instance per identity.
+final class InstanceIdentity: Sendable {}

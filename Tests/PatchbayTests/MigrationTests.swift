@@ -36,7 +36,97 @@ final class PartPair: @unchecked Sendable {
     }
 }
 
+/// Builds itself from the container: no factory, no binding.
+struct Workbench: Injectable {
+    let widget: any Widget
+    let gadget: (any Gadget)?
+    init(resolver: Resolver) throws {
+        widget = try resolver.resolve()
+        gadget = try resolver.resolveIfBound()
+    }
+    init(widget: any Widget, gadget: (any Gadget)?) {
+        self.widget = widget
+        self.gadget = gadget
+    }
+}
+
+/// Two self-building types that need each other.
+struct Ping: Injectable {
+    init(resolver: Resolver) throws { _ = try resolver.resolve(Pong.self) }
+}
+struct Pong: Injectable {
+    init(resolver: Resolver) throws { _ = try resolver.resolve(Ping.self) }
+}
+
+/// Reads a self-building type through `@Injected`.
+private final class WorkbenchHolder {
+    @Injected var workbench: Workbench
+}
+
 @Suite(.bothEngines) struct MigrationTests {
+    // MARK: Swifjection: types that build themselves from the container
+
+    @Test func swifjectionInjectableTypesBuildThemselvesWithoutABinding() throws {
+        let serials = Counter()
+        var catalog = FactoryCatalog()
+        catalog.register("part", provides: (any Widget).self) { Part(tag: "main", serial: serials.increment()) }
+        catalog.register("spare", provides: (any Widget).self) { Part(tag: "spare") }
+        let container = try makeContainer(
+            catalog, [bind("Widget", to: "part"), bind("Widget", to: "spare", in: .secondary)])
+        let first = try container.resolve(Workbench.self)
+        let second = try container.resolve(Workbench.self)
+        #expect(first.widget.tag == "main" && first.gadget == nil)
+        #expect(first.widget !== second.widget, "built anew each time, like a transient")
+        #expect(try container.resolve(Workbench.self, from: .secondary).widget.tag == "spare",
+            "its needs come from the injector it was asked from")
+        #expect(try container.resolveIfBound(Workbench.self) != nil)
+        try PatchbaySystem.withContainer(container) { () throws in
+            #expect(WorkbenchHolder().workbench.widget.tag == "main")
+        }
+    }
+
+    @Test func swifjectionABindingOfTheTypeWins() throws {
+        var catalog = FactoryCatalog()
+        catalog.register("part", provides: (any Widget).self) { Part(tag: "from the resolver") }
+        catalog.register("made", provides: Workbench.self) { Workbench(widget: Part(tag: "from the factory"), gadget: nil) }
+        let bound = try makeContainer(catalog, [bind("Widget", to: "part"), bind("Workbench", to: "made")])
+        #expect(try bound.resolve(Workbench.self).widget.tag == "from the factory")
+        let unbound = try makeContainer(catalog, [bind("Widget", to: "part")])
+        #expect(try unbound.resolve(Workbench.self).widget.tag == "from the resolver")
+    }
+
+    @Test func swifjectionALoopOfInjectableTypesIsACycleError() throws {
+        let container = try makeContainer(FactoryCatalog(), [])
+        do {
+            _ = try container.resolve(Ping.self)
+            Issue.record("a loop resolved")
+        } catch {
+            #expect(error.reason == .dependencyCycle)
+            #expect(error.description.contains("Ping -> Pong -> Ping"))
+        }
+    }
+
+    @Test func swifjectionAManifestCannotNameAnInjectableType() throws {
+        var catalog = FactoryCatalog()
+        catalog.register("part", provides: (any Widget).self) { Part() }
+        #expect(throws: ManifestError.self) {
+            try makeContainer(catalog, [bind("Workbench", to: "Workbench")])
+        }
+        do {
+            _ = try makeContainer(catalog, [bind("Workbench", to: "Workbench")])
+        } catch let error as ManifestError {
+            #expect(errorCodes(error).contains(.unknownProtocol))
+        }
+        // A factory's typed need is checked against the manifest, Injectable or not.
+        catalog.register("holder", provides: (any Gadget).self) { (_: Workbench) in Part() }
+        do {
+            _ = try makeContainer(catalog, [bind("Gadget", to: "holder"), bind("Widget", to: "part")])
+            Issue.record("an unbound typed need activated")
+        } catch let error as ManifestError {
+            #expect(errorCodes(error).contains(.missingDependency))
+        }
+    }
+
     // MARK: Impose 3: one provider for several types, shared in every lifetime
 
     /// A container binding Widget and Gadget to one product factory with `lifetime`,

@@ -85,6 +85,10 @@ final class ResolutionContext {
             }
         }
         guard let head = activation!.entries[id] else {
+            if let injectable = T.self as? any Injectable.Type {
+                return try instance(
+                    of: InjectableBindings.binding(for: injectable, from: injector), as: T.self, argument: nil)
+            }
             if ifBound { return nil }
             throw notBound(TypeKey(T.self), from: injector)
         }

@@ -64,6 +64,53 @@ private final class WorkbenchHolder {
 }
 
 @Suite(.bothEngines) struct MigrationTests {
+    // MARK: KOInject: an isolated resolver that disposes of what it made
+
+    @Test func koInjectIsolatedResolutionReleasesEverythingItMade() throws {
+        let serials = Counter()
+        var catalog = FactoryCatalog()
+        catalog.register("shared", provides: (any Widget).self, lifetime: .singleton) {
+            Part(tag: "singleton", serial: serials.increment())
+        }
+        catalog.register("session", provides: (any Gadget).self, lifetime: .scoped) { Part(tag: "scoped") }
+        catalog.register("pair", provides: PartPair.self) { (widget: any Widget, gadget: any Gadget) in
+            PartPair(widget: widget, gadget: gadget)
+        }
+        let container = try makeContainer(
+            catalog, [bind("Widget", to: "shared"), bind("Gadget", to: "session"), bind("PartPair", to: "pair")])
+        let outside = try container.resolve((any Widget).self)
+        weak var isolatedSingleton: Part?
+        weak var isolatedSession: Part?
+        let tags = try container.isolated { resolver in
+            let pair = try resolver.resolve(PartPair.self)
+            #expect(try resolver.resolve(PartPair.self).widget === pair.widget, "shared inside the isolation")
+            #expect(try resolver.resolve(PartPair.self).gadget === pair.gadget, "one scope for the isolation")
+            #expect(pair.widget !== outside, "the container's singleton is not used")
+            #expect(try container.resolve((any Widget).self) === pair.widget, "isolated at any depth inside")
+            isolatedSingleton = pair.widget as? Part
+            isolatedSession = pair.gadget as? Part
+            return [pair.widget.tag, pair.gadget.tag]
+        }
+        #expect(tags == ["singleton", "scoped"])
+        #expect(isolatedSingleton == nil && isolatedSession == nil, "released when the isolation returned")
+        #expect(try container.resolve((any Widget).self) === outside, "the container's singleton is unchanged")
+        #expect(serials.value == 2)
+    }
+
+    @Test func koInjectIsolatedResolutionAcrossAwait() async throws {
+        var catalog = FactoryCatalog()
+        catalog.register("shared", provides: (any Widget).self, lifetime: .singleton) { Part(tag: "singleton") }
+        let container = try makeContainer(catalog, [bind("Widget", to: "shared")])
+        weak var made: Part?
+        try await container.isolated { resolver in
+            let widget = try resolver.resolve((any Widget).self)
+            await Task.yield()
+            #expect(try resolver.resolve((any Widget).self) === widget)
+            made = widget as? Part
+        }
+        #expect(made == nil)
+    }
+
     // MARK: Swifjection: types that build themselves from the container
 
     @Test func swifjectionInjectableTypesBuildThemselvesWithoutABinding() throws {

@@ -64,6 +64,61 @@ private final class WorkbenchHolder {
 }
 
 @Suite(.bothEngines) struct MigrationTests {
+    // MARK: KOInject: several resolve-time arguments, passed on to dependencies
+
+    /// Gadget takes (String, Int); the pair takes the same and needs a gadget and a widget.
+    private func argumentCatalog() -> FactoryCatalog {
+        var catalog = FactoryCatalog()
+        catalog.register("part", provides: (any Widget).self) { Part(tag: "plain") }
+        catalog.register("labelled", provides: (any Gadget).self, argument: (String, Int).self) { arguments in
+            Part(tag: arguments.0, serial: arguments.1)
+        }
+        catalog.register("pair", provides: PartPair.self, argument: (String, Int).self) {
+            (_: (String, Int), widget: any Widget, gadget: any Gadget) in
+            PartPair(widget: widget, gadget: gadget)
+        }
+        return catalog
+    }
+
+    @Test func koInjectSeveralArgumentsReachTheFactoryAndItsDependencies() throws {
+        let container = try makeContainer(argumentCatalog(), [
+            bind("Widget", to: "part"), bind("Gadget", to: "labelled"), bind("PartPair", to: "pair"),
+        ])
+        let gadget = try container.resolve((any Gadget).self, arguments: "left", 7)
+        #expect(gadget.tag == "left" && gadget.serial == 7)
+        let pair = try container.resolve(PartPair.self, arguments: "right", 9)
+        #expect(pair.gadget.tag == "right" && pair.gadget.serial == 9, "the pair's arguments went on to its gadget")
+        #expect(pair.widget.tag == "plain", "a dependency that takes no argument ignores it")
+        do {
+            _ = try container.resolve(PartPair.self, arguments: 9, "right")
+            Issue.record("arguments in the wrong order were accepted")
+        } catch {
+            #expect(error.reason == .argumentMismatch)
+        }
+        do {
+            _ = try container.resolve(PartPair.self)
+            Issue.record("no arguments were accepted")
+        } catch {
+            #expect(error.reason == .argumentMissing)
+        }
+    }
+
+    @Test func koInjectADependencyThatTakesArgumentsNeedsADependentThatPassesThem() throws {
+        var catalog = argumentCatalog()
+        catalog.register("needs-gadget", provides: (any Sprocket).self) { (gadget: any Gadget) in Part(tag: gadget.tag) }
+        catalog.register("other-arguments", provides: (any Sprocket).self, argument: String.self) {
+            (_: String, gadget: any Gadget) in Part(tag: gadget.tag)
+        }
+        for factory in ["needs-gadget", "other-arguments"] {
+            do {
+                _ = try makeContainer(catalog, [bind("Gadget", to: "labelled"), bind("Sprocket", to: factory)])
+                Issue.record("'\(factory)' activated though nothing passes the gadget its arguments")
+            } catch let error as ManifestError {
+                #expect(errorCodes(error) == [.argumentRequired])
+            }
+        }
+    }
+
     // MARK: KOInject: an isolated resolver that disposes of what it made
 
     @Test func koInjectIsolatedResolutionReleasesEverythingItMade() throws {

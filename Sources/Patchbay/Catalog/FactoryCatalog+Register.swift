@@ -92,8 +92,19 @@ extension FactoryCatalog {
     /// Registers a factory that takes an argument when it is resolved, as in
     /// `container.resolve(GameViewModel.self, argument: game)`.
     ///
-    /// Such a factory can only be resolved directly with an argument; another
-    /// factory cannot depend on it (`argument-required`).
+    /// Such a factory is resolved with an argument: directly, or as the
+    /// dependency of a factory that takes an argument of the same type, which
+    /// is passed on to it. Any other factory that depends on it is an
+    /// `argument-required` error, since nothing could pass the argument.
+    ///
+    /// Several arguments are one tuple, typed as such, which
+    /// ``Container/resolve(_:from:arguments:)`` builds from its arguments:
+    ///
+    ///     catalog.register("score", provides: ScoreView.self, argument: (Game, Player).self) {
+    ///         (arguments: (Game, Player), clock: any Clock) in
+    ///         ScoreView(game: arguments.0, player: arguments.1, clock: clock)
+    ///     }
+    ///     let view = try container.resolve(ScoreView.self, arguments: game, player)
     @inlinable @inline(never)
     public mutating func register<T, Argument, each Dependency>(
         _ name: String,

@@ -205,6 +205,16 @@ public final class Container: Sendable {
     @inlinable
     var address: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
+    /// Resolves `type`, passing `arguments` as one tuple to a factory
+    /// registered with `argument:` of that tuple type (same types, same order).
+    ///
+    ///     let view = try container.resolve(ScoreView.self, arguments: game, player)
+    public func resolve<T, each Argument>(
+        _ type: T.Type = T.self, from injector: InjectorName = .primary, arguments: repeat each Argument
+    ) throws(ResolutionError) -> T {
+        try resolve(T.self, from: injector, argument: (repeat each arguments))
+    }
+
     /// Resolves `type`, passing `argument` to a factory registered with `argument:`.
     ///
     ///     let model = try container.resolve(GameViewModel.self, argument: game)

@@ -55,7 +55,9 @@ struct FactoryCall {
         if let makeWrapper = spec.makeWrapper {
             return try makeWrapper(self) as! D  // an Optional or Lazy of a concrete type: a cheap cast
         }
-        return try context.resolve(D.self, from: binding.injector)!
+        // The argument goes on to the dependency: validation allowed a
+        // dependency that takes one only when it takes this same type.
+        return try context.resolve(D.self, from: binding.injector, argument: argument)!
     }
 
     /// A cursor over the factory's dependencies, in the order of its

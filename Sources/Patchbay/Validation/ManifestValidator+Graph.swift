@@ -120,17 +120,22 @@ extension ValidationRun {
             field: "factory", dependencyPath: [catalog.display(owner.type), needName]))
     }
 
-    /// Rule `argument-required`: no need is served by a factory that takes a resolve-time argument.
+    /// Rule `argument-required`: a need served by a factory that takes a
+    /// resolve-time argument is fed one: its dependent takes an argument of
+    /// the same type, which resolution passes on.
     mutating func checkDependencyTakesNoArgument(
         _ dependency: ValidatedBinding, of owner: ValidatedBinding, in catalog: CatalogIndex
     ) {
-        guard let argument = catalog.factories[dependency.factory].argument else { return }
+        guard let argument = catalog.factories[dependency.factory].argument,
+            catalog.factories[owner.factory].argument != argument
+        else { return }
         let needName = catalog.display(dependency.type)
         report(diagnostic(
             binding(owner), .argumentRequired, "factory '\(binding(owner).factory)' for \(binding(owner).displayKey) "
                 + "needs \(needName), but its factory '\(binding(dependency).factory)' takes a resolve-time argument "
                 + "(\(catalog.display(argument))) that no dependency can supply; resolve \(needName) directly with "
-                + "resolve(_:argument:), or bind a factory without an argument",
+                + "resolve(_:argument:), give factory '\(binding(owner).factory)' the same argument to pass on, "
+                + "or bind a factory without an argument",
             field: "factory", dependencyPath: [catalog.display(owner.type), needName]))
     }
 

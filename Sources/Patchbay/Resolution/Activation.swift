@@ -83,7 +83,7 @@ final class Activation: Sendable {
         var bindingsByType: [ObjectIdentifier: InjectorMap<CompiledBinding>] = [:]
         bindingsByType.reserveCapacity(result.bindings.count)
         for validated in result.bindings {
-            let definition = catalog.definitions[validated.factory]
+            let definition = catalog.definitions[validated.factoryPlace]
             let provided = definition.provides[validated.provided]
             let storage: CompiledBinding.Storage
             switch validated.lifetime {
@@ -93,7 +93,7 @@ final class Activation: Sendable {
             case .weak: storage = .weak(WeakCell())
             case .singleton:
                 let shareKey = ShareKey(
-                    factory: validated.factory, injector: validated.injector,
+                    factory: validated.factoryPlace, injector: validated.injector,
                     parameters: manifest.bindings[validated.index].parameters)
                 let cell = sharedCells[shareKey] ?? InstanceCell()
                 sharedCells[shareKey] = cell
@@ -101,7 +101,7 @@ final class Activation: Sendable {
             }
             let binding = CompiledBinding(
                 key: provided.key, injector: validated.injector, lifetime: validated.lifetime, definition: definition,
-                provided: provided, parameters: validated.parameters, storage: storage)
+                provided: provided, parameters: validated.parameters, storage: storage, described: validated)
             bindingsByType[provided.key.id, default: InjectorMap()].set(binding, for: validated.injector)
         }
         let heads = bindingsByType.values.map { own in
@@ -208,6 +208,10 @@ final class CompiledBinding: Sendable {
     let provided: ProvidedType
     let parameters: (any Sendable)?
     let storage: Storage
+    /// What validation concluded of the binding, which
+    /// ``Container/binding(for:from:)`` returns. Kept as made: it holds
+    /// places and shared arrays, so compiling it costs no formatting.
+    let described: BindingDescription
     /// Where the fast path may read a made instance straight from: the cell
     /// of a singleton whose factory takes no argument and whose product is
     /// the bound type; nil for every other binding. The memory is the
@@ -234,7 +238,7 @@ final class CompiledBinding: Sendable {
 
     init(
         key: TypeKey, injector: InjectorName, lifetime: Lifetime, definition: FactoryDefinition,
-        provided: ProvidedType, parameters: (any Sendable)?, storage: Storage
+        provided: ProvidedType, parameters: (any Sendable)?, storage: Storage, described: BindingDescription
     ) {
         self.key = key
         self.injector = injector
@@ -243,6 +247,7 @@ final class CompiledBinding: Sendable {
         self.provided = provided
         self.parameters = parameters
         self.storage = storage
+        self.described = described
         buildInto = definition.buildInto
         if case .singleton(let cell) = storage, definition.argument == nil, provided.convert == nil {
             ready = cell.instance.pointer

@@ -30,3 +30,18 @@ struct BindingDescriptionTests {
         #expect(described.overrides.isEmpty)
     }
 }
+
+extension BindingDescriptionTests {
+    /// Without a catalog, a binding with no factory key counts for duplicates,
+    /// as it always has, but names nothing for the tools to show.
+    @Test func withoutACatalogABindingWithNoFactoryIsADuplicateButNoWinner() throws {
+        let folder = try ManifestFolder(["main.json": #"{ "format": 1, "bindings": [ { "protocol": "A" }, "#
+            + #"{ "protocol": "A", "factory": "a" } ] }"#])
+        let (loaded, _) = ManifestLoader(environment: [:]).loadCollecting(contentsOf: folder.file("main.json"))
+        let manifest = try #require(loaded)
+        let result = ManifestValidator().run(manifest)
+        #expect(result.diagnostics.map(\.code).filter { $0 == .duplicateBinding }.count == 2)
+        #expect(result.winners.map(\.factory) == ["a"])
+        #expect(result.bindings.isEmpty)
+    }
+}

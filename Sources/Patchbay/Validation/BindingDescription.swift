@@ -81,7 +81,7 @@ public struct BindingDescription: Sendable {
     public var overrides: [Binding] { overridden.map { bindings[$0] } }
 
     /// Whether the catalog knows the binding's type and its factory, and the
-    /// factory provides the type; without a catalog, whether it names a factory.
+    /// factory provides the type; true without a catalog, which cannot say.
     var isKnownToCatalog: Bool { types == nil || provided >= 0 }
 
     private var catalogType: CatalogIndex.TypeInfo? {

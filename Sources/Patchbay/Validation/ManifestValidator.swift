@@ -78,8 +78,13 @@ package struct ValidationRun {
     let manifest: Manifest
     let catalog: CatalogIndex?
     var diagnostics: [Diagnostic] = []
-    /// Every binding with a factory key, broken or not, in manifest order.
+    /// Every binding with a factory key, broken or not, in manifest order
+    /// (without a catalog, every binding).
     var candidates: [BindingDescription] = []
+    /// Whether some candidate's type or factory the catalog lacks, or its factory does not provide its type.
+    var anyUnknownToCatalog = false
+    /// Whether some candidate has no factory key (without a catalog only).
+    var anyWithoutFactory = false
     /// The candidates that won their type and injector under `extends`, broken or not.
     var winners: [BindingDescription] = []
     /// The bindings in effect: the winners that are not broken.
@@ -143,7 +148,9 @@ package struct ValidationRun {
         guard let catalog else {
             for (index, binding) in bindings.enumerated() {
                 let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
-                guard !binding.factory.isEmpty else { continue }
+                // Without a catalog, a binding with no factory key still counts
+                // for duplicates, as it always has; it is left out of the winners.
+                if binding.factory.isEmpty { anyWithoutFactory = true }
                 let type = typeWithoutCatalog(named: binding.protocolName)
                 candidates.append(BindingDescription(
                     bindings: bindings, index: index, types: nil, typeID: type, factoryPlace: -1, provided: -1,
@@ -178,8 +185,9 @@ package struct ValidationRun {
                 let lifetimeFits = checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
                 parameters = checkParameters(of: binding, factory: factory, in: catalog)
                 checksPass = lifetimeFits && parameters != nil
-            } else if let type {
-                brokenTypes.insert(type)
+            } else {
+                anyUnknownToCatalog = true
+                if let type { brokenTypes.insert(type) }
             }
             candidates.append(BindingDescription(
                 bindings: bindings, index: index, types: types,
@@ -320,9 +328,9 @@ package struct ValidationRun {
     /// bindings whose type and factory the catalog knows, as if the others
     /// were not written: an unknown or ambiguous protocol's type is a guess,
     /// so it must not make a duplicate nor displace a binding that is right.
-    /// The tools' winners are reached over every binding described, since
-    /// they show what the author wrote. The two differ only in a manifest
-    /// that has such an error.
+    /// The tools' winners are reached over every binding with a factory key,
+    /// since they show what the author wrote. The two differ only in a
+    /// manifest that has such an error.
     mutating func resolveOverrides() {
         // Usually every binding is the only one of its type and injector:
         // one pass finds that, and nothing is dropped.
@@ -336,21 +344,25 @@ package struct ValidationRun {
                 break
             }
         }
-        winners = candidates
-        // The usual manifest: every binding is in effect, and this is the graph check's table.
+        // The usual manifest: every binding is in effect, and this is the graph
+        // check's table. (A binding unknown to the catalog, or with no factory
+        // key, is broken: there is none here.)
         if !repeats, !anyBroken {
             serving = table
+            winners = candidates
             effective = candidates
             return
         }
+        let described = anyWithoutFactory ? candidates.filter { !$0.factory.isEmpty } : candidates
         // Without repeats nothing displaces anything: every binding stands.
         var standing = candidates
+        winners = described
         if repeats {
-            let known = candidates.filter(\.isKnownToCatalog)
+            let known = anyUnknownToCatalog ? candidates.filter(\.isKnownToCatalog) : candidates
             let outcome = applyOverrides(to: known)
             for duplicates in outcome.duplicates { reportDuplicates(duplicates, of: known) }
             standing = outcome.winners
-            winners = known.count == candidates.count ? outcome.winners : applyOverrides(to: candidates).winners
+            winners = anyUnknownToCatalog || anyWithoutFactory ? applyOverrides(to: described).winners : outcome.winners
         }
         for winner in standing where winner.isBroken { brokenTypes.insert(winner.typeID) }
         effective = standing.filter { !$0.isBroken }

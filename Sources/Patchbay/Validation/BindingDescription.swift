@@ -111,6 +111,7 @@ extension BindingDescription: Hashable {
             && lhs.injector == rhs.injector && lhs.isBroken == rhs.isBroken && lhs.overrides == rhs.overrides
     }
 
+    /// Hashes the binding and its injector, which tell descriptions apart.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(binding)
         hasher.combine(injector)

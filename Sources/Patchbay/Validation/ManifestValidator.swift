@@ -6,7 +6,9 @@
 ///     let diagnostics = ManifestValidator(catalog: catalog).validate(manifest)
 ///
 /// It is the only validator: container activation compiles its result, and
-/// `patchbay check` prints it, so the app and the check give one verdict.
+/// `patchbay check` prints it, so the app and the check give one verdict;
+/// `patchbay explain` and `graph` show the bindings it concluded
+/// (``BindingDescription``), so they show what the app would serve.
 /// With a live ``FactoryCatalog`` it also decodes each binding's `parameters`
 /// into the factory's real parameter type, which may reject values for its
 /// own reasons (an `init(from:)` that checks a range, say); with a

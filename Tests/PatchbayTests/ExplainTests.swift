@@ -39,8 +39,8 @@ struct ExplainTests {
         Golden.expectMatches(explanation.text(), "explain-NoteService-production.txt")
         let resolved = try resolution(explanation)
         #expect(resolved.served.injector == .primary)
-        #expect(resolved.served.fromParent)
-        #expect(resolved.served.file == "Manifests/base.json")
+        #expect(resolved.served.binding.origin?.depth == 1)
+        #expect(resolved.served.binding.origin?.file == "Manifests/base.json")
         #expect(try nodes(resolved).map(\.type) == ["NoteStore", "Clock", "Logger", "Mailer", "IDGenerator"])
         #expect(!explanation.text().contains(Golden.packageRoot.path))
     }
@@ -50,11 +50,13 @@ struct ExplainTests {
         Golden.expectMatches(explanation.text(), "explain-Logger-production.txt")
         let resolved = try resolution(explanation)
         #expect(resolved.served.factory == "json-logger")
-        #expect(!resolved.served.fromParent)
-        #expect(resolved.served.overrides == ["'console-logger' at Manifests/base.json:8:5"])
+        #expect(resolved.served.binding.origin?.depth == 0)
+        #expect(resolved.served.overrides.map(\.factory) == ["console-logger"])
+        #expect(resolved.served.overrides.map { $0.origin?.file } == ["Manifests/base.json"])
+        #expect(explanation.text().contains("overrides:    'console-logger' at Manifests/base.json:8:5"))
         #expect(resolved.shadows.map(\.injector) == [.secondary])
         #expect(resolved.shadows.map(\.factory) == ["console-logger"])
-        #expect(resolved.shadows.first?.parameters == .object(["prefix": .string("[fallback]")]))
+        #expect(resolved.shadows.first?.binding.parameters == .object(["prefix": .string("[fallback]")]))
     }
 
     @Test func aCustomInjectorsOwnBindingWinsAndShadowsTheOthers() throws {
@@ -63,7 +65,7 @@ struct ExplainTests {
         Golden.expectMatches(explanation.text(), "explain-Clock-test-fixtures.txt")
         let resolved = try resolution(explanation)
         #expect(resolved.served.injector == "fixtures")
-        #expect(resolved.served.parameters == .object(["iso8601": .string("2000-01-01T00:00:00Z")]))
+        #expect(resolved.served.binding.parameters == .object(["iso8601": .string("2000-01-01T00:00:00Z")]))
         #expect(resolved.shadows.map(\.injector) == [.primary, .secondary])
     }
 
@@ -76,7 +78,7 @@ struct ExplainTests {
         // The factory's needs are resolved from the injector that served it: primary, not fixtures.
         let clock = try #require(try nodes(resolved).first { $0.type == "Clock" })
         #expect(clock.served?.injector == .primary)
-        #expect(clock.served?.parameters == .object(["iso8601": .string("2026-01-01T09:00:00Z")]))
+        #expect(clock.served?.binding.parameters == .object(["iso8601": .string("2026-01-01T09:00:00Z")]))
     }
 
     @Test func aModuleQualifiedNameExplainsTheSameType() throws {
@@ -130,11 +132,12 @@ struct ExplainTests {
             """#, others: ["parent.json": parent])
         let explanation = explain("A", in: manifest)
         let resolved = try resolution(explanation)
-        #expect(!resolved.served.fromParent)
-        #expect(resolved.served.overrides == ["'a-old' at parent.json:1:67"])
+        #expect(resolved.served.binding.origin?.depth == 0)
+        #expect(resolved.served.overrides.map(\.factory) == ["a-old"])
+        #expect(explanation.text().contains("overrides:    'a-old' at parent.json:1:67"))
         let b = try #require(try nodes(resolved).first)
-        #expect(b.served?.fromParent == true)
-        #expect(b.children.first?.served?.fromParent == false)
+        #expect(b.served?.binding.origin?.depth == 1)
+        #expect(b.children.first?.served?.binding.origin?.depth == 0)
         #expect(explanation.text().contains("    B    <- primary: b (transient)  [from parent.json]"))
         #expect(explanation.text().contains(#"      C  <- primary: c (transient) parameters {"path":"/data"}"#))
     }
@@ -213,8 +216,8 @@ struct ExplainTests {
         let explanation = explain("C", in: manifest, catalog: nil)
         let resolved = try resolution(explanation)
         #expect(resolved.needs == .noCatalog)
-        #expect(resolved.served.lifetime == nil)
-        #expect(resolved.served.parameters == .object(["path": .string("/srv/c")]))
+        #expect(resolved.served.lifetimeSource == .unknown)
+        #expect(resolved.served.binding.parameters == .object(["path": .string("/srv/c")]))
         let text = explanation.text()
         #expect(text.contains("needs:        unknown without a catalog"))
         #expect(text.contains("lifetime:     unknown: the binding names none"))
@@ -230,5 +233,31 @@ struct ExplainTests {
         #expect(try unbound(explanation).ambiguous == ["One.Store", "Two.Store"])
         #expect(explanation.text().contains("Store matches One.Store, Two.Store"))
         #expect(explain("One.Store", in: manifest, catalog: catalog).isBound)
+    }
+
+    // MARK: - A manifest being repaired
+
+    @Test func aBindingWithAnUnknownFactoryIsExplainedAsWritten() throws {
+        let parent = #"{ "format": 1, "bindings": [ { "protocol": "A", "factory": "a-old" } ] }"#
+        let manifest = try F.manifest(#"""
+            { "format": 1, "extends": "parent.json", "bindings": [ { "protocol": "A", "factory": "a-nwe" } ] }
+            """#, others: ["parent.json": parent])
+        let explanation = explain("A", in: manifest)
+        let resolved = try resolution(explanation)
+        #expect(resolved.served.factory == "a-nwe")
+        #expect(resolved.served.lifetimeSource == .unknown)
+        #expect(resolved.served.overrides.map(\.factory) == ["a-old"])
+        #expect(resolved.needs == .unknownFactory)
+        #expect(explanation.text().contains("factory:      a-nwe (not in the catalog: run patchbay check)"))
+    }
+
+    @Test func aBindingOfAnUnknownProtocolIsExplainedUnderTheNameWritten() throws {
+        let manifest = try F.manifest([#"{ "protocol": "Zed", "factory": "a" }"#, #"{ "protocol": "B", "factory": "b-alt" }"#])
+        let resolved = try resolution(explain("Zed", in: manifest))
+        #expect(resolved.served.type == "Zed")
+        #expect(resolved.served.qualifiedType == nil)
+        #expect(resolved.served.lifetime == .singleton)
+        #expect(resolved.served.lifetimeSource == .factoryDefault)
+        #expect(try nodes(resolved).map { $0.served?.factory } == ["b-alt"])
     }
 }

@@ -86,7 +86,7 @@ final class Activation: Sendable {
         var bindingsByType: [ObjectIdentifier: InjectorMap<CompiledBinding>] = [:]
         bindingsByType.reserveCapacity(result.bindings.count)
         for validated in result.bindings {
-            let definition = catalog.definitions[validated.factory]
+            let definition = catalog.definitions[validated.factoryPlace]
             let provided = definition.provides[validated.provided]
             let storage: CompiledBinding.Storage
             var identity: (any AnyObject & Sendable)?
@@ -94,7 +94,7 @@ final class Activation: Sendable {
                 storage = .transient
             } else {
                 let shareKey = ShareKey(
-                    factory: validated.factory, lifetime: validated.lifetime, injector: validated.injector,
+                    factory: validated.factoryPlace, lifetime: validated.lifetime, injector: validated.injector,
                     parameters: manifest.bindings[validated.index].parameters)
                 switch (validated.lifetime, shared[shareKey]) {
                 case (.singleton, let cell as InstanceCell): storage = .singleton(cell)
@@ -109,7 +109,8 @@ final class Activation: Sendable {
             }
             let binding = CompiledBinding(
                 key: provided.key, injector: validated.injector, lifetime: validated.lifetime, definition: definition,
-                provided: provided, parameters: validated.parameters, storage: storage, identity: identity)
+                provided: provided, parameters: validated.parameters, storage: storage, described: validated,
+                identity: identity)
             bindingsByType[provided.key.id, default: InjectorMap()].set(binding, for: validated.injector)
         }
         let heads = bindingsByType.values.map { own in
@@ -225,6 +226,11 @@ final class CompiledBinding: Sendable {
     let provided: ProvidedType
     let parameters: (any Sendable)?
     let storage: Storage
+    /// What validation concluded of the binding, which
+    /// ``Container/binding(for:from:)`` returns. Kept as made: it holds
+    /// places and shared arrays, so compiling it costs no formatting. Nil
+    /// for the implicit binding of an ``Injectable`` type, which no manifest wrote.
+    let described: BindingDescription?
     /// What the bindings that share instances with this one have in common
     /// (see ``slot``); nil for a transient, which shares nothing.
     private let identity: (any AnyObject & Sendable)?
@@ -254,7 +260,8 @@ final class CompiledBinding: Sendable {
 
     init(
         key: TypeKey, injector: InjectorName, lifetime: Lifetime, definition: FactoryDefinition,
-        provided: ProvidedType, parameters: (any Sendable)?, storage: Storage, identity: (any AnyObject & Sendable)? = nil
+        provided: ProvidedType, parameters: (any Sendable)?, storage: Storage, described: BindingDescription?,
+        identity: (any AnyObject & Sendable)? = nil
     ) {
         self.identity = identity
         self.key = key
@@ -264,6 +271,7 @@ final class CompiledBinding: Sendable {
         self.provided = provided
         self.parameters = parameters
         self.storage = storage
+        self.described = described
         buildInto = definition.buildInto
         if case .singleton(let cell) = storage, definition.argument == nil, provided.convert == nil {
             ready = cell.instance.pointer

@@ -325,30 +325,12 @@ extension Scope {
     }
 }
 
-/// Which binding serves a type: what `explain` shows and what the example prints.
-public struct BindingDescription: Sendable, Hashable, CustomStringConvertible {
-    /// The served type's short name.
-    public let type: String
-    /// The factory that makes it.
-    public let factory: String
-    /// The lifetime in force.
-    public let lifetime: Lifetime
-    /// The injector whose binding won.
-    public let injector: InjectorName
-
-    /// `NoteStore -> 'file-store' (singleton, primary)`.
-    public var description: String { "\(type) -> '\(factory)' (\(lifetime), \(injector))" }
-}
-
 extension Container {
     /// The binding that serves `type` when asked from `injector`, after
     /// fallback; `nil` when no injector binds it. Resolves nothing.
     public func binding<T>(for type: T.Type, from injector: InjectorName = .primary) -> BindingDescription? {
         let activation = currentActivation()
-        guard let binding = activation.entries[ObjectIdentifier(type)]?.winner(for: injector) else { return nil }
-        return BindingDescription(
-            type: binding.key.name, factory: binding.definition.name, lifetime: binding.lifetime,
-            injector: binding.injector)
+        return activation.entries[ObjectIdentifier(type)]?.winner(for: injector).described
     }
 }
 

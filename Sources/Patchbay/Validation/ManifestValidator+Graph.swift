@@ -77,7 +77,7 @@ extension ValidationRun {
     func servingTable() -> ServingTable {
         var table = ServingTable(typeCount: typeCount)
         for (offset, binding) in effective.enumerated() {
-            _ = table.add(offset, type: binding.type, injector: binding.injector, rank: ranks[binding.injector])
+            _ = table.add(offset, type: binding.typeID, injector: binding.injector, rank: ranks[binding.injector])
         }
         return table
     }
@@ -89,7 +89,7 @@ extension ValidationRun {
         // Edges that can form a cycle: direct and optional needs (a Lazy is resolved later).
         var edges: [[Int]] = Array(repeating: [], count: effective.count)
         for (offset, owner) in effective.enumerated() {
-            guard let needs = catalog.needs(owner.factory) else { continue }
+            guard let needs = catalog.needs(owner.factoryPlace) else { continue }
             for need in needs {
                 guard let served = table.binding(serving: need.type, from: owner.injector) else {
                     checkNeedIsBound(need, of: owner, in: catalog)
@@ -107,7 +107,7 @@ extension ValidationRun {
     /// Rule `missing-dependency`: a direct or lazy need is bound in some
     /// injector searched. A type bound only by a broken binding is bound:
     /// that binding's own problem is the one to fix.
-    mutating func checkNeedIsBound(_ need: CatalogIndex.Need, of owner: ValidatedBinding, in catalog: CatalogIndex) {
+    mutating func checkNeedIsBound(_ need: CatalogIndex.Need, of owner: BindingDescription, in catalog: CatalogIndex) {
         guard need.kind != .optional, !brokenTypes.contains(need.type) else { return }
         let needName = catalog.display(need.type)
         let providers = catalog.providers(of: need.type)
@@ -117,32 +117,32 @@ extension ValidationRun {
                 + "for \(needName)"
                 + (providers.isEmpty ? "" : " (factories that provide it: "
                     + providers.map { "'\($0)'" }.joined(separator: ", ") + ")"),
-            field: "factory", dependencyPath: [catalog.display(owner.type), needName]))
+            field: "factory", dependencyPath: [catalog.display(owner.typeID), needName]))
     }
 
     /// Rule `argument-required`: a need served by a factory that takes a
     /// resolve-time argument is fed one: its dependent takes an argument of
     /// the same type, which resolution passes on.
     mutating func checkDependencyTakesNoArgument(
-        _ dependency: ValidatedBinding, of owner: ValidatedBinding, in catalog: CatalogIndex
+        _ dependency: BindingDescription, of owner: BindingDescription, in catalog: CatalogIndex
     ) {
-        guard let argument = catalog.factories[dependency.factory].argument,
-            catalog.factories[owner.factory].argument != argument
+        guard let argument = catalog.factories[dependency.factoryPlace].argument,
+            catalog.factories[owner.factoryPlace].argument != argument
         else { return }
-        let needName = catalog.display(dependency.type)
+        let needName = catalog.display(dependency.typeID)
         report(diagnostic(
             binding(owner), .argumentRequired, "factory '\(binding(owner).factory)' for \(binding(owner).displayKey) "
                 + "needs \(needName), but its factory '\(binding(dependency).factory)' takes a resolve-time argument "
                 + "(\(catalog.display(argument))) that no dependency can supply; resolve \(needName) directly with "
                 + "resolve(_:argument:), give factory '\(binding(owner).factory)' the same argument to pass on, "
                 + "or bind a factory without an argument",
-            field: "factory", dependencyPath: [catalog.display(owner.type), needName]))
+            field: "factory", dependencyPath: [catalog.display(owner.typeID), needName]))
     }
 
     /// Rule `captive-dependency`: nothing keeps a dependency alive past its lifetime.
-    mutating func checkNotCaptive(_ dependency: ValidatedBinding, of owner: ValidatedBinding, in catalog: CatalogIndex) {
+    mutating func checkNotCaptive(_ dependency: BindingDescription, of owner: BindingDescription, in catalog: CatalogIndex) {
         guard owner.lifetime.wouldCapture(dependency.lifetime) else { return }
-        let (ownerName, needName) = (catalog.display(owner.type), catalog.display(dependency.type))
+        let (ownerName, needName) = (catalog.display(owner.typeID), catalog.display(dependency.typeID))
         report(diagnostic(
             binding(owner), .captiveDependency, "\(owner.lifetime) \(ownerName) ('\(binding(owner).factory)') depends on "
                 + "\(dependency.lifetime) \(needName) ('\(binding(dependency).factory)'), and would keep it alive past "
@@ -202,7 +202,7 @@ extension ValidationRun {
     }
 
     private mutating func reportCycle(_ loop: [Int], catalog: CatalogIndex) {
-        let names = (loop + [loop[0]]).map { catalog.display(effective[$0].type) }
+        let names = (loop + [loop[0]]).map { catalog.display(effective[$0].typeID) }
         report(diagnostic(
             binding(effective[loop[0]]), .dependencyCycle, "dependency cycle: " + names.joined(separator: " -> ")
                 + "; break it by taking one of these as Lazy<...> in its factory, or bind a factory that does "

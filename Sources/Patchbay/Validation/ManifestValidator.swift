@@ -6,7 +6,9 @@
 ///     let diagnostics = ManifestValidator(catalog: catalog).validate(manifest)
 ///
 /// It is the only validator: container activation compiles its result, and
-/// `patchbay check` prints it, so the app and the check give one verdict.
+/// `patchbay check` prints it, so the app and the check give one verdict;
+/// `patchbay explain` and `graph` show the bindings it concluded
+/// (``BindingDescription``), so they show what the app would serve.
 /// With a live ``FactoryCatalog`` it also decodes each binding's `parameters`
 /// into the factory's real parameter type, which may reject values for its
 /// own reasons (an `init(from:)` that checks a range, say); with a
@@ -39,46 +41,35 @@ public struct ManifestValidator: Sendable {
         Diagnostic.sortedForDisplay(run(manifest).diagnostics)
     }
 
+    /// Validates against a catalog index the caller has made: the tools,
+    /// which read the index themselves, make it once.
+    package init(index: CatalogIndex?) {
+        self.catalog = index
+    }
+
     /// The validation result, with the bindings in effect, for activation and the tools.
-    func run(_ manifest: Manifest) -> ValidationResult {
+    package func run(_ manifest: Manifest) -> ValidationResult {
         var validation = ValidationRun(manifest: manifest, catalog: catalog)
         validation.checkBindings()
         validation.checkGraph()
         return ValidationResult(
-            diagnostics: validation.diagnostics, bindings: validation.effective,
+            diagnostics: validation.diagnostics, bindings: validation.effective, winners: validation.winners,
             injectorOrder: validation.injectorOrder, namedFactories: validation.namedFactories)
     }
 }
 
-/// A binding validation has matched with its type and factory, with
-/// everything activation needs.
-struct ValidatedBinding: Sendable {
-    /// The binding's place in the manifest's `bindings`.
-    let index: Int
-    /// The bound type: its place in the catalog index, or in the run's own
-    /// table of names when there is no catalog.
-    let type: CatalogIndex.TypeID
-    /// The factory's place in the catalog index, which for a live catalog is
-    /// its place in registration order (-1 without a catalog).
-    let factory: Int
-    /// Which of the factory's provided types this binding serves (its place in `provides`).
-    let provided: Int
-    let lifetime: Lifetime
-    let injector: InjectorName
-    /// The decoded parameters (live catalog only).
-    let parameters: (any Sendable)?
-    /// Whether some check failed: the binding counts as bound for its
-    /// dependents (no follow-on `missing-dependency`), but is not in effect.
-    let isBroken: Bool
-}
-
 /// What validation found, and what activation compiles.
-struct ValidationResult: Sendable {
-    let diagnostics: [Diagnostic]
+package struct ValidationResult: Sendable {
+    /// Every problem found, in the order found.
+    package let diagnostics: [Diagnostic]
     /// The bindings in effect after `extends` overrides, in manifest order; none broken.
-    let bindings: [ValidatedBinding]
+    package let bindings: [BindingDescription]
+    /// The binding that stands for each type and injector after `extends`
+    /// overrides, broken or not, each with what it overrides, in manifest
+    /// order: what `explain` and `graph` show of a manifest being repaired.
+    package let winners: [BindingDescription]
     /// The injector fallback order.
-    let injectorOrder: [InjectorName]
+    package let injectorOrder: [InjectorName]
     /// Which catalog factories (by place in the index) some binding names,
     /// even one with a problem: for `unused-factory` over several manifests.
     let namedFactories: [Bool]
@@ -89,10 +80,17 @@ package struct ValidationRun {
     let manifest: Manifest
     let catalog: CatalogIndex?
     var diagnostics: [Diagnostic] = []
-    /// Every binding matched with a type and a factory, broken or not, in manifest order.
-    var candidates: [ValidatedBinding] = []
-    /// The bindings in effect: the candidates that won their key and are not broken.
-    var effective: [ValidatedBinding] = []
+    /// Every binding with a factory key, broken or not, in manifest order
+    /// (without a catalog, every binding).
+    var candidates: [BindingDescription] = []
+    /// Whether some candidate's type or factory the catalog lacks, or its factory does not provide its type.
+    var anyUnknownToCatalog = false
+    /// Whether some candidate has no factory key (without a catalog only).
+    var anyWithoutFactory = false
+    /// The candidates that won their type and injector under `extends`, broken or not.
+    var winners: [BindingDescription] = []
+    /// The bindings in effect: the winners that are not broken.
+    var effective: [BindingDescription] = []
     /// Types some binding binds, though badly: for their dependents they are bound.
     var brokenTypes: Set<CatalogIndex.TypeID> = []
     /// Which binding of `effective` serves each type from each injector.
@@ -101,7 +99,8 @@ package struct ValidationRun {
     var ranks = InjectorRanks([])
     /// Which catalog factories some binding names (see ``ValidationResult/namedFactories``).
     var namedFactories: [Bool]
-    /// Without a catalog, a binding's type is its protocol name as written, numbered here.
+    /// A type the catalog does not know (or, without a catalog, any type) is
+    /// its protocol name as written, numbered here after the catalog's types.
     var namesWithoutCatalog = NameTable<Int>()
 
     init(manifest: Manifest, catalog: CatalogIndex?) {
@@ -111,12 +110,18 @@ package struct ValidationRun {
     }
 
     /// How many types the serving table has room for.
-    var typeCount: Int { catalog?.types.count ?? namesWithoutCatalog.count }
+    var typeCount: Int { (catalog?.types.count ?? 0) + namesWithoutCatalog.count }
+
+    /// The number of a type known only by the name a binding wrote.
+    mutating func typeWithoutCatalog(named name: String) -> CatalogIndex.TypeID {
+        let next = namesWithoutCatalog.count
+        return (catalog?.types.count ?? 0) + namesWithoutCatalog.update(name, initial: next) { $0 }
+    }
 
     mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
 
     /// The manifest's binding that `validated` stands for.
-    func binding(_ validated: ValidatedBinding) -> Binding { manifest.bindings[validated.index] }
+    func binding(_ validated: BindingDescription) -> Binding { manifest.bindings[validated.index] }
 
     /// A diagnostic at a field of a binding (its own file and position).
     func diagnostic(
@@ -131,42 +136,68 @@ package struct ValidationRun {
     // MARK: - Bindings
 
     /// Checks every binding on its own, then applies `extends` overrides and finds duplicates.
+    ///
+    /// Every binding with a factory key is described, even one whose type or
+    /// factory the catalog lacks (broken, so never in effect), so the tools
+    /// can explain a manifest being repaired. A binding with no factory key
+    /// (already reported by the parser) names nothing to describe.
     mutating func checkBindings() {
         injectorOrder = Self.injectorOrder(of: manifest)
         ranks = InjectorRanks(injectorOrder)
         let declared = manifest.injectors.map(Set.init)
-        candidates.reserveCapacity(manifest.bindings.count)
+        let bindings = manifest.bindings
+        candidates.reserveCapacity(bindings.count)
         guard let catalog else {
-            for (index, binding) in manifest.bindings.enumerated() {
+            for (index, binding) in bindings.enumerated() {
                 let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
-                let next = namesWithoutCatalog.count
-                let type = namesWithoutCatalog.update(binding.protocolName, initial: next) { $0 }
-                candidates.append(ValidatedBinding(
-                    index: index, type: type, factory: -1, provided: -1, lifetime: binding.lifetime ?? .transient,
+                // Without a catalog, a binding with no factory key still counts
+                // for duplicates, as it always has; it is left out of the winners.
+                if binding.factory.isEmpty { anyWithoutFactory = true }
+                let type = typeWithoutCatalog(named: binding.protocolName)
+                candidates.append(BindingDescription(
+                    bindings: bindings, index: index, types: nil, typeID: type, factoryPlace: -1, provided: -1,
+                    lifetime: binding.lifetime ?? .transient, lifetimeSource: binding.lifetime == nil ? .unknown : .binding,
                     injector: binding.injector, parameters: nil, isBroken: binding.isBroken || !injectorIsDeclared))
             }
-            effective = resolveOverrides(candidates)
+            resolveOverrides()
             return
         }
-        for (index, binding) in manifest.bindings.enumerated() {
+        let types = catalog.types
+        for (index, binding) in bindings.enumerated() {
             let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
             let type = boundType(of: binding, in: catalog)
-            // A binding with no factory key has already been reported by the parser.
-            let factory = binding.factory.isEmpty ? nil : factoryOffset(of: binding, for: type, in: catalog)
-            guard let type else { continue }
-            guard let factory, let provided = providedOffset(of: type, by: factory, for: binding, in: catalog) else {
-                brokenTypes.insert(type)
+            guard !binding.factory.isEmpty else {
+                if let type { brokenTypes.insert(type) }
                 continue
             }
-            let lifetime = lifetime(of: binding, factory: factory, in: catalog)
-            let lifetimeFits = checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
-            let parameters = checkParameters(of: binding, factory: factory, in: catalog)
-            candidates.append(ValidatedBinding(
-                index: index, type: type, factory: factory, provided: provided, lifetime: lifetime,
-                injector: binding.injector, parameters: parameters?.value,
-                isBroken: binding.isBroken || !injectorIsDeclared || !lifetimeFits || parameters == nil))
+            let factory = factoryOffset(of: binding, for: type, in: catalog)
+            let provided = type.flatMap { type in factory.flatMap { providedOffset(of: type, by: $0, for: binding, in: catalog) } }
+            var (lifetime, source) = (binding.lifetime ?? .transient, BindingDescription.LifetimeSource.unknown)
+            if let factory {
+                let inEffect = Lifetime.inEffect(named: binding.lifetime, factoryDefault: catalog.factories[factory].defaultLifetime)
+                (lifetime, source) = (inEffect.lifetime, .init(inEffect.source))
+            } else if binding.lifetime != nil {
+                source = .binding
+            }
+            // A binding whose type or factory is wrong is not checked further:
+            // its lifetime and parameters are judged once it names the right ones.
+            var checksPass = false
+            var parameters: DecodedParameters?
+            if let factory, provided != nil {
+                let lifetimeFits = checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
+                parameters = checkParameters(of: binding, factory: factory, in: catalog)
+                checksPass = lifetimeFits && parameters != nil
+            } else {
+                anyUnknownToCatalog = true
+                if let type { brokenTypes.insert(type) }
+            }
+            candidates.append(BindingDescription(
+                bindings: bindings, index: index, types: types,
+                typeID: type ?? typeWithoutCatalog(named: binding.protocolName), factoryPlace: factory ?? -1,
+                provided: provided ?? -1, lifetime: lifetime, lifetimeSource: source, injector: binding.injector,
+                parameters: parameters?.value, isBroken: binding.isBroken || !injectorIsDeclared || !checksPass))
         }
-        effective = resolveOverrides(candidates)
+        resolveOverrides()
     }
 
     /// primary, secondary, then custom injectors in `injectors` order, else in order of first use.
@@ -264,11 +295,6 @@ package struct ValidationRun {
         return nil
     }
 
-    /// The default lifetimes: the binding's own, else its factory's default, else transient.
-    func lifetime(of binding: Binding, factory: Int, in catalog: CatalogIndex) -> Lifetime {
-        Lifetime.inEffect(named: binding.lifetime, factoryDefault: catalog.factories[factory].defaultLifetime).lifetime
-    }
-
     /// Rule `weak-value-type`: a weak binding's factory makes a class instance.
     mutating func checkWeakNeedsAClass(
         _ binding: Binding, lifetime: Lifetime, factory: Int, in catalog: CatalogIndex
@@ -297,9 +323,17 @@ package struct ValidationRun {
 
     /// Rule `duplicate-binding`, and the `extends` override: of the bindings
     /// of one type and injector, the one in the shallowest file wins; two in
-    /// that file are duplicates. Returns the winners that are not broken,
-    /// and records the types of broken winners.
-    mutating func resolveOverrides(_ candidates: [ValidatedBinding]) -> [ValidatedBinding] {
+    /// that file are duplicates. Sets the winners, each with what it
+    /// overrides, and those in effect; records the types of broken winners.
+    ///
+    /// The verdict (duplicates, the bindings in effect) is reached over the
+    /// bindings whose type and factory the catalog knows, as if the others
+    /// were not written: an unknown or ambiguous protocol's type is a guess,
+    /// so it must not make a duplicate nor displace a binding that is right.
+    /// The tools' winners are reached over every binding with a factory key,
+    /// since they show what the author wrote. The two differ only in a
+    /// manifest that has such an error.
+    mutating func resolveOverrides() {
         // Usually every binding is the only one of its type and injector:
         // one pass finds that, and nothing is dropped.
         var table = ServingTable(typeCount: typeCount)
@@ -307,30 +341,51 @@ package struct ValidationRun {
         var anyBroken = false
         for (offset, candidate) in candidates.enumerated() {
             anyBroken = anyBroken || candidate.isBroken
-            if !table.add(offset, type: candidate.type, injector: candidate.injector, rank: ranks[candidate.injector]) {
+            if !table.add(offset, type: candidate.typeID, injector: candidate.injector, rank: ranks[candidate.injector]) {
                 repeats = true
                 break
             }
         }
-        // The usual manifest: every binding is in effect, and this is the graph check's table.
+        // The usual manifest: every binding is in effect, and this is the graph
+        // check's table. (A binding unknown to the catalog, or with no factory
+        // key, is broken: there is none here.)
         if !repeats, !anyBroken {
             serving = table
-            return candidates
+            winners = candidates
+            effective = candidates
+            return
         }
-        var winners = candidates
+        let described = anyWithoutFactory ? candidates.filter { !$0.factory.isEmpty } : candidates
+        // Without repeats nothing displaces anything: every binding stands.
+        var standing = candidates
+        winners = described
         if repeats {
-            let bindings = manifest.bindings
-            let outcome = OverrideRule.apply(to: candidates.map {
-                OverrideRule.Key(type: $0.type, injector: $0.injector, depth: bindings[$0.index].origin?.depth ?? 0)
-            })
-            for duplicates in outcome.duplicates { reportDuplicates(duplicates, of: candidates) }
-            winners = outcome.winners.map { candidates[$0.offset] }
+            let known = anyUnknownToCatalog ? candidates.filter(\.isKnownToCatalog) : candidates
+            let outcome = applyOverrides(to: known)
+            for duplicates in outcome.duplicates { reportDuplicates(duplicates, of: known) }
+            standing = outcome.winners
+            winners = anyUnknownToCatalog || anyWithoutFactory ? applyOverrides(to: described).winners : outcome.winners
         }
-        for winner in winners where winner.isBroken { brokenTypes.insert(winner.type) }
-        return winners.filter { !$0.isBroken }
+        for winner in standing where winner.isBroken { brokenTypes.insert(winner.typeID) }
+        effective = standing.filter { !$0.isBroken }
     }
 
-    private mutating func reportDuplicates(_ offsets: [Int], of candidates: [ValidatedBinding]) {
+    /// The `extends` rule over `described`: the winners, each with the
+    /// manifest places of what it overrides, and the groups of duplicates.
+    private func applyOverrides(to described: [BindingDescription]) -> (winners: [BindingDescription], duplicates: [[Int]]) {
+        let bindings = manifest.bindings
+        let outcome = OverrideRule.apply(to: described.map {
+            OverrideRule.Key(type: $0.typeID, injector: $0.injector, depth: bindings[$0.index].origin?.depth ?? 0)
+        })
+        let winners = outcome.winners.map { winner in
+            var kept = described[winner.offset]
+            kept.overridden = winner.overrides.map { described[$0].index }
+            return kept
+        }
+        return (winners, outcome.duplicates)
+    }
+
+    private mutating func reportDuplicates(_ offsets: [Int], of candidates: [BindingDescription]) {
         for offset in offsets {
             let binding = manifest.bindings[candidates[offset].index]
             // At most a few places: a file may repeat one binding thousands of

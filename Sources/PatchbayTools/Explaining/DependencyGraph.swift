@@ -71,35 +71,37 @@ public struct DependencyGraph: Sendable, Hashable {
         hasCatalog = catalog != nil
         var ids: [ManifestExplainer.NodeKey: String] = [:]
         var groups: [Group] = []
-        var ordered: [BindingTable.Entry] = []
+        var ordered: [BindingDescription] = []
         for injector in table.allInjectors {
-            let entries = table.entries.filter { $0.injector == injector }
-                .sorted { (table.display($0.type), $0.type) < (table.display($1.type), $1.type) }
-            guard !entries.isEmpty else { continue }
+            let bindings = table.bindings.filter { $0.injector == injector }
+                .sorted { ($0.type, BindingTable.typeName(of: $0)) < ($1.type, BindingTable.typeName(of: $1)) }
+            guard !bindings.isEmpty else { continue }
             var nodes: [Node] = []
-            for entry in entries {
+            for binding in bindings {
                 let id = "n\(ids.count + 1)"
-                ids[ManifestExplainer.NodeKey(entry)] = id
-                ordered.append(entry)
+                ids[ManifestExplainer.NodeKey(binding)] = id
+                ordered.append(binding)
+                let factory = table.factory(of: binding)
                 nodes.append(Node(
-                    id: id, type: table.display(entry.type), injector: injector, factory: entry.binding.factory,
-                    lifetime: entry.lifetime, resolvesByHand: entry.factory != nil && entry.factory?.needs == nil))
+                    id: id, type: binding.type, injector: injector, factory: binding.factory,
+                    lifetime: binding.lifetimeSource == .unknown ? nil : binding.lifetime,
+                    resolvesByHand: factory != nil && factory?.needs == nil))
             }
             groups.append(Group(name: injector, nodes: nodes))
         }
         // Unbound types are numbered in name order, so their ids do not depend on which factory needs them first.
-        func servingID(_ need: CatalogDescription.Need, of entry: BindingTable.Entry) -> String? {
+        func servingID(_ need: CatalogDescription.Need, of entry: BindingDescription) -> String? {
             table.serving(need.type, from: entry.injector).flatMap { ids[ManifestExplainer.NodeKey($0)] }
         }
         var unboundIDs: [String: String] = [:]
         let unboundNames = Set(ordered.flatMap { entry in
-            (entry.factory?.needs ?? []).filter { servingID($0, of: entry) == nil }.map { table.display($0.type) }
+            (table.factory(of: entry)?.needs ?? []).filter { servingID($0, of: entry) == nil }.map { table.display($0.type) }
         })
         for (offset, name) in unboundNames.sorted().enumerated() { unboundIDs[name] = "u\(offset + 1)" }
         var edges: [Edge] = []
         var seen: Set<Edge> = []
         for entry in ordered {
-            guard let needs = entry.factory?.needs, let from = ids[ManifestExplainer.NodeKey(entry)] else { continue }
+            guard let needs = table.factory(of: entry)?.needs, let from = ids[ManifestExplainer.NodeKey(entry)] else { continue }
             for need in needs {
                 let kind = TypeExplanation.NeedKind(rawValue: need.kind) ?? .direct
                 guard let to = servingID(need, of: entry) ?? unboundIDs[table.display(need.type)] else { continue }

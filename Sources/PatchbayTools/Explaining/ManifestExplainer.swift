@@ -39,7 +39,7 @@ public struct ManifestExplainer: Sendable {
                 requested: type, type: type, displayName: type, injector: injector, file: manifest.file,
                 environment: manifest.environment, injectorOrder: table.injectorOrder, hasCatalog: hasCatalog,
                 outcome: .unbound(TypeExplanation.Unbound(
-                    searched: [], ambiguous: candidates, suggestions: [], providers: [])))
+                    searched: [], ambiguous: candidates, suggestions: [], providers: [])), factories: [:])
         case .type(let name):
             resolved = name
         }
@@ -47,8 +47,7 @@ public struct ManifestExplainer: Sendable {
         if let served = table.serving(resolved, from: injector) {
             var expanded: Set<NodeKey> = [NodeKey(served)]
             outcome = .bound(TypeExplanation.Resolution(
-                served: summary(served),
-                shadows: table.bindings(of: resolved).filter { $0.injector != served.injector }.map(summary),
+                served: served, shadows: table.bindings(of: resolved).filter { $0.injector != served.injector },
                 needs: needs(of: served, path: [NodeKey(served)], expanded: &expanded)))
         } else {
             let display = table.display(resolved)
@@ -61,50 +60,59 @@ public struct ManifestExplainer: Sendable {
         return TypeExplanation(
             requested: type, type: resolved, displayName: table.display(resolved), injector: injector,
             file: manifest.file, environment: manifest.environment, injectorOrder: table.injectorOrder,
-            hasCatalog: hasCatalog, outcome: outcome)
+            hasCatalog: hasCatalog, outcome: outcome, factories: factories(in: outcome))
     }
 
     // MARK: - Building
 
-    /// A binding in effect, identified for cycle and repeat detection.
+    /// A binding the validator concluded, identified for cycle and repeat
+    /// detection by its place in the manifest (one binding is one node).
     struct NodeKey: Hashable {
+        let index: Int
+        /// The type's short name, for the loop of a cycle.
         let type: String
-        let injector: InjectorName
-        init(_ entry: BindingTable.Entry) {
-            type = entry.type
-            injector = entry.injector
+        init(_ binding: BindingDescription) {
+            index = binding.index
+            type = binding.type
         }
+        static func == (lhs: NodeKey, rhs: NodeKey) -> Bool { lhs.index == rhs.index }
+        func hash(into hasher: inout Hasher) { hasher.combine(index) }
     }
 
-    func summary(_ entry: BindingTable.Entry) -> TypeExplanation.ServedBinding {
-        let manifest = table.manifest
-        return TypeExplanation.ServedBinding(
-            injector: entry.injector, factory: entry.binding.factory, lifetime: entry.lifetime,
-            lifetimeSource: entry.lifetimeSource, parameters: entry.binding.parameters,
-            location: entry.location(in: manifest), file: entry.file(in: manifest),
-            fromParent: (entry.binding.origin?.depth ?? 0) > 0,
-            overrides: entry.overrides.map { parent in
-                let position = parent.origin?.position() ?? SourcePosition(line: 1, column: 1)
-                let file = parent.origin?.file ?? manifest.file
-                return "'\(parent.factory)' at \(file):\(position.line):\(position.column)"
-            },
-            factoryKnown: entry.factory != nil, productType: entry.factory.map { table.display($0.productType) },
-            argument: entry.factory?.argument.map(table.display), registeredAt: entry.factory?.registeredAt)
+    /// What the catalog says of every factory the outcome's bindings name.
+    private func factories(in outcome: TypeExplanation.Outcome) -> [String: TypeExplanation.Factory] {
+        guard case .bound(let resolution) = outcome else { return [:] }
+        var named = [resolution.served] + resolution.shadows
+        func walk(_ nodes: [TypeExplanation.Node]) {
+            for node in nodes {
+                if let served = node.served { named.append(served) }
+                walk(node.children)
+            }
+        }
+        walk(resolution.needs.nodes ?? [])
+        var facts: [String: TypeExplanation.Factory] = [:]
+        for binding in named where facts[binding.factory] == nil {
+            guard let factory = table.factory(of: binding) else { continue }
+            facts[binding.factory] = TypeExplanation.Factory(
+                name: factory.name, productType: table.display(factory.productType),
+                argument: factory.argument.map(table.display), registeredAt: factory.registeredAt)
+        }
+        return facts
     }
 
     /// What the factory of `entry` needs, expanded depth-first. A binding
     /// already expanded elsewhere in the tree is not expanded again.
     private func needs(
-        of entry: BindingTable.Entry, path: [NodeKey], expanded: inout Set<NodeKey>
+        of entry: BindingDescription, path: [NodeKey], expanded: inout Set<NodeKey>
     ) -> TypeExplanation.Needs {
         guard hasCatalog else { return .noCatalog }
-        guard let factory = entry.factory else { return .unknownFactory }
+        guard let factory = table.factory(of: entry) else { return .unknownFactory }
         guard let needs = factory.needs else { return .byHand }
         return .known(needs.map { node(for: $0, owner: entry, path: path, expanded: &expanded) })
     }
 
     private func node(
-        for need: CatalogDescription.Need, owner: BindingTable.Entry, path: [NodeKey], expanded: inout Set<NodeKey>
+        for need: CatalogDescription.Need, owner: BindingDescription, path: [NodeKey], expanded: inout Set<NodeKey>
     ) -> TypeExplanation.Node {
         let kind = TypeExplanation.NeedKind(rawValue: need.kind) ?? .direct
         let display = table.display(need.type)
@@ -116,14 +124,15 @@ public struct ManifestExplainer: Sendable {
         let key = NodeKey(served)
         var marks: [TypeExplanation.Mark] = []
         var children: [TypeExplanation.Node] = []
-        if let factory = served.factory, factory.argument != nil { marks.append(.takesArgument) }
+        let factory = table.factory(of: served)
+        if let factory, factory.argument != nil { marks.append(.takesArgument) }
         if let start = path.firstIndex(of: key) {
-            marks.append(.cycle((path[start...] + [key]).map { table.display($0.type) }))
-        } else if served.factory == nil {
+            marks.append(.cycle((path[start...] + [key]).map(\.type)))
+        } else if factory == nil {
             if hasCatalog { marks.append(.unknownFactory) }
-        } else if served.factory?.needs == nil {
+        } else if factory?.needs == nil {
             marks.append(.byHand)
-        } else if served.factory?.needs?.isEmpty == false {
+        } else if factory?.needs?.isEmpty == false {
             if expanded.insert(key).inserted {
                 children = needs(of: served, path: path + [key], expanded: &expanded).nodes ?? []
             } else {
@@ -131,7 +140,7 @@ public struct ManifestExplainer: Sendable {
             }
         }
         return TypeExplanation.Node(
-            type: display, kind: kind, served: summary(served), searched: [],
+            type: display, kind: kind, served: served, searched: [],
             fallbackFrom: served.injector == owner.injector ? nil : owner.injector, marks: marks,
             children: children)
     }

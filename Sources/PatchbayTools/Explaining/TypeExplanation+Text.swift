@@ -34,23 +34,26 @@ extension TypeExplanation {
             let served = resolution.served
             row("served by", served.injector.rawValue + (served.injector == injector ? ""
                 : " (by fallback: \(injector) binds no \(displayName))"))
-            row("binding", served.location + (served.fromParent ? " (inherited through extends)" : ""))
-            for replaced in served.overrides { row("overrides", replaced) }
+            row("binding", location(of: served.binding)
+                + (Self.isInherited(served.binding) ? " (inherited through extends)" : ""))
+            for replaced in served.overrides { row("overrides", "'\(replaced.factory)' at \(location(of: replaced))") }
             row("factory", factoryText(served))
-            if let argument = served.argument { row("argument", "\(argument), given to resolve(_:argument:)") }
+            if let argument = factories[served.factory]?.argument {
+                row("argument", "\(argument), given to resolve(_:argument:)")
+            }
             row("lifetime", lifetimeText(served))
-            row("parameters", served.parameters.flatMap(Self.parametersText) ?? "none")
+            row("parameters", served.binding.parameters.flatMap(Self.parametersText) ?? "none")
             if resolution.shadows.isEmpty {
                 row("shadows", "nothing: no other injector binds \(displayName)")
             }
             for shadowed in resolution.shadows {
-                row("shadows", Self.bindingText(shadowed) + " at \(shadowed.location)")
+                row("shadows", Self.bindingText(shadowed) + " at \(location(of: shadowed.binding))")
             }
             switch resolution.needs {
             case .known(let nodes) where nodes.isEmpty: row("needs", "nothing")
             case .known(let nodes):
                 lines.append("  needs:")
-                lines += Self.treeLines(nodes)
+                lines += treeLines(nodes)
             case .byHand: row("needs", "unknown: factory '\(served.factory)' resolves by hand")
             case .unknownFactory: row("needs", "unknown: the catalog has no factory '\(served.factory)'")
             case .noCatalog:
@@ -88,23 +91,35 @@ extension TypeExplanation {
             : " (not an injector of this manifest: every injector is searched in order)")
     }
 
-    private func factoryText(_ served: ServedBinding) -> String {
-        guard served.factoryKnown else {
-            return hasCatalog ? "\(served.factory) (not in the catalog: run patchbay check)" : served.factory
-        }
-        return served.factory + (served.productType.map { ", makes \($0)" } ?? "")
-            + (served.registeredAt.map { " (registered at \($0))" } ?? "")
+    /// The file a binding was written in; the manifest's for one made in code.
+    private func file(of binding: Binding) -> String { binding.origin?.file ?? file }
+
+    /// `file:line:column` of a binding.
+    private func location(of binding: Binding) -> String {
+        let position = binding.origin?.position() ?? SourcePosition(line: 1, column: 1)
+        return "\(file(of: binding)):\(position.line):\(position.column)"
     }
 
-    private func lifetimeText(_ served: ServedBinding) -> String {
-        guard let lifetime = served.lifetime else {
+    /// Whether a binding comes from a manifest this one extends.
+    private static func isInherited(_ binding: Binding) -> Bool { (binding.origin?.depth ?? 0) > 0 }
+
+    private func factoryText(_ served: BindingDescription) -> String {
+        guard let factory = factories[served.factory] else {
+            return hasCatalog ? "\(served.factory) (not in the catalog: run patchbay check)" : served.factory
+        }
+        return served.factory + ", makes \(factory.productType)"
+            + (factory.registeredAt.map { " (registered at \($0))" } ?? "")
+    }
+
+    private func lifetimeText(_ served: BindingDescription) -> String {
+        let lifetime = served.lifetime
+        switch served.lifetimeSource {
+        case .unknown:
             return "unknown: the binding names none, and without "
                 + (hasCatalog ? "the factory in the catalog" : "a catalog") + " its default is unknown (else transient)"
-        }
-        switch served.lifetimeSource {
         case .binding: return "\(lifetime) (from the binding)"
         case .factoryDefault: return "\(lifetime) (the factory's default)"
-        case .transientDefault, .unknown: return "\(lifetime) (neither the binding nor the factory names one)"
+        case .transientDefault: return "\(lifetime) (neither the binding nor the factory names one)"
         }
     }
 
@@ -115,19 +130,19 @@ extension TypeExplanation {
     }
 
     /// `secondary: file-store (singleton) parameters {...}`.
-    static func bindingText(_ served: ServedBinding) -> String {
-        "\(served.injector): \(served.factory)" + (served.lifetime.map { " (\($0))" } ?? "")
-            + (served.parameters.flatMap(parametersText).map { " parameters \($0)" } ?? "")
+    static func bindingText(_ served: BindingDescription) -> String {
+        "\(served.injector): \(served.factory)" + (served.lifetimeSource == .unknown ? "" : " (\(served.lifetime))")
+            + (served.binding.parameters.flatMap(parametersText).map { " parameters \($0)" } ?? "")
     }
 
     // MARK: - The tree
 
     /// One line per node, the arrows aligned across the whole tree.
-    static func treeLines(_ nodes: [Node]) -> [String] {
+    func treeLines(_ nodes: [Node]) -> [String] {
         var rows: [(name: String, rest: String)] = []
         func walk(_ nodes: [Node], depth: Int) {
             for node in nodes {
-                let name = String(repeating: "  ", count: depth + 2) + needName(node)
+                let name = String(repeating: "  ", count: depth + 2) + Self.needName(node)
                 rows.append((name, nodeText(node)))
                 walk(node.children, depth: depth + 1)
             }
@@ -145,7 +160,7 @@ extension TypeExplanation {
         }
     }
 
-    private static func nodeText(_ node: Node) -> String {
+    private func nodeText(_ node: Node) -> String {
         guard let served = node.served else {
             let searched = "searched " + node.searched.map(\.rawValue).joined(separator: ", ")
             switch node.kind {
@@ -156,7 +171,7 @@ extension TypeExplanation {
         }
         var notes: [String] = []
         if let asked = node.fallbackFrom { notes.append("fallback: \(asked) binds no \(node.type)") }
-        if served.fromParent { notes.append("from \(served.file)") }
+        if Self.isInherited(served.binding) { notes.append("from \(file(of: served.binding))") }
         for mark in node.marks {
             switch mark {
             case .cycle(let loop): notes.append("cycle: " + loop.joined(separator: " -> "))
@@ -166,6 +181,6 @@ extension TypeExplanation {
             case .takesArgument: notes.append("takes a resolve-time argument, which no dependency can supply")
             }
         }
-        return bindingText(served) + (notes.isEmpty ? "" : "  [" + notes.joined(separator: "; ") + "]")
+        return Self.bindingText(served) + (notes.isEmpty ? "" : "  [" + notes.joined(separator: "; ") + "]")
     }
 }

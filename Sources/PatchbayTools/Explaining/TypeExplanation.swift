@@ -21,6 +21,9 @@ public struct TypeExplanation: Sendable, Hashable {
     public let hasCatalog: Bool
     /// Bound or not, and the details.
     public let outcome: Outcome
+    /// What the catalog says of each factory the explanation's bindings
+    /// name, by name; a factory the catalog lacks is absent.
+    public let factories: [String: Factory]
 
     /// Whether some injector binds the type.
     public var isBound: Bool { resolution != nil }
@@ -46,9 +49,9 @@ public struct TypeExplanation: Sendable, Hashable {
     /// The binding that wins and what its factory needs.
     public struct Resolution: Sendable, Hashable {
         /// The winning binding.
-        public let served: ServedBinding
+        public let served: BindingDescription
         /// The bindings of the same type in other injectors, in injector order, that lose to it.
-        public let shadows: [ServedBinding]
+        public let shadows: [BindingDescription]
         /// What the factory needs.
         public let needs: Needs
     }
@@ -65,30 +68,13 @@ public struct TypeExplanation: Sendable, Hashable {
         public let providers: [String]
     }
 
-    /// One binding, as explained.
-    public struct ServedBinding: Sendable, Hashable {
-        /// The injector it belongs to.
-        public let injector: InjectorName
+    /// What the catalog says of a factory: facts of the factory, which
+    /// every binding naming it shares.
+    public struct Factory: Sendable, Hashable {
         /// The factory's name.
-        public let factory: String
-        /// The lifetime in effect; `nil` when unknown (no catalog to give the factory's default).
-        public let lifetime: Lifetime?
-        /// Where the lifetime comes from.
-        let lifetimeSource: BindingTable.LifetimeSource
-        /// The parameters after `${...}` interpolation.
-        public let parameters: JSONValue?
-        /// `file:line:column` of the binding.
-        public let location: String
-        /// The file the binding was written in.
-        public let file: String
-        /// Whether the binding comes from a manifest this one extends.
-        public let fromParent: Bool
-        /// Each parent binding it replaces: `'console-logger' at Manifests/base.json:8:5`.
-        public let overrides: [String]
-        /// Whether the catalog has the factory.
-        public let factoryKnown: Bool
-        /// The product's type (short name), when the catalog has the factory.
-        public let productType: String?
+        public let name: String
+        /// The product's type (short name).
+        public let productType: String
         /// The resolve-time argument type (short name), when the factory takes one.
         public let argument: String?
         /// Where the factory was registered, when the catalog says.
@@ -129,7 +115,7 @@ public struct TypeExplanation: Sendable, Hashable {
         /// Direct, optional or lazy.
         public let kind: NeedKind
         /// The binding that serves it; `nil` when no injector binds it.
-        public let served: ServedBinding?
+        public let served: BindingDescription?
         /// When unbound: the injectors searched, in order.
         public let searched: [InjectorName]
         /// When served by fallback: the injector asked (the one that served the factory).

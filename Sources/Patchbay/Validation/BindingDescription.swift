@@ -1,0 +1,124 @@
+/// One binding as validation concluded it: the type it binds, its factory,
+/// the lifetime in effect and where that comes from, and the parent bindings
+/// it overrides under `extends`. It is the one description of a binding:
+/// ``Container/binding(for:from:)`` returns the one the running activation
+/// was compiled from, and `patchbay explain` and `graph` read the validator's.
+///
+///     print(container.binding(for: (any NoteStore).self)!)
+///     // NoteStore -> 'file-store' (singleton, primary)
+///
+/// Validation also describes a binding it found broken (an unknown factory,
+/// an unknown protocol), so the tools can explain a manifest being repaired;
+/// such a binding is never in effect in a container.
+///
+/// What validation records is cheap to make for every binding of a large
+/// manifest at activation: places in the manifest and the catalog index, and
+/// arrays both already hold. Names are read from them when asked for.
+public struct BindingDescription: Sendable {
+    /// The manifest's bindings, shared with the manifest (no copy).
+    let bindings: [Binding]
+    /// The binding's place in ``bindings``.
+    package let index: Int
+    /// The catalog index's types, shared with it; nil without a catalog.
+    let types: [CatalogIndex.TypeInfo]?
+    /// The bound type: its place in the catalog index; past the catalog's
+    /// types (or with no catalog), a name the run numbered as written.
+    package let typeID: CatalogIndex.TypeID
+    /// The factory's place in the catalog index, which for a live catalog is
+    /// its place in registration order; -1 when unknown or without a catalog.
+    let factoryPlace: Int
+    /// Which of the factory's provided types this binding serves (its place
+    /// in `provides`); -1 when the factory does not provide it or is unknown.
+    let provided: Int
+    /// The lifetime in effect. When ``lifetimeSource`` is
+    /// ``LifetimeSource/unknown`` (the binding names none and no catalog says
+    /// the factory's default), this is the transient a binding gets when
+    /// neither names one.
+    public let lifetime: Lifetime
+    /// Where ``lifetime`` comes from.
+    public let lifetimeSource: LifetimeSource
+    /// The injector the binding belongs to.
+    public let injector: InjectorName
+    /// The decoded parameters (live catalog only).
+    let parameters: (any Sendable)?
+    /// Whether some check failed: the binding counts as bound for its
+    /// dependents (no follow-on `missing-dependency`), but is not in effect.
+    package let isBroken: Bool
+    /// The places in ``bindings`` of the parent bindings this one replaces
+    /// under `extends`, nearest parent first. Empty unless a type is bound
+    /// in more than one file, so the usual activation allocates nothing here.
+    var overridden: [Int] = []
+
+    /// Where a binding's lifetime comes from.
+    public enum LifetimeSource: Sendable, Hashable {
+        /// The binding names it.
+        case binding
+        /// The factory's default lifetime in the catalog.
+        case factoryDefault
+        /// Neither names one: transient.
+        case transientDefault
+        /// The binding names none and there is no catalog entry for its factory to say.
+        case unknown
+    }
+
+    // MARK: - What users and the tools read
+
+    /// The manifest's binding this stands for, as the file wrote it
+    /// (parameters after `${...}` interpolation).
+    public var binding: Binding { bindings[index] }
+
+    /// The bound type's short name when the catalog knows the type, else the
+    /// protocol name as the binding wrote it.
+    public var type: String { catalogType?.short ?? binding.protocolName }
+
+    /// The bound type's module-qualified name, when the catalog knows the type.
+    public var qualifiedType: String? { catalogType?.qualified }
+
+    /// The factory's name, as the binding wrote it.
+    public var factory: String { binding.factory }
+
+    /// The bindings of parent manifests this one replaces under `extends`, nearest parent first.
+    public var overrides: [Binding] { overridden.map { bindings[$0] } }
+
+    /// Whether the catalog knows the binding's type and its factory, and the
+    /// factory provides the type; true without a catalog, which cannot say.
+    var isKnownToCatalog: Bool { types == nil || provided >= 0 }
+
+    private var catalogType: CatalogIndex.TypeInfo? {
+        guard let types, typeID < types.count else { return nil }
+        return types[typeID]
+    }
+}
+
+extension BindingDescription.LifetimeSource {
+    /// The source the default-lifetime rule (``Lifetime/inEffect(named:factoryDefault:)``) found.
+    init(_ source: Lifetime.Source) {
+        switch source {
+        case .binding: self = .binding
+        case .factoryDefault: self = .factoryDefault
+        case .transientDefault: self = .transientDefault
+        }
+    }
+}
+
+extension BindingDescription: Hashable {
+    /// Equal when they describe the same binding with the same conclusions;
+    /// the decoded parameters, which need not be equatable, are left out:
+    /// they follow from the binding's.
+    public static func == (lhs: BindingDescription, rhs: BindingDescription) -> Bool {
+        lhs.binding == rhs.binding && lhs.type == rhs.type && lhs.qualifiedType == rhs.qualifiedType
+            && lhs.lifetime == rhs.lifetime && lhs.lifetimeSource == rhs.lifetimeSource
+            && lhs.injector == rhs.injector && lhs.isBroken == rhs.isBroken && lhs.overrides == rhs.overrides
+    }
+
+    /// Hashes the binding and its injector, which tell descriptions apart.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(binding)
+        hasher.combine(injector)
+    }
+}
+
+extension BindingDescription: CustomStringConvertible {
+    /// `NoteStore -> 'file-store' (singleton, primary)`.
+    public var description: String { "\(type) -> '\(factory)' (\(lifetime), \(injector))" }
+}

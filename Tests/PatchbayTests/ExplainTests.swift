@@ -201,6 +201,13 @@ struct ExplainTests {
         #expect(explain("Q", in: manifest).text().contains("argument:     Seed, given to resolve(_:argument:)"))
     }
 
+    @Test func aNeedThatTakesTheDependentsOwnArgumentIsNotMarked() throws {
+        let manifest = try F.manifest([#"{ "protocol": "U", "factory": "passes-seed" }"#, #"{ "protocol": "Q", "factory": "q" }"#])
+        let need = try nodes(try resolution(explain("U", in: manifest))).first
+        #expect(need?.served?.factory == "q")
+        #expect(need?.marks == [], "the dependent's Seed is passed on to q")
+    }
+
     @Test func lifetimesSayWhereTheyComeFrom() throws {
         let manifest = try F.manifest([
             #"{ "protocol": "A", "factory": "a" }"#, #"{ "protocol": "B", "factory": "b", "lifetime": "scoped" }"#,

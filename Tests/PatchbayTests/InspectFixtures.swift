@@ -80,5 +80,6 @@ enum InspectFixture {
         factory("p", provides: "App.P", needs: []),
         factory("q", provides: "App.Q", needs: [], argument: "App.Seed"),
         factory("needs-q", provides: "App.T", needs: ["App.Q"]),
+        factory("passes-seed", provides: "App.U", needs: ["App.Q"], argument: "App.Seed"),
     ])
 }

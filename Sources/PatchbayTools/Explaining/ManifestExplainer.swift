@@ -125,7 +125,11 @@ public struct ManifestExplainer: Sendable {
         var marks: [TypeExplanation.Mark] = []
         var children: [TypeExplanation.Node] = []
         let factory = table.factory(of: served)
-        if let factory, factory.argument != nil { marks.append(.takesArgument) }
+        // By the validator's `argument-required` rule: an argument of the
+        // dependent's own type is passed on; any other has no one to supply it.
+        if let factory, let argument = factory.argument, argument != table.factory(of: owner)?.argument {
+            marks.append(.takesArgument)
+        }
         if let start = path.firstIndex(of: key) {
             marks.append(.cycle((path[start...] + [key]).map(\.type)))
         } else if factory == nil {

@@ -136,7 +136,7 @@ public struct TypeExplanation: Sendable, Hashable {
         case byHand
         /// The catalog has no factory of that name.
         case unknownFactory
-        /// The serving factory takes a resolve-time argument, which no dependency can supply.
+        /// The serving factory takes a resolve-time argument that its dependent does not take, so none can be passed on.
         case takesArgument
     }
 }

@@ -187,6 +187,19 @@ private final class WorkbenchHolder {
         }
     }
 
+    @Test func swifjectionInjectableTypesBuildSafelyOnManyThreadsAtOnce() throws {
+        var catalog = FactoryCatalog()
+        catalog.register("part", provides: (any Widget).self, lifetime: .singleton) { Part(tag: "shared") }
+        let container = try makeContainer(catalog, [bind("Widget", to: "part")])
+        let built = Counter()
+        onThreads(8) { _ in
+            for _ in 0..<200 where (try? container.resolve(Workbench.self))?.widget.tag == "shared" {
+                _ = built.increment()
+            }
+        }
+        #expect(built.value == 1_600)
+    }
+
     @Test func swifjectionABindingOfTheTypeWins() throws {
         var catalog = FactoryCatalog()
         catalog.register("part", provides: (any Widget).self) { Part(tag: "from the resolver") }

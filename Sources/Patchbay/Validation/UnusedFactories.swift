@@ -14,7 +14,7 @@ enum UnusedFactories {
         return catalog.factories.indices.filter { !named[$0] }.sorted { catalog.factories[$0].name < catalog.factories[$1].name }
             .map { offset in
                 let name = catalog.factories[offset].name
-                let place = catalog.registeredAt(offset).flatMap(CodePlace.init) ?? CodePlace(file: folderName, line: 1)
+                let place = catalog.registeredAt(offset).flatMap { CodePlace($0) } ?? CodePlace(file: folderName, line: 1)
                 return Diagnostic(
                     code: .unusedFactory, severity: .warning,
                     message: "factory '\(name)' is not bound by any of the \(manifests) manifest"
@@ -25,19 +25,17 @@ enum UnusedFactories {
     }
 
     /// `NotesKit/NotesCatalog.swift:41`, split.
-    private struct CodePlace {
+    fileprivate struct CodePlace {
         let file: String
         let line: Int
+    }
+}
 
-        init(file: String, line: Int) {
-            self.file = file
-            self.line = line
-        }
-
-        init?(_ text: String) {
-            guard let colon = text.lastIndex(of: ":"), let line = Int(text[text.index(after: colon)...]), line > 0
-            else { return nil }
-            self.init(file: String(text[..<colon]), line: line)
-        }
+extension UnusedFactories.CodePlace {
+    /// Splits `file:line`; nil when the text has no line number.
+    init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":"), let line = Int(text[text.index(after: colon)...]), line > 0
+        else { return nil }
+        self.init(file: String(text[..<colon]), line: line)
     }
 }

@@ -260,7 +260,7 @@ func checkCase(_ testCase: BadManifestCase, sourceLocation: SourceLocation = #_s
     // the current folder, so only their last component is compared).
     if let catalog = testCase.catalog.catalog {
         // As strict about unset variables as the app: the corpus's cases run with an empty environment.
-        let checker = ManifestChecker(catalog: .live(catalog), loader: loader, requiresEnvironment: true)
+        let checker = ManifestChecker(catalog: catalog, loader: loader, requiresEnvironment: true)
         let report = try checker.check([testCase.entry])
         func short(_ place: String) -> String {
             let parts = place.split(separator: " ")

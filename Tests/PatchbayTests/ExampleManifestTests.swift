@@ -12,7 +12,7 @@ let exampleManifests = URL(fileURLWithPath: #filePath).deletingLastPathComponent
 @Suite struct ExampleManifestTests {
     @Test func theExampleManifestsAreCleanEvenUnderStrict() throws {
         try checkManifests(at: exampleManifests, catalog: .notes, strict: true, loader: ManifestLoader(environment: [:]))
-        let report = try ManifestChecker(catalog: .live(.notes), loader: ManifestLoader(environment: [:]))
+        let report = try ManifestChecker(catalog: .notes, loader: ManifestLoader(environment: [:]))
             .check([exampleManifests])
         #expect(report.summary == "0 errors, 0 warnings in 5 manifests")
     }
@@ -31,7 +31,7 @@ let exampleManifests = URL(fileURLWithPath: #filePath).deletingLastPathComponent
         files[name] = broken
         let folder = try ManifestFolder(files)
         let report = try ManifestChecker(
-            catalog: .live(.notes), loader: ManifestLoader(environment: [:]), requiresEnvironment: requiresEnvironment
+            catalog: .notes, loader: ManifestLoader(environment: [:]), requiresEnvironment: requiresEnvironment
         ).check([folder.url])
         return (report, broken)
     }

@@ -261,7 +261,7 @@ func expectOne(
             """
         // Judged over a folder of environments, once per factory, at its registration.
         let folder = try ManifestFolder(["only.json": text])
-        let found = try ManifestChecker(catalog: .live(.diagnostics)).check([folder.url]).diagnostics.with(.unusedFactory)
+        let found = try ManifestChecker(catalog: .diagnostics).check([folder.url]).diagnostics.with(.unusedFactory)
         #expect(found.count == FactoryCatalog.diagnostics.factoryNames.count - 1)
         let postgres = try #require(found.first { $0.message.hasPrefix("factory 'postgres' is not bound by any of the 1 manifest in ") })
         #expect(postgres.severity == .warning)
@@ -285,7 +285,7 @@ func expectOne(
             }
             """
         let folder = try ManifestFolder(["only.json": text])
-        let found = try ManifestChecker(catalog: .live(.diagnostics)).check([folder.url]).diagnostics
+        let found = try ManifestChecker(catalog: .diagnostics).check([folder.url]).diagnostics
         #expect(found.with(.unknownProtocol).count == 1)
         #expect(found.with(.undeclaredInjector).count == 1)
         let unused = found.with(.unusedFactory).map(\.message)

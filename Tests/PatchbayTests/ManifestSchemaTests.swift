@@ -111,7 +111,7 @@ struct ManifestSchemaTests {
             "base.json": String(decoding: try Data(contentsOf: Self.manifests.appendingPathComponent("base.json")), as: UTF8.self),
             "production.json": String(decoding: try JSONEncoder().encode(manifest), as: UTF8.self),
         ])
-        let report = try ManifestChecker(catalog: .live(.notes), loader: ManifestLoader(environment: [:]))
+        let report = try ManifestChecker(catalog: .notes, loader: ManifestLoader(environment: [:]))
             .check([folder.file("production.json")])
         #expect(report.failed(), "check accepts what the schema rejects")
     }

@@ -136,12 +136,12 @@ private final class WorkbenchHolder {
         let outside = try container.resolve((any Widget).self)
         weak var isolatedSingleton: Part?
         weak var isolatedSession: Part?
-        let tags = try container.isolated { resolver in
-            let pair = try resolver.resolve(PartPair.self)
-            #expect(try resolver.resolve(PartPair.self).widget === pair.widget, "shared inside the isolation")
-            #expect(try resolver.resolve(PartPair.self).gadget === pair.gadget, "one scope for the isolation")
+        let tags = try container.isolated {
+            let pair = try container.resolve(PartPair.self)
+            #expect(try container.resolve(PartPair.self).widget === pair.widget, "shared inside the isolation")
+            #expect(try container.resolve(PartPair.self).gadget === pair.gadget, "one scope for the isolation")
             #expect(pair.widget !== outside, "the container's singleton is not used")
-            #expect(try container.resolve((any Widget).self) === pair.widget, "isolated at any depth inside")
+            #expect(try container.resolve((any Widget).self) === pair.widget, "one singleton inside the isolation")
             isolatedSingleton = pair.widget as? Part
             isolatedSession = pair.gadget as? Part
             return [pair.widget.tag, pair.gadget.tag]
@@ -157,10 +157,10 @@ private final class WorkbenchHolder {
         catalog.register("shared", provides: (any Widget).self, lifetime: .singleton) { Part(tag: "singleton") }
         let container = try makeContainer(catalog, [bind("Widget", to: "shared")])
         weak var made: Part?
-        try await container.isolated { resolver in
-            let widget = try resolver.resolve((any Widget).self)
+        try await container.isolated {
+            let widget = try container.resolve((any Widget).self)
             await Task.yield()
-            #expect(try resolver.resolve((any Widget).self) === widget)
+            #expect(try container.resolve((any Widget).self) === widget)
             made = widget as? Part
         }
         #expect(made == nil)

@@ -29,10 +29,10 @@ import Testing
         limits: ManifestLimits = .default, requiresEnvironment: Bool = true
     ) throws -> (live: CheckReport, described: CheckReport) {
         let loader = ManifestLoader(limits: limits, environment: environment)
-        let live = try ManifestChecker(catalog: .live(catalog), loader: loader, requiresEnvironment: requiresEnvironment)
+        let live = try ManifestChecker(catalog: catalog, loader: loader, requiresEnvironment: requiresEnvironment)
             .check(paths)
         let described = try ManifestChecker(
-            catalog: .description(catalog.describe()), loader: loader, requiresEnvironment: requiresEnvironment
+            description: catalog.describe(), loader: loader, requiresEnvironment: requiresEnvironment
         ).check(paths)
         return (live, described)
     }

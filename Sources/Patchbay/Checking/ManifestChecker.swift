@@ -3,7 +3,7 @@ import Foundation
 /// Validates manifest files and folders the way `patchbay check` does, as a
 /// library call that apps, tests and the command share.
 ///
-///     let report = try ManifestChecker(catalog: .live(catalog)).check([URL(fileURLWithPath: "Manifests")])
+///     let report = try ManifestChecker(catalog: catalog).check([URL(fileURLWithPath: "Manifests")])
 ///     print(report.text())
 ///
 /// A folder means every `*.json` manifest in it (`catalog.json` and
@@ -20,7 +20,7 @@ import Foundation
 /// production's secrets are not. The app refuses such a manifest at activation.
 public struct ManifestChecker: Sendable {
     /// Where the catalog comes from.
-    public enum CatalogSource: Sendable {
+    package enum CatalogSource: Sendable {
         /// The app's own catalog: every check, parameters decoded with their real types.
         case live(FactoryCatalog)
         /// A catalog description file's content.
@@ -30,16 +30,35 @@ public struct ManifestChecker: Sendable {
     }
 
     /// The catalog to check against.
-    public var catalog: CatalogSource
+    package var catalog: CatalogSource
     /// Reads the manifests (its limits and the environment for `${...}`).
     public var loader: ManifestLoader
     /// Whether a `${NAME}` with no default whose variable is unset is an
     /// error (`env-var-missing`), as it is in the app; false by default.
     public var requiresEnvironment: Bool
 
-    /// Creates a checker.
-    public init(catalog: CatalogSource = .discover, loader: ManifestLoader = ManifestLoader(), requiresEnvironment: Bool = false) {
-        self.catalog = catalog
+    /// Creates a checker that checks against the app's own catalog: every
+    /// check, parameters decoded with their real types.
+    public init(catalog: FactoryCatalog, loader: ManifestLoader = ManifestLoader(), requiresEnvironment: Bool = false) {
+        self.init(source: .live(catalog), loader: loader, requiresEnvironment: requiresEnvironment)
+    }
+
+    /// Creates a checker that checks against a catalog description (`catalog.json`'s content).
+    public init(
+        description: CatalogDescription, loader: ManifestLoader = ManifestLoader(), requiresEnvironment: Bool = false
+    ) {
+        self.init(source: .description(description), loader: loader, requiresEnvironment: requiresEnvironment)
+    }
+
+    /// Creates a checker that reads `catalog.json` beside each manifest when
+    /// there is one, and otherwise checks only what needs no catalog.
+    public init(loader: ManifestLoader = ManifestLoader(), requiresEnvironment: Bool = false) {
+        self.init(source: .discover, loader: loader, requiresEnvironment: requiresEnvironment)
+    }
+
+    /// Creates a checker reading its catalog from `source`.
+    package init(source: CatalogSource, loader: ManifestLoader = ManifestLoader(), requiresEnvironment: Bool = false) {
+        self.catalog = source
         self.loader = loader
         self.requiresEnvironment = requiresEnvironment
     }
@@ -189,7 +208,7 @@ public func checkManifests(
 ) throws(ManifestError) {
     let report: CheckReport
     do {
-        report = try ManifestChecker(catalog: .live(catalog), loader: loader).check([url])
+        report = try ManifestChecker(catalog: catalog, loader: loader).check([url])
     } catch {
         throw ManifestError(diagnostics: [Diagnostic(
             code: .unreadable, message: error.description, file: ManifestLoader.displayPath(for: url))])

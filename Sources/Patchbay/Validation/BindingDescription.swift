@@ -36,7 +36,7 @@ public struct BindingDescription: Sendable {
     /// neither names one.
     public let lifetime: Lifetime
     /// Where ``lifetime`` comes from.
-    public let lifetimeSource: LifetimeSource
+    package let lifetimeSource: LifetimeSource
     /// The injector the binding belongs to.
     public let injector: InjectorName
     /// The decoded parameters (live catalog only).
@@ -50,7 +50,7 @@ public struct BindingDescription: Sendable {
     var overridden: [Int] = []
 
     /// Where a binding's lifetime comes from.
-    public enum LifetimeSource: Sendable, Hashable {
+    package enum LifetimeSource: Sendable, Hashable {
         /// The binding names it.
         case binding
         /// The factory's default lifetime in the catalog.

@@ -192,7 +192,7 @@ public struct PatchbayCommandLine: Sendable {
         }
         let source = try catalogSource(parsed.options["--catalog"])
         let checker = ManifestChecker(
-            catalog: source, loader: loader, requiresEnvironment: parsed.flags.contains("--require-env"))
+            source: source, loader: loader, requiresEnvironment: parsed.flags.contains("--require-env"))
         let report = try checker.check(parsed.operands.map { URL(fileURLWithPath: $0) })
         if format == "text" { report.notes.forEach { output.error("note: \($0)\n") } }
         switch format {

@@ -45,8 +45,8 @@ struct CheckRun {
     mutating func noteUnsetVariables(in manifest: Manifest) {
         for binding in manifest.bindings {
             for (pointer, names) in binding.interpolation.unset {
-                let absolute = (binding.origin?.pointer ?? "") + "/parameters" + pointer
-                let position = binding.origin?.position(atPointer: absolute) ?? SourcePosition(line: 1, column: 1)
+                let position = binding.origin?.position(at: "/\(BindingKey.parameters)" + pointer)
+                    ?? SourcePosition(line: 1, column: 1)
                 let place = "\(binding.origin?.file ?? manifest.file):\(position.line):\(position.column)"
                 for name in names where unsetVariables[name] == nil { unsetVariables[name] = place }
             }

@@ -4,8 +4,8 @@
 /// is: syntax, repeated keys, nesting past the limit, values no decoder can
 /// represent, and a document over the size limit.
 ///
-///     let document = JSONReader.read(#"{"bindings": [{"factory": 7}]}"#.utf8)
-///     document.root?.position(at: "/bindings/0/factory")   // 1:27
+///     let document = JSONReader.read(#"{"a": [{"b": 7}]}"#.utf8)
+///     document.root?.position(at: "/a/0/b")   // 1:14
 ///
 /// A state machine with an explicit stack of open containers: nesting costs a
 /// small heap-allocated frame, never a call-stack frame, so no input can

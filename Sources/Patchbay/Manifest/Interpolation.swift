@@ -52,7 +52,7 @@ struct Interpolation {
             var result: [String: JSONValue] = [:]
             for key in members.keys.sorted() {
                 let (value, found) = apply(
-                    to: members[key]!, pointer: pointer + "/" + JSONPositionIndex.escape(key), record: &record)
+                    to: members[key]!, pointer: pointer + "/" + JSONPointer.escape(key), record: &record)
                 result[key] = value
                 problems += found
             }

@@ -89,35 +89,35 @@ struct InterpolationRecord: Sendable, Hashable {
     var unset: [String: [String]] = [:]
 }
 
-/// Where a part of a manifest came from: the file and the JSON Pointer of the
-/// object, with the positions index of that file for finding line and column.
+/// Where a part of a manifest came from: the file, the JSON Pointer of the
+/// object, and the object as read, whose values know their lines and columns.
 package final class SourceOrigin: Sendable, Hashable {
     package let file: String
     package let pointer: String
-    let index: JSONPositionIndex?
+    /// The object at `pointer`, with its positions.
+    let value: PositionedJSON?
     /// How far up the `extends` chain the file is: 0 for the file loaded
     /// first, 1 for its parent, and so on. A binding from a lower depth (the
     /// child) replaces one with the same key from a higher depth (a parent).
     package let depth: Int
 
-    init(file: String, pointer: String, index: JSONPositionIndex?, depth: Int = 0) {
+    init(file: String, pointer: String, value: PositionedJSON?, depth: Int = 0) {
         self.file = file
         self.pointer = pointer
-        self.index = index
+        self.value = value
         self.depth = depth
     }
 
-    /// The position of the member `key` of this object (its value), or of a
-    /// deeper pointer below it, falling back to the object itself.
+    /// The position of the member `key` of this object (its value), falling
+    /// back to the object itself.
     package func position(of key: String? = nil) -> SourcePosition {
-        guard let index else { return SourcePosition(line: 1, column: 1) }
-        guard let key else { return index.position(of: pointer) }
-        return index.position(of: pointer + "/" + JSONPositionIndex.escape(key))
+        position(at: key.map { "/" + JSONPointer.escape($0) } ?? "")
     }
 
-    /// The position of an absolute pointer in this file.
-    package func position(atPointer absolute: String) -> SourcePosition {
-        index?.position(of: absolute) ?? SourcePosition(line: 1, column: 1)
+    /// The position of the value at `pointer`, relative to this object
+    /// (`/parameters/port`), else of its nearest ancestor that exists.
+    package func position(at pointer: String) -> SourcePosition {
+        value?.position(at: pointer) ?? SourcePosition(line: 1, column: 1)
     }
 
     package static func == (lhs: SourceOrigin, rhs: SourceOrigin) -> Bool {
@@ -142,8 +142,9 @@ extension Binding {
         _ code: DiagnosticCode, _ message: String, field: String? = nil, severity: Diagnostic.Severity = .error,
         suggestion: String? = nil, dependencyPath: [String]? = nil, fallbackFile: String
     ) -> Diagnostic {
-        let pointer = (origin?.pointer ?? "") + (field.map { "/" + $0 } ?? "")
-        let position = origin?.position(atPointer: pointer) ?? SourcePosition(line: 1, column: 1)
+        let relative = field.map { "/" + $0 } ?? ""
+        let pointer = (origin?.pointer ?? "") + relative
+        let position = origin?.position(at: relative) ?? SourcePosition(line: 1, column: 1)
         return Diagnostic(
             code: code, severity: severity, message: message, file: origin?.file ?? fallbackFile,
             line: position.line, column: position.column, path: pointer,

@@ -110,11 +110,11 @@ public struct ManifestLoader: Sendable {
     ) -> Manifest {
         guard let relative = child.extends else { return child }
         let chain = chain.isEmpty ? [child.file] : chain
-        let position = child.origin?.position(of: "extends") ?? SourcePosition(line: 1, column: 1)
+        let position = child.origin?.position(of: ManifestKey.extends.rawValue) ?? SourcePosition(line: 1, column: 1)
         func report(_ code: DiagnosticCode, _ message: String) {
             diagnostics.append(Diagnostic(
                 code: code, message: message, file: child.file, line: position.line, column: position.column,
-                path: "/extends"))
+                path: "/\(ManifestKey.extends)"))
         }
         let parentURL = URL(fileURLWithPath: relative, relativeTo: url.deletingLastPathComponent())
             .standardizedFileURL
@@ -183,8 +183,9 @@ public struct ManifestLoader: Sendable {
             manifest.bindings[offset].parameters = value
             if !problems.isEmpty { manifest.bindings[offset].isBroken = true }
             for (pointer, problem) in problems {
-                let absolute = (binding.origin?.pointer ?? "") + "/parameters" + pointer
-                let position = binding.origin?.position(atPointer: absolute) ?? SourcePosition(line: 1, column: 1)
+                let relative = "/\(BindingKey.parameters)" + pointer
+                let absolute = (binding.origin?.pointer ?? "") + relative
+                let position = binding.origin?.position(at: relative) ?? SourcePosition(line: 1, column: 1)
                 let message: String
                 let code: DiagnosticCode
                 switch problem {

@@ -190,7 +190,7 @@ package struct ValidationRun {
             binding, .undeclaredInjector, "injector '\(binding.injector)' is not listed in 'injectors' "
                 + "(\(listed.map { "'\($0)'" }.joined(separator: ", "))); add it there"
                 + (suggestion.map { ", or did you mean '\($0)'?" } ?? ""),
-            field: "injector", suggestion: suggestion))
+            field: BindingKey.injector.rawValue, suggestion: suggestion))
         return false
     }
 
@@ -206,7 +206,8 @@ package struct ValidationRun {
             let names = matches.map { catalog.types[$0].qualified }.sorted()
             report(diagnostic(
                 binding, .ambiguousProtocol, "protocol name '\(name)' matches \(names.count) types: "
-                    + names.joined(separator: ", ") + "; write the module-qualified name", field: "protocol"))
+                    + names.joined(separator: ", ") + "; write the module-qualified name",
+                field: BindingKey.`protocol`.rawValue))
             return nil
         case .unknown:
             break
@@ -215,7 +216,7 @@ package struct ValidationRun {
         report(diagnostic(
             binding, .unknownProtocol, "no factory in the catalog provides '\(name)'"
                 + (suggestion.map { "; did you mean '\($0)'?" } ?? "; check the spelling, or register a factory for it"),
-            field: "protocol", suggestion: suggestion))
+            field: BindingKey.`protocol`.rawValue, suggestion: suggestion))
         return nil
     }
 
@@ -243,7 +244,7 @@ package struct ValidationRun {
             message += ". Is catalog.json stale? If '\(binding.factory)' was registered since it was written, "
                 + CatalogDescription.howToRegenerate("catalog.json").lowercasedFirst
         }
-        report(diagnostic(binding, .unknownFactory, message, field: "factory", suggestion: suggestion))
+        report(diagnostic(binding, .unknownFactory, message, field: BindingKey.factory.rawValue, suggestion: suggestion))
         return nil
     }
 
@@ -260,7 +261,7 @@ package struct ValidationRun {
                 + "(it provides \(provides.map(catalog.display).joined(separator: ", ")))"
                 + (providers.isEmpty ? "" : "; factories that provide \(catalog.display(type)): "
                     + providers.map { "'\($0)'" }.joined(separator: ", ")),
-            field: "factory", suggestion: providers.first))
+            field: BindingKey.factory.rawValue, suggestion: providers.first))
         return nil
     }
 
@@ -278,7 +279,7 @@ package struct ValidationRun {
             binding, .weakValueType, "lifetime 'weak' needs a class instance, but factory '\(binding.factory)' makes "
                 + "\(catalog.productTypeName(factory)), which is not a class (or a class-bound protocol); "
                 + "use 'singleton', 'scoped' or 'transient'",
-            field: binding.lifetime == nil ? "factory" : "lifetime"))
+            field: (binding.lifetime == nil ? BindingKey.factory : .lifetime).rawValue))
         return false
     }
 

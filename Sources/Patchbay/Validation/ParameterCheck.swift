@@ -65,7 +65,7 @@ struct ParameterCheck {
     ) -> JSONValue {
         guard case .object(var members) = value else { return value }
         for field in fields {
-            let fieldPointer = pointer + "/" + JSONPositionIndex.escape(field.name)
+            let fieldPointer = pointer + "/" + JSONPointer.escape(field.name)
             guard let member = members[field.name] else {
                 if field.required {
                     report("\(parameter(fieldPointer)) is missing, but \(typeName) needs it (\(Self.article(field.type)))",
@@ -137,10 +137,10 @@ struct ParameterCheck {
                 + "\(typeName): \(error)", at: "")
             return
         }
-        let pointer = keys.map { "/" + JSONPositionIndex.escape($0) }.joined()
+        let pointer = keys.map { "/" + JSONPointer.escape($0) }.joined()
         switch error {
         case .keyNotFound(let key, _):
-            let missing = pointer + "/" + JSONPositionIndex.escape(key.intValue.map(String.init) ?? key.stringValue)
+            let missing = pointer + "/" + JSONPointer.escape(key.intValue.map(String.init) ?? key.stringValue)
             report("\(parameter(missing)) is missing, but \(typeName) needs it", at: pointer)
         case .typeMismatch(let expected, _), .valueNotFound(let expected, _):
             let found = value.value(at: keys)?.foundDescription ?? "missing"
@@ -183,7 +183,7 @@ struct ParameterCheck {
 
     private mutating func report(_ message: String, at pointer: String) {
         diagnostics.append(binding.diagnostic(
-            .invalidParameters, message, field: "parameters" + pointer, fallbackFile: manifestFile))
+            .invalidParameters, message, field: BindingKey.parameters.rawValue + pointer, fallbackFile: manifestFile))
     }
 }
 

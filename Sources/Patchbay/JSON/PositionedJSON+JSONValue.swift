@@ -57,3 +57,32 @@ extension PositionedJSON {
         }
     }
 }
+
+/// Equal when they hold the same JSON, as ``JSONValue`` reads it: positions
+/// say where a value was read, not what it is, and a binding's parameters
+/// compare by what they are (a manifest reloaded with only its layout
+/// changed is the manifest in force).
+extension PositionedJSON: Hashable {
+    static func == (lhs: PositionedJSON, rhs: PositionedJSON) -> Bool {
+        (lhs.nodes === rhs.nodes && lhs.node == rhs.node) || lhs.jsonValue == rhs.jsonValue
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(jsonValue)
+    }
+}
+
+extension PositionedJSON {
+    /// `null`, made in code: what a decoder reads for a member that is absent
+    /// where `JSONDecoder` reads `null` (`superDecoder(forKey:)`).
+    static let null = PositionedJSON(JSONValue.null)
+
+    /// `{}`, made in code: the parameters of a binding that gives none.
+    static let emptyObject = PositionedJSON(JSONValue.object([:]))
+
+    /// Decodes this value into `T`, as `JSONDecoder` would decode the same JSON.
+    /// - Throws: `DecodingError`, with the coding path of the value at fault.
+    func decode<T: Decodable>(as type: T.Type) throws -> T {
+        try PositionedJSONDecoder.decode(type, from: self)
+    }
+}

@@ -52,7 +52,10 @@ public struct Binding: Sendable, Hashable {
     /// The injector this binding belongs to.
     public var injector: InjectorName
     /// Values decoded into the factory's parameter type (after `${...}` interpolation).
-    public var parameters: JSONValue?
+    public var parameters: JSONValue? {
+        get { positionedParameters?.jsonValue }
+        set { positionedParameters = newValue.map(PositionedJSON.init) }
+    }
 
     /// Creates a binding in code.
     public init(
@@ -63,8 +66,12 @@ public struct Binding: Sendable, Hashable {
         self.factory = factory
         self.lifetime = lifetime
         self.injector = injector
-        self.parameters = parameters
+        self.positionedParameters = parameters.map(PositionedJSON.init)
     }
+
+    /// The parameters as read, each value with its position; what is
+    /// decoded, and what ``parameters`` shows without positions.
+    var positionedParameters: PositionedJSON?
 
     /// Where the binding stands in its file.
     package var origin: SourceOrigin?
@@ -86,7 +93,15 @@ struct InterpolationRecord: Sendable, Hashable {
     /// Strings that reference a variable that is unset and has no default,
     /// left as written: the variables' names. Only a loader that allows
     /// unset variables (`patchbay check`) leaves any.
-    var unset: [String: [String]] = [:]
+    var unset: [String: UnsetReference] = [:]
+}
+
+/// A string left as written because the variables it names are unset.
+struct UnsetReference: Sendable, Hashable {
+    /// The unset variables' names.
+    var variables: [String]
+    /// The string's position; nil in a value made in code.
+    var position: SourcePosition?
 }
 
 /// Where a part of a manifest came from: the file, the JSON Pointer of the
@@ -139,12 +154,13 @@ extension Binding {
     /// - Parameter field: A JSON Pointer relative to the binding, without its leading
     ///   slash and with each segment already escaped: `factory`, `parameters/poolSize`.
     func diagnostic(
-        _ code: DiagnosticCode, _ message: String, field: String? = nil, severity: Diagnostic.Severity = .error,
-        suggestion: String? = nil, dependencyPath: [String]? = nil, fallbackFile: String
+        _ code: DiagnosticCode, _ message: String, field: String? = nil, position: SourcePosition? = nil,
+        severity: Diagnostic.Severity = .error, suggestion: String? = nil, dependencyPath: [String]? = nil,
+        fallbackFile: String
     ) -> Diagnostic {
         let relative = field.map { "/" + $0 } ?? ""
         let pointer = (origin?.pointer ?? "") + relative
-        let position = origin?.position(at: relative) ?? SourcePosition(line: 1, column: 1)
+        let position = position ?? origin?.position(at: relative) ?? SourcePosition(line: 1, column: 1)
         return Diagnostic(
             code: code, severity: severity, message: message, file: origin?.file ?? fallbackFile,
             line: position.line, column: position.column, path: pointer,

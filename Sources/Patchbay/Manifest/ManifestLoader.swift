@@ -177,18 +177,18 @@ public struct ManifestLoader: Sendable {
         var manifest = manifest
         let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
         for offset in manifest.bindings.indices {
-            guard let parameters = manifest.bindings[offset].parameters else { continue }
+            guard let parameters = manifest.bindings[offset].positionedParameters else { continue }
             let binding = manifest.bindings[offset]
             let (value, problems) = interpolation.apply(to: parameters, record: &manifest.bindings[offset].interpolation)
-            manifest.bindings[offset].parameters = value
+            manifest.bindings[offset].positionedParameters = value
             if !problems.isEmpty { manifest.bindings[offset].isBroken = true }
-            for (pointer, problem) in problems {
-                let relative = "/\(BindingKey.parameters)" + pointer
-                let absolute = (binding.origin?.pointer ?? "") + relative
-                let position = binding.origin?.position(at: relative) ?? SourcePosition(line: 1, column: 1)
+            for located in problems {
+                let relative = "/\(BindingKey.parameters)" + located.pointer
+                let position = located.position ?? binding.origin?.position(at: relative)
+                    ?? SourcePosition(line: 1, column: 1)
                 let message: String
                 let code: DiagnosticCode
-                switch problem {
+                switch located.problem {
                 case .missing(let variable):
                     code = .envVarMissing
                     message = "environment variable '\(variable)' is not set and has no default, in the parameters "
@@ -200,7 +200,7 @@ public struct ManifestLoader: Sendable {
                 }
                 diagnostics.append(Diagnostic(
                     code: code, message: message, file: binding.origin?.file ?? manifest.file,
-                    line: position.line, column: position.column, path: absolute))
+                    line: position.line, column: position.column, path: (binding.origin?.pointer ?? "") + relative))
             }
         }
         return manifest

@@ -236,6 +236,11 @@ private let sampleManifest = """
         #expect(root.value(at: "/c")?.members?.count == 20)
         #expect(root.value(at: "/b")?.jsonValue == .integer(3))
         #expect(document.allPositions.values.count == 1 + 5 + 21 + 1)
+        // Even when reading the repeat fails.
+        let broken = read(#"{"a": 1, "a": tru"#)
+        #expect(broken.syntaxError?.position == at(1, 15))
+        #expect(broken.root?.members?.keys == ["a"])
+        #expect(broken.allPositions.values.count == 2)
     }
 
     @Test func deepDocumentsAreReleasedWithoutRecursion() {

@@ -208,8 +208,9 @@ struct JSONReader {
              UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             // Recorded before it is read, so a fault inside it leaves its position known.
             let (node, _, isRepeat) = record(start, .null)
+            // A repeat is not kept, even when reading it fails.
+            defer { if isRepeat { nodes.removeSubrange(node...) } }
             nodes[node].payload = try scalar(openedAt: start, expected: expected)
-            if isRepeat { nodes.removeSubrange(node...) }
             return .afterValue
         default:
             throw failure(expected: expected, at: offset, hint: afterComma ? trailingCommaHint() : nil)

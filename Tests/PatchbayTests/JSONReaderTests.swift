@@ -243,6 +243,21 @@ private let sampleManifest = """
         #expect(broken.allPositions.values.count == 2)
     }
 
+    /// What interpolation and the parameter check make: a copy of one
+    /// value's nodes with some scalars changed, positions and lookups intact.
+    @Test func aSubtreeCopiedWithChanges() throws {
+        let large = "{" + (0..<20).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ") + "}"
+        let document = read(#"{"before": "# + large + #", "p": {"s": "old", "big": "# + large + #"}, "after": "# + large + "}")
+        let p = try #require(document.root?.value(at: "/p"))
+        let s = try #require(p.value(at: "/s"))
+        let copy = PositionedJSON(p.nodes.subtree(p.node, changing: [s.node: .string("new")]))
+        #expect(copy.value(at: "/s")?.stringValue == "new")
+        #expect(copy.value(at: "/s")?.position == s.position)
+        #expect(copy.value(at: "/big/k19")?.position == p.value(at: "/big/k19")?.position)
+        #expect(copy.nodes.keyIndexes.count == 1)
+        #expect(copy.jsonValue == p.jsonValue.objectValue.map { .object($0.merging(["s": .string("new")]) { $1 }) })
+    }
+
     @Test func deepDocumentsAreReleasedWithoutRecursion() {
         let depth = 200_000
         let text = String(repeating: #"{"a":["#, count: depth) + String(repeating: "]}", count: depth)

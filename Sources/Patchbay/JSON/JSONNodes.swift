@@ -41,14 +41,19 @@ final class JSONNodes: Sendable {
 
     /// The nodes; node 0 is the root.
     let nodes: [Node]
-    /// For objects with many members, by node: each key's member node, so
-    /// that finding a member does not search them all.
+    /// For objects of ``JSONReader/keyIndexThreshold`` members or more, by
+    /// node: each key's member node, so that finding a member does not
+    /// search them all.
     let keyIndexes: [Int: [String: Int]]
+    /// The nodes of `keyIndexes`, in order, so that those within a subtree
+    /// are found without going through every one.
+    private let indexedObjects: [Int]
 
     /// Keeps `nodes`, which must be laid out as described above.
     init(nodes: [Node], keyIndexes: [Int: [String: Int]] = [:]) {
         self.nodes = nodes
         self.keyIndexes = keyIndexes
+        indexedObjects = keyIndexes.keys.sorted()
     }
 
     /// The node after the last one of `node`'s subtree.
@@ -61,9 +66,9 @@ final class JSONNodes: Sendable {
 
     /// The member of object `node` named `key`, if it has one.
     func member(of node: Int, named key: String) -> Int? {
-        if let index = keyIndexes[node] { return index[key] }
+        guard case .object(let end, let count) = nodes[node].payload else { return nil }
+        if count >= JSONReader.keyIndexThreshold, let index = keyIndexes[node] { return index[key] }
         var child = node + 1
-        let end = end(of: node)
         while child < end {
             if nodes[child].key == key { return child }
             child = self.end(of: child)
@@ -92,10 +97,23 @@ final class JSONNodes: Sendable {
         copied[0].key = ""
         copied[0].keyPosition = .absent
         var indexes: [Int: [String: Int]] = [:]
-        for (owner, index) in keyIndexes where (node..<end).contains(owner) {
-            indexes[owner - node] = index.mapValues { $0 - node }
+        var first = firstIndexedObject(from: node)
+        while first < indexedObjects.count, indexedObjects[first] < end {
+            let owner = indexedObjects[first]
+            indexes[owner - node] = keyIndexes[owner]?.mapValues { $0 - node }
+            first += 1
         }
         return JSONNodes(nodes: copied, keyIndexes: indexes)
+    }
+
+    /// The place in `indexedObjects` of the first node at or after `node`, by binary search.
+    private func firstIndexedObject(from node: Int) -> Int {
+        var low = 0, high = indexedObjects.count
+        while low < high {
+            let middle = (low + high) / 2
+            if indexedObjects[middle] >= node { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }
 

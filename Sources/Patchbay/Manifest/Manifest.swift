@@ -107,7 +107,9 @@ struct UnsetReference: Sendable, Hashable {
 /// Where a part of a manifest came from: the file, the JSON Pointer of the
 /// object, and the object as read, whose values know their lines and columns.
 package final class SourceOrigin: Sendable, Hashable {
+    /// The file, as diagnostics name it.
     package let file: String
+    /// The JSON Pointer of the object: `""` for the manifest, `/bindings/3` for a binding.
     package let pointer: String
     /// The object at `pointer`, with its positions.
     let value: PositionedJSON?
@@ -135,9 +137,11 @@ package final class SourceOrigin: Sendable, Hashable {
         value?.position(at: pointer) ?? SourcePosition(line: 1, column: 1)
     }
 
+    /// The same place: file, pointer and depth; the values read are not compared.
     package static func == (lhs: SourceOrigin, rhs: SourceOrigin) -> Bool {
         lhs.file == rhs.file && lhs.pointer == rhs.pointer && lhs.depth == rhs.depth
     }
+    /// Hashes the file and pointer.
     package func hash(into hasher: inout Hasher) {
         hasher.combine(file)
         hasher.combine(pointer)

@@ -64,7 +64,7 @@ struct ManifestParser {
         /// Members whose key the format does not define.
         var unknown: [PositionedJSON.Member] = []
 
-        /// Sorts `members` by key, in one pass.
+        /// Files each of `members` under its key, in one pass.
         init(_ members: PositionedJSON.Members) {
             for member in members {
                 switch ManifestKey(rawValue: member.key) {
@@ -86,7 +86,7 @@ struct ManifestParser {
         /// Members whose key the format does not define.
         var unknown: [PositionedJSON.Member] = []
 
-        /// Sorts `members` by key, in one pass.
+        /// Files each of `members` under its key, in one pass.
         init(_ members: PositionedJSON.Members) {
             for member in members {
                 switch BindingKey(rawValue: member.key) {

@@ -172,13 +172,17 @@ private func compareWithJSONDecoder(_ root: PositionedJSON, _ data: Data) {
     agree([String: [Float?]].self, root, data, sameError: false)
 }
 
-/// Two values that are the same JSON: a whole number may be `integer` in
-/// one and `number` in the other (JSONDecoder rejects as `Int` a few whole
-/// numbers near `Int`'s bounds written with a fraction or an exponent, which
-/// are read from their digits here).
+/// Two values that are the same JSON, but for how JSONDecoder reads some
+/// numbers as `Int` where the digits say otherwise: it rejects a few whole
+/// numbers near `Int`'s bounds written with a fraction or an exponent (they
+/// round to a `Double` beyond the bound), and above 2^53 it truncates a
+/// fraction (`9999555555600001.999` is 9999555555600001). Read from their
+/// digits here, the first are integers and the second are not; either way
+/// the two readings are within a couple of the `Double`'s units.
 private func equivalent(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
     switch (lhs, rhs) {
-    case (.integer(let a), .number(let b)), (.number(let b), .integer(let a)): return Double(a) == b
+    case (.integer(let a), .number(let b)), (.number(let b), .integer(let a)):
+        return Double(a) == b || (b.magnitude >= 0x1p53 && abs(Double(a) - b) <= 2 * b.ulp)
     case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy(equivalent)
     case (.object(let a), .object(let b)):
         return a.count == b.count && a.allSatisfy { key, value in b[key].map { equivalent(value, $0) } ?? false }

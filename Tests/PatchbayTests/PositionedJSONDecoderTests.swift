@@ -257,6 +257,29 @@ import Testing
         #expect(try JSONValue.integer(Int.min).decode(as: Int.self) == Int.min)
     }
 
+    struct Exact: Decodable, Sendable {
+        var big: Int64
+        var price: Decimal
+        var issued: Date
+    }
+
+    /// A binding's parameters reach the factory from the values as read:
+    /// no Double on the way rounds 2^53 + 1 or a Decimal.
+    @Test func parametersReachTheFactoryExactly() throws {
+        var catalog = FactoryCatalog()
+        catalog.register("exact", provides: (any Widget).self, parameters: Exact.self) { exact in
+            Part(tag: "\(exact.big) \(exact.price) \(exact.issued.timeIntervalSinceReferenceDate)")
+        }
+        let text = #"""
+            { "format": 1, "bindings": [ { "protocol": "Widget", "factory": "exact",
+              "parameters": { "big": 9007199254740993, "price": 0.1, "issued": 86400 } } ] }
+            """#
+        let manifest = try ManifestLoader(environment: [:]).load(data: Data(text.utf8), file: "m.json")
+        #expect(manifest.bindings[0].positionedParameters?.value(at: "/big")?.position == SourcePosition(line: 2, column: 26))
+        let container = try Container(catalog: catalog, manifest: manifest)
+        #expect(try container.resolve((any Widget).self).tag == "9007199254740993 0.1 86400.0")
+    }
+
     @Test func errorsLeadBackToTheValueAtFault() throws {
         let text = "{\n  \"server\": {\"host\": \"h\", \"port\": \"80\"},\n  \"mode\": \"fast\", \"limits\": {}, \"weights\": []\n}"
         let root = try #require(JSONReader.read(text.utf8).root)

@@ -225,9 +225,8 @@ struct ManifestParser {
         guard let protocolName else { return nil }
         // With no factory, the binding still binds its protocol, badly: its
         // dependents are not also reported. Validation skips the empty name.
-        var binding = Binding(
-            protocol: protocolName, factory: factory ?? "", lifetime: lifetime, injector: injector,
-            parameters: parameters?.jsonValue)
+        var binding = Binding(protocol: protocolName, factory: factory ?? "", lifetime: lifetime, injector: injector)
+        binding.positionedParameters = parameters
         binding.origin = SourceOrigin(file: file, pointer: pointer, value: object, depth: depth)
         binding.isBroken = diagnostics.count > reportedBefore
         return binding

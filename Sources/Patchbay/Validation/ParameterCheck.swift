@@ -136,13 +136,12 @@ struct ParameterCheck {
         }
     }
 
-    /// Whether a number is whole and about within `Int`'s range, as an integer field takes it.
+    /// Whether a number is one an integer field takes: whole and within
+    /// `Int`'s range, by the rule the decoder itself applies, so a catalog
+    /// description's check and the app's decoding agree. (Read as a `Double`,
+    /// `9999555555600001.5` would look whole.)
     private static func isWhole(_ number: JSONNumber) -> Bool {
-        switch number.jsonValue {
-        case .integer: true
-        case .number(let value): value == value.rounded() && abs(value) < 9.2e18
-        default: false
-        }
+        number.integer(as: Int.self) != nil
     }
 
     // MARK: - The real type

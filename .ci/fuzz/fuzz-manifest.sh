@@ -8,7 +8,7 @@
 # Not part of .ci/run (too slow). Works from a clean clone: everything it
 # makes is under .build-fuzz/. Patchbay and NotesKit are compiled straight
 # from Sources/ with swiftc (SwiftPM has no libFuzzer mode), Patchbay with
-# -enable-testing so the entry can reach the parser and the position index.
+# -enable-testing so the entry can reach the reader and the parser.
 #
 # Seeds: the example manifests and the bad-manifest corpus of the tests. New
 # inputs the fuzzer finds go to .build-fuzz/corpus; crashes to
@@ -25,7 +25,8 @@ OUT="$ROOT/.build-fuzz"
 mkdir -p "$OUT/modules" "$OUT/corpus" "$OUT/artifacts" "$OUT/cwd"
 
 # -O like a release build (the fuzzer should look for what ships), -g for stacks.
-FLAGS=(-sanitize=fuzzer,address -O -g -swift-version 6 -parse-as-library -I "$OUT/modules")
+# -package-name: Patchbay declares package symbols, shared with the entry as SwiftPM shares them.
+FLAGS=(-sanitize=fuzzer,address -O -g -swift-version 6 -parse-as-library -package-name Patchbay -I "$OUT/modules")
 
 build() {
     echo "== building the fuzzer in $OUT"

@@ -20,7 +20,7 @@ func generatedManifest(bindings count: Int) -> Data {
     return Data(json.utf8)
 }
 
-/// Loading (position index, decode, shape), validating and activating a manifest, per size.
+/// Loading (one read of the bytes, then the shape), validating and activating a manifest, per size.
 func activationCases(sizes: [Int]) -> [Case] {
     var catalog = FactoryCatalog()
     registerGenerated(into: &catalog)

@@ -105,7 +105,8 @@ struct DependencySpec: Sendable {
 @usableFromInline
 struct ParametersSpec: Sendable {
     let typeName: String
-    let decode: @Sendable (JSONValue) throws -> any Sendable
+    /// Decodes a binding's parameters into the type, as `JSONDecoder` would.
+    let decode: @Sendable (PositionedJSON) throws -> any Sendable
     /// What is known of the type's fields, found by a dry run of its `init(from:)`.
     let fields: [CatalogDescription.ParameterField]?
 

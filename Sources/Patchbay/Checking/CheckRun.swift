@@ -44,11 +44,11 @@ struct CheckRun {
     /// Notes each variable a binding references that is unset here.
     mutating func noteUnsetVariables(in manifest: Manifest) {
         for binding in manifest.bindings {
-            for (pointer, names) in binding.interpolation.unset {
-                let absolute = (binding.origin?.pointer ?? "") + "/parameters" + pointer
-                let position = binding.origin?.position(atPointer: absolute) ?? SourcePosition(line: 1, column: 1)
+            for (pointer, reference) in binding.interpolation.unset {
+                let position = reference.position ?? binding.origin?.position(at: "/\(BindingKey.parameters)" + pointer)
+                    ?? SourcePosition(line: 1, column: 1)
                 let place = "\(binding.origin?.file ?? manifest.file):\(position.line):\(position.column)"
-                for name in names where unsetVariables[name] == nil { unsetVariables[name] = place }
+                for name in reference.variables where unsetVariables[name] == nil { unsetVariables[name] = place }
             }
         }
     }

@@ -17,48 +17,59 @@ struct Interpolation {
         case malformed(String)
     }
 
-    /// Interpolates every string inside `value`, recursively, and notes in
-    /// `record` what it did. Problems are returned with the JSON Pointer
-    /// (relative to `value`) of the string.
-    func apply(
-        to value: JSONValue, pointer: String = "", record: inout InterpolationRecord
-    ) -> (JSONValue, [(pointer: String, problem: Problem)]) {
-        switch value {
+    /// A problem with the string at `pointer` (relative to the value interpolated).
+    struct Located {
+        /// The string's JSON Pointer.
+        var pointer: String
+        /// The string's position; nil in a value made in code.
+        var position: SourcePosition?
+        /// What is wrong with it.
+        var problem: Problem
+    }
+
+    /// Interpolates every string inside `value`, in document order, and
+    /// notes in `record` what it did. Returns `value` itself when no string
+    /// changes, else a copy with the new strings, each at its old position.
+    func apply(to value: PositionedJSON, record: inout InterpolationRecord) -> (PositionedJSON, [Located]) {
+        var changes: [Int: JSONNodes.Payload] = [:]
+        var problems: [Located] = []
+        visit(value, pointer: "", changes: &changes, problems: &problems, record: &record)
+        guard !changes.isEmpty else { return (value, problems) }
+        return (PositionedJSON(value.nodes.subtree(value.node, changing: changes)), problems)
+    }
+
+    /// Interpolates the strings under `value`, noting changes by node.
+    /// Recursion is bounded by the document's depth, which the reader has limited.
+    private func visit(
+        _ value: PositionedJSON, pointer: String, changes: inout [Int: JSONNodes.Payload], problems: inout [Located],
+        record: inout InterpolationRecord
+    ) {
+        switch value.content {
         case .string(let text):
-            guard text.contains("$") else { return (value, []) }
+            guard text.contains("$") else { return }
             switch interpolate(text) {
             case .success(let result):
                 if let name = Self.wholeReference(text) { record.wholeValues[pointer] = name }
-                return (.string(result), [])
-            case .failure(let problems):
-                let unset = problems.list.compactMap { if case .missing(let name) = $0 { name } else { nil } }
-                if allowsUnset, unset.count == problems.list.count {
-                    record.unset[pointer] = unset
-                    return (value, [])
+                if result != text { changes[value.node] = .string(result) }
+            case .failure(let found):
+                let unset = found.list.compactMap { if case .missing(let name) = $0 { name } else { nil } }
+                if allowsUnset, unset.count == found.list.count {
+                    record.unset[pointer] = UnsetReference(variables: unset, position: value.position)
+                    return
                 }
-                return (value, problems.list.map { (pointer, $0) })
+                problems += found.list.map { Located(pointer: pointer, position: value.position, problem: $0) }
             }
         case .array(let elements):
-            var problems: [(String, Problem)] = []
-            var result: [JSONValue] = []
             for (offset, element) in elements.enumerated() {
-                let (value, found) = apply(to: element, pointer: pointer + "/\(offset)", record: &record)
-                result.append(value)
-                problems += found
+                visit(element, pointer: pointer + "/\(offset)", changes: &changes, problems: &problems, record: &record)
             }
-            return (.array(result), problems)
         case .object(let members):
-            var problems: [(String, Problem)] = []
-            var result: [String: JSONValue] = [:]
-            for key in members.keys.sorted() {
-                let (value, found) = apply(
-                    to: members[key]!, pointer: pointer + "/" + JSONPositionIndex.escape(key), record: &record)
-                result[key] = value
-                problems += found
+            for member in members {
+                visit(member.value, pointer: pointer + "/" + JSONPointer.escape(member.key), changes: &changes,
+                    problems: &problems, record: &record)
             }
-            return (.object(result), problems)
         default:
-            return (value, [])
+            break
         }
     }
 

@@ -52,7 +52,10 @@ public struct Binding: Sendable, Hashable {
     /// The injector this binding belongs to.
     public var injector: InjectorName
     /// Values decoded into the factory's parameter type (after `${...}` interpolation).
-    public var parameters: JSONValue?
+    public var parameters: JSONValue? {
+        get { positionedParameters?.jsonValue }
+        set { positionedParameters = newValue.map(PositionedJSON.init) }
+    }
 
     /// Creates a binding in code.
     public init(
@@ -63,8 +66,12 @@ public struct Binding: Sendable, Hashable {
         self.factory = factory
         self.lifetime = lifetime
         self.injector = injector
-        self.parameters = parameters
+        self.positionedParameters = parameters.map(PositionedJSON.init)
     }
+
+    /// The parameters as read, each value with its position; what is
+    /// decoded, and what ``parameters`` shows without positions.
+    var positionedParameters: PositionedJSON?
 
     /// Where the binding stands in its file.
     package var origin: SourceOrigin?
@@ -86,43 +93,55 @@ struct InterpolationRecord: Sendable, Hashable {
     /// Strings that reference a variable that is unset and has no default,
     /// left as written: the variables' names. Only a loader that allows
     /// unset variables (`patchbay check`) leaves any.
-    var unset: [String: [String]] = [:]
+    var unset: [String: UnsetReference] = [:]
 }
 
-/// Where a part of a manifest came from: the file and the JSON Pointer of the
-/// object, with the positions index of that file for finding line and column.
+/// A string left as written because the variables it names are unset.
+struct UnsetReference: Sendable, Hashable {
+    /// The unset variables' names.
+    var variables: [String]
+    /// The string's position; nil in a value made in code.
+    var position: SourcePosition?
+}
+
+/// Where a part of a manifest came from: the file, the JSON Pointer of the
+/// object, and the object as read, whose values know their lines and columns.
 package final class SourceOrigin: Sendable, Hashable {
+    /// The file, as diagnostics name it.
     package let file: String
+    /// The JSON Pointer of the object: `""` for the manifest, `/bindings/3` for a binding.
     package let pointer: String
-    let index: JSONPositionIndex?
+    /// The object at `pointer`, with its positions.
+    let value: PositionedJSON?
     /// How far up the `extends` chain the file is: 0 for the file loaded
     /// first, 1 for its parent, and so on. A binding from a lower depth (the
     /// child) replaces one with the same key from a higher depth (a parent).
     package let depth: Int
 
-    init(file: String, pointer: String, index: JSONPositionIndex?, depth: Int = 0) {
+    init(file: String, pointer: String, value: PositionedJSON?, depth: Int = 0) {
         self.file = file
         self.pointer = pointer
-        self.index = index
+        self.value = value
         self.depth = depth
     }
 
-    /// The position of the member `key` of this object (its value), or of a
-    /// deeper pointer below it, falling back to the object itself.
+    /// The position of the member `key` of this object (its value), falling
+    /// back to the object itself.
     package func position(of key: String? = nil) -> SourcePosition {
-        guard let index else { return SourcePosition(line: 1, column: 1) }
-        guard let key else { return index.position(of: pointer) }
-        return index.position(of: pointer + "/" + JSONPositionIndex.escape(key))
+        position(at: key.map { "/" + JSONPointer.escape($0) } ?? "")
     }
 
-    /// The position of an absolute pointer in this file.
-    package func position(atPointer absolute: String) -> SourcePosition {
-        index?.position(of: absolute) ?? SourcePosition(line: 1, column: 1)
+    /// The position of the value at `pointer`, relative to this object
+    /// (`/parameters/port`), else of its nearest ancestor that exists.
+    package func position(at pointer: String) -> SourcePosition {
+        value?.position(at: pointer) ?? SourcePosition(line: 1, column: 1)
     }
 
+    /// The same place: file, pointer and depth; the values read are not compared.
     package static func == (lhs: SourceOrigin, rhs: SourceOrigin) -> Bool {
         lhs.file == rhs.file && lhs.pointer == rhs.pointer && lhs.depth == rhs.depth
     }
+    /// Hashes the file and pointer.
     package func hash(into hasher: inout Hasher) {
         hasher.combine(file)
         hasher.combine(pointer)
@@ -139,11 +158,13 @@ extension Binding {
     /// - Parameter field: A JSON Pointer relative to the binding, without its leading
     ///   slash and with each segment already escaped: `factory`, `parameters/poolSize`.
     func diagnostic(
-        _ code: DiagnosticCode, _ message: String, field: String? = nil, severity: Diagnostic.Severity = .error,
-        suggestion: String? = nil, dependencyPath: [String]? = nil, fallbackFile: String
+        _ code: DiagnosticCode, _ message: String, field: String? = nil, position: SourcePosition? = nil,
+        severity: Diagnostic.Severity = .error, suggestion: String? = nil, dependencyPath: [String]? = nil,
+        fallbackFile: String
     ) -> Diagnostic {
-        let pointer = (origin?.pointer ?? "") + (field.map { "/" + $0 } ?? "")
-        let position = origin?.position(atPointer: pointer) ?? SourcePosition(line: 1, column: 1)
+        let relative = field.map { "/" + $0 } ?? ""
+        let pointer = (origin?.pointer ?? "") + relative
+        let position = position ?? origin?.position(at: relative) ?? SourcePosition(line: 1, column: 1)
         return Diagnostic(
             code: code, severity: severity, message: message, file: origin?.file ?? fallbackFile,
             line: position.line, column: position.column, path: pointer,

@@ -110,11 +110,11 @@ public struct ManifestLoader: Sendable {
     ) -> Manifest {
         guard let relative = child.extends else { return child }
         let chain = chain.isEmpty ? [child.file] : chain
-        let position = child.origin?.position(of: "extends") ?? SourcePosition(line: 1, column: 1)
+        let position = child.origin?.position(of: ManifestKey.extends.rawValue) ?? SourcePosition(line: 1, column: 1)
         func report(_ code: DiagnosticCode, _ message: String) {
             diagnostics.append(Diagnostic(
                 code: code, message: message, file: child.file, line: position.line, column: position.column,
-                path: "/extends"))
+                path: "/\(ManifestKey.extends)"))
         }
         let parentURL = URL(fileURLWithPath: relative, relativeTo: url.deletingLastPathComponent())
             .standardizedFileURL
@@ -177,17 +177,18 @@ public struct ManifestLoader: Sendable {
         var manifest = manifest
         let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
         for offset in manifest.bindings.indices {
-            guard let parameters = manifest.bindings[offset].parameters else { continue }
+            guard let parameters = manifest.bindings[offset].positionedParameters else { continue }
             let binding = manifest.bindings[offset]
             let (value, problems) = interpolation.apply(to: parameters, record: &manifest.bindings[offset].interpolation)
-            manifest.bindings[offset].parameters = value
+            manifest.bindings[offset].positionedParameters = value
             if !problems.isEmpty { manifest.bindings[offset].isBroken = true }
-            for (pointer, problem) in problems {
-                let absolute = (binding.origin?.pointer ?? "") + "/parameters" + pointer
-                let position = binding.origin?.position(atPointer: absolute) ?? SourcePosition(line: 1, column: 1)
+            for located in problems {
+                let relative = "/\(BindingKey.parameters)" + located.pointer
+                let position = located.position ?? binding.origin?.position(at: relative)
+                    ?? SourcePosition(line: 1, column: 1)
                 let message: String
                 let code: DiagnosticCode
-                switch problem {
+                switch located.problem {
                 case .missing(let variable):
                     code = .envVarMissing
                     message = "environment variable '\(variable)' is not set and has no default, in the parameters "
@@ -199,7 +200,7 @@ public struct ManifestLoader: Sendable {
                 }
                 diagnostics.append(Diagnostic(
                     code: code, message: message, file: binding.origin?.file ?? manifest.file,
-                    line: position.line, column: position.column, path: absolute))
+                    line: position.line, column: position.column, path: (binding.origin?.pointer ?? "") + relative))
             }
         }
         return manifest

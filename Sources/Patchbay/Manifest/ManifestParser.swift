@@ -3,9 +3,10 @@ import Foundation
 /// Turns one manifest file's bytes into a ``Manifest``, collecting every
 /// problem of syntax and shape as a diagnostic rather than stopping at the first.
 ///
-/// The bytes are scanned once by ``JSONPositionIndex`` (positions, duplicate
-/// keys, syntax, depth), decoded by Foundation's `JSONDecoder` into
-/// ``JSONValue``, then walked here against the format's shape.
+/// The bytes are read once, by ``JSONReader``, into positioned values
+/// (syntax, repeated keys, depth, size); the manifest is decoded from those
+/// values here, against the format's shape, each problem at the line and
+/// column of the value it is about.
 struct ManifestParser {
     let file: String
     let limits: ManifestLimits
@@ -13,7 +14,6 @@ struct ManifestParser {
     var depth = 0
 
     private(set) var diagnostics: [Diagnostic] = []
-    private var index: JSONPositionIndex?
 
     init(file: String, limits: ManifestLimits, depth: Int = 0) {
         self.file = file
@@ -21,159 +21,161 @@ struct ManifestParser {
         self.depth = depth
     }
 
-    static let topLevelKeys = ["$schema", "format", "environment", "extends", "injectors", "bindings"]
-    static let bindingKeys = ["protocol", "factory", "lifetime", "injector", "parameters"]
-
     /// Parses the file; `nil` when it is not usable at all (syntax, limits,
     /// not an object). Shape problems are in ``diagnostics`` either way.
     mutating func parse(_ data: Data) -> Manifest? {
-        if data.count > limits.maxBytes {
-            report(.tooLarge, "manifest is \(data.count) bytes, over the limit of \(limits.maxBytes) bytes; "
-                + "split it with 'extends' or raise ManifestLimits.maxBytes", at: SourcePosition(line: 1, column: 1))
+        let document = JSONReader.read(data, maxBytes: limits.maxBytes, maxDepth: limits.maxDepth)
+        let start = SourcePosition(line: 1, column: 1)
+        if let exceeded = document.sizeExceeded {
+            report(.tooLarge, "manifest is \(exceeded.size) bytes, over the limit of \(exceeded.limit) bytes; "
+                + "split it with '\(ManifestKey.extends)' or raise ManifestLimits.maxBytes", at: start)
             return nil
         }
-        let index = JSONPositionIndex(bytes: data, maxDepth: limits.maxDepth)
-        self.index = index
-        if let exceeded = index.depthExceeded {
+        if let exceeded = document.depthExceeded {
             report(.tooDeep, "JSON nests deeper than the limit of \(exceeded.limit) levels; "
                 + "flatten the parameters or raise ManifestLimits.maxDepth", at: exceeded.position)
             return nil
         }
         // A value no decoder can represent comes before any syntax error,
-        // since scanning stops at the first syntax error.
-        if let error = index.unrepresentable {
+        // since reading stops at the first syntax error.
+        if let error = document.unrepresentable {
             report(.syntax, error.message, at: error.position)
         }
-        if let error = index.syntaxError {
+        if let error = document.syntaxError {
             report(.syntax, error.message, at: error.position)
         }
-        if index.unrepresentable != nil || index.syntaxError != nil { return nil }
-        for duplicate in index.duplicateKeys {
-            let key = duplicate.pointer.split(separator: "/").last.map(String.init) ?? duplicate.pointer
-            report(.duplicateKey, "key '\(Self.unescape(key))' appears twice in one object (first at line "
+        guard !document.isUnusable, let root = document.root else { return nil }
+        for duplicate in document.duplicateKeys {
+            report(.duplicateKey, "key '\(duplicate.key)' appears twice in one object (first at line "
                 + "\(duplicate.first.line), column \(duplicate.first.column)); JSON parsers silently keep one of them: "
                 + "remove one", at: duplicate.duplicate, pointer: duplicate.pointer)
         }
-        if let typed = try? JSONDecoder().decode(TypedManifestDocument.self, from: data), !hidesNull(typed) {
-            return manifest(from: typed, typedBindings: typed.bindings)
-        }
-        let root: JSONValue
-        do {
-            root = try JSONDecoder().decode(ManifestDocument.self, from: data).root
-        } catch {
-            report(.syntax, "not valid JSON: \((error as? DecodingError)?.readableDescription ?? "\(error)")",
-                at: SourcePosition(line: 1, column: 1))
+        guard let members = root.members else {
+            report(.wrongType, "a manifest is a JSON object with '\(ManifestKey.format)' and '\(ManifestKey.bindings)'; "
+                + "found \(root.kindDescription)", at: root)
             return nil
         }
-        guard case .object(let members) = root else {
-            report(.wrongType, "a manifest is a JSON object with 'format' and 'bindings'; found \(root.kindDescription)",
-                pointer: "")
-            return nil
-        }
-        return manifest(from: members, typedBindings: nil)
+        return manifest(from: root, members: members)
     }
 
-    /// Whether the typed decoding read a `null` as an absent key, as it does
-    /// for its optional properties: `"environment": null` would pass
-    /// unreported, and `"format": null` be reported missing. The general path
-    /// reports each null as the wrong type. The index lists every key present.
-    private func hidesNull(_ typed: TypedManifestDocument) -> Bool {
-        guard let index else { return false }
-        func hides(_ keys: [String]?, known: [String], read: some ManifestObject) -> Bool {
-            keys?.contains { known.contains($0) && read[$0] == nil } ?? false
+    /// The top-level members, by key.
+    private struct TopLevel {
+        var format, environment, extends, injectors, bindings: PositionedJSON?
+        /// Members whose key the format does not define.
+        var unknown: [PositionedJSON.Member] = []
+
+        /// Files each of `members` under its key, in one pass.
+        init(_ members: PositionedJSON.Members) {
+            for member in members {
+                switch ManifestKey(rawValue: member.key) {
+                case .schema: break  // for editors; the loader ignores it
+                case .format: format = member.value
+                case .environment: environment = member.value
+                case .extends: extends = member.value
+                case .injectors: injectors = member.value
+                case .bindings: bindings = member.value
+                case nil: unknown.append(member)
+                }
+            }
         }
-        let topLevel = (index.memberKeys[""] ?? []).filter { $0 != "bindings" || typed.bindings == nil }
-        if hides(topLevel, known: Self.topLevelKeys, read: typed) { return true }
-        guard let bindings = typed.bindings, let keys = index.elementMemberKeys(ofArrayAt: "/bindings") else {
-            return false
-        }
-        return zip(bindings, keys).contains { hides($1, known: Self.bindingKeys, read: $0) }
     }
 
-    private mutating func manifest(
-        from members: some ManifestObject, typedBindings: [TypedManifestDocument.TypedBinding]?
-    ) -> Manifest {
-        checkUnknownKeys(index?.memberKeys[""] ?? members.memberNames, known: Self.topLevelKeys, at: "", what: "top-level key")
+    /// A binding object's members, by key.
+    private struct BindingMembers {
+        var protocolName, factory, lifetime, injector, parameters: PositionedJSON?
+        /// Members whose key the format does not define.
+        var unknown: [PositionedJSON.Member] = []
+
+        /// Files each of `members` under its key, in one pass.
+        init(_ members: PositionedJSON.Members) {
+            for member in members {
+                switch BindingKey(rawValue: member.key) {
+                case .protocol: protocolName = member.value
+                case .factory: factory = member.value
+                case .lifetime: lifetime = member.value
+                case .injector: injector = member.value
+                case .parameters: parameters = member.value
+                case nil: unknown.append(member)
+                }
+            }
+        }
+    }
+
+    private mutating func manifest(from root: PositionedJSON, members: PositionedJSON.Members) -> Manifest {
+        let topLevel = TopLevel(members)
+        checkUnknownKeys(
+            topLevel.unknown, known: ManifestKey.allCases.map(\.rawValue),
+            suggested: ManifestKey.allCases.filter { $0 != .schema }.map(\.rawValue), at: "", what: "top-level key")
         var manifest = Manifest(bindings: [], file: file)
-        manifest.origin = SourceOrigin(file: file, pointer: "", index: index, depth: depth)
+        manifest.origin = SourceOrigin(file: file, pointer: "", value: root, depth: depth)
 
-        switch members["format"] {
+        switch topLevel.format?.content {
         case nil:
-            report(.unsupportedFormat, "missing key 'format'; add \"format\": 1 (this build understands format 1)",
-                pointer: "")
-        case .integer(1)?:
-            break
-        case .integer(let other)?:
-            report(.unsupportedFormat, "format \(other) is not supported; this build understands format 1",
-                pointer: "/format")
-            manifest.format = other
-        case let other?:
-            report(.wrongType, "'format' must be the integer 1; found \(other.kindDescription)", pointer: "/format")
+            report(.unsupportedFormat, "missing key '\(ManifestKey.format)'; add \"\(ManifestKey.format)\": 1 "
+                + "(this build understands format 1)", at: root)
+        case .number(let number)? where number.integer(as: Int.self) != nil:
+            let format = number.integer(as: Int.self) ?? 1
+            if format != 1 {
+                report(.unsupportedFormat, "format \(format) is not supported; this build understands format 1",
+                    at: topLevel.format, pointer: "/\(ManifestKey.format)")
+                manifest.format = format
+            }
+        case .some:
+            report(.wrongType, "'\(ManifestKey.format)' must be the integer 1; found "
+                + (topLevel.format?.kindDescription ?? ""), at: topLevel.format, pointer: "/\(ManifestKey.format)")
         }
-        manifest.environment = string(members["environment"], key: "environment", at: "/environment")
-        manifest.extends = string(members["extends"], key: "extends", at: "/extends")
+        manifest.environment = string(topLevel.environment, key: ManifestKey.environment)
+        manifest.extends = string(topLevel.extends, key: ManifestKey.extends)
         if manifest.extends == "" {
-            report(.wrongType, "'extends' must be the path of the parent manifest; found an empty string",
-                pointer: "/extends")
+            report(.wrongType, "'\(ManifestKey.extends)' must be the path of the parent manifest; found an empty string",
+                at: topLevel.extends, pointer: "/\(ManifestKey.extends)")
             manifest.extends = nil
         }
-        if let value = members["injectors"] {
+        if let value = topLevel.injectors {
             manifest.injectors = injectors(value)
         }
-        // The keys of every binding object, from the index in one lookup: the
-        // typed fast path of decoding does not see unknown ones.
-        let bindingKeys = index?.elementMemberKeys(ofArrayAt: "/bindings")
-        if let typedBindings {
-            for (offset, typed) in typedBindings.enumerated() {
-                let keys = bindingKeys?[offset] ?? typed.memberNames
-                if let binding = binding(typed, keys: keys, at: "/bindings/\(offset)") {
-                    manifest.bindings.append(binding)
-                }
-            }
-            return manifest
-        }
-        switch members["bindings"] {
+        switch topLevel.bindings?.content {
         case nil:
-            report(.missingKey, "missing key 'bindings'; add \"bindings\": [] (an array of binding objects)",
-                pointer: "")
+            report(.missingKey, "missing key '\(ManifestKey.bindings)'; add \"\(ManifestKey.bindings)\": [] "
+                + "(an array of binding objects)", at: root)
         case .array(let elements)?:
+            manifest.bindings.reserveCapacity(elements.count)
             for (offset, element) in elements.enumerated() {
-                let pointer = "/bindings/\(offset)"
-                guard case .object(let members) = element else {
-                    report(.wrongType, "each binding must be an object with 'protocol' and 'factory'; found "
-                        + element.kindDescription, pointer: pointer)
+                let pointer = "/\(ManifestKey.bindings)/\(offset)"
+                guard let members = element.members else {
+                    report(.wrongType, "each binding must be an object with '\(BindingKey.protocol)' and "
+                        + "'\(BindingKey.factory)'; found \(element.kindDescription)", at: element, pointer: pointer)
                     continue
                 }
-                let keys = bindingKeys?[offset] ?? members.memberNames
-                if let binding = binding(members, keys: keys, at: pointer) {
+                if let binding = binding(element, members: members, at: pointer) {
                     manifest.bindings.append(binding)
                 }
             }
-        case let other?:
-            report(.wrongType, "'bindings' must be an array of binding objects; found \(other.kindDescription)",
-                pointer: "/bindings")
+        case .some:
+            report(.wrongType, "'\(ManifestKey.bindings)' must be an array of binding objects; found "
+                + (topLevel.bindings?.kindDescription ?? ""), at: topLevel.bindings, pointer: "/\(ManifestKey.bindings)")
         }
         return manifest
     }
 
-    private mutating func injectors(_ value: JSONValue) -> [InjectorName]? {
-        guard case .array(let elements) = value else {
-            report(.wrongType, "'injectors' must be an array of strings; found \(value.kindDescription)",
-                pointer: "/injectors")
+    private mutating func injectors(_ value: PositionedJSON) -> [InjectorName]? {
+        let pointer = "/\(ManifestKey.injectors)"
+        guard case .array(let elements) = value.content else {
+            report(.wrongType, "'\(ManifestKey.injectors)' must be an array of strings; found \(value.kindDescription)",
+                at: value, pointer: pointer)
             return nil
         }
         var names: [InjectorName] = []
         var seen: Set<String> = []
         for (offset, element) in elements.enumerated() {
-            let pointer = "/injectors/\(offset)"
-            guard case .string(let name) = element, !name.isEmpty else {
+            guard let name = element.stringValue, !name.isEmpty else {
                 report(.wrongType, "each injector must be a non-empty string; found \(element.kindDescription)",
-                    pointer: pointer)
+                    at: element, pointer: pointer + "/\(offset)")
                 continue
             }
             if !seen.insert(name).inserted {
-                report(.duplicateInjector, "injector '\(name)' is listed twice in 'injectors'; remove one",
-                    pointer: pointer)
+                report(.duplicateInjector, "injector '\(name)' is listed twice in '\(ManifestKey.injectors)'; remove one",
+                    at: element, pointer: pointer + "/\(offset)")
                 continue
             }
             names.append(InjectorName(name))
@@ -183,105 +185,118 @@ struct ManifestParser {
 
     /// The binding at `pointer`, marked broken when any of its keys has a
     /// problem; nil without a protocol, which nothing could count as bound.
-    private mutating func binding(_ members: some ManifestObject, keys: [String], at pointer: String) -> Binding? {
+    private mutating func binding(
+        _ object: PositionedJSON, members: PositionedJSON.Members, at pointer: String
+    ) -> Binding? {
         let reportedBefore = diagnostics.count
-        checkUnknownKeys(keys, known: Self.bindingKeys, at: pointer, what: "binding key")
-        let protocolName = requiredString(members, "protocol", at: pointer)
-        let factory = requiredString(members, "factory", at: pointer)
+        let keyed = BindingMembers(members)
+        let bindingKeys = BindingKey.allCases.map(\.rawValue)
+        checkUnknownKeys(keyed.unknown, known: bindingKeys, suggested: bindingKeys, at: pointer, what: "binding key")
+        let protocolName = requiredString(keyed.protocolName, .protocol, in: object, at: pointer)
+        let factory = requiredString(keyed.factory, .factory, in: object, at: pointer)
         var lifetime: Lifetime?
-        if let name = string(members["lifetime"], key: "lifetime", at: pointer + "/lifetime") {
+        if let name = string(keyed.lifetime, key: BindingKey.lifetime, in: pointer) {
             lifetime = Lifetime(rawValue: name)
             if lifetime == nil {
                 let suggestion = EditDistance.suggestions(for: name, among: Lifetime.allCases.map(\.rawValue)).first
                 report(.unknownLifetime, "unknown lifetime '\(name)'; use \(Lifetime.validNames)"
                     + (suggestion.map { "; did you mean '\($0)'?" } ?? ""),
-                    pointer: pointer + "/lifetime", suggestion: suggestion)
+                    at: keyed.lifetime, pointer: pointer + "/\(BindingKey.lifetime)", suggestion: suggestion)
             }
         }
         var injector = InjectorName.primary
-        if let name = string(members["injector"], key: "injector", at: pointer + "/injector") {
+        if let name = string(keyed.injector, key: BindingKey.injector, in: pointer) {
             if name.isEmpty {
-                report(.wrongType, "'injector' must be a non-empty string", pointer: pointer + "/injector")
+                report(.wrongType, "'\(BindingKey.injector)' must be a non-empty string", at: keyed.injector,
+                    pointer: pointer + "/\(BindingKey.injector)")
             } else {
                 injector = InjectorName(name)
             }
         }
-        var parameters: JSONValue?
-        if let value = members["parameters"] {
-            if case .object = value {
+        var parameters: PositionedJSON?
+        if let value = keyed.parameters {
+            if value.members != nil {
                 parameters = value
             } else {
-                report(.wrongType, "'parameters' must be an object; found \(value.kindDescription)",
-                    pointer: pointer + "/parameters")
+                report(.wrongType, "'\(BindingKey.parameters)' must be an object; found \(value.kindDescription)",
+                    at: value, pointer: pointer + "/\(BindingKey.parameters)")
             }
         }
         guard let protocolName else { return nil }
         // With no factory, the binding still binds its protocol, badly: its
         // dependents are not also reported. Validation skips the empty name.
-        var binding = Binding(
-            protocol: protocolName, factory: factory ?? "", lifetime: lifetime, injector: injector,
-            parameters: parameters)
-        binding.origin = SourceOrigin(file: file, pointer: pointer, index: index, depth: depth)
+        var binding = Binding(protocol: protocolName, factory: factory ?? "", lifetime: lifetime, injector: injector)
+        binding.positionedParameters = parameters
+        binding.origin = SourceOrigin(file: file, pointer: pointer, value: object, depth: depth)
         binding.isBroken = diagnostics.count > reportedBefore
         return binding
     }
 
     // MARK: - Shape helpers
 
-    /// Reports each key of the object at `pointer` that the format does not
-    /// define. `keys` come from the position index where there is one, since
-    /// the typed fast path of decoding drops unknown keys.
-    private mutating func checkUnknownKeys(_ keys: [String], known: [String], at pointer: String, what: String) {
-        guard !keys.allSatisfy(known.contains) else { return }
-        for key in keys.sorted() where !known.contains(key) {
-            let suggestion = EditDistance.suggestions(for: key, among: known.filter { $0 != "$schema" }).first
-            let memberPointer = pointer + "/" + JSONPositionIndex.escape(key)
-            report(.unknownKey, "unknown \(what) '\(key)'"
+    /// Reports each member of the object at `pointer` whose key the format
+    /// does not define, in the order of their keys, at the key.
+    private mutating func checkUnknownKeys(
+        _ unknown: [PositionedJSON.Member], known: [String], suggested: [String], at pointer: String, what: String
+    ) {
+        guard !unknown.isEmpty else { return }
+        for member in unknown.sorted(by: { $0.key < $1.key }) {
+            let suggestion = EditDistance.suggestions(for: member.key, among: suggested).first
+            report(.unknownKey, "unknown \(what) '\(member.key)'"
                 + (suggestion.map { "; did you mean '\($0)'?" } ?? "; valid keys are "
                     + known.map { "'\($0)'" }.joined(separator: ", ")),
-                at: index?.keyPositions[memberPointer] ?? position(memberPointer), pointer: memberPointer,
+                at: member.keyPosition, pointer: pointer + "/" + JSONPointer.escape(member.key),
                 suggestion: suggestion)
         }
     }
 
-    private mutating func requiredString(_ members: some ManifestObject, _ key: String, at pointer: String) -> String? {
-        guard let value = members[key] else {
-            report(.missingKey, "binding is missing required key '\(key)' (a string)", pointer: pointer)
+    /// A binding's non-empty string member `key`; nil after reporting when it is missing or not one.
+    private mutating func requiredString(
+        _ value: PositionedJSON?, _ key: BindingKey, in object: PositionedJSON, at pointer: String
+    ) -> String? {
+        guard let value else {
+            report(.missingKey, "binding is missing required key '\(key)' (a string)", at: object, pointer: pointer)
             return nil
         }
-        guard case .string(let text) = value, !text.isEmpty else {
+        guard let text = value.stringValue, !text.isEmpty else {
             report(.wrongType, "'\(key)' must be a non-empty string; found "
-                + (value == .string("") ? "an empty string" : value.kindDescription), pointer: pointer + "/" + key)
+                + (value.stringValue != nil ? "an empty string" : value.kindDescription), at: value,
+                pointer: pointer + "/\(key)")
             return nil
         }
         return text
     }
 
-    private mutating func string(_ value: JSONValue?, key: String, at pointer: String) -> String? {
+    /// The string member `key` of the object at `pointer`; nil when absent,
+    /// or after reporting when it is not a string.
+    private mutating func string(
+        _ value: PositionedJSON?, key: some CustomStringConvertible, in pointer: String = ""
+    ) -> String? {
         guard let value else { return nil }
-        guard case .string(let text) = value else {
-            report(.wrongType, "'\(key)' must be a string; found \(value.kindDescription)", pointer: pointer)
+        guard let text = value.stringValue else {
+            report(.wrongType, "'\(key)' must be a string; found \(value.kindDescription)", at: value,
+                pointer: pointer + "/\(key)")
             return nil
         }
         return text
     }
 
-    private func position(_ pointer: String) -> SourcePosition {
-        index?.position(of: pointer) ?? SourcePosition(line: 1, column: 1)
+    /// Reports at a value's position.
+    private mutating func report(
+        _ code: DiagnosticCode, _ message: String, at value: PositionedJSON?, pointer: String = "",
+        suggestion: String? = nil
+    ) {
+        report(code, message, at: value?.position, pointer: pointer, suggestion: suggestion)
     }
 
     private mutating func report(
-        _ code: DiagnosticCode, _ message: String, at position: SourcePosition? = nil, pointer: String = "",
+        _ code: DiagnosticCode, _ message: String, at position: SourcePosition?, pointer: String = "",
         suggestion: String? = nil
     ) {
-        let position = position ?? self.position(pointer)
+        let position = position ?? SourcePosition(line: 1, column: 1)
         diagnostics.append(Diagnostic(
             code: code, message: message, file: file, line: position.line, column: position.column,
             path: pointer, suggestion: suggestion))
-    }
-
-    private static func unescape(_ segment: String) -> String {
-        segment.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
     }
 }
 

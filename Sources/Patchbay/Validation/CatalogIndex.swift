@@ -197,7 +197,7 @@ package struct CatalogIndex: Sendable {
     }
 
     /// Decodes a factory's parameters into their real type: a live catalog only.
-    func decodeParameters(_ factory: Int, _ value: JSONValue) throws -> (any Sendable)? {
+    func decodeParameters(_ factory: Int, _ value: PositionedJSON) throws -> (any Sendable)? {
         guard case .live(let catalog) = source, let spec = catalog.definitions[factory].parameters else { return nil }
         return try spec.decode(value)
     }

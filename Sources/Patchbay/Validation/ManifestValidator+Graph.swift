@@ -117,7 +117,7 @@ extension ValidationRun {
                 + "for \(needName)"
                 + (providers.isEmpty ? "" : " (factories that provide it: "
                     + providers.map { "'\($0)'" }.joined(separator: ", ") + ")"),
-            field: "factory", dependencyPath: [catalog.display(owner.typeID), needName]))
+            field: BindingKey.factory.rawValue, dependencyPath: [catalog.display(owner.typeID), needName]))
     }
 
     /// Rule `argument-required`: a need served by a factory that takes a
@@ -136,7 +136,7 @@ extension ValidationRun {
                 + "(\(catalog.display(argument))) that no dependency can supply; resolve \(needName) directly with "
                 + "resolve(_:argument:), give factory '\(binding(owner).factory)' the same argument to pass on, "
                 + "or bind a factory without an argument",
-            field: "factory", dependencyPath: [catalog.display(owner.typeID), needName]))
+            field: BindingKey.factory.rawValue, dependencyPath: [catalog.display(owner.typeID), needName]))
     }
 
     /// Rule `captive-dependency`: nothing keeps a dependency alive past its lifetime.
@@ -148,7 +148,8 @@ extension ValidationRun {
                 + "\(dependency.lifetime) \(needName) ('\(binding(dependency).factory)'), and would keep it alive past "
                 + "its \(dependency.lifetime) lifetime; make \(needName) longer-lived, make \(ownerName) "
                 + "shorter-lived, or take Lazy<\(needName)>... inside a shorter scope",
-            field: binding(owner).lifetime == nil ? "factory" : "lifetime", dependencyPath: [ownerName, needName]))
+            field: (binding(owner).lifetime == nil ? BindingKey.factory : .lifetime).rawValue,
+            dependencyPath: [ownerName, needName]))
     }
 
     /// The injectors searched from `injector`, for a message: the first few, and how many more.
@@ -206,6 +207,6 @@ extension ValidationRun {
         report(diagnostic(
             binding(effective[loop[0]]), .dependencyCycle, "dependency cycle: " + names.joined(separator: " -> ")
                 + "; break it by taking one of these as Lazy<...> in its factory, or bind a factory that does "
-                + "not need the next", field: "factory", dependencyPath: names))
+                + "not need the next", field: BindingKey.factory.rawValue, dependencyPath: names))
     }
 }

@@ -221,7 +221,7 @@ package struct ValidationRun {
             binding, .undeclaredInjector, "injector '\(binding.injector)' is not listed in 'injectors' "
                 + "(\(listed.map { "'\($0)'" }.joined(separator: ", "))); add it there"
                 + (suggestion.map { ", or did you mean '\($0)'?" } ?? ""),
-            field: "injector", suggestion: suggestion))
+            field: BindingKey.injector.rawValue, suggestion: suggestion))
         return false
     }
 
@@ -237,7 +237,8 @@ package struct ValidationRun {
             let names = matches.map { catalog.types[$0].qualified }.sorted()
             report(diagnostic(
                 binding, .ambiguousProtocol, "protocol name '\(name)' matches \(names.count) types: "
-                    + names.joined(separator: ", ") + "; write the module-qualified name", field: "protocol"))
+                    + names.joined(separator: ", ") + "; write the module-qualified name",
+                field: BindingKey.`protocol`.rawValue))
             return nil
         case .unknown:
             break
@@ -246,7 +247,7 @@ package struct ValidationRun {
         report(diagnostic(
             binding, .unknownProtocol, "no factory in the catalog provides '\(name)'"
                 + (suggestion.map { "; did you mean '\($0)'?" } ?? "; check the spelling, or register a factory for it"),
-            field: "protocol", suggestion: suggestion))
+            field: BindingKey.`protocol`.rawValue, suggestion: suggestion))
         return nil
     }
 
@@ -274,7 +275,7 @@ package struct ValidationRun {
             message += ". Is catalog.json stale? If '\(binding.factory)' was registered since it was written, "
                 + CatalogDescription.howToRegenerate("catalog.json").lowercasedFirst
         }
-        report(diagnostic(binding, .unknownFactory, message, field: "factory", suggestion: suggestion))
+        report(diagnostic(binding, .unknownFactory, message, field: BindingKey.factory.rawValue, suggestion: suggestion))
         return nil
     }
 
@@ -291,7 +292,7 @@ package struct ValidationRun {
                 + "(it provides \(provides.map(catalog.display).joined(separator: ", ")))"
                 + (providers.isEmpty ? "" : "; factories that provide \(catalog.display(type)): "
                     + providers.map { "'\($0)'" }.joined(separator: ", ")),
-            field: "factory", suggestion: providers.first))
+            field: BindingKey.factory.rawValue, suggestion: providers.first))
         return nil
     }
 
@@ -304,7 +305,7 @@ package struct ValidationRun {
             binding, .weakValueType, "lifetime 'weak' needs a class instance, but factory '\(binding.factory)' makes "
                 + "\(catalog.productTypeName(factory)), which is not a class (or a class-bound protocol); "
                 + "use 'singleton', 'scoped' or 'transient'",
-            field: binding.lifetime == nil ? "factory" : "lifetime"))
+            field: (binding.lifetime == nil ? BindingKey.factory : .lifetime).rawValue))
         return false
     }
 
@@ -312,7 +313,7 @@ package struct ValidationRun {
     /// parameters (a `nil` value when none are taken), or nil after reporting.
     mutating func checkParameters(of binding: Binding, factory: Int, in catalog: CatalogIndex) -> DecodedParameters? {
         // The usual binding: no parameters taken, none given, nothing to check.
-        if !catalog.factories[factory].takesParameters, binding.parameters == nil { return DecodedParameters(value: nil) }
+        if !catalog.factories[factory].takesParameters, binding.positionedParameters == nil { return DecodedParameters(value: nil) }
         var check = ParameterCheck(binding: binding, factory: factory, catalog: catalog, manifestFile: manifest.file)
         let value = check.run()
         diagnostics += check.diagnostics

@@ -36,8 +36,12 @@ struct ParameterCheck {
             checkNoneGiven()
             return nil
         }
-        var value = binding.parameters ?? .object([:])
-        if let fields = spec.fields { value = checked(value, against: fields, at: "") }
+        var value = binding.positionedParameters ?? .emptyObject
+        if let fields = spec.fields {
+            var conversions: [Int: JSONNodes.Payload] = [:]
+            check(value, against: fields, at: "", converting: &conversions)
+            if !conversions.isEmpty { value = PositionedJSON(value.nodes.subtree(value.node, changing: conversions)) }
+        }
         // A value that comes from a variable unset here is known only where the app runs.
         guard diagnostics.isEmpty, binding.interpolation.unset.isEmpty else { return nil }
         do {
@@ -50,106 +54,120 @@ struct ParameterCheck {
 
     /// A factory that takes no parameters is given none (or an empty object).
     private mutating func checkNoneGiven() {
-        guard let given = binding.parameters?.objectValue, !given.isEmpty else { return }
+        guard let given = binding.positionedParameters?.members, !given.isEmpty else { return }
         report("binding \(binding.displayKey) -> '\(binding.factory)' gives parameters "
             + given.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
-            + ", but factory '\(catalog.factories[factory].name)' takes none; remove 'parameters'", at: "")
+            + ", but factory '\(catalog.factories[factory].name)' takes none; remove '\(BindingKey.parameters)'", at: "")
     }
 
     // MARK: - The recorded shape
 
-    /// `value` (an object) with every whole-value reference converted to its field's type, after
-    /// reporting each field that does not fit.
-    private mutating func checked(
-        _ value: JSONValue, against fields: [CatalogDescription.ParameterField], at pointer: String
-    ) -> JSONValue {
-        guard case .object(var members) = value else { return value }
+    /// Reports each field of `value` (an object) that does not fit, and notes
+    /// in `conversions`, by node, each whole-value reference converted to its
+    /// field's type.
+    private mutating func check(
+        _ value: PositionedJSON, against fields: [CatalogDescription.ParameterField], at pointer: String,
+        converting conversions: inout [Int: JSONNodes.Payload]
+    ) {
+        guard let members = value.members else { return }
         for field in fields {
-            let fieldPointer = pointer + "/" + JSONPositionIndex.escape(field.name)
+            let fieldPointer = pointer + "/" + JSONPointer.escape(field.name)
             guard let member = members[field.name] else {
                 if field.required {
                     report("\(parameter(fieldPointer)) is missing, but \(typeName) needs it (\(Self.article(field.type)))",
-                        at: pointer)
+                        at: pointer, position: value.position)
                 }
                 continue
             }
-            members[field.name] = checked(member, as: field, at: fieldPointer)
+            check(member, as: field, at: fieldPointer, converting: &conversions)
         }
-        return .object(members)
     }
 
-    /// One field's value, converted where it is a whole-value reference.
-    private mutating func checked(
-        _ value: JSONValue, as field: CatalogDescription.ParameterField, at pointer: String
-    ) -> JSONValue {
-        if binding.interpolation.unset[pointer] != nil { return value }
-        if case .null = value {
+    /// One field's value; a whole-value reference is converted where it can be.
+    private mutating func check(
+        _ value: PositionedJSON, as field: CatalogDescription.ParameterField, at pointer: String,
+        converting conversions: inout [Int: JSONNodes.Payload]
+    ) {
+        if binding.interpolation.unset[pointer] != nil { return }
+        if value.isNull {
             if field.required { reportMismatch(field, found: value, at: pointer) }
-            return value
+            return
         }
-        switch (field.type, value) {
-        case ("string", .string), ("boolean", .bool), ("integer", .integer), ("number", .integer),
-            ("number", .number), ("array", .array), ("any", _):
-            return value
+        switch (field.type, value.content) {
+        case ("string", .string), ("boolean", .bool), ("number", .number), ("array", .array), ("any", _):
+            return
         case ("integer", .number(let number)) where Self.isWhole(number):
-            return value
+            return
         case ("object", .object):
-            return field.fields.map { checked(value, against: $0, at: pointer) } ?? value
+            if let fields = field.fields { check(value, against: fields, at: pointer, converting: &conversions) }
+            return
         case ("integer", .string(let text)), ("number", .string(let text)), ("boolean", .string(let text)):
             guard let variable = binding.interpolation.wholeValues[pointer] else { break }
-            if let converted = Self.convert(text, to: field.type) { return converted }
+            if let converted = Self.convert(text, to: field.type) {
+                conversions[value.node] = converted
+                return
+            }
             report("\(parameter(pointer)) gets \"\(text)\" from environment variable \(variable), but \(typeName) "
                 + "needs \(Self.article(field.type)) there; set \(variable) to "
-                + (field.type == "boolean" ? "true or false" : "a number"), at: pointer)
-            return value
+                + (field.type == "boolean" ? "true or false" : "a number"), at: pointer, position: value.position)
+            return
         default:
             break
         }
         reportMismatch(field, found: value, at: pointer)
-        return value
     }
 
-    private mutating func reportMismatch(_ field: CatalogDescription.ParameterField, found value: JSONValue, at pointer: String) {
-        report("\(parameter(pointer)) is \(value.foundDescription), but \(typeName) needs \(Self.article(field.type)) there",
-            at: pointer)
+    private mutating func reportMismatch(
+        _ field: CatalogDescription.ParameterField, found value: PositionedJSON, at pointer: String
+    ) {
+        report("\(parameter(pointer)) is \(value.foundDescription), but \(typeName) needs \(Self.article(field.type)) "
+            + "there", at: pointer, position: value.position)
     }
 
     /// The text of a whole-value reference as the JSON value a field of `type` takes.
-    static func convert(_ text: String, to type: String) -> JSONValue? {
+    static func convert(_ text: String, to type: String) -> JSONNodes.Payload? {
         switch type {
-        case "integer": Int(text).map(JSONValue.integer)
-        case "number": Int(text).map(JSONValue.integer) ?? Double(text).flatMap { $0.isFinite ? .number($0) : nil }
+        case "integer": Int(text).map { .number(JSONNumber($0)) }
+        case "number":
+            Int(text).map { .number(JSONNumber($0)) }
+                ?? Double(text).flatMap { $0.isFinite ? .number(JSONNumber($0)) : nil }
         case "boolean": text == "true" ? .bool(true) : text == "false" ? .bool(false) : nil
         default: nil
         }
     }
 
-    private static func isWhole(_ number: Double) -> Bool {
-        number == number.rounded() && abs(number) < 9.2e18
+    /// Whether a number is one an integer field takes: whole and within
+    /// `Int`'s range, by the rule the decoder itself applies, so a catalog
+    /// description's check and the app's decoding agree. (Read as a `Double`,
+    /// `9999555555600001.5` would look whole.)
+    private static func isWhole(_ number: JSONNumber) -> Bool {
+        number.integer(as: Int.self) != nil
     }
 
     // MARK: - The real type
 
     /// A decoding failure, at the place the decoder names, in Patchbay's words.
-    private mutating func reportDecodingError(_ error: any Error, typeName: String, value: JSONValue) {
+    private mutating func reportDecodingError(_ error: any Error, typeName: String, value: PositionedJSON) {
         guard let error = error as? DecodingError, let keys = error.codingPathKeys else {
             report("the parameters of binding \(binding.displayKey) -> '\(binding.factory)' are not accepted by "
                 + "\(typeName): \(error)", at: "")
             return
         }
-        let pointer = keys.map { "/" + JSONPositionIndex.escape($0) }.joined()
+        let pointer = keys.map { "/" + JSONPointer.escape($0) }.joined()
+        // The value the path leads to (for a missing key, the object that lacks it) knows its position.
+        let found = value.value(atPath: keys)
         switch error {
         case .keyNotFound(let key, _):
-            let missing = pointer + "/" + JSONPositionIndex.escape(key.intValue.map(String.init) ?? key.stringValue)
-            report("\(parameter(missing)) is missing, but \(typeName) needs it", at: pointer)
+            let missing = pointer + "/" + JSONPointer.escape(key.intValue.map(String.init) ?? key.stringValue)
+            report("\(parameter(missing)) is missing, but \(typeName) needs it", at: pointer, position: found?.position)
         case .typeMismatch(let expected, _), .valueNotFound(let expected, _):
-            let found = value.value(at: keys)?.foundDescription ?? "missing"
-            report("\(parameter(pointer)) is \(found), but \(typeName) needs \(JSONValue.article(swiftType: expected)) there",
-                at: pointer)
+            report("\(parameter(pointer)) is \(found?.foundDescription ?? "missing"), but \(typeName) needs "
+                + "\(JSONValue.article(swiftType: expected)) there", at: pointer, position: found?.position)
         case .dataCorrupted(let context):
-            report("\(parameter(pointer)) is not accepted by \(typeName): \(context.debugDescription)", at: pointer)
+            report("\(parameter(pointer)) is not accepted by \(typeName): \(context.debugDescription)", at: pointer,
+                position: found?.position)
         @unknown default:
-            report("\(parameter(pointer)) is not accepted by \(typeName)", at: pointer)
+            report("\(parameter(pointer)) is not accepted by \(typeName)", at: pointer, position: found?.position)
         }
     }
 
@@ -181,25 +199,22 @@ struct ParameterCheck {
     /// The factory's parameter type, for messages.
     private var typeName: String { catalog.parameters(factory)?.type ?? "its parameter type" }
 
-    private mutating func report(_ message: String, at pointer: String) {
+    /// Reports at `position`, or where `pointer` (under `parameters`) leads in the binding as read.
+    private mutating func report(_ message: String, at pointer: String, position: SourcePosition? = nil) {
         diagnostics.append(binding.diagnostic(
-            .invalidParameters, message, field: "parameters" + pointer, fallbackFile: manifestFile))
+            .invalidParameters, message, field: BindingKey.parameters.rawValue + pointer, position: position,
+            fallbackFile: manifestFile))
     }
 }
 
-extension JSONValue {
-    /// The value at a path of object keys and array indexes, if there is one.
-    func value(at keys: [String]) -> JSONValue? {
-        var current = self
-        for key in keys {
-            switch current {
-            case .object(let members): guard let next = members[key] else { return nil }; current = next
-            case .array(let elements): guard let index = Int(key), elements.indices.contains(index) else { return nil }
-                current = elements[index]
-            default: return nil
-            }
+extension PositionedJSON {
+    /// What a manifest gave, for messages: `the string "587x"`, `the number 2.5`, `true`, `an array`.
+    var foundDescription: String {
+        switch content {
+        case .array: "an array"
+        case .object: "an object"
+        default: jsonValue.foundDescription
         }
-        return current
     }
 }
 

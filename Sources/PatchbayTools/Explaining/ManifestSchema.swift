@@ -37,27 +37,27 @@ public enum ManifestSchema {
             "description": .string(description),
             "type": .string("object"),
             "additionalProperties": .bool(false),
-            "required": strings(["format", "bindings"]),
+            "required": strings([ManifestKey.format, .bindings].map(\.rawValue)),
             "properties": object([
-                "$schema": described("Ignored by the loader; lets editors find this schema.", [
+                ManifestKey.schema.rawValue: described("Ignored by the loader; lets editors find this schema.", [
                     "type": .string("string"),
                 ]),
-                "format": described("The manifest format; this build understands 1.", [
+                ManifestKey.format.rawValue: described("The manifest format; this build understands 1.", [
                     "type": .string("integer"), "const": .integer(1),
                 ]),
-                "environment": described("A label shown in diagnostics and 'patchbay explain' output.", [
+                ManifestKey.environment.rawValue: described("A label shown in diagnostics and 'patchbay explain' output.", [
                     "type": .string("string"),
                 ]),
-                "extends": described("The parent manifest's path, relative to this file's folder; this file's "
+                ManifestKey.extends.rawValue: described("The parent manifest's path, relative to this file's folder; this file's "
                     + "bindings replace the parent's with the same protocol and injector.", [
                         "type": .string("string"),
                     ]),
-                "injectors": described("The fallback order of custom injectors, after primary and secondary; "
+                ManifestKey.injectors.rawValue: described("The fallback order of custom injectors, after primary and secondary; "
                     + "when present it lists every custom injector the bindings use.", [
                         "type": .string("array"), "uniqueItems": .bool(true),
                         "items": object(["type": .string("string"), "minLength": .integer(1)]),
                     ]),
-                "bindings": described("Which factory serves each protocol; may be empty.", [
+                ManifestKey.bindings.rawValue: described("Which factory serves each protocol; may be empty.", [
                     "type": .string("array"), "items": object(["$ref": .string("#/$defs/binding")]),
                 ]),
             ]),
@@ -82,21 +82,21 @@ public enum ManifestSchema {
             "description": .string("Serve 'protocol' with 'factory'. One binding per protocol and injector in a file."),
             "type": .string("object"),
             "additionalProperties": .bool(false),
-            "required": strings(["protocol", "factory"]),
+            "required": strings([BindingKey.protocol, .factory].map(\.rawValue)),
             "properties": object([
-                "protocol": described("The requested type's name: short (UserRepository) or module-qualified "
+                BindingKey.protocol.rawValue: described("The requested type's name: short (UserRepository) or module-qualified "
                     + "(App.UserRepository).", ["type": .string("string"), "minLength": .integer(1)]),
-                "factory": described("The name of a catalog factory that provides the protocol.", [
+                BindingKey.factory.rawValue: described("The name of a catalog factory that provides the protocol.", [
                     "type": .string("string"), "minLength": .integer(1),
                 ]),
-                "lifetime": described("How long an instance lives; when absent, the factory's default lifetime, "
+                BindingKey.lifetime.rawValue: described("How long an instance lives; when absent, the factory's default lifetime, "
                     + "else transient.", [
                         "type": .string("string"), "enum": strings(Lifetime.allCases.map(\.rawValue)),
                     ]),
-                "injector": described("primary (the default), secondary, or the name of a custom injector.", [
+                BindingKey.injector.rawValue: described("primary (the default), secondary, or the name of a custom injector.", [
                     "type": .string("string"), "minLength": .integer(1),
                 ]),
-                "parameters": described("Decoded into the factory's parameter type. A string may contain ${NAME} "
+                BindingKey.parameters.rawValue: described("Decoded into the factory's parameter type. A string may contain ${NAME} "
                     + "or ${NAME:-default}, replaced by the environment variable.", ["type": .string("object")]),
             ]),
         ]
@@ -115,11 +115,11 @@ public enum ManifestSchema {
             names += spellings
             rules.append(object([
                 "if": object([
-                    "required": strings(["protocol"]),
-                    "properties": object(["protocol": object(["enum": strings(spellings.sorted())])]),
+                    "required": strings([BindingKey.protocol.rawValue]),
+                    "properties": object([BindingKey.protocol.rawValue: object(["enum": strings(spellings.sorted())])]),
                 ]),
                 "then": object([
-                    "properties": object(["factory": object(["enum": strings(index.providers(of: type) ?? [])])]),
+                    "properties": object([BindingKey.factory.rawValue: object(["enum": strings(index.providers(of: type) ?? [])])]),
                 ]),
             ]))
         }
@@ -127,17 +127,17 @@ public enum ManifestSchema {
             guard let then = parametersRule(factory) else { continue }
             rules.append(object([
                 "if": object([
-                    "required": strings(["factory"]),
-                    "properties": object(["factory": object(["const": .string(factory.name)])]),
+                    "required": strings([BindingKey.factory.rawValue]),
+                    "properties": object([BindingKey.factory.rawValue: object(["const": .string(factory.name)])]),
                 ]),
                 "then": then,
             ]))
         }
         guard case .object(var properties)? = binding["properties"] else { return }
-        properties["protocol"] = described(
+        properties[BindingKey.protocol.rawValue] = described(
             "The requested type: one that a catalog factory provides, short or module-qualified.",
             ["type": .string("string"), "enum": strings(names.sorted())])
-        properties["factory"] = described(
+        properties[BindingKey.factory.rawValue] = described(
             "The name of a catalog factory that provides the protocol.",
             ["type": .string("string"), "enum": strings(catalog.factories.map(\.name).sorted())])
         binding["properties"] = .object(properties)
@@ -147,14 +147,14 @@ public enum ManifestSchema {
     /// What the binding's `parameters` must be for `factory`; `nil` when the catalog cannot say.
     private static func parametersRule(_ factory: CatalogDescription.Factory) -> JSONValue? {
         guard let parameters = factory.parameters else {
-            return object(["properties": object(["parameters": described(
+            return object(["properties": object([BindingKey.parameters.rawValue: described(
                 "Factory '\(factory.name)' takes no parameters.", ["maxProperties": .integer(0)])])])
         }
         guard let fields = parameters.fields else { return nil }
         var shape = objectShape(fields)
         shape["description"] = .string("The parameters of factory '\(factory.name)' (\(parameters.type)).")
-        var rule: [String: JSONValue] = ["properties": object(["parameters": .object(shape)])]
-        if fields.contains(where: \.required) { rule["required"] = strings(["parameters"]) }
+        var rule: [String: JSONValue] = ["properties": object([BindingKey.parameters.rawValue: .object(shape)])]
+        if fields.contains(where: \.required) { rule["required"] = strings([BindingKey.parameters.rawValue]) }
         return .object(rule)
     }
 

@@ -1,11 +1,18 @@
-/// One pass over a JSON document's bytes (RFC 8259, strictly), recording where
-/// each value and key begins.
+/// Reads a JSON document's bytes once (RFC 8259, strictly) into positioned
+/// values: every value with its line and column, every object member with
+/// its key's, members in document order. Every fault is reported where it
+/// is: syntax, repeated keys, nesting past the limit, values no decoder can
+/// represent, and a document over the size limit.
+///
+///     let document = JSONReader.read(#"{"a": [{"b": 7}]}"#.utf8)
+///     document.root?.position(at: "/a/0/b")   // 1:14
 ///
 /// A state machine with an explicit stack of open containers: nesting costs a
 /// small heap-allocated frame, never a call-stack frame, so no input can
-/// overflow the stack. Lines and columns are tracked incrementally, so finding a
-/// position never rescans the line.
-struct JSONScanner {
+/// overflow the stack, and the depth limit is checked before a container
+/// opens. Lines and columns are tracked incrementally, so finding a position
+/// never rescans the line. It never traps, whatever the bytes.
+struct JSONReader {
     /// What the grammar allows at the next non-whitespace byte.
     enum State {
         /// The document's single root value.
@@ -24,12 +31,12 @@ struct JSONScanner {
         case afterValue
     }
 
-    /// Why scanning stopped early.
+    /// Why reading stopped early.
     enum Stop: Error {
         /// The bytes are not valid JSON.
         case syntax(JSONSyntaxError)
         /// Nesting went deeper than the limit.
-        case tooDeep(JSONPositionIndex.DepthExceeded)
+        case tooDeep(DepthExceeded)
     }
 
     /// How a container was reached from its parent, for building pointers.
@@ -42,17 +49,20 @@ struct JSONScanner {
 
     /// An object or array that is open.
     struct Frame {
-        /// The container's node number.
+        /// The container's node.
         var node: Int
         /// True for an object, false for an array.
         var isObject: Bool
+        /// How many values it has so far, a repeated key's not counted.
+        var count = 0
+        /// Whether it is the value of a repeated key, which the document does
+        /// not keep: its nodes are dropped when it closes.
+        var isRepeat: Bool
         /// How the container was reached from its parent; nil for the root.
         var segment: Segment?
         /// The container's pointer, made when a repeated key inside it first needs it.
-        var path: JSONPositionIndex.PointerPath?
-        /// Where the container's values begin in `openChildren`.
-        var firstChild: Int
-        /// For an object with many members: each key's first node, so that finding a
+        var path: PointerPath?
+        /// For an object with many members: each key's node, so that finding a
         /// repeat stays O(1). Small objects are searched directly, which is faster.
         var keyIndex: [String: Int] = [:]
     }
@@ -75,49 +85,71 @@ struct JSONScanner {
     var continuationBytes = 0
     /// The open containers, innermost last.
     var stack: [Frame] = []
-    /// The last key read, whose value comes next. A repeat is looked for when the
-    /// value is recorded, once the member's node number is known.
+    /// The last key read, whose value comes next. A repeat is looked for when
+    /// the value begins.
     var pendingKey = ""
     /// The position of the last key read.
     var pendingKeyPosition = SourcePosition(line: 1, column: 1)
 
-    /// The values of the open containers, innermost last; each container's run
-    /// moves to `children` when it closes, which keeps every run contiguous.
-    var openChildren: [Int] = []
-
-    /// Every value recorded, in document order.
-    var nodes: [JSONPositionIndex.Node] = []
-    /// The values of every closed container, each container's in one run.
-    var children: [Int] = []
-    /// The key indexes of large objects, by node.
-    var keyIndexes: [Int: [String: Int]] = [:]
+    /// Every value kept, in document order (see ``JSONNodes``).
+    var nodes: [JSONNodes.Node] = []
+    /// The key indexes of closed large objects, in the order they closed.
+    var keyIndexes: [(node: Int, index: [String: Int])] = []
     /// Repeated keys found so far.
-    var duplicateKeys: [JSONPositionIndex.DuplicateKey] = []
-    /// The syntax error that stopped the scan, if one did.
+    var duplicateKeys: [DuplicateKey] = []
+    /// The syntax error that stopped reading, if one did.
     var syntaxError: JSONSyntaxError?
-    /// The depth fault that stopped the scan, if one did.
-    var depthExceeded: JSONPositionIndex.DepthExceeded?
+    /// The depth fault that stopped reading, if one did.
+    var depthExceeded: DepthExceeded?
     /// The first value the grammar allows but no decoder can represent (an
-    /// unpaired surrogate escape, a number beyond `Double`'s range). Scanning
+    /// unpaired surrogate escape, a number beyond `Double`'s range). Reading
     /// goes on past it.
     var unrepresentable: JSONSyntaxError?
 
-    /// Prepares to scan `bytes`; call `run()` next.
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    /// Reads `bytes` once. Never traps, whatever the input.
+    ///
+    /// Pass a `[UInt8]`, a `Data` or a `String`'s `utf8` view; contiguous storage
+    /// is read in place, anything else is copied into an array first.
+    /// - Parameters:
+    ///   - bytes: The document, which should be UTF-8 without a byte order mark.
+    ///   - maxBytes: The largest document read; a larger one is not read at all.
+    ///   - maxDepth: The deepest nesting allowed: `{"a":{}}` is two levels deep.
+    static func read(_ bytes: some Collection<UInt8>, maxBytes: Int = .max, maxDepth: Int = 64) -> JSONDocument {
+        guard bytes.count <= maxBytes else {
+            return JSONDocument(sizeExceeded: SizeExceeded(size: bytes.count, limit: maxBytes))
+        }
+        if let document = bytes.withContiguousStorageIfAvailable({ read(buffer: $0, maxDepth: maxDepth) }) {
+            return document
+        }
+        return Array(bytes).withUnsafeBufferPointer { read(buffer: $0, maxDepth: maxDepth) }
+    }
+
+    /// Runs a reader over contiguous bytes and keeps its results.
+    private static func read(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> JSONDocument {
+        var reader = JSONReader(bytes: buffer, maxDepth: maxDepth)
+        reader.run()
+        let nodes = JSONNodes(
+            nodes: reader.nodes, keyIndexes: Dictionary(reader.keyIndexes, uniquingKeysWith: { first, _ in first }))
+        return JSONDocument(
+            root: reader.nodes.isEmpty ? nil : PositionedJSON(nodes), duplicateKeys: reader.duplicateKeys,
+            syntaxError: reader.syntaxError, depthExceeded: reader.depthExceeded,
+            unrepresentable: reader.unrepresentable)
+    }
+
+    /// Prepares to read `bytes`; call `run()` next.
+    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
         // A manifest has a value every 20-30 bytes; reserving for that up front
-        // halves the time, which growing the arrays spends copying. Capped so
-        // a huge document of few values does not reserve much in vain.
-        let expectedValues = min(bytes.count / 24, 1 << 20)
-        nodes.reserveCapacity(expectedValues)
-        children.reserveCapacity(expectedValues)
+        // saves the copies that growing the array would make. Capped so a huge
+        // document of few values does not reserve much in vain.
+        nodes.reserveCapacity(min(bytes.count / 24, 1 << 20))
     }
 
-    /// Scans the whole document, stopping at the first fault.
-    mutating func run() {
+    /// Reads the whole document, stopping at the first fault.
+    private mutating func run() {
         do {
-            try scanDocument()
+            try readDocument()
         } catch {
             switch error {
             case .syntax(let error): syntaxError = error
@@ -129,7 +161,7 @@ struct JSONScanner {
     }
 
     /// The grammar, one token per turn of the loop.
-    private mutating func scanDocument() throws(Stop) {
+    private mutating func readDocument() throws(Stop) {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             throw failure("byte order mark (BOM) is not allowed; save the file as UTF-8 without a BOM", at: 0)
         }
@@ -157,91 +189,120 @@ struct JSONScanner {
         }
     }
 
-    /// Scans one value, recording its position; opens a frame for a container.
+    /// Reads one value; opens a frame for a container.
     private mutating func value(expected: String, afterComma: Bool = false) throws(Stop) -> State {
         guard offset < bytes.count else { throw failure(expected: expected, at: offset) }
         let start = position(at: offset)
         switch bytes[offset] {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            guard stack.count < maxDepth else {
-                throw .tooDeep(JSONPositionIndex.DepthExceeded(position: start, limit: maxDepth))
-            }
+            guard stack.count < maxDepth else { throw .tooDeep(DepthExceeded(position: start, limit: maxDepth)) }
             let isObject = bytes[offset] == UInt8(ascii: "{")
-            let (node, segment) = record(start)
-            nodes[node].isObject = isObject
-            stack.append(Frame(node: node, isObject: isObject, segment: segment, firstChild: openChildren.count))
+            // The end and count are set when it closes.
+            let (node, segment, isRepeat) = record(start, isObject ? .object(end: 0, count: 0) : .array(end: 0, count: 0))
+            stack.append(Frame(
+                node: node, isObject: isObject, isRepeat: isRepeat || (stack.last?.isRepeat ?? false),
+                segment: segment))
             offset += 1
             return isObject ? .firstMember : .firstElement
-        case UInt8(ascii: "\""):
-            _ = record(start)
-            _ = try string(openedAt: start)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            _ = record(start)
-            try number()
-        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-            _ = record(start)
-            try literal(expected: expected)
+        case UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            // Recorded before it is read, so a fault inside it leaves its position known.
+            let (node, _, isRepeat) = record(start, .null)
+            // A repeat is not kept, even when reading it fails.
+            defer { if isRepeat { nodes.removeSubrange(node...) } }
+            nodes[node].payload = try scalar(openedAt: start, expected: expected)
+            return .afterValue
         default:
             throw failure(expected: expected, at: offset, hint: afterComma ? trailingCommaHint() : nil)
         }
-        return .afterValue
     }
 
-    /// Adds a node for a value starting at `position` and lists it under its
-    /// container, unless its key repeats one already there.
-    private mutating func record(_ position: SourcePosition) -> (node: Int, segment: Segment?) {
+    /// Reads a string, a number or a literal, whose first byte is at `offset`.
+    private mutating func scalar(openedAt start: SourcePosition, expected: String) throws(Stop) -> JSONNodes.Payload {
+        switch bytes[offset] {
+        case UInt8(ascii: "\""):
+            let (content, hasEscapes) = try string(openedAt: start)
+            return .string(text(of: content, hasEscapes: hasEscapes))
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            return try literal(expected: expected)
+        default:
+            let numberStart = offset
+            try number()
+            return .number(JSONNumber(
+                text: String(decoding: UnsafeBufferPointer(rebasing: bytes[numberStart..<offset]), as: UTF8.self)))
+        }
+    }
+
+    /// Adds a node for a value starting at `position` and counts it in its
+    /// container, unless its key repeats one already there (which is reported).
+    private mutating func record(
+        _ position: SourcePosition, _ payload: JSONNodes.Payload
+    ) -> (node: Int, segment: Segment?, isRepeat: Bool) {
         let node = nodes.count
         guard let top = stack.indices.last else {
-            nodes.append(JSONPositionIndex.Node(value: JSONPositionIndex.PackedPosition(position)))
-            return (node, nil)
+            nodes.append(JSONNodes.Node(position: PackedPosition(position), payload: payload))
+            return (node, nil, false)
         }
         guard stack[top].isObject else {
-            let index = openChildren.count - stack[top].firstChild
-            nodes.append(JSONPositionIndex.Node(value: JSONPositionIndex.PackedPosition(position)))
-            openChildren.append(node)
-            return (node, .index(index))
+            let index = stack[top].count
+            stack[top].count += 1
+            nodes.append(JSONNodes.Node(position: PackedPosition(position), payload: payload))
+            return (node, .index(index), false)
         }
-        nodes.append(JSONPositionIndex.Node(
-            value: JSONPositionIndex.PackedPosition(position), key: JSONPositionIndex.PackedPosition(pendingKeyPosition),
-            name: pendingKey))
-        if let first = firstMember(named: pendingKey, in: top, addingIfNew: node) {
-            // A repeat stays unlisted, so pointers keep finding the first occurrence.
-            duplicateKeys.append(JSONPositionIndex.DuplicateKey(
-                path: path(toMember: pendingKey), first: nodes[first].key.unpacked, duplicate: pendingKeyPosition))
+        let first = firstMember(named: pendingKey, in: top, adding: node)
+        if let first {
+            duplicateKeys.append(DuplicateKey(
+                path: path(toMember: pendingKey), first: nodes[first].keyPosition.unpacked ?? pendingKeyPosition,
+                duplicate: pendingKeyPosition))
+        } else {
+            stack[top].count += 1
         }
-        return (node, .key(pendingKey))
+        nodes.append(JSONNodes.Node(
+            position: PackedPosition(position), keyPosition: PackedPosition(pendingKeyPosition), key: pendingKey,
+            payload: payload))
+        return (node, .key(pendingKey), first != nil)
     }
 
-    /// The earlier member named `key` in the object of frame `top`; if there is
-    /// none, lists `node` as a new member and returns nil.
-    private mutating func firstMember(named key: String, in top: Int, addingIfNew node: Int) -> Int? {
+    /// The earlier member named `key` in the object of frame `top`; nil if
+    /// there is none, in which case `node` is indexed as that member.
+    private mutating func firstMember(named key: String, in top: Int, adding node: Int) -> Int? {
         if !stack[top].keyIndex.isEmpty {
             func current(_ entry: inout Int) -> Int { entry }
             let first = current(&stack[top].keyIndex[key, default: node])  // one hash lookup finds or adds
-            if first != node { return first }
-        } else {
-            let members = stack[top].firstChild..<openChildren.count
-            for member in members where nodes[openChildren[member]].name == key { return openChildren[member] }
-            if members.count + 1 == Self.keyIndexThreshold {
-                for member in members { stack[top].keyIndex[nodes[openChildren[member]].name] = openChildren[member] }
-                stack[top].keyIndex[key] = node
-            }
+            return first == node ? nil : first
         }
-        openChildren.append(node)
+        var member = stack[top].node + 1
+        while member < node {
+            if nodes[member].key == key { return member }
+            member = end(of: member)
+        }
+        if stack[top].count + 1 == Self.keyIndexThreshold {
+            member = stack[top].node + 1
+            while member < node {
+                stack[top].keyIndex[nodes[member].key] = member
+                member = end(of: member)
+            }
+            stack[top].keyIndex[key] = node
+        }
         return nil
     }
 
-    /// Scans a member's key and its `:`, noting a repeated key.
+    /// The node after the last one of a closed value's subtree.
+    private func end(of node: Int) -> Int {
+        switch nodes[node].payload {
+        case .array(let end, _), .object(let end, _): end
+        default: node + 1
+        }
+    }
+
+    /// Reads a member's key and its `:`.
     private mutating func key(expected: String, afterComma: Bool = false) throws(Stop) -> State {
         guard isAtByte("\"") else {
             throw failure(expected: expected, at: offset, hint: afterComma ? trailingCommaHint() : nil)
         }
         let keyPosition = position(at: offset)
         let (content, hasEscapes) = try string(openedAt: keyPosition)
-        let key = hasEscapes
-            ? decodeEscapes(in: content)
-            : String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self)
-        pendingKey = key
+        pendingKey = text(of: content, hasEscapes: hasEscapes)
         pendingKeyPosition = keyPosition
         skipWhitespace()
         guard isAtByte(":") else { throw failure(expected: "':' after object key", at: offset) }
@@ -249,7 +310,7 @@ struct JSONScanner {
         return .memberValue
     }
 
-    /// Scans what follows a value inside a container: `,` or the closing bracket.
+    /// Reads what follows a value inside a container: `,` or the closing bracket.
     private mutating func separator(inObject isObject: Bool) throws(Stop) -> State {
         if isAtByte(",") {
             offset += 1
@@ -267,18 +328,20 @@ struct JSONScanner {
         return .afterValue
     }
 
-    /// Moves a container's values from `openChildren` into `children`.
+    /// Records where a container's nodes end; drops them if it is a repeat's value.
     private mutating func finish(_ frame: Frame) {
-        // No slice outlives the append: one would make the removal copy the whole
-        // array, which for a long array of objects would be quadratic.
-        let start = children.count
-        children.append(contentsOf: openChildren[frame.firstChild...])
-        nodes[frame.node].children = start..<children.count
-        openChildren.removeSubrange(frame.firstChild...)
-        if !frame.keyIndex.isEmpty { keyIndexes[frame.node] = frame.keyIndex }
+        if frame.isRepeat, !(stack.last?.isRepeat ?? false) {
+            // The outermost container of a repeat: it and all within it go.
+            nodes.removeSubrange(frame.node...)
+            while let last = keyIndexes.last, last.node >= frame.node { keyIndexes.removeLast() }
+            return
+        }
+        nodes[frame.node].payload = frame.isObject
+            ? .object(end: nodes.count, count: frame.count) : .array(end: nodes.count, count: frame.count)
+        if !frame.keyIndex.isEmpty { keyIndexes.append((frame.node, frame.keyIndex)) }
     }
 
-    /// Scans a number: `-`? then `0` or 1-9 digits, then an optional fraction and exponent.
+    /// Reads a number: `-`? then `0` or 1-9 digits, then an optional fraction and exponent.
     private mutating func number() throws(Stop) {
         let start = offset
         var hasExponent = false
@@ -323,8 +386,8 @@ struct JSONScanner {
                 + "(up to about 1.8e308)")
     }
 
-    /// Scans `true`, `false` or `null`, which must not run on into a longer word.
-    private mutating func literal(expected: String) throws(Stop) {
+    /// Reads `true`, `false` or `null`, which must not run on into a longer word.
+    private mutating func literal(expected: String) throws(Stop) -> JSONNodes.Payload {
         let word: StaticString = isAtByte("t") ? "true" : isAtByte("f") ? "false" : "null"
         let matches = word.withUTF8Buffer { word in
             bytes.count - offset >= word.count
@@ -333,6 +396,7 @@ struct JSONScanner {
         }
         guard matches else { throw failure(expected: expected, at: offset) }
         offset += word.utf8CodeUnitCount
+        return word.utf8Start.pointee == UInt8(ascii: "n") ? .null : .bool(word.utf8Start.pointee == UInt8(ascii: "t"))
     }
 
     /// Skips spaces, tabs and line breaks, counting lines: `\n`, `\r\n` and a lone `\r` each end one.
@@ -367,7 +431,7 @@ struct JSONScanner {
     }
 
     /// The line and column of the byte at `offset`, which must be on the current
-    /// line and not past a multi-byte character the scanner has not yet counted.
+    /// line and not past a multi-byte character the reader has not yet counted.
     func position(at offset: Int) -> SourcePosition {
         SourcePosition(line: line, column: offset - lineStart - continuationBytes + 1)
     }
@@ -384,18 +448,18 @@ struct JSONScanner {
 
     /// The path of a member of the innermost object. Each open container's path
     /// is made once and shared by every repeat beneath it.
-    private mutating func path(toMember key: String) -> JSONPositionIndex.PointerPath {
-        var parent: JSONPositionIndex.PointerPath?
+    private mutating func path(toMember key: String) -> PointerPath {
+        var parent: PointerPath?
         for frame in stack.indices {
             if stack[frame].path == nil {
                 switch stack[frame].segment {
-                case .key(let key): stack[frame].path = .init(parent: parent, text: "/" + JSONPositionIndex.escape(key))
-                case .index(let index): stack[frame].path = .init(parent: parent, text: "/" + String(index))
+                case .key(let key): stack[frame].path = PointerPath(parent: parent, key: key)
+                case .index(let index): stack[frame].path = PointerPath(parent: parent, text: "/" + String(index), key: "")
                 case nil: break  // the root's pointer is empty
                 }
             }
             parent = stack[frame].path ?? parent
         }
-        return JSONPositionIndex.PointerPath(parent: parent, text: "/" + JSONPositionIndex.escape(key))
+        return PointerPath(parent: parent, key: key)
     }
 }

@@ -1,10 +1,10 @@
-/// Strings: where the scanner checks escapes and UTF-8, and decodes keys.
+/// Strings: where the reader checks escapes and UTF-8, and decodes keys and values.
 ///
 /// A string is where non-ASCII text may appear, so this is also where UTF-8
 /// continuation bytes are counted for columns.
-extension JSONScanner {
-    /// Scans a string from its opening quote; returns the byte range between the
-    /// quotes and whether it holds escapes (a key with none is used as is).
+extension JSONReader {
+    /// Reads a string from its opening quote; returns the byte range between the
+    /// quotes and whether it holds escapes (a string with none is used as is).
     mutating func string(openedAt opening: SourcePosition) throws(Stop) -> (Range<Int>, Bool) {
         offset += 1
         let start = offset
@@ -122,6 +122,13 @@ extension JSONScanner {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
         default: nil
         }
+    }
+
+    /// The text of a string's content, already validated.
+    func text(of content: Range<Int>, hasEscapes: Bool) -> String {
+        hasEscapes
+            ? decodeEscapes(in: content)
+            : String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self)
     }
 
     /// Decodes a string's content, already validated, whose escapes need resolving.

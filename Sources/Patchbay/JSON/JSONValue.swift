@@ -3,8 +3,8 @@ import Foundation
 /// A JSON value as the manifest holds it: what a binding's `parameters` are
 /// until they are decoded into the factory's parameter type.
 ///
-/// Decoded with Foundation's `JSONDecoder`; ``decode(as:)`` turns it into any
-/// `Decodable` type.
+/// ``decode(as:)`` turns it into any `Decodable` type, as `JSONDecoder`
+/// with its default strategies would decode the same JSON.
 public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
     /// `null`.
     case null
@@ -55,11 +55,11 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
-    /// Decodes this value into `T` with `JSONDecoder`.
+    /// Decodes this value into `T`, as `JSONDecoder` with its default
+    /// strategies decodes the same JSON.
     /// - Throws: `DecodingError` when it does not fit.
     public func decode<T: Decodable>(as type: T.Type) throws -> T {
-        let data = try JSONEncoder().encode(self)
-        return try JSONDecoder().decode(T.self, from: data)
+        try PositionedJSONDecoder.decode(T.self, from: PositionedJSON(self))
     }
 
     /// The JSON text, with sorted keys: equal values print equally.

@@ -1,0 +1,39 @@
+/// The keys of a manifest's top-level object: the one place each is spelled.
+///
+/// The parser reads members by these cases, and a key that is none of them
+/// is unknown, with "did you mean" suggestions from `allCases`; messages name
+/// keys through them too.
+package enum ManifestKey: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// The JSON Schema editors validate against; ignored by the loader.
+    case schema = "$schema"
+    /// The format version.
+    case format
+    /// A label shown in diagnostics and `explain` output.
+    case environment
+    /// The parent manifest's path.
+    case extends
+    /// The fallback order of custom injectors.
+    case injectors
+    /// The binding objects, each read by ``BindingKey``.
+    case bindings
+
+    /// The key as the manifest spells it.
+    package var description: String { rawValue }
+}
+
+/// The keys of a binding object: the one place each is spelled.
+package enum BindingKey: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// The requested type's name.
+    case `protocol`
+    /// The catalog factory that serves it.
+    case factory
+    /// How long an instance lives.
+    case lifetime
+    /// The injector the binding belongs to.
+    case injector
+    /// The object decoded into the factory's parameter type.
+    case parameters
+
+    /// The key as the manifest spells it.
+    package var description: String { rawValue }
+}

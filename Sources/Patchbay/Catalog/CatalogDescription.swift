@@ -56,12 +56,15 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         package var argument: String?
         /// Where it was registered (`NotesKit/NotesCatalog.swift:42`).
         package var registeredAt: String?
+        /// `main-actor` or `async` when its closure is one; absent for a
+        /// nonisolated, synchronous factory (and in descriptions written before).
+        package var execution: FactoryExecution?
 
         /// Creates a factory description.
         package init(
             name: String, provides: [String], needs: [Need]?, defaultLifetime: Lifetime? = nil,
             productType: String, productIsClass: Bool, parameters: Parameters? = nil, argument: String? = nil,
-            registeredAt: String? = nil
+            registeredAt: String? = nil, execution: FactoryExecution? = nil
         ) {
             self.name = name
             self.provides = provides
@@ -72,6 +75,7 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
             self.parameters = parameters
             self.argument = argument
             self.registeredAt = registeredAt
+            self.execution = execution
         }
     }
 
@@ -175,6 +179,7 @@ extension CatalogDescription.Factory {
             productIsClass: definition.productIsClass,
             parameters: definition.parameters.map { .init(type: $0.typeName, fields: $0.fields) },
             argument: definition.argument?.qualifiedName,
-            registeredAt: withPlace ? definition.registeredAt.description : nil)
+            registeredAt: withPlace ? definition.registeredAt.description : nil,
+            execution: definition.execution == .synchronous ? nil : definition.execution)
     }
 }

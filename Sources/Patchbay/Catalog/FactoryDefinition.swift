@@ -92,6 +92,8 @@ struct DependencySpec: Sendable {
     let kind: Kind
     /// For optional and lazy needs: makes the wrapper value from a call.
     let makeWrapper: (@Sendable (FactoryCall) throws -> Any)?
+    /// The same, for the call of an `async` factory.
+    var makeAwaitingWrapper: (@Sendable (AwaitingCall) async throws -> Any)? = nil
 
     /// Works out what kind of need `D` is, once, at registration.
     static func of<D>(_ type: D.Type) -> DependencySpec {
@@ -147,14 +149,21 @@ final class FactoryDefinition: Sendable {
     let buildInto: @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void
     /// Whether there is a real `buildInto`.
     let buildsInto: Bool
-    /// Makes the product, boxed as `Instance<Product>`.
+    /// Makes the product, boxed as `Instance<Product>`. For an `async`
+    /// factory it throws: only ``buildAwaiting`` can make the product.
     let build: @Sendable (FactoryCall) throws -> AnyObject
+    /// Where the closure runs: anywhere, on the main actor, or awaited.
+    let execution: FactoryExecution
+    /// Makes an `async` factory's product, boxed, awaiting its needs; nil for the others.
+    let buildAwaiting: (@Sendable (AwaitingCall) async throws -> AnyObject)?
 
     init(
         name: String, provides: [ProvidedType], dependencies: [DependencySpec]?, defaultLifetime: Lifetime?,
         productTypeName: String, productIsClass: Bool, parameters: ParametersSpec?, argument: TypeKey?,
         registeredAt: CodeLocation,
         buildInto: (@Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void)?,
+        execution: FactoryExecution = .synchronous,
+        buildAwaiting: (@Sendable (AwaitingCall) async throws -> AnyObject)? = nil,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) {
         self.name = name
@@ -169,5 +178,7 @@ final class FactoryDefinition: Sendable {
         self.buildInto = buildInto ?? { _, _ in fatalError("Patchbay: this factory's product is always boxed") }
         self.buildsInto = buildInto != nil
         self.build = build
+        self.execution = execution
+        self.buildAwaiting = buildAwaiting
     }
 }

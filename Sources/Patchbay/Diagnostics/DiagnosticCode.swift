@@ -75,6 +75,10 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let envVarMissing: Self = "env-var-missing"
     /// A factory that needs a resolve-time argument is needed as another factory's dependency.
     public static let argumentRequired: Self = "argument-required"
+    /// A factory that cannot await needs a binding whose factory is `async`.
+    public static let needsAwait: Self = "needs-await"
+    /// A factory that may run anywhere needs a binding whose factory runs on the main actor.
+    public static let needsMainActor: Self = "needs-main-actor"
     /// Warning: a catalog factory that no binding uses.
     public static let unusedFactory: Self = "unused-factory"
     /// The environment asked for has no manifest file.

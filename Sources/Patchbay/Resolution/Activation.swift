@@ -152,6 +152,7 @@ final class Activation: Sendable {
         _ binding: CompiledBinding, in table: TypeTable, plainTrees: inout [ObjectIdentifier: Bool]
     ) -> Bool {
         guard binding.lifetime == .transient, binding.injector == .primary, binding.definition.buildsInto,
+            binding.definition.execution == .synchronous,
             binding.definition.argument == nil, binding.provided.convert == nil,
             let needs = binding.definition.dependencies, needs.allSatisfy({ $0.kind == .direct })
         else { return false }

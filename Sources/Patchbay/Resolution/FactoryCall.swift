@@ -234,9 +234,16 @@ protocol OptionalDependency {
 
 extension Optional: OptionalDependency {
     static var dependencySpec: DependencySpec {
-        DependencySpec(key: TypeKey(Wrapped.self), kind: .optional) { call -> Any in
-            let value: Wrapped? = try call.context.resolve(Wrapped.self, from: call.binding.injector, ifBound: true)
-            return value as Any
-        }
+        DependencySpec(
+            key: TypeKey(Wrapped.self), kind: .optional,
+            makeWrapper: { call -> Any in
+                let value: Wrapped? = try call.context.resolve(Wrapped.self, from: call.binding.injector, ifBound: true)
+                return value as Any
+            },
+            makeAwaitingWrapper: { call -> Any in
+                let value: Wrapped? = try await call.resolution.resolve(
+                    Wrapped.self, from: call.binding.injector, path: call.path, ifBound: true)
+                return value as Any
+            })
     }
 }

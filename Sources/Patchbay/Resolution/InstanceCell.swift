@@ -52,4 +52,16 @@ final class WeakCell: @unchecked Sendable {
         object = made
         return made
     }
+
+    /// The live instance, if any.
+    var live: AnyObject? { lock.withLock { object } }
+
+    /// Keeps `made` as the instance, unless another was kept meanwhile: that one is returned.
+    func keep(_ made: AnyObject) -> AnyObject {
+        lock.withLock {
+            if let object { return object }
+            object = made
+            return made
+        }
+    }
 }

@@ -99,9 +99,14 @@ protocol LazyDependency {
 
 extension Lazy: LazyDependency {
     static var dependencySpec: DependencySpec {
-        DependencySpec(key: TypeKey(Value.self), kind: .lazy) { call -> Any in
-            Lazy(container: call.context.container!, injector: call.binding.injector, scope: call.context.scope)
-        }
+        DependencySpec(
+            key: TypeKey(Value.self), kind: .lazy,
+            makeWrapper: { call -> Any in
+                Lazy(container: call.context.container!, injector: call.binding.injector, scope: call.context.scope)
+            },
+            makeAwaitingWrapper: { call -> Any in
+                Lazy(container: call.resolution.container, injector: call.binding.injector, scope: Scope.current)
+            })
     }
 }
 

@@ -34,6 +34,10 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         public static let containerReleased = Reason(rawValue: "container-released")
         /// `@Injected` or `inject()` was used before ``PatchbaySystem/bootstrap(_:file:line:)``.
         public static let notBootstrapped = Reason(rawValue: "not-bootstrapped")
+        /// A main-actor factory's product was asked for synchronously off the main actor.
+        public static let needsMainActor = Reason(rawValue: "needs-main-actor")
+        /// An `async` factory's product, not yet made, was asked for synchronously.
+        public static let needsAwait = Reason(rawValue: "needs-await")
     }
 
     /// What went wrong.
@@ -107,6 +111,12 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case .notBootstrapped:
             text += "no container is set. Call PatchbaySystem.bootstrap(container) at start-up, "
                 + "or name a container: @Injected(container: container)."
+        case .needsMainActor:
+            text += "factory '\(factory ?? "?")' runs on the main actor, and this request is not on it. Resolve it "
+                + "from main-actor code, or with `try await container.resolve(awaiting:)`, which goes there."
+        case .needsAwait:
+            text += "factory '\(factory ?? "?")' is async. Resolve it with `try await container.resolve(awaiting:)`, "
+                + "or take it as a need of an async factory."
         default:
             text += detail ?? reason.rawValue
         }
@@ -126,6 +136,24 @@ extension ResolutionError {
         return ResolutionError(
             .factoryFailed, type: binding.key.name, injectors: [binding.injector],
             path: cache.pointee.lightPathNames(), factory: binding.definition.name, underlying: error)
+    }
+}
+
+extension ResolutionError {
+    /// What a synchronous call of a main-actor factory throws off the main actor.
+    @usableFromInline
+    static func needsMainActor(_ call: FactoryCall) -> ResolutionError {
+        ResolutionError(
+            .needsMainActor, type: call.binding.key.name, injectors: [call.binding.injector],
+            path: call.full?.names ?? [call.binding.key.name], factory: call.binding.definition.name)
+    }
+
+    /// What a synchronous call of an `async` factory throws.
+    @usableFromInline
+    static func needsAwait(_ call: FactoryCall) -> ResolutionError {
+        ResolutionError(
+            .needsAwait, type: call.binding.key.name, injectors: [call.binding.injector],
+            path: call.full?.names ?? [call.binding.key.name], factory: call.binding.definition.name)
     }
 }
 

@@ -36,6 +36,8 @@ package struct CatalogIndex: Sendable {
         let productIsClass: Bool
         /// Whether it takes `parameters`.
         let takesParameters: Bool
+        /// Where its closure runs, which decides who may need it.
+        let execution: FactoryExecution
     }
 
     /// One need of a factory.
@@ -89,7 +91,7 @@ package struct CatalogIndex: Sendable {
                 name: definition.name, provides: providedStart..<providedTypes.count, needs: needRange,
                 argument: definition.argument.map { intern($0) },
                 defaultLifetime: definition.defaultLifetime, productIsClass: definition.productIsClass,
-                takesParameters: definition.parameters != nil))
+                takesParameters: definition.parameters != nil, execution: definition.execution))
         }
     }
 
@@ -125,7 +127,8 @@ package struct CatalogIndex: Sendable {
             factories.append(Factory(
                 name: factory.name, provides: providedStart..<providedTypes.count, needs: needRange,
                 argument: factory.argument.map { intern($0, short: nil) }, defaultLifetime: factory.defaultLifetime,
-                productIsClass: factory.productIsClass, takesParameters: factory.parameters != nil))
+                productIsClass: factory.productIsClass, takesParameters: factory.parameters != nil,
+                execution: factory.execution ?? .synchronous))
         }
         typesByQualifiedName = MadeOnce(qualifiedNames)
     }

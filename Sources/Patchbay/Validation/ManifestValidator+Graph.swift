@@ -97,6 +97,7 @@ extension ValidationRun {
                 }
                 let dependency = effective[served]
                 checkDependencyTakesNoArgument(dependency, of: owner, in: catalog)
+                checkNeedCanBeMade(need, by: dependency, for: owner, in: catalog)
                 checkNotCaptive(dependency, of: owner, in: catalog)
                 if need.kind != .lazy { edges[offset].append(served) }
             }
@@ -137,6 +138,39 @@ extension ValidationRun {
                 + "resolve(_:argument:), give factory '\(binding(owner).factory)' the same argument to pass on, "
                 + "or bind a factory without an argument",
             field: BindingKey.factory.rawValue, dependencyPath: [catalog.display(owner.typeID), needName]))
+    }
+
+    /// Rules `needs-await` and `needs-main-actor`: a need is served by a
+    /// factory that can run where its dependent's factory runs. Only an
+    /// `async` factory awaits its needs, so only it may need an `async` one
+    /// (directly or as `T?`; a `Lazy` is read synchronously); a main-actor
+    /// factory runs on the main actor, so only a factory that runs there, or
+    /// awaits, may need one.
+    mutating func checkNeedCanBeMade(
+        _ need: CatalogIndex.Need, by dependency: BindingDescription, for owner: BindingDescription,
+        in catalog: CatalogIndex
+    ) {
+        let (ownerRuns, needRuns) = (
+            catalog.factories[owner.factoryPlace].execution, catalog.factories[dependency.factoryPlace].execution
+        )
+        guard !ownerRuns.canUse(needRuns, as: need.kind) else { return }
+        let (ownerName, needName) = (catalog.display(owner.typeID), catalog.display(dependency.typeID))
+        let (ownerFactory, needFactory) = (binding(owner).factory, binding(dependency).factory)
+        if needRuns == .async {
+            report(diagnostic(
+                binding(owner), .needsAwait, "factory '\(ownerFactory)' for \(binding(owner).displayKey) needs "
+                    + "\(needName)\(need.kind == .lazy ? " as Lazy" : ""), but its factory '\(needFactory)' is async "
+                    + "and '\(ownerFactory)' cannot await it; register '\(ownerFactory)' with an async closure (taking "
+                    + "\(needName) directly or as an optional), or bind \(needName) to a synchronous factory",
+                field: BindingKey.factory.rawValue, dependencyPath: [ownerName, needName]))
+        } else {
+            report(diagnostic(
+                binding(owner), .needsMainActor, "factory '\(ownerFactory)' for \(binding(owner).displayKey) needs "
+                    + "\(needName), but its factory '\(needFactory)' runs on the main actor and '\(ownerFactory)' "
+                    + "may run anywhere; register '\(ownerFactory)' on MainActor.self too, or with an async closure, "
+                    + "or bind \(needName) to a nonisolated factory",
+                field: BindingKey.factory.rawValue, dependencyPath: [ownerName, needName]))
+        }
     }
 
     /// Rule `captive-dependency`: nothing keeps a dependency alive past its lifetime.

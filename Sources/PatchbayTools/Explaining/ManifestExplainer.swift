@@ -95,7 +95,8 @@ public struct ManifestExplainer: Sendable {
             guard let factory = table.factory(of: binding) else { continue }
             facts[binding.factory] = TypeExplanation.Factory(
                 name: factory.name, productType: table.display(factory.productType),
-                argument: factory.argument.map(table.display), registeredAt: factory.registeredAt)
+                argument: factory.argument.map(table.display), registeredAt: factory.registeredAt,
+                execution: factory.execution?.rawValue)
         }
         return facts
     }

@@ -79,6 +79,9 @@ public struct TypeExplanation: Sendable, Hashable {
         public let argument: String?
         /// Where the factory was registered, when the catalog says.
         public let registeredAt: String?
+        /// `main-actor` or `async` when the factory's closure is one; nil for
+        /// a nonisolated, synchronous factory.
+        public let execution: String?
     }
 
     /// What a factory needs.

@@ -1,0 +1,84 @@
+// Registration of `async` factories: services that must await to start
+// (open a database, read a keychain). Their needs are awaited before the
+// closure runs, each resolved as `resolve(awaiting:)` would; the definition
+// records `async`, so validation refuses a synchronous factory that needs
+// one, and a synchronous resolve throws `needs-await` instead of blocking.
+
+extension FactoryCatalog {
+    /// Registers a factory whose closure is `async`.
+    ///
+    ///     catalog.register("keychain-store", provides: (any TokenStore).self, lifetime: .singleton) {
+    ///         (log: any Logger) async throws in
+    ///         try await KeychainTokenStore.open(log: log)
+    ///     }
+    ///     let store = try await container.resolve(awaiting: (any TokenStore).self)
+    ///
+    /// Resolve it with ``Container/resolve(awaiting:from:)``, or take it as a
+    /// direct (or optional) need of another `async` factory. A singleton is
+    /// made once even when many tasks ask for it first at the same time; once
+    /// made, a synchronous resolve returns it too. Before that, a synchronous
+    /// resolve throws ``ResolutionError/Reason/needsAwait``, and a synchronous
+    /// factory that needs it is a `needs-await` error in `patchbay check` and
+    /// at activation.
+    ///
+    /// - Parameters:
+    ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
+    ///   - type: The type the factory provides, usually a protocol.
+    ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - file: Where the registration is, for messages about mistakes; leave the default.
+    ///   - line: Where the registration is, for messages about mistakes; leave the default.
+    ///   - make: Makes the product from its dependencies.
+    @inlinable @inline(never)
+    public mutating func register<T, each Dependency>(
+        _ name: String,
+        provides type: T.Type,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @Sendable (repeat each Dependency) async throws -> T
+    ) {
+        let specs = Self.dependencySpecs(repeat (each Dependency).self)
+        addOrStop(Self.asyncDefinition(name, type, lifetime, specs: specs, parameters: nil, file, line) { call in
+            var needs = call.dependencies
+            let dependencies = (repeat try await needs.next((each Dependency).self, specs))
+            return try await make(repeat each dependencies)
+        })
+    }
+
+    /// Registers an `async` factory that takes parameters from the manifest
+    /// (see the parameters form of `register`).
+    @inlinable @inline(never)
+    public mutating func register<T, Parameters: Decodable & Sendable, each Dependency>(
+        _ name: String,
+        provides type: T.Type,
+        parameters: Parameters.Type,
+        lifetime: Lifetime? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @Sendable (Parameters, repeat each Dependency) async throws -> T
+    ) {
+        let specs = Self.dependencySpecs(repeat (each Dependency).self)
+        addOrStop(Self.asyncDefinition(
+            name, type, lifetime, specs: specs, parameters: .of(parameters), file, line
+        ) { call in
+            var needs = call.dependencies
+            let dependencies = (repeat try await needs.next((each Dependency).self, specs))
+            return try await make(call.parameters(as: Parameters.self), repeat each dependencies)
+        })
+    }
+
+    /// A definition whose product only `produce`, awaited, makes.
+    @usableFromInline
+    static func asyncDefinition<T>(
+        _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec],
+        parameters: ParametersSpec?, _ file: StaticString, _ line: UInt,
+        produce: @escaping @Sendable (AwaitingCall) async throws -> T
+    ) -> FactoryDefinition {
+        let key = TypeKey(type)
+        return FactoryDefinition(
+            name: name, provides: [ProvidedType(key: key, convert: nil)], dependencies: specs,
+            defaultLifetime: lifetime, productTypeName: key.qualifiedName,
+            productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: nil,
+            registeredAt: CodeLocation(file, line), buildInto: nil, execution: .async,
+            buildAwaiting: { call in Instance<T>(try await produce(call)) }
+        ) { call in throw ResolutionError.needsAwait(call) }
+    }
+}

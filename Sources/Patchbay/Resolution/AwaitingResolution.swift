@@ -1,0 +1,250 @@
+// Resolution through `await`: what makes `async` factories, and goes to the
+// main actor for main-actor ones. Everything else it hands to the
+// synchronous engine, so a plain binding resolves the same way whichever
+// entry was called; this engine only adds what awaiting needs: a singleton
+// made once by one task while the others await it, and the path of
+// bindings being awaited, for cycles and messages.
+
+extension Container {
+    /// Resolves `type` from `injector` (with fallback), awaiting what must be
+    /// awaited: a binding served by an `async` factory (and its needs), and a
+    /// main-actor factory's product, made on the main actor.
+    ///
+    ///     let store = try await container.resolve(awaiting: (any TokenStore).self)
+    ///
+    /// Any binding can be resolved this way; a plain one is made exactly as
+    /// ``resolve(_:from:)`` makes it. A singleton of an `async` factory is
+    /// made once even when many tasks ask for it first at the same time.
+    ///
+    /// - Throws: ``ResolutionError``, naming the path of the binding that failed.
+    public func resolve<T>(
+        awaiting type: T.Type = T.self, from injector: InjectorName = .primary
+    ) async throws(ResolutionError) -> T {
+        try await AwaitingResolution(container: self).resolve(T.self, from: injector, path: [])!
+    }
+}
+
+/// One top-level ``Container/resolve(awaiting:from:)`` and everything it
+/// awaits: the activation it reads (so the whole graph comes from one
+/// manifest) and its `graph` instances.
+final class AwaitingResolution: @unchecked Sendable {
+    let container: Container
+    let activation: Activation
+    let overrides: OverrideTable?
+    /// The `graph` instances of the `async` factories it made; guarded by
+    /// `lock`, since needs may be awaited from several tasks' threads in turn.
+    private let graph = Locked<[ObjectIdentifier: AnyObject]>([:])
+
+    init(container: Container) {
+        self.container = container
+        activation = container.currentActivation()
+        overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(container)) : nil
+    }
+
+    /// Resolves `T` for a request at the end of `path`: an `async` binding
+    /// here, a main-actor one on the main actor, anything else (an override,
+    /// an unbound or ``Injectable`` type too) as the synchronous engine does.
+    func resolve<T>(
+        _: T.Type, from injector: InjectorName, path: [CompiledBinding], ifBound: Bool = false
+    ) async throws(ResolutionError) -> T? {
+        let id = ObjectIdentifier(T.self)
+        let binding = overrides?.lookup(id) == nil ? activation.entries[id]?.winner(for: injector) : nil
+        switch binding?.definition.execution {
+        case .async?:
+            return try await instance(of: binding!, as: T.self, path: path)
+        case .mainActor?:
+            let made = await MainActor.run { () -> Instance<Result<T?, ResolutionError>> in
+                Instance(Result { () throws(ResolutionError) in
+                    try self.resolveSynchronously(T.self, from: injector, ifBound: ifBound, after: path)
+                })
+            }
+            return try made.value.get()
+        case .synchronous?, nil:
+            return try resolveSynchronously(T.self, from: injector, ifBound: ifBound, after: path)
+        }
+    }
+
+    /// `T` as the synchronous engine resolves it, in this resolution's
+    /// activation; an error's path goes on from `path`.
+    private func resolveSynchronously<T>(
+        _: T.Type, from injector: InjectorName, ifBound: Bool, after path: [CompiledBinding]
+    ) throws(ResolutionError) -> T? {
+        do {
+            return try container.resolve(
+                T.self, from: injector, state: ThreadResolutionState.current, activation: activation, ifBound: ifBound)
+        } catch {
+            throw error.following(path.map(\.key.name))
+        }
+    }
+
+    /// An instance of an `async` binding, from its storage or newly made.
+    private func instance<T>(
+        of binding: CompiledBinding, as _: T.Type, path: [CompiledBinding]
+    ) async throws(ResolutionError) -> T {
+        if path.contains(where: { $0.sharesInstance(with: binding) }) {
+            let loop = path.drop { !$0.sharesInstance(with: binding) }.map(\.key.name) + [binding.key.name]
+            throw ResolutionError(
+                .dependencyCycle, type: binding.key.name, injectors: [binding.injector],
+                path: path.map(\.key.name) + [binding.key.name], factory: binding.definition.name,
+                detail: loop.joined(separator: " -> "))
+        }
+        let make = { @Sendable () async throws(ResolutionError) -> AnyObject in
+            try await self.make(binding, path: path + [binding])
+        }
+        switch binding.storage {
+        case .transient:
+            return binding.typed(try await make(), as: T.self)
+        case .singleton(let shared):
+            let cell = overrides?.cell(for: ObjectIdentifier(shared)) ?? shared
+            return binding.typed(try await cell.value(awaiting: make), as: T.self)
+        case .weak(let cell):
+            let made = try await cell.value(awaiting: make) { box in binding.typed(box, as: T.self) as AnyObject }
+            return made as! T
+        case .graph:
+            if let box = graph.withLock({ $0[binding.slot] }) { return binding.typed(box, as: T.self) }
+            let box = try await make()
+            // Two needs of one graph instance awaited side by side: the first made wins.
+            let kept = graph.withLock { graph in
+                if let earlier = graph[binding.slot] { return earlier }
+                graph[binding.slot] = box
+                return box
+            }
+            return binding.typed(kept, as: T.self)
+        case .scoped:
+            guard let scope = Scope.current else {
+                throw ResolutionError(
+                    .noActiveScope, type: binding.key.name, path: path.map(\.key.name) + [binding.key.name],
+                    factory: binding.definition.name)
+            }
+            guard let cell = scope.cell(for: binding.slot) else {
+                throw ResolutionError(
+                    .scopeClosed, type: binding.key.name, path: path.map(\.key.name) + [binding.key.name],
+                    factory: binding.definition.name)
+            }
+            return binding.typed(try await cell.value(awaiting: make), as: T.self)
+        }
+    }
+
+    /// Runs an `async` binding's factory, whose call ends `path`.
+    private func make(_ binding: CompiledBinding, path: [CompiledBinding]) async throws(ResolutionError) -> AnyObject {
+        do {
+            return try await binding.definition.buildAwaiting!(AwaitingCall(resolution: self, binding: binding, path: path))
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            throw ResolutionError(
+                .factoryFailed, type: binding.key.name, injectors: [binding.injector], path: path.map(\.key.name),
+                factory: binding.definition.name, underlying: error)
+        }
+    }
+}
+
+/// What an `async` factory's closure is called with: the resolution it
+/// runs in and the path to its binding, which its needs are awaited at the end of.
+@usableFromInline
+struct AwaitingCall: @unchecked Sendable {
+    let resolution: AwaitingResolution
+    let binding: CompiledBinding
+    /// The bindings being awaited, outermost first, ending with ``binding``.
+    let path: [CompiledBinding]
+
+    /// A cursor over the factory's needs, in the order of its closure's parameters.
+    @usableFromInline
+    var dependencies: AwaitingDependencyCursor { AwaitingDependencyCursor(call: self) }
+
+    /// The binding's decoded parameters; validation decoded them at activation.
+    @usableFromInline
+    func parameters<P>(as _: P.Type) -> P {
+        binding.parameters as! P
+    }
+
+    /// One need, resolved from the injector that served the factory, with
+    /// the same fallback: awaited when it must be, `T?` as such.
+    func dependency<D>(_: D.Type, spec: DependencySpec) async throws -> D {
+        if let makeWrapper = spec.makeAwaitingWrapper {
+            return try await makeWrapper(self) as! D  // an Optional or Lazy of a concrete type
+        }
+        return try await resolution.resolve(D.self, from: binding.injector, path: path)!
+    }
+}
+
+/// Hands out an `async` factory's needs one at a time, awaiting each.
+@usableFromInline
+struct AwaitingDependencyCursor {
+    @usableFromInline let call: AwaitingCall
+    @usableFromInline var index = 0
+
+    @usableFromInline
+    init(call: AwaitingCall) {
+        self.call = call
+    }
+
+    /// The next need, of type `D`, as `specs` (made at registration) says.
+    @usableFromInline
+    mutating func next<D>(_: D.Type, _ specs: [DependencySpec]) async throws -> D {
+        defer { index += 1 }
+        return try await call.dependency(D.self, spec: specs[index])
+    }
+}
+
+extension InstanceCell {
+    /// The makings under way of `async` singletons and scoped instances, by
+    /// cell. Kept aside rather than in each cell: only `async` factories
+    /// use it, and every other cell stays as small as it was.
+    private static let makings = Locked<[ObjectIdentifier: Task<Instance<AnyObject>, any Error>]>([:])
+
+    /// The instance, made by `make` if this is the first request. Many tasks
+    /// asking first at once await one making: the first starts it, the others
+    /// wait for its result. If it fails, each of them gets the error, and the
+    /// next request tries again.
+    func value(
+        awaiting make: @escaping @Sendable () async throws(ResolutionError) -> AnyObject
+    ) async throws(ResolutionError) -> AnyObject {
+        if let made = current { return made }
+        let id = ObjectIdentifier(self)
+        let making = Self.makings.withLock { makings in
+            if let running = makings[id] { return running }
+            // A task of its own, so no one waiter's cancellation stops the
+            // making the others await. It inherits the task-locals (the
+            // scope, test overrides) of the request that started it.
+            let task = Task { () async throws -> Instance<AnyObject> in
+                let box = try await make()
+                return Instance(self.value(orMake: { box }))  // published as a synchronous making would be
+            }
+            makings[id] = task
+            return task
+        }
+        defer { Self.makings.withLock { if $0[id] == making { $0[id] = nil } } }
+        do {
+            return try await making.value.value
+        } catch {
+            throw error as! ResolutionError  // `make` throws nothing else
+        }
+    }
+}
+
+extension WeakCell {
+    /// The live instance, or a new one from `make`. Two first requests at
+    /// once may both make one; the first to finish is kept, as it would be
+    /// if a synchronous request had made its own meanwhile.
+    func value(
+        awaiting make: @Sendable () async throws(ResolutionError) -> AnyObject,
+        unbox: (AnyObject) -> AnyObject
+    ) async throws(ResolutionError) -> AnyObject {
+        if let live { return live }
+        let made = unbox(try await make())
+        return keep(made)
+    }
+}
+
+extension ResolutionError {
+    /// The same error as seen from the end of `outer`: its path goes on from there.
+    func following(_ outer: [String]) -> ResolutionError {
+        guard !outer.isEmpty else { return self }
+        var error = ResolutionError(
+            reason, type: requestedType, injectors: injectorsSearched, path: outer + dependencyPath,
+            suggestions: suggestions, factory: factory, underlying: underlying, detail: detail)
+        error.requestedAt = requestedAt
+        return error
+    }
+}

@@ -37,11 +37,12 @@ enum Docs {
         return catalog
     }
 
-    /// Every article of the catalog.
-    static let articles = [
-        "Patchbay.md", "GettingStarted.md", "ManifestFormat.md", "Environments.md", "CheckingManifestsInCI.md",
-        "CommandReference.md",
-    ]
+    /// Every article of the catalog, read from its folder, so a new one is checked too.
+    static let articles: [String] = {
+        let folder = repositoryRoot.appendingPathComponent("Sources/Patchbay/Patchbay.docc")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".md") }.sorted()
+    }()
 
     static func article(_ name: String) -> URL {
         repositoryRoot.appendingPathComponent("Sources/Patchbay/Patchbay.docc/\(name)")

@@ -5,6 +5,7 @@
 import Foundation
 import Testing
 @testable import Patchbay
+@testable import PatchbayTools
 
 /// Marks the main dispatch queue, where the main actor runs its jobs (on
 /// Linux under `swift test`, a worker thread serves it, not the main thread).
@@ -264,5 +265,19 @@ struct StoreUnavailable: Error {}
         #expect(runs["token-store"] == .async)
         #expect(runs["part"] == .some(nil))
         #expect(try CatalogDescription(jsonData: description.jsonData()) == description)
+    }
+
+    @Test func explainShowsWhereAFactoryRuns() throws {
+        let description = catalog().describe()
+        let manifest = Manifest(bindings: [
+            bind("Widget", to: "part"), bind("FeedModel", to: "feed"), bind("TokenStore", to: "token-store"),
+        ])
+        func runsRow(_ type: String) -> String? {
+            ManifestExplainer(manifest: manifest, catalog: description).explain(type).text()
+                .split(separator: "\n").first { $0.contains("runs") }.map(String.init)
+        }
+        #expect(runsRow("FeedModel")?.contains("on the main actor") == true)
+        #expect(runsRow("TokenStore")?.contains("async: resolve it with try await") == true)
+        #expect(runsRow("Widget") == nil)
     }
 }

@@ -26,6 +26,7 @@ if let index = arguments.firstIndex(of: "--count"), index + 1 < arguments.count 
 
 var cases: [Case] = []
 cases += resolveCases(iterations: 1_000_000)
+cases += try asyncCases(iterations: 200_000)
 cases += coldStartCases()
 cases += activationCases(sizes: [1_000, 10_000, 100_000])
 cases += try checkCases()

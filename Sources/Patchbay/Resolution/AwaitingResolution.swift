@@ -20,7 +20,22 @@ extension Container {
     public func resolve<T>(
         awaiting type: T.Type = T.self, from injector: InjectorName = .primary
     ) async throws(ResolutionError) -> T {
-        try await AwaitingResolution(container: self).resolve(T.self, from: injector, path: [])!
+        let activation = ThreadResolutionState.current.activation(of: self)
+        if let binding = activation.entries[ObjectIdentifier(T.self)]?.winner(for: injector) {
+            switch binding.definition.execution {
+            case .synchronous:
+                // Nothing to await: the synchronous engine serves it (and any override of it).
+                return try resolve(T.self, from: injector)
+            case .async where !activation.overridesInUse:
+                // A made singleton is read as the synchronous engine reads one.
+                if case .singleton(let cell) = binding.storage, let box = cell.current {
+                    return binding.typed(box, as: T.self)
+                }
+            default: break
+            }
+        }
+        return try await AwaitingResolution(container: self, activation: activation)
+            .resolve(T.self, from: injector, path: [])!
     }
 }
 
@@ -31,13 +46,15 @@ final class AwaitingResolution: @unchecked Sendable {
     let container: Container
     let activation: Activation
     let overrides: OverrideTable?
-    /// The `graph` instances of the `async` factories it made; guarded by
-    /// `lock`, since needs may be awaited from several tasks' threads in turn.
-    private let graph = Locked<[ObjectIdentifier: AnyObject]>([:])
+    /// The `graph` instances of the `async` factories it made. No lock: one
+    /// resolution awaits its needs one after another, in one task, so only
+    /// one thread at a time uses it (threads may change at each `await`,
+    /// which orders the accesses).
+    private var graph: [ObjectIdentifier: AnyObject] = [:]
 
-    init(container: Container) {
+    init(container: Container, activation: Activation) {
         self.container = container
-        activation = container.currentActivation()
+        self.activation = activation
         overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(container)) : nil
     }
 
@@ -88,9 +105,8 @@ final class AwaitingResolution: @unchecked Sendable {
                 path: path.map(\.key.name) + [binding.key.name], factory: binding.definition.name,
                 detail: loop.joined(separator: " -> "))
         }
-        let make = { @Sendable () async throws(ResolutionError) -> AnyObject in
-            try await self.make(binding, path: path + [binding])
-        }
+        let path = path + [binding]  // the factory's call, and its needs, are awaited at the end of it
+        @Sendable func make() async throws(ResolutionError) -> AnyObject { try await self.make(binding, path: path) }
         switch binding.storage {
         case .transient:
             return binding.typed(try await make(), as: T.self)
@@ -101,24 +117,19 @@ final class AwaitingResolution: @unchecked Sendable {
             let made = try await cell.value(awaiting: make) { box in binding.typed(box, as: T.self) as AnyObject }
             return made as! T
         case .graph:
-            if let box = graph.withLock({ $0[binding.slot] }) { return binding.typed(box, as: T.self) }
+            if let box = graph[binding.slot] { return binding.typed(box, as: T.self) }
             let box = try await make()
-            // Two needs of one graph instance awaited side by side: the first made wins.
-            let kept = graph.withLock { graph in
-                if let earlier = graph[binding.slot] { return earlier }
-                graph[binding.slot] = box
-                return box
-            }
-            return binding.typed(kept, as: T.self)
+            graph[binding.slot] = box
+            return binding.typed(box, as: T.self)
         case .scoped:
             guard let scope = Scope.current else {
                 throw ResolutionError(
-                    .noActiveScope, type: binding.key.name, path: path.map(\.key.name) + [binding.key.name],
+                    .noActiveScope, type: binding.key.name, path: path.map(\.key.name),
                     factory: binding.definition.name)
             }
             guard let cell = scope.cell(for: binding.slot) else {
                 throw ResolutionError(
-                    .scopeClosed, type: binding.key.name, path: path.map(\.key.name) + [binding.key.name],
+                    .scopeClosed, type: binding.key.name, path: path.map(\.key.name),
                     factory: binding.definition.name)
             }
             return binding.typed(try await cell.value(awaiting: make), as: T.self)

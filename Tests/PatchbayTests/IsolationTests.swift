@@ -128,6 +128,17 @@ struct StoreUnavailable: Error {}
         #expect(try await container.resolve(awaiting: (any Widget).self).tag == "plain")
     }
 
+    @Test func anAsyncFactoryAwaitsAnOptionalNeedOfAnAsyncFactory() async throws {
+        var catalog = catalog()
+        catalog.register("vault", provides: (any Gadget).self) { (store: TokenStore?) async in
+            Part(tag: "vault", serial: store?.serial ?? -1)
+        }
+        let container = try makeContainer(catalog, [
+            bind("TokenStore", to: "token-store", .singleton), bind("Gadget", to: "vault"),
+        ])
+        #expect(try await container.resolve(awaiting: (any Gadget).self).serial == 1)
+    }
+
     @Test func anAsyncSingletonIsMadeOnceUnderAHundredConcurrentFirstResolves() async throws {
         let made = Counter()
         let container = try container(made: made)

@@ -23,7 +23,8 @@ package enum FactoryExecution: String, Sendable, Codable {
     func canUse(_ need: FactoryExecution, as kind: DependencySpec.Kind) -> Bool {
         switch (self, need) {
         case (_, .synchronous): true
-        case (.async, .async): kind == .direct  // `T?` and `Lazy<T>` are made synchronously
+        // Awaited as it is, or as `T?`; a `Lazy<T>` is read synchronously, later.
+        case (.async, .async): kind == .direct || kind == .optional
         case (.async, .mainActor), (.mainActor, .mainActor): true
         case (.synchronous, _), (.mainActor, .async): false
         }

@@ -18,10 +18,13 @@ final class Activation: Sendable {
     /// (the providers of a type, the names bound) is worked out when a message
     /// is made, not at every activation.
     let catalog: FactoryCatalog
+    /// The types whose empty collection resolves to `[]` (see
+    /// ``emptyCollection(_:)``), worked out the first time an unbound array is asked for.
+    let knownElementTypes: MadeOnce<Set<ObjectIdentifier>>
 
     init(
         manifest: Manifest, injectorOrder: [InjectorName], entries: TypeTable, overridesInUse: Bool = false,
-        warnings: [Diagnostic], catalog: FactoryCatalog
+        warnings: [Diagnostic], catalog: FactoryCatalog, knownElementTypes: MadeOnce<Set<ObjectIdentifier>> = MadeOnce()
     ) {
         self.manifest = manifest
         self.injectorOrder = injectorOrder
@@ -29,6 +32,7 @@ final class Activation: Sendable {
         self.overridesInUse = overridesInUse
         self.warnings = warnings
         self.catalog = catalog
+        self.knownElementTypes = knownElementTypes
     }
 
     /// The same activation — the same bindings and the same singleton
@@ -36,7 +40,7 @@ final class Activation: Sendable {
     func withOverridesInUse() -> Activation {
         Activation(
             manifest: manifest, injectorOrder: injectorOrder, entries: entries, overridesInUse: true,
-            warnings: warnings, catalog: catalog)
+            warnings: warnings, catalog: catalog, knownElementTypes: knownElementTypes)
     }
 
     /// The short names of the bound types, for "did you mean" in messages.

@@ -91,6 +91,8 @@ extension ValidationRun {
         for (offset, owner) in effective.enumerated() {
             guard let needs = catalog.needs(owner.factoryPlace) else { continue }
             for need in needs {
+                // A collection is zero or more elements: never missing.
+                if need.kind == .collection { continue }
                 guard let served = table.binding(serving: need.type, from: owner.injector) else {
                     checkNeedIsBound(need, of: owner, in: catalog)
                     continue

@@ -26,6 +26,7 @@ extension DependencyGraph {
             case .direct: lines.append("  \(edge.from) --> \(edge.to)")
             case .optional: lines.append("  \(edge.from) -->|optional| \(edge.to)")
             case .lazy: lines.append("  \(edge.from) -.->|lazy| \(edge.to)")
+            case .collection: lines.append("  \(edge.from) -->|element| \(edge.to)")
             }
         }
         if !unbound.isEmpty {
@@ -64,6 +65,7 @@ extension DependencyGraph {
             case .direct: lines.append("  \(edge.from) -> \(edge.to);")
             case .optional: lines.append("  \(edge.from) -> \(edge.to) [label=\"optional\"];")
             case .lazy: lines.append("  \(edge.from) -> \(edge.to) [style=dashed, label=\"lazy\"];")
+            case .collection: lines.append("  \(edge.from) -> \(edge.to) [label=\"element\"];")
             }
         }
         lines.append("}")

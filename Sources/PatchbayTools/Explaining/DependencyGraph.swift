@@ -93,16 +93,21 @@ public struct DependencyGraph: Sendable, Hashable {
         func servingID(_ need: CatalogDescription.Need, of entry: BindingDescription) -> String? {
             table.serving(need.type, from: entry.injector).flatMap { ids[ManifestExplainer.NodeKey($0)] }
         }
+        // A collection need's edges go to its elements; with none it is `[]`, not a missing type.
+        func isCollection(_ need: CatalogDescription.Need) -> Bool {
+            TypeExplanation.NeedKind(rawValue: need.kind) == .collection
+        }
         var unboundIDs: [String: String] = [:]
         let unboundNames = Set(ordered.flatMap { entry in
-            (table.factory(of: entry)?.needs ?? []).filter { servingID($0, of: entry) == nil }.map { table.display($0.type) }
+            (table.factory(of: entry)?.needs ?? []).filter { !isCollection($0) && servingID($0, of: entry) == nil }
+                .map { table.display($0.type) }
         })
         for (offset, name) in unboundNames.sorted().enumerated() { unboundIDs[name] = "u\(offset + 1)" }
         var edges: [Edge] = []
         var seen: Set<Edge> = []
         for entry in ordered {
             guard let needs = table.factory(of: entry)?.needs, let from = ids[ManifestExplainer.NodeKey(entry)] else { continue }
-            for need in needs {
+            for need in needs where !isCollection(need) {
                 let kind = TypeExplanation.NeedKind(rawValue: need.kind) ?? .direct
                 guard let to = servingID(need, of: entry) ?? unboundIDs[table.display(need.type)] else { continue }
                 let edge = Edge(from: from, to: to, kind: kind)

@@ -116,7 +116,7 @@ public struct ManifestExplainer: Sendable {
     ) -> TypeExplanation.Node {
         let kind = TypeExplanation.NeedKind(rawValue: need.kind) ?? .direct
         let display = table.display(need.type)
-        guard let served = table.serving(need.type, from: owner.injector) else {
+        guard kind != .collection, let served = table.serving(need.type, from: owner.injector) else {
             return TypeExplanation.Node(
                 type: display, kind: kind, served: nil, searched: table.searchOrder(from: owner.injector),
                 fallbackFrom: nil, marks: [], children: [])

@@ -157,6 +157,7 @@ extension TypeExplanation {
         case .direct: node.type
         case .optional: node.type + "?"
         case .lazy: "Lazy<\(node.type)>"
+        case .collection: "[\(node.type)]"
         }
     }
 
@@ -167,6 +168,7 @@ extension TypeExplanation {
             case .direct: return "not bound (\(searched))"
             case .optional: return "not bound: resolves to nil (\(searched))"
             case .lazy: return "not bound: fails on first use (\(searched))"
+            case .collection: return "no elements: resolves to [] (\(searched))"
             }
         }
         var notes: [String] = []

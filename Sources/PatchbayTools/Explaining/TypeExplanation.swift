@@ -106,13 +106,15 @@ public struct TypeExplanation: Sendable, Hashable {
         case optional
         /// `Lazy<T>`: resolved on first use.
         case lazy
+        /// `[T]`: every element of `T`'s collection, in manifest order; `[]` when none.
+        case collection
     }
 
     /// One need of a factory in the dependency tree.
     public struct Node: Sendable, Hashable {
         /// The needed type's short name.
         public let type: String
-        /// Direct, optional or lazy.
+        /// Direct, optional, lazy or collection.
         public let kind: NeedKind
         /// The binding that serves it; `nil` when no injector binds it.
         public let served: BindingDescription?

@@ -91,4 +91,69 @@ enum Plugins {
         #expect(error?.reason == .notBound)
         #expect(try container.resolveIfBound([any UnknownSink].self) == nil)
     }
+
+    // MARK: - The manifest form
+
+    /// Three plugins, one of each kind of lifetime, and a host that needs them all.
+    static let pluginsManifest = """
+        {
+          "format": 1,
+          "bindings": [
+            { "protocol": "PluginHost", "factory": "host" },
+            { "collection": "Plugin", "factory": "audit-plugin", "lifetime": "singleton" },
+            { "collection": "Plugin", "factory": "metrics-plugin", "parameters": { "rate": 5 } },
+            { "collection": "Plugin", "factory": "console-plugin", "lifetime": "transient" }
+          ]
+        }
+        """
+
+    @Test func aCollectionKeyMakesAnElementInManifestOrder() throws {
+        let manifest = try ManifestLoader(environment: [:]).load(data: Data(Self.pluginsManifest.utf8), file: "plugins.json")
+        #expect(manifest.bindings.map(\.isCollectionElement) == [false, true, true, true])
+        #expect(manifest.bindings.map(\.protocolName) == ["PluginHost", "Plugin", "Plugin", "Plugin"])
+        #expect(manifest.bindings[1].factory == "audit-plugin" && manifest.bindings[1].lifetime == .singleton)
+        let inCode = Binding(collection: "Plugin", factory: "audit-plugin", lifetime: .singleton)
+        #expect(inCode.isCollectionElement && inCode.protocolName == "Plugin")
+        #expect(!Binding(protocol: "Plugin", factory: "audit-plugin").isCollectionElement)
+        #expect(manifest.bindings[2].displayKey == "[Plugin]")
+    }
+
+    @Test func aGoodCollectionManifestGetsOneVerdict() throws {
+        let folder = try ManifestFolder(["plugins.json": Self.pluginsManifest])
+        let (live, described) = try OneVerdictTests.bothChecks(of: [folder.file("plugins.json")], catalog: Plugins.catalog())
+        #expect(live.diagnostics.isEmpty, "\(live.diagnostics)")
+        #expect(described.diagnostics.isEmpty, "\(described.diagnostics)")
+    }
+
+    @Test func elementsAndTheSingleBindingOfATypeAreIndependent() throws {
+        // A single binding of Plugin and a collection of Plugin in one injector: no duplicate-binding.
+        let found = try diagnostics("""
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "Plugin", "factory": "audit-plugin" },
+                { "collection": "Plugin", "factory": "audit-plugin" },
+                { "collection": "Plugin", "factory": "console-plugin" }
+              ]
+            }
+            """, catalog: Plugins.catalog())
+        #expect(found.isEmpty, "\(found)")
+    }
+
+    @Test func aSingleNeedIsNotServedByACollectionAndSaysSo() throws {
+        var catalog = Plugins.catalog()
+        catalog.register("single-host", provides: String.self) { (plugin: any Plugin) in plugin.name }
+        let found = try diagnostics("""
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "String", "factory": "single-host" },
+                { "collection": "Plugin", "factory": "audit-plugin" }
+              ]
+            }
+            """, catalog: catalog)
+        #expect(found.map(\.code) == [.missingDependency])
+        #expect(found.first?.message.contains("takes as [Plugin]") == true, "\(found)")
+    }
 }
+

@@ -25,6 +25,9 @@ package enum ManifestKey: String, CaseIterable, Sendable, CustomStringConvertibl
 package enum BindingKey: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The requested type's name.
     case `protocol`
+    /// The element type's name, instead of `protocol`: the binding is one
+    /// element of that type's collection, served as `[T]` in manifest order.
+    case collection
     /// The catalog factory that serves it.
     case factory
     /// How long an instance lives.

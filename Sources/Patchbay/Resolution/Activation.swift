@@ -89,7 +89,7 @@ final class Activation: Sendable {
         // Usually one binding per type: kept inline (see `InjectorMap`).
         var bindingsByType: [ObjectIdentifier: InjectorMap<CompiledBinding>] = [:]
         bindingsByType.reserveCapacity(result.bindings.count)
-        for validated in result.bindings {
+        for validated in result.bindings where !validated.isCollectionElement {
             let definition = catalog.definitions[validated.factoryPlace]
             let provided = definition.provides[validated.provided]
             let storage: CompiledBinding.Storage

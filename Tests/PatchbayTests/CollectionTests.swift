@@ -155,5 +155,134 @@ enum Plugins {
         #expect(found.map(\.code) == [.missingDependency])
         #expect(found.first?.message.contains("takes as [Plugin]") == true, "\(found)")
     }
+
+    // MARK: - Resolving
+
+    /// The manifest of `pluginsManifest` in code: audit singleton, metrics (rate 5) transient, console weak.
+    static func mixedLifetimes() -> [Binding] {
+        [
+            bind("PluginHost", to: "host"),
+            Binding(collection: "Plugin", factory: "audit-plugin", lifetime: .singleton),
+            Binding(collection: "Plugin", factory: "metrics-plugin", lifetime: .transient, parameters: .object(["rate": .integer(5)])),
+            Binding(collection: "Plugin", factory: "console-plugin", lifetime: .weak),
+        ]
+    }
+
+    @Test func eachElementIsMadeAsItsOwnLifetimeSaysInManifestOrder() throws {
+        let container = try makeContainer(Plugins.catalog(), Self.mixedLifetimes())
+        let first = try container.resolve([any Plugin].self)
+        let second = try container.resolve([any Plugin].self)
+        #expect(first.map(\.name) == ["audit", "metrics-5", "console"])
+        #expect(second.map(\.name) == ["audit", "metrics-5", "console"])
+        #expect(first[0] === second[0], "a singleton element is the same object every time")
+        #expect(first[1] !== second[1], "a transient element is new each time")
+        #expect(first[2] === second[2], "a weak element is shared while someone holds it")
+        #expect(try container.resolve([any Plugin].self)[2] === first[2], "still held by `first`")
+    }
+
+    @Test func aWeakElementIsMadeAgainOnceReleased() throws {
+        let container = try makeContainer(Plugins.catalog(), Self.mixedLifetimes())
+        weak var released: (any Plugin)?
+        try { released = try container.resolve([any Plugin].self)[2] }()
+        #expect(released == nil, "nothing holds the weak element: it is gone")
+        let again = try container.resolve([any Plugin].self)[2] as! NamedPlugin
+        #expect(again.name == "console")
+    }
+
+    @Test func aFactoryThatNeedsTheCollectionGetsItsElements() throws {
+        let container = try makeContainer(Plugins.catalog(), Self.mixedLifetimes())
+        let host = try container.resolve(PluginHost.self)
+        #expect(host.plugins.map(\.name) == ["audit", "metrics-5", "console"])
+        #expect(host.plugins[0] === (try container.resolve([any Plugin].self)[0]))
+    }
+
+    @Test func injectedReadsTheCollection() throws {
+        let container = try makeContainer(Plugins.catalog(), Self.mixedLifetimes())
+        final class Screen: @unchecked Sendable {
+            @Injected var plugins: [any Plugin]
+            init(_ container: Container) { _plugins = Injected(container: container) }
+        }
+        let screen = Screen(container)
+        #expect(screen.plugins.map(\.name) == ["audit", "metrics-5", "console"])
+        #expect(screen.plugins[1] === screen.plugins[1], "kept after the first read, as any @Injected")
+    }
+
+    @Test func aScopedElementIsTheScopesOwn() throws {
+        let container = try makeContainer(Plugins.catalog(), [
+            Binding(collection: "Plugin", factory: "audit-plugin"),
+            Binding(collection: "Plugin", factory: "session-plugin", lifetime: .scoped),
+        ])
+        let scope = Scope()
+        let inScope = try scope.resolve([any Plugin].self, from: container)
+        #expect(try scope.resolve([any Plugin].self, from: container)[1] === inScope[1])
+        #expect(try Scope().resolve([any Plugin].self, from: container)[1] !== inScope[1])
+        let error = #expect(throws: ResolutionError.self) { try container.resolve([any Plugin].self) }
+        #expect(error?.reason == .noActiveScope)
+        #expect(error?.factory == "session-plugin")
+    }
+
+    @Test func aCollectionIsServedFromTheFirstInjectorThatHasElements() throws {
+        let container = try makeContainer(Plugins.catalog(), injectors: ["primary", "secondary", "alpha", "beta"], [
+            Binding(collection: "Plugin", factory: "audit-plugin", injector: "alpha"),
+            Binding(collection: "Plugin", factory: "console-plugin", injector: "beta"),
+            Binding(collection: "Plugin", factory: "session-plugin", injector: "beta"),
+            bind("PluginHost", to: "host", in: "beta"),
+            bind("PluginHost", to: "host", in: .secondary),
+        ])
+        // The asking injector's own elements, else the whole list of the first injector in order that has some.
+        #expect(try container.resolve([any Plugin].self, from: "beta").map(\.name) == ["console", "session"])
+        #expect(try container.resolve([any Plugin].self, from: "alpha").map(\.name) == ["audit"])
+        #expect(try container.resolve([any Plugin].self).map(\.name) == ["audit"])
+        #expect(try container.resolve([any Plugin].self, from: .secondary).map(\.name) == ["audit"])
+        // A factory's need is served from the injector that served the factory.
+        #expect(try container.resolve(PluginHost.self, from: "beta").plugins.map(\.name) == ["console", "session"])
+        #expect(try container.resolve(PluginHost.self, from: .secondary).plugins.map(\.name) == ["audit"])
+    }
+
+    @Test func aChildManifestReplacesTheParentsWholeCollection() throws {
+        let folder = try ManifestFolder([
+            "base.json": """
+                { "format": 1, "bindings": [
+                  { "protocol": "PluginHost", "factory": "host" },
+                  { "collection": "Plugin", "factory": "audit-plugin" },
+                  { "collection": "Plugin", "factory": "console-plugin" },
+                  { "collection": "Plugin", "factory": "session-plugin", "injector": "secondary" }
+                ] }
+                """,
+            "production.json": """
+                { "format": 1, "extends": "base.json", "bindings": [
+                  { "collection": "Plugin", "factory": "metrics-plugin", "parameters": { "rate": 9 } }
+                ] }
+                """,
+        ])
+        let manifest = try ManifestLoader(environment: [:]).load(contentsOf: folder.file("production.json"))
+        let container = try Container(catalog: Plugins.catalog(), manifest: manifest)
+        // Not merged: the child's list is primary's collection; secondary's is the parent's, untouched.
+        #expect(try container.resolve(PluginHost.self).plugins.map(\.name) == ["metrics-9"])
+        #expect(try container.resolve([any Plugin].self, from: .secondary).map(\.name) == ["session"])
+        let winners = ManifestValidator(catalog: Plugins.catalog()).run(manifest).winners.filter(\.isCollectionElement)
+        #expect(winners.map(\.factory) == ["session-plugin", "metrics-plugin"])
+        #expect(winners[1].overrides.map(\.factory) == ["audit-plugin", "console-plugin"])
+    }
+
+    @Test func aReleasedContainerLetsGoOfItsSingletonElements() throws {
+        weak var singleton: (any Plugin)?
+        try {
+            let container = try makeContainer(Plugins.catalog(), Self.mixedLifetimes())
+            singleton = try container.resolve([any Plugin].self)[0]
+            #expect(singleton != nil)
+        }()
+        #expect(singleton == nil)
+    }
+
+    @Test func overridingTheCollectionReplacesItWhole() throws {
+        let container = try makeContainer(Plugins.catalog(), Self.mixedLifetimes())
+        let fake: [any Plugin] = [NamedPlugin("fake")]
+        let names = try container.withOverrides({ $0.override([any Plugin].self, with: fake) }) {
+            try container.resolve(PluginHost.self).plugins.map(\.name)
+        }
+        #expect(names == ["fake"])
+        #expect(try container.resolve(PluginHost.self).plugins.count == 3)
+    }
 }
 

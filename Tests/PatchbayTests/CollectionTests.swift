@@ -5,6 +5,7 @@
 import Foundation
 import Testing
 @testable import Patchbay
+@testable import PatchbayTools
 
 /// A plugin: the collection's element type in these tests.
 protocol Plugin: AnyObject, Sendable {
@@ -283,6 +284,104 @@ enum Plugins {
         }
         #expect(names == ["fake"])
         #expect(try container.resolve(PluginHost.self).plugins.count == 3)
+    }
+
+    // MARK: - explain, graph and schema
+
+    /// Three plugins in primary, one in secondary, and a host that needs them.
+    static let toolsManifest = """
+        {
+          "format": 1,
+          "bindings": [
+            { "protocol": "PluginHost", "factory": "host", "lifetime": "singleton" },
+            { "collection": "Plugin", "factory": "audit-plugin", "lifetime": "singleton" },
+            { "collection": "Plugin", "factory": "metrics-plugin", "parameters": { "rate": 5 } },
+            { "collection": "Plugin", "factory": "console-plugin", "lifetime": "transient" },
+            { "collection": "Plugin", "factory": "session-plugin", "injector": "secondary" }
+          ]
+        }
+        """
+
+    static func loadedToolsManifest(_ text: String = toolsManifest) throws -> Manifest {
+        let folder = try ManifestFolder(["plugins.json": text])
+        let (manifest, diagnostics) = ManifestLoader(environment: [:])
+            .loadCollecting(contentsOf: folder.file("plugins.json"), displayPath: "plugins.json")
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        return try #require(manifest)
+    }
+
+    @Test func explainShowsTheCollectionAndEachElement() throws {
+        let explainer = ManifestExplainer(manifest: try Self.loadedToolsManifest(), catalog: Plugins.catalog().describe())
+        let collection = explainer.explain("[Plugin]")
+        Golden.expectMatches(collection.text(), "explain-collection-Plugin.txt")
+        #expect(collection.isBound)
+        #expect(collection.collection?.servedBy == .primary)
+        #expect(collection.collection?.elements.map(\.served.factory) == ["audit-plugin", "metrics-plugin", "console-plugin"])
+        #expect(collection.collection?.shadows.map(\.factory) == ["session-plugin"])
+        // `Plugin` has no single binding: its collection is what it shows.
+        #expect(explainer.explain("Plugin").text() == collection.text().replacingOccurrences(of: "from primary", with: "from primary"))
+        // From secondary, its own element wins the whole collection.
+        let secondary = explainer.explain("[Plugin]", from: .secondary)
+        #expect(secondary.collection?.elements.map(\.served.factory) == ["session-plugin"])
+        // A factory's [Plugin] need is a node whose children are the elements.
+        let host = explainer.explain("PluginHost")
+        Golden.expectMatches(host.text(), "explain-collection-PluginHost.txt")
+        let need = try #require(host.resolution?.needs.nodes?.first)
+        #expect(need.kind == .collection && need.served == nil)
+        #expect(need.children.map { $0.served?.factory } == ["audit-plugin", "metrics-plugin", "console-plugin"])
+    }
+
+    @Test func explainSaysAnEmptyCollectionIsEmpty() throws {
+        let explainer = ManifestExplainer(
+            manifest: try Self.loadedToolsManifest(#"{ "format": 1, "bindings": [ { "protocol": "PluginHost", "factory": "host" } ] }"#),
+            catalog: Plugins.catalog().describe())
+        let empty = explainer.explain("[Plugin]")
+        #expect(!empty.isBound)
+        #expect(empty.text().contains("[Plugin] has no elements in plugins.json"))
+        #expect(empty.text().contains("resolves to:  [] (a collection is zero or more elements)"))
+        #expect(empty.text().contains(#"to add one:   { "collection": "Plugin", "factory": "argument-plugin" }"#))
+        #expect(explainer.explain("PluginHost").text().contains("[Plugin]  <- no elements: resolves to [] (searched primary, secondary)"))
+    }
+
+    @Test func aSingleBindingBesideACollectionPointsToIt() throws {
+        let text = Self.toolsManifest.replacingOccurrences(
+            of: #"{ "protocol": "PluginHost""#, with: #"{ "protocol": "Plugin", "factory": "console-plugin" },\#n    { "protocol": "PluginHost""#)
+        let explanation = ManifestExplainer(manifest: try Self.loadedToolsManifest(text), catalog: Plugins.catalog().describe())
+            .explain("Plugin")
+        #expect(explanation.resolution?.served.factory == "console-plugin")
+        #expect(explanation.text().contains("collection:   also [Plugin], 3 elements from primary: explain '[Plugin]'"))
+    }
+
+    @Test func graphDrawsAnEdgeToEachElement() throws {
+        let graph = DependencyGraph(manifest: try Self.loadedToolsManifest(), catalog: Plugins.catalog().describe())
+        Golden.expectMatches(graph.mermaid(), "graph-collection.mmd")
+        let primary = try #require(graph.injectors.first { $0.name == .primary })
+        #expect(primary.nodes.map(\.type) == ["[Plugin]", "[Plugin]", "[Plugin]", "PluginHost"], "sorted by type")
+        let host = try #require(primary.nodes.first { $0.type == "PluginHost" })
+        let elements = primary.nodes.filter { $0.type == "[Plugin]" }
+        #expect(elements.map(\.factory) == ["audit-plugin", "metrics-plugin", "console-plugin"])
+        #expect(graph.edges == elements.map { DependencyGraph.Edge(from: host.id, to: $0.id, kind: .collection) })
+        #expect(graph.dot().contains("\(host.id) -> \(elements[0].id) [label=\"element\"];"))
+        #expect(graph.unbound.isEmpty)
+    }
+
+    @Test func theSchemaTakesCollectionInsteadOfProtocol() throws {
+        let element: JSONValue = .object(["collection": .string("Plugin"), "factory": .string("audit-plugin")])
+        func manifest(_ binding: JSONValue) -> JSONValue {
+            .object(["format": .integer(1), "bindings": .array([binding])])
+        }
+        let plain = JSONSchemaChecker(ManifestSchema.schema())
+        let described = JSONSchemaChecker(ManifestSchema.schema(catalog: Plugins.catalog().describe()))
+        for checker in [plain, described] {
+            #expect(try checker.accepts(manifest(element)))
+            #expect(try !checker.accepts(manifest(.object(["factory": .string("audit-plugin")]))), "neither key")
+            #expect(try !checker.accepts(manifest(.object([
+                "protocol": .string("Plugin"), "collection": .string("Plugin"), "factory": .string("audit-plugin"),
+            ]))), "both keys")
+        }
+        #expect(try !described.accepts(manifest(.object(["collection": .string("Plugin"), "factory": .string("host")]))),
+            "a factory that does not provide the element type")
+        #expect(try !described.accepts(manifest(.object(["collection": .string("Plugn"), "factory": .string("audit-plugin")]))))
     }
 }
 

@@ -4,7 +4,8 @@ import Patchbay
 extension DependencyGraph {
     /// The graph as a Mermaid flowchart (`flowchart LR`), which GitHub renders
     /// in Markdown: each injector a subgraph, each binding a node labelled with
-    /// its type, factory and lifetime; a lazy need is a dotted arrow.
+    /// its type, factory and lifetime; a lazy need is a dotted arrow, and a
+    /// collection need an arrow labelled `element` to each element.
     ///
     ///     flowchart LR
     ///       subgraph i1["primary"]
@@ -38,7 +39,7 @@ extension DependencyGraph {
 
     /// The graph in Graphviz DOT (`dot -Tsvg`): each injector a cluster, each
     /// binding a box labelled with its type, factory and lifetime; a lazy need
-    /// is a dashed edge.
+    /// is a dashed edge, and a collection need an edge labelled `element` to each element.
     ///
     ///     digraph manifest {
     ///       rankdir=LR;

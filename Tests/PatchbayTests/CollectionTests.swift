@@ -181,6 +181,18 @@ enum Plugins {
         #expect(try container.resolve([any Plugin].self)[2] === first[2], "still held by `first`")
     }
 
+    @Test func anElementSharesItsInstanceWithTheTypesBindingOfTheSameFactory() throws {
+        let container = try makeContainer(Plugins.catalog(), [
+            bind("Plugin", to: "audit-plugin", .singleton),
+            Binding(collection: "Plugin", factory: "audit-plugin", lifetime: .singleton),
+            Binding(collection: "Plugin", factory: "console-plugin", lifetime: .singleton),
+        ])
+        let single = try container.resolve((any Plugin).self)
+        let elements = try container.resolve([any Plugin].self)
+        #expect(elements[0] === single, "one factory, lifetime, injector and parameters: one instance")
+        #expect(elements[1] !== single)
+    }
+
     @Test func aWeakElementIsMadeAgainOnceReleased() throws {
         let container = try makeContainer(Plugins.catalog(), Self.mixedLifetimes())
         weak var released: (any Plugin)?

@@ -141,6 +141,15 @@ enum Plugins {
         #expect(found.isEmpty, "\(found)")
     }
 
+    @Test func aFactoryUsedOnlyAsAnElementIsNotUnused() throws {
+        let folder = try ManifestFolder(["plugins.json": Self.pluginsManifest])
+        let unused = try ManifestChecker(catalog: Plugins.catalog()).check([folder.url]).diagnostics
+            .filter { $0.code == .unusedFactory }.map(\.message)
+        #expect(unused.count == 2, "\(unused)")
+        #expect(unused.contains { $0.hasPrefix("factory 'session-plugin' ") })
+        #expect(unused.contains { $0.hasPrefix("factory 'argument-plugin' ") })
+    }
+
     @Test func aSingleNeedIsNotServedByACollectionAndSaysSo() throws {
         var catalog = Plugins.catalog()
         catalog.register("single-host", provides: String.self) { (plugin: any Plugin) in plugin.name }

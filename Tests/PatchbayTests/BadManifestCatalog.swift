@@ -20,11 +20,16 @@ enum Corpus {
     protocol RequestContext: AnyObject, Sendable {}
     protocol AuditLog: AnyObject, Sendable {}
     protocol Notifier: Sendable {}
+    /// The element type of the corpus's collections.
+    protocol Interceptor: Sendable {}
     enum Retail { protocol Catalog: Sendable {} }
     enum Wholesale { protocol Catalog: Sendable {} }
 
     final class Object: OrderStore, Connection, RequestContext, AuditLog {}
-    struct Value: PriceFeed, Courier, Route, Notifier, Retail.Catalog, Wholesale.Catalog {}
+    struct Value: PriceFeed, Courier, Route, Notifier, Interceptor, Retail.Catalog, Wholesale.Catalog {}
+    /// Runs the interceptors it was given.
+    final class Pipeline: Sendable { init(_ interceptors: [any Interceptor]) {} }
+    struct RetryOptions: Decodable, Sendable { var attempts: Int }
     struct Cart: Sendable {}
     final class Checkout: Sendable { init(cart: Cart) {} }
     final class CheckoutScreen: Sendable { init(checkout: Checkout) {} }
@@ -66,7 +71,7 @@ enum Corpus {
 }
 
 extension FactoryCatalog {
-    /// The bad-manifest corpus's catalog: 18 factories.
+    /// The bad-manifest corpus's catalog: 23 factories.
     static var corpus: FactoryCatalog {
         var catalog = FactoryCatalog()
         // OrderStore: one needs a Connection and takes parameters, one needs nothing.
@@ -108,6 +113,21 @@ extension FactoryCatalog {
         catalog.register("int-thing", provides: Thing<Int>.self) { Thing(value: 1) }
         catalog.register("string-thing", provides: Thing<String>.self) { Thing(value: "one") }
         catalog.register("thing-holder", provides: (any Corpus.Courier).self) { (_: Thing<Int>) in Corpus.Value() }
+        // Collections: a pipeline needs every Interceptor; one interceptor takes
+        // parameters, one a resolve-time argument, and one needs the pipeline (a cycle).
+        catalog.register("pipeline", provides: Corpus.Pipeline.self) { (interceptors: [any Corpus.Interceptor]) in
+            Corpus.Pipeline(interceptors)
+        }
+        catalog.register("retry-interceptor", provides: (any Corpus.Interceptor).self, parameters: Corpus.RetryOptions.self) {
+            _ in Corpus.Value()
+        }
+        catalog.register("logging-interceptor", provides: (any Corpus.Interceptor).self) { Corpus.Value() }
+        catalog.register("tenant-interceptor", provides: (any Corpus.Interceptor).self, argument: String.self) { _ in
+            Corpus.Value()
+        }
+        catalog.register("nested-interceptor", provides: (any Corpus.Interceptor).self) { (_: Corpus.Pipeline) in
+            Corpus.Value()
+        }
         return catalog
     }
 }

@@ -147,7 +147,8 @@ enum BadManifestCorpus {
             .unknownLifetime, .unknownFactory, .unknownProtocol, .ambiguousProtocol, .factoryDoesNotProvide,
             .duplicateBinding, .undeclaredInjector, .duplicateInjector, .extendsNotFound, .extendsCycle,
             .extendsOutside, .missingDependency, .dependencyCycle, .captiveDependency, .weakValueType,
-            .invalidParameters, .envVarMissing, .argumentRequired,
+            .invalidParameters, .envVarMissing, .argumentRequired, .collectionAndProtocol,
+            .collectionElementTakesArgument, .duplicateCollectionElement,
         ]
         // `unused-factory` is judged over a folder of environments, never one
         // file: UnusedFactoryTests checks it.

@@ -18,7 +18,10 @@ enum Docs {
     protocol Database: Sendable {}
     protocol Logger: Sendable {}
     protocol Clock: Sendable {}
-    struct Impl: UserRepository, Database, Logger, Clock {}
+    protocol Plugin: Sendable {}
+    struct Impl: UserRepository, Database, Logger, Clock, Plugin {}
+    struct PluginHost: Sendable { let plugins: [any Plugin] }
+    struct MetricsOptions: Decodable, Sendable { var rate: Int }
     struct SQLiteOptions: Decodable, Sendable {
         var path: String
         var poolSize: Int?
@@ -34,6 +37,11 @@ enum Docs {
         catalog.register("postgres", provides: (any Database).self) { Impl() }
         catalog.register("json-logger", provides: (any Logger).self) { Impl() }
         catalog.register("fixed-clock", provides: (any Clock).self, parameters: ClockOptions.self) { _ in Impl() }
+        // A collection: three plugins, and a host that takes them all.
+        catalog.register("audit-plugin", provides: (any Plugin).self) { Impl() }
+        catalog.register("metrics-plugin", provides: (any Plugin).self, parameters: MetricsOptions.self) { _ in Impl() }
+        catalog.register("console-plugin", provides: (any Plugin).self) { Impl() }
+        catalog.register("plugin-host", provides: PluginHost.self) { (plugins: [any Plugin]) in PluginHost(plugins: plugins) }
         return catalog
     }
 
@@ -141,7 +149,7 @@ enum Docs {
             line.firstMatch(of: #/^\| `([a-z-]+)` \|/#).map { String($0.output.1) }
         }
         let listed = rows.filter { !["$schema", "format", "environment", "extends", "injectors", "bindings",
-            "protocol", "factory", "lifetime", "injector", "parameters", "transient", "singleton", "weak",
+            "protocol", "collection", "factory", "lifetime", "injector", "parameters", "transient", "singleton", "weak",
             "scoped", "graph"].contains($0) }
         #expect(Set(listed) == defined)
         #expect(listed.count == defined.count, "one row per code")

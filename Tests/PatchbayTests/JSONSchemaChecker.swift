@@ -93,6 +93,14 @@ struct JSONSchemaChecker {
             for (offset, element) in elements.enumerated() {
                 try check(element, against: argument, at: path + "/\(offset)", into: &errors, depth: depth + 1)
             }
+        case ("oneOf", .array(let schemas)):
+            var matching = 0
+            for subschema in schemas {
+                var inner: [String] = []
+                try check(value, against: subschema, at: path, into: &inner, depth: depth + 1)
+                if inner.isEmpty { matching += 1 }
+            }
+            if matching != 1 { fail("matches \(matching) of the \(schemas.count) schemas of oneOf, not exactly one") }
         case ("allOf", .array(let schemas)):
             for subschema in schemas { try check(value, against: subschema, at: path, into: &errors, depth: depth + 1) }
         case ("if", _):

@@ -65,10 +65,12 @@ struct JSONSchemaCheckerTests {
         let referring = ##"{"$defs": {"name": {"type": "string"}}, "items": {"$ref": "#/$defs/name"}}"##
         try expect(referring, accepts: [#"["a"]"#], rejects: ["[1]"])
         try expect("false", accepts: [], rejects: ["1"])
+        let exactlyOne = #"{"oneOf": [{"required": ["a"]}, {"required": ["b"]}]}"#
+        try expect(exactlyOne, accepts: [#"{"a": 1}"#, #"{"b": 1}"#], rejects: ["{}", #"{"a": 1, "b": 2}"#])
     }
 
     @Test func unknownKeywordsAreErrorsNotPasses() throws {
-        #expect(throws: JSONSchemaChecker.Unsupported.self) { try checker(#"{"oneOf": []}"#).errors(.null) }
+        #expect(throws: JSONSchemaChecker.Unsupported.self) { try checker(#"{"anyOf": []}"#).errors(.null) }
         #expect(throws: JSONSchemaChecker.Unsupported.self) { try checker(#"{"$ref": "other.json"}"#).errors(.null) }
         #expect(throws: JSONSchemaChecker.Unsupported.self) { try checker(##"{"$ref": "#/nowhere"}"##).errors(.null) }
     }

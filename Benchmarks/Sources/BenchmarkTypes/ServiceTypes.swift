@@ -79,3 +79,30 @@ public func baselineContainer(singleton: Bool) -> BaselineContainer {
     container.register((any ChainC).self) { ChainCImpl() }
     return container
 }
+
+/// The collection case's catalog: three factories of `Service`, each one element.
+public func collectionCatalog() -> FactoryCatalog {
+    var catalog = FactoryCatalog()
+    catalog.register("shared-service", provides: (any Service).self) { ServiceImpl() }
+    catalog.register("service-b", provides: (any Service).self) { ServiceImpl() }
+    catalog.register("service-c", provides: (any Service).self) { ServiceImpl() }
+    return catalog
+}
+
+/// A collection of three `Service`s: one singleton, two transients, in this order.
+public func collectionManifest() -> Manifest {
+    Manifest(bindings: [
+        Binding(collection: "Service", factory: "shared-service", lifetime: .singleton),
+        Binding(collection: "Service", factory: "service-b", lifetime: .transient),
+        Binding(collection: "Service", factory: "service-c", lifetime: .transient),
+    ])
+}
+
+/// The same collection in the hand-written baseline: the array's maker, registered as `[any Service]`.
+public func baselineCollectionContainer() -> BaselineContainer {
+    let container = BaselineContainer()
+    let shared: any Service = ServiceImpl()
+    container.register([any Service].self) { [shared, ServiceImpl(), ServiceImpl()] }
+    return container
+}
+

@@ -27,6 +27,9 @@ struct ResolveContainers: @unchecked Sendable {
     let swinjectTransient = swinjectContainer(serviceScope: .transient)
     let baselineSingleton = baselineContainer(singleton: true)
     let baselineTransient = baselineContainer(singleton: false)
+    /// Its own container, so the other cases' type tables stay as they were.
+    let collection = try! Patchbay.Container(catalog: collectionCatalog(), manifest: collectionManifest())
+    let baselineCollection = baselineCollectionContainer()
     let stored: any Service = ServiceImpl()
 }
 
@@ -63,6 +66,10 @@ func resolveCases(iterations: Int) -> [Case] {
             ("swift-dependencies", { n in var s = 0; for _ in 0..<n { s &+= dependencies.chainA.make().depth }; return s }),
             ("baseline", { n in var s = 0; for _ in 0..<n { s &+= c.baselineTransient.resolve((any ChainA).self).depth }; return s }),
             ("floor", { n in var s = 0; for _ in 0..<n { s &+= directChain().depth }; return s }),
+        ]),
+        Case(name: "resolve a collection of 3", unit: "resolve", iterations: iterations / 4, contenders: [
+            ("Patchbay", { n in var s = 0; for _ in 0..<n { s &+= try c.collection.resolve([any Service].self).count }; return s }),
+            ("baseline", { n in var s = 0; for _ in 0..<n { s &+= c.baselineCollection.resolve([any Service].self).count }; return s }),
         ]),
         Case(name: "@Injected first access", unit: "access", iterations: iterations / 4, contenders: [
             ("Patchbay", { n in var s = 0; for _ in 0..<n { s &+= InjectedHolder().service.id }; return s }),

@@ -83,7 +83,9 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
     package struct Need: Codable, Sendable, Hashable {
         /// The module-qualified type.
         package var type: String
-        /// `direct` (must be bound), `optional` (`T?`) or `lazy` (``Lazy``, resolved on first use).
+        /// `direct` (must be bound), `optional` (`T?`), `lazy` (``Lazy``, resolved on first use) or
+        /// `collection` (`[T]`, the elements of `T`'s collection; `type` is the element type). A
+        /// reader that does not know a kind takes it as `direct`, the strictest reading.
         package var kind: String
         /// Creates a need.
         package init(type: String, kind: String = "direct") {

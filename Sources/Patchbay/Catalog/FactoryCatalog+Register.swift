@@ -280,7 +280,7 @@ extension FactoryCatalog {
     ) -> FactoryDefinition {
         let key = TypeKey(type)  // its name is the product's: one demangling, not two
         return FactoryDefinition(
-            name: name, provides: [ProvidedType(key: key, convert: nil)], dependencies: specs,
+            name: name, provides: [ProvidedType(key: key, type: type, convert: nil)], dependencies: specs,
             defaultLifetime: lifetime, productTypeName: key.qualifiedName,
             productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: argument,
             registeredAt: CodeLocation(file, line), buildInto: buildInto, execution: execution,
@@ -310,7 +310,7 @@ extension FactoryCatalog {
             }
             // The conversion is a dynamic cast, checked above; it runs once per
             // instance made, never on a cached read.
-            provided.append(ProvidedType(key: TypeKey(type)) { box in
+            provided.append(ProvidedType(key: TypeKey(type), type: type) { box in
                 Instance<T>(unsafeDowncast(box, to: Instance<Product>.self).value as! T)
             })
         }

@@ -71,6 +71,9 @@ public struct CodeLocation: Hashable, Sendable, CustomStringConvertible {
 /// box to a box of that type.
 struct ProvidedType: Sendable {
     let key: TypeKey
+    /// The provided type itself: activation makes `[type]` from it, the
+    /// type a collection of this type's elements is resolved as.
+    let type: any Any.Type
     /// Turns the factory's `Instance<Product>` into an `Instance<Provided>`.
     /// `nil` when the product already is the provided type (the common,
     /// compiler-checked case): no conversion, no cast.
@@ -87,10 +90,12 @@ struct DependencySpec: Sendable {
         case optional
         /// `Lazy<T>`: resolved on first use, so it may close a cycle.
         case lazy
+        /// `[T]`: every element of `T`'s collection, in manifest order; `[]` when it has none.
+        case collection
     }
     let key: TypeKey
     let kind: Kind
-    /// For optional and lazy needs: makes the wrapper value from a call.
+    /// For optional, lazy and collection needs: makes the wrapper value from a call.
     let makeWrapper: (@Sendable (FactoryCall) throws -> Any)?
     /// The same, for the call of an `async` factory.
     var makeAwaitingWrapper: (@Sendable (AwaitingCall) async throws -> Any)? = nil
@@ -99,7 +104,13 @@ struct DependencySpec: Sendable {
     static func of<D>(_ type: D.Type) -> DependencySpec {
         if let optional = type as? any OptionalDependency.Type { return optional.dependencySpec }
         if let lazy = type as? any LazyDependency.Type { return lazy.dependencySpec }
-        return DependencySpec(key: TypeKey(type), kind: .direct, makeWrapper: nil)
+        let key = TypeKey(type)
+        // Only an array is asked whether it is one: a conformance the runtime
+        // has not yet looked up for a type costs a search of every
+        // conformance record, which registering 1,000 factories would pay
+        // once per dependency type. The name is made for the key anyway.
+        if key.isArray, let collection = type as? any CollectionDependency.Type { return collection.dependencySpec }
+        return DependencySpec(key: key, kind: .direct, makeWrapper: nil)
     }
 }
 

@@ -71,6 +71,13 @@ package struct TypeKey: Hashable, Sendable, CustomStringConvertible {
         return String(qualified.utf8.dropFirst(nameStart))
     }
 
+    /// Whether the type is an array (`Swift.Array<...>`), read off the name:
+    /// registration asks it of every plain need before asking the runtime
+    /// for the element type.
+    var isArray: Bool {
+        qualifiedName.utf8.first == UInt8(ascii: "S") && qualifiedName.hasPrefix("Swift.Array<")
+    }
+
     /// ASCII letters, digits and `_`: all a plain Swift identifier is made
     /// of (anything else, Unicode included, takes the runtime's way).
     static func isIdentifierByte(_ byte: UInt8) -> Bool {

@@ -39,6 +39,12 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let wrongType: Self = "wrong-type"
     /// The same key twice in one JSON object.
     public static let duplicateKey: Self = "duplicate-key"
+    /// A binding names both `protocol` and `collection`: it is one or the other.
+    public static let collectionAndProtocol: Self = "collection-and-protocol"
+    /// A collection element whose factory takes a resolve-time argument, which nothing can pass.
+    public static let collectionElementTakesArgument: Self = "collection-element-takes-argument"
+    /// Warning: two elements of one collection, in one injector of one file, with the same factory and parameters.
+    public static let duplicateCollectionElement: Self = "duplicate-collection-element"
     /// A lifetime that is not one of the five.
     public static let unknownLifetime: Self = "unknown-lifetime"
     /// No factory of that name in the catalog.

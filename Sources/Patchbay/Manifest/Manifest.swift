@@ -38,13 +38,21 @@ public struct Manifest: Sendable, Hashable {
     package var origin: SourceOrigin?
 }
 
-/// One entry of a manifest's `bindings`: "serve `protocol` with `factory`".
+/// One entry of a manifest's `bindings`: "serve `protocol` with `factory`",
+/// or, with `collection` instead of `protocol`, "add an element made by
+/// `factory` to the collection of that type".
 ///
 /// The key of a binding is (`protocol`, `injector`): one file may bind a
-/// protocol once per injector.
+/// protocol once per injector. A collection has any number of elements per
+/// injector, in manifest order; it is independent of the type's single binding.
 public struct Binding: Sendable, Hashable {
-    /// The requested type's name, short (`UserRepository`) or module-qualified (`App.UserRepository`).
+    /// The requested type's name, short (`UserRepository`) or module-qualified
+    /// (`App.UserRepository`); for a collection element, the element type's name.
     public var protocolName: String
+    /// Whether the binding is one element of its type's collection (written
+    /// `"collection": "Plugin"`), served as `[any Plugin]` with the type's
+    /// other elements, rather than the type's single binding (`"protocol": "Plugin"`).
+    public var isCollectionElement: Bool
     /// The name of a factory in the catalog.
     public var factory: String
     /// The lifetime; when `nil`, the factory's default lifetime, else transient.
@@ -63,6 +71,29 @@ public struct Binding: Sendable, Hashable {
         injector: InjectorName = .primary, parameters: JSONValue? = nil
     ) {
         self.protocolName = protocolName
+        self.isCollectionElement = false
+        self.factory = factory
+        self.lifetime = lifetime
+        self.injector = injector
+        self.positionedParameters = parameters.map(PositionedJSON.init)
+    }
+
+    /// Creates an element of a collection in code: what `"collection": "Plugin"` writes.
+    ///
+    ///     Binding(collection: "Plugin", factory: "audit-plugin", lifetime: .singleton)
+    ///
+    /// - Parameters:
+    ///   - elementName: The element type's name, short or module-qualified.
+    ///   - factory: The catalog factory that makes this element.
+    ///   - lifetime: The element's own lifetime; when `nil`, the factory's default, else transient.
+    ///   - injector: The injector whose collection the element belongs to.
+    ///   - parameters: Values decoded into the factory's parameter type.
+    public init(
+        collection elementName: String, factory: String, lifetime: Lifetime? = nil,
+        injector: InjectorName = .primary, parameters: JSONValue? = nil
+    ) {
+        self.protocolName = elementName
+        self.isCollectionElement = true
         self.factory = factory
         self.lifetime = lifetime
         self.injector = injector
@@ -149,10 +180,15 @@ package final class SourceOrigin: Sendable, Hashable {
 }
 
 extension Binding {
-    /// `UserRepository` or `UserRepository in secondary`, for messages.
+    /// `UserRepository` or `UserRepository in secondary`, for messages; an
+    /// element of a collection is `[Plugin]`, `[Plugin] in secondary`.
     package var displayKey: String {
-        injector == .primary ? protocolName : "\(protocolName) in \(injector)"
+        let type = isCollectionElement ? "[\(protocolName)]" : protocolName
+        return injector == .primary ? type : "\(type) in \(injector)"
     }
+
+    /// The key that names the binding's type: `protocol`, or `collection` for an element.
+    package var typeKey: BindingKey { isCollectionElement ? .collection : .protocol }
 
     /// A diagnostic about this binding, at the value of `field` (or the binding itself).
     /// - Parameter field: A JSON Pointer relative to the binding, without its leading

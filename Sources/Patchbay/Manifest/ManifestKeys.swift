@@ -33,6 +33,11 @@ package enum BindingKey: String, CaseIterable, Sendable, CustomStringConvertible
     case injector
     /// The object decoded into the factory's parameter type.
     case parameters
+    /// The element type's name, instead of `protocol`: the binding is one
+    /// element of that type's collection, served as `[T]` in manifest order.
+    /// Last, since the parser files a binding's members by comparing their
+    /// keys with these in order, and most bindings are not elements.
+    case collection
 
     /// The key as the manifest spells it.
     package var description: String { rawValue }

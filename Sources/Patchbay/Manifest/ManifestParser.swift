@@ -82,7 +82,7 @@ struct ManifestParser {
 
     /// A binding object's members, by key.
     private struct BindingMembers {
-        var protocolName, factory, lifetime, injector, parameters: PositionedJSON?
+        var protocolName, collection, factory, lifetime, injector, parameters: PositionedJSON?
         /// Members whose key the format does not define.
         var unknown: [PositionedJSON.Member] = []
 
@@ -91,6 +91,7 @@ struct ManifestParser {
             for member in members {
                 switch BindingKey(rawValue: member.key) {
                 case .protocol: protocolName = member.value
+                case .collection: collection = member.value
                 case .factory: factory = member.value
                 case .lifetime: lifetime = member.value
                 case .injector: injector = member.value
@@ -143,8 +144,9 @@ struct ManifestParser {
             for (offset, element) in elements.enumerated() {
                 let pointer = "/\(ManifestKey.bindings)/\(offset)"
                 guard let members = element.members else {
-                    report(.wrongType, "each binding must be an object with '\(BindingKey.protocol)' and "
-                        + "'\(BindingKey.factory)'; found \(element.kindDescription)", at: element, pointer: pointer)
+                    report(.wrongType, "each binding must be an object with '\(BindingKey.protocol)' (or "
+                        + "'\(BindingKey.collection)') and '\(BindingKey.factory)'; found \(element.kindDescription)",
+                        at: element, pointer: pointer)
                     continue
                 }
                 if let binding = binding(element, members: members, at: pointer) {
@@ -184,7 +186,7 @@ struct ManifestParser {
     }
 
     /// The binding at `pointer`, marked broken when any of its keys has a
-    /// problem; nil without a protocol, which nothing could count as bound.
+    /// problem; nil without a type name, which nothing could count as bound.
     private mutating func binding(
         _ object: PositionedJSON, members: PositionedJSON.Members, at pointer: String
     ) -> Binding? {
@@ -192,8 +194,37 @@ struct ManifestParser {
         let keyed = BindingMembers(members)
         let bindingKeys = BindingKey.allCases.map(\.rawValue)
         checkUnknownKeys(keyed.unknown, known: bindingKeys, suggested: bindingKeys, at: pointer, what: "binding key")
-        let protocolName = requiredString(keyed.protocolName, .protocol, in: object, at: pointer)
-        let factory = requiredString(keyed.factory, .factory, in: object, at: pointer)
+        // `protocol` names the type's single binding, `collection` adds an element to its collection.
+        let protocolName: String?
+        var isCollectionElement = false
+        switch (keyed.protocolName, keyed.collection) {
+        case (nil, nil):
+            report(.missingKey, "binding is missing required key '\(BindingKey.protocol)' or "
+                + "'\(BindingKey.collection)' (a string: the type it binds, or whose collection it adds to)",
+                at: object, pointer: pointer)
+            protocolName = nil
+        case (let single?, nil):
+            protocolName = requiredString(single, .protocol, at: pointer)
+        case (nil, let element?):
+            protocolName = requiredString(element, .collection, at: pointer)
+            isCollectionElement = true
+        case (let single?, let element?):
+            // Read as the single binding it also says it is, broken: its type
+            // counts as bound, so its dependents get no follow-on error.
+            report(.collectionAndProtocol, "binding names both '\(BindingKey.protocol)' and "
+                + "'\(BindingKey.collection)'; a binding is either a type's single binding ('\(BindingKey.protocol)') "
+                + "or one element of its collection ('\(BindingKey.collection)'): keep one of the two keys",
+                at: object, pointer: pointer)
+            _ = requiredString(element, .collection, at: pointer)
+            protocolName = requiredString(single, .protocol, at: pointer)
+        }
+        var factory: String?
+        if let value = keyed.factory {
+            factory = requiredString(value, .factory, at: pointer)
+        } else {
+            report(.missingKey, "binding is missing required key '\(BindingKey.factory)' (a string)", at: object,
+                pointer: pointer)
+        }
         var lifetime: Lifetime?
         if let name = string(keyed.lifetime, key: BindingKey.lifetime, in: pointer) {
             lifetime = Lifetime(rawValue: name)
@@ -226,6 +257,7 @@ struct ManifestParser {
         // With no factory, the binding still binds its protocol, badly: its
         // dependents are not also reported. Validation skips the empty name.
         var binding = Binding(protocol: protocolName, factory: factory ?? "", lifetime: lifetime, injector: injector)
+        binding.isCollectionElement = isCollectionElement
         binding.positionedParameters = parameters
         binding.origin = SourceOrigin(file: file, pointer: pointer, value: object, depth: depth)
         binding.isBroken = diagnostics.count > reportedBefore
@@ -250,14 +282,8 @@ struct ManifestParser {
         }
     }
 
-    /// A binding's non-empty string member `key`; nil after reporting when it is missing or not one.
-    private mutating func requiredString(
-        _ value: PositionedJSON?, _ key: BindingKey, in object: PositionedJSON, at pointer: String
-    ) -> String? {
-        guard let value else {
-            report(.missingKey, "binding is missing required key '\(key)' (a string)", at: object, pointer: pointer)
-            return nil
-        }
+    /// A binding's non-empty string member `key`; nil after reporting when it is not one.
+    private mutating func requiredString(_ value: PositionedJSON, _ key: BindingKey, at pointer: String) -> String? {
         guard let text = value.stringValue, !text.isEmpty else {
             report(.wrongType, "'\(key)' must be a non-empty string; found "
                 + (value.stringValue != nil ? "an empty string" : value.kindDescription), at: value,

@@ -18,10 +18,13 @@ final class Activation: Sendable {
     /// (the providers of a type, the names bound) is worked out when a message
     /// is made, not at every activation.
     let catalog: FactoryCatalog
+    /// The types whose empty collection resolves to `[]` (see
+    /// ``emptyCollection(_:)``), worked out the first time an unbound array is asked for.
+    let knownElementTypes: MadeOnce<Set<ObjectIdentifier>>
 
     init(
         manifest: Manifest, injectorOrder: [InjectorName], entries: TypeTable, overridesInUse: Bool = false,
-        warnings: [Diagnostic], catalog: FactoryCatalog
+        warnings: [Diagnostic], catalog: FactoryCatalog, knownElementTypes: MadeOnce<Set<ObjectIdentifier>> = MadeOnce()
     ) {
         self.manifest = manifest
         self.injectorOrder = injectorOrder
@@ -29,6 +32,7 @@ final class Activation: Sendable {
         self.overridesInUse = overridesInUse
         self.warnings = warnings
         self.catalog = catalog
+        self.knownElementTypes = knownElementTypes
     }
 
     /// The same activation — the same bindings and the same singleton
@@ -36,7 +40,7 @@ final class Activation: Sendable {
     func withOverridesInUse() -> Activation {
         Activation(
             manifest: manifest, injectorOrder: injectorOrder, entries: entries, overridesInUse: true,
-            warnings: warnings, catalog: catalog)
+            warnings: warnings, catalog: catalog, knownElementTypes: knownElementTypes)
     }
 
     /// The short names of the bound types, for "did you mean" in messages.
@@ -85,6 +89,8 @@ final class Activation: Sendable {
         // Usually one binding per type: kept inline (see `InjectorMap`).
         var bindingsByType: [ObjectIdentifier: InjectorMap<CompiledBinding>] = [:]
         bindingsByType.reserveCapacity(result.bindings.count)
+        // The elements of each collection, by element type and injector, in manifest order.
+        var collections: [CollectionKey: [CompiledBinding]] = [:]
         for validated in result.bindings {
             let definition = catalog.definitions[validated.factoryPlace]
             let provided = definition.provides[validated.provided]
@@ -111,7 +117,16 @@ final class Activation: Sendable {
                 key: provided.key, injector: validated.injector, lifetime: validated.lifetime, definition: definition,
                 provided: provided, parameters: validated.parameters, storage: storage, described: validated,
                 identity: identity)
+            if validated.isCollectionElement {
+                collections[CollectionKey(type: provided.key.id, injector: validated.injector), default: []].append(binding)
+                continue
+            }
             bindingsByType[provided.key.id, default: InjectorMap()].set(binding, for: validated.injector)
+        }
+        // Each collection is served as one more type, `[T]`, with the same fallback as any.
+        for (key, elements) in collections {
+            let collection = collectionBinding(of: elements[0].provided.type, elements: elements, injector: key.injector)
+            bindingsByType[collection.key.id, default: InjectorMap()].set(collection, for: key.injector)
         }
         let heads = bindingsByType.values.map { own in
             // The head is the first in injector order, which starts with primary.
@@ -171,6 +186,11 @@ final class Activation: Sendable {
         memo[ObjectIdentifier(binding)] = false  // until shown otherwise: a loop is not plain
         var plain = true
         for need in needs where need.kind != .lazy {
+            // A collection's elements are served by the general engine (see `collectionBinding`).
+            if need.kind == .collection {
+                plain = false
+                break
+            }
             guard let dependency = table[need.key.id]?.winner(for: binding.injector) else { continue }
             if !isPlainTree(dependency, in: table, depth: depth + 1, memo: &memo) {
                 plain = false
@@ -189,6 +209,9 @@ final class Activation: Sendable {
         for case let head? in entries.heads {
             head.forEachBinding { binding in
                 if case .singleton(let cell) = binding.storage { cell.retire() }
+                for element in binding.elements {
+                    if case .singleton(let cell) = element.storage { cell.retire() }
+                }
             }
         }
     }
@@ -258,13 +281,18 @@ final class CompiledBinding: Sendable {
     /// Makes the product straight into memory for a `T` (see
     /// ``FactoryDefinition/buildInto``), for the light path.
     @usableFromInline let buildInto: @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void
+    /// For the binding that serves a collection `[T]`: its elements, in
+    /// manifest order, each a binding of `T` with its own lifetime; empty
+    /// for every other binding.
+    let elements: [CompiledBinding]
 
     init(
         key: TypeKey, injector: InjectorName, lifetime: Lifetime, definition: FactoryDefinition,
         provided: ProvidedType, parameters: (any Sendable)?, storage: Storage, described: BindingDescription?,
-        identity: (any AnyObject & Sendable)? = nil
+        identity: (any AnyObject & Sendable)? = nil, elements: [CompiledBinding] = []
     ) {
         self.identity = identity
+        self.elements = elements
         self.key = key
         self.injector = injector
         self.lifetime = lifetime

@@ -328,6 +328,9 @@ extension Scope {
 extension Container {
     /// The binding that serves `type` when asked from `injector`, after
     /// fallback; `nil` when no injector binds it. Resolves nothing.
+    ///
+    /// A collection `[T]` has no one binding: this is `nil` for it, and each
+    /// of its elements is a binding of the manifest (``Binding/isCollectionElement``).
     public func binding<T>(for type: T.Type, from injector: InjectorName = .primary) -> BindingDescription? {
         let activation = currentActivation()
         return activation.entries[ObjectIdentifier(type)]?.winner(for: injector).described

@@ -89,6 +89,8 @@ final class ResolutionContext {
                 return try instance(
                     of: InjectableBindings.binding(for: injectable, from: injector), as: T.self, argument: nil)
             }
+            // A collection of zero elements: `[]`, when the catalog knows its element type.
+            if let empty = activation!.emptyCollection(T.self) { return empty }
             if ifBound { return nil }
             throw notBound(TypeKey(T.self), from: injector)
         }

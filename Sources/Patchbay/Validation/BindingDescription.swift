@@ -78,7 +78,11 @@ public struct BindingDescription: Sendable {
     public var factory: String { binding.factory }
 
     /// The bindings of parent manifests this one replaces under `extends`, nearest parent first.
+    /// For a collection, its first element lists the parents' elements the collection replaces.
     public var overrides: [Binding] { overridden.map { bindings[$0] } }
+
+    /// Whether the binding is an element of its type's collection (see ``Binding/isCollectionElement``).
+    public var isCollectionElement: Bool { binding.isCollectionElement }
 
     /// Whether the catalog knows the binding's type and its factory, and the
     /// factory provides the type; true without a catalog, which cannot say.
@@ -119,6 +123,8 @@ extension BindingDescription: Hashable {
 }
 
 extension BindingDescription: CustomStringConvertible {
-    /// `NoteStore -> 'file-store' (singleton, primary)`.
-    public var description: String { "\(type) -> '\(factory)' (\(lifetime), \(injector))" }
+    /// `NoteStore -> 'file-store' (singleton, primary)`; for an element of a collection, `[Plugin] -> ...`.
+    public var description: String {
+        "\(isCollectionElement ? "[\(type)]" : type) -> '\(factory)' (\(lifetime), \(injector))"
+    }
 }

@@ -73,10 +73,10 @@ package struct InjectorRanks {
 }
 
 extension ValidationRun {
-    /// The serving table of the bindings in effect.
+    /// The serving table of the single bindings in effect (elements of collections are served apart).
     func servingTable() -> ServingTable {
         var table = ServingTable(typeCount: typeCount)
-        for (offset, binding) in effective.enumerated() {
+        for (offset, binding) in effective.enumerated() where !binding.isCollectionElement {
             _ = table.add(offset, type: binding.typeID, injector: binding.injector, rank: ranks[binding.injector])
         }
         return table
@@ -86,13 +86,24 @@ extension ValidationRun {
     mutating func checkGraph() {
         guard let catalog else { return }
         let table = serving ?? servingTable()
-        // Edges that can form a cycle: direct and optional needs (a Lazy is resolved later).
+        let collections = anyCollectionElement ? CollectionTable(effective, typeCount: typeCount, ranks: ranks) : nil
+        // Edges that can form a cycle: direct, optional and collection needs (a Lazy is resolved later).
         var edges: [[Int]] = Array(repeating: [], count: effective.count)
         for (offset, owner) in effective.enumerated() {
             guard let needs = catalog.needs(owner.factoryPlace) else { continue }
             for need in needs {
+                if need.kind == .collection {
+                    // Every element is needed; a collection of none is `[]`, never missing.
+                    for element in collections?.elements(of: need.type, from: owner.injector) ?? [] {
+                        checkNotCaptive(effective[element], of: owner, in: catalog)
+                        edges[offset].append(element)
+                    }
+                    continue
+                }
                 guard let served = table.binding(serving: need.type, from: owner.injector) else {
-                    checkNeedIsBound(need, of: owner, in: catalog)
+                    checkNeedIsBound(
+                        need, of: owner, in: catalog,
+                        hasCollection: collections?.elements(of: need.type, from: owner.injector) != nil)
                     continue
                 }
                 let dependency = effective[served]
@@ -107,8 +118,11 @@ extension ValidationRun {
 
     /// Rule `missing-dependency`: a direct or lazy need is bound in some
     /// injector searched. A type bound only by a broken binding is bound:
-    /// that binding's own problem is the one to fix.
-    mutating func checkNeedIsBound(_ need: CatalogIndex.Need, of owner: BindingDescription, in catalog: CatalogIndex) {
+    /// that binding's own problem is the one to fix. A collection of the
+    /// type does not bind it (`hasCollection` adds a hint that it exists).
+    mutating func checkNeedIsBound(
+        _ need: CatalogIndex.Need, of owner: BindingDescription, in catalog: CatalogIndex, hasCollection: Bool = false
+    ) {
         guard need.kind != .optional, !brokenTypes.contains(need.type) else { return }
         let needName = catalog.display(need.type)
         let providers = catalog.providers(of: need.type)
@@ -117,8 +131,9 @@ extension ValidationRun {
                 + "\(needName), which no injector binds (searched \(searched(from: owner.injector))); add a binding "
                 + "for \(needName)"
                 + (providers.isEmpty ? "" : " (factories that provide it: "
-                    + providers.map { "'\($0)'" }.joined(separator: ", ") + ")"),
-            field: BindingKey.factory.rawValue, dependencyPath: [catalog.display(owner.typeID), needName]))
+                    + providers.map { "'\($0)'" }.joined(separator: ", ") + ")")
+                + (hasCollection ? "; its collection has elements, which a factory takes as [\(needName)]" : ""),
+            field: BindingKey.factory.rawValue, dependencyPath: [display(owner, in: catalog), needName]))
     }
 
     /// Rule `argument-required`: a need served by a factory that takes a
@@ -137,7 +152,7 @@ extension ValidationRun {
                 + "(\(catalog.display(argument))) that no dependency can supply; resolve \(needName) directly with "
                 + "resolve(_:argument:), give factory '\(binding(owner).factory)' the same argument to pass on, "
                 + "or bind a factory without an argument",
-            field: BindingKey.factory.rawValue, dependencyPath: [catalog.display(owner.typeID), needName]))
+            field: BindingKey.factory.rawValue, dependencyPath: [display(owner, in: catalog), needName]))
     }
 
     /// Rules `needs-await` and `needs-main-actor`: a need is served by a
@@ -154,7 +169,7 @@ extension ValidationRun {
             catalog.factories[owner.factoryPlace].execution, catalog.factories[dependency.factoryPlace].execution
         )
         guard !ownerRuns.canUse(needRuns, as: need.kind) else { return }
-        let (ownerName, needName) = (catalog.display(owner.typeID), catalog.display(dependency.typeID))
+        let (ownerName, needName) = (display(owner, in: catalog), display(dependency, in: catalog))
         let (ownerFactory, needFactory) = (binding(owner).factory, binding(dependency).factory)
         if needRuns == .async {
             report(diagnostic(
@@ -173,17 +188,26 @@ extension ValidationRun {
         }
     }
 
-    /// Rule `captive-dependency`: nothing keeps a dependency alive past its lifetime.
+    /// Rule `captive-dependency`: nothing keeps a dependency alive past its
+    /// lifetime; an element of a needed collection is a dependency too.
     mutating func checkNotCaptive(_ dependency: BindingDescription, of owner: BindingDescription, in catalog: CatalogIndex) {
         guard owner.lifetime.wouldCapture(dependency.lifetime) else { return }
-        let (ownerName, needName) = (catalog.display(owner.typeID), catalog.display(dependency.typeID))
+        let (ownerName, needName) = (display(owner, in: catalog), display(dependency, in: catalog))
+        let remedy = dependency.isCollectionElement
+            ? "make the element '\(binding(dependency).factory)' longer-lived, or make \(ownerName) shorter-lived"
+            : "make \(needName) longer-lived, make \(ownerName) shorter-lived, or take Lazy<\(needName)>... inside a "
+                + "shorter scope"
         report(diagnostic(
             binding(owner), .captiveDependency, "\(owner.lifetime) \(ownerName) ('\(binding(owner).factory)') depends on "
                 + "\(dependency.lifetime) \(needName) ('\(binding(dependency).factory)'), and would keep it alive past "
-                + "its \(dependency.lifetime) lifetime; make \(needName) longer-lived, make \(ownerName) "
-                + "shorter-lived, or take Lazy<\(needName)>... inside a shorter scope",
+                + "its \(dependency.lifetime) lifetime; " + remedy,
             field: (binding(owner).lifetime == nil ? BindingKey.factory : .lifetime).rawValue,
             dependencyPath: [ownerName, needName]))
+    }
+
+    /// A binding's type for messages: `Plugin`, or `[Plugin]` for an element of its collection.
+    private func display(_ binding: BindingDescription, in catalog: CatalogIndex) -> String {
+        binding.isCollectionElement ? "[\(catalog.display(binding.typeID))]" : catalog.display(binding.typeID)
     }
 
     /// The injectors searched from `injector`, for a message: the first few, and how many more.
@@ -237,7 +261,7 @@ extension ValidationRun {
     }
 
     private mutating func reportCycle(_ loop: [Int], catalog: CatalogIndex) {
-        let names = (loop + [loop[0]]).map { catalog.display(effective[$0].typeID) }
+        let names = (loop + [loop[0]]).map { display(effective[$0], in: catalog) }
         report(diagnostic(
             binding(effective[loop[0]]), .dependencyCycle, "dependency cycle: " + names.joined(separator: " -> ")
                 + "; break it by taking one of these as Lazy<...> in its factory, or bind a factory that does "

@@ -87,6 +87,9 @@ package struct ValidationRun {
     var anyUnknownToCatalog = false
     /// Whether some candidate has no factory key (without a catalog only).
     var anyWithoutFactory = false
+    /// Whether some candidate is an element of a collection: only then are
+    /// the candidates split into single bindings and elements.
+    var anyCollectionElement = false
     /// The candidates that won their type and injector under `extends`, broken or not.
     var winners: [BindingDescription] = []
     /// The bindings in effect: the winners that are not broken.
@@ -153,6 +156,7 @@ package struct ValidationRun {
                 // Without a catalog, a binding with no factory key still counts
                 // for duplicates, as it always has; it is left out of the winners.
                 if binding.factory.isEmpty { anyWithoutFactory = true }
+                if binding.isCollectionElement { anyCollectionElement = true }
                 let type = typeWithoutCatalog(named: binding.protocolName)
                 candidates.append(BindingDescription(
                     bindings: bindings, index: index, types: nil, typeID: type, factoryPlace: -1, provided: -1,
@@ -166,8 +170,11 @@ package struct ValidationRun {
         for (index, binding) in bindings.enumerated() {
             let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
             let type = boundType(of: binding, in: catalog)
+            // A broken element leaves the type's single binding as it is: only that counts for `T` needs.
+            let bindsSingle = !binding.isCollectionElement
+            if !bindsSingle { anyCollectionElement = true }
             guard !binding.factory.isEmpty else {
-                if let type { brokenTypes.insert(type) }
+                if let type, bindsSingle { brokenTypes.insert(type) }
                 continue
             }
             let factory = factoryOffset(of: binding, for: type, in: catalog)
@@ -186,10 +193,11 @@ package struct ValidationRun {
             if let factory, provided != nil {
                 let lifetimeFits = checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
                 parameters = checkParameters(of: binding, factory: factory, in: catalog)
-                checksPass = lifetimeFits && parameters != nil
+                let servable = bindsSingle || checkElementTakesNoArgument(binding, factory: factory, in: catalog)
+                checksPass = lifetimeFits && parameters != nil && servable
             } else {
                 anyUnknownToCatalog = true
-                if let type { brokenTypes.insert(type) }
+                if let type, bindsSingle { brokenTypes.insert(type) }
             }
             candidates.append(BindingDescription(
                 bindings: bindings, index: index, types: types,
@@ -236,9 +244,9 @@ package struct ValidationRun {
         case .ambiguous(let matches):
             let names = matches.map { catalog.types[$0].qualified }.sorted()
             report(diagnostic(
-                binding, .ambiguousProtocol, "protocol name '\(name)' matches \(names.count) types: "
+                binding, .ambiguousProtocol, "\(binding.typeKey) name '\(name)' matches \(names.count) types: "
                     + names.joined(separator: ", ") + "; write the module-qualified name",
-                field: BindingKey.`protocol`.rawValue))
+                field: binding.typeKey.rawValue))
             return nil
         case .unknown:
             break
@@ -247,7 +255,7 @@ package struct ValidationRun {
         report(diagnostic(
             binding, .unknownProtocol, "no factory in the catalog provides '\(name)'"
                 + (suggestion.map { "; did you mean '\($0)'?" } ?? "; check the spelling, or register a factory for it"),
-            field: BindingKey.`protocol`.rawValue, suggestion: suggestion))
+            field: binding.typeKey.rawValue, suggestion: suggestion))
         return nil
     }
 
@@ -335,6 +343,19 @@ package struct ValidationRun {
     /// since they show what the author wrote. The two differ only in a
     /// manifest that has such an error.
     mutating func resolveOverrides() {
+        guard anyCollectionElement else { return resolveSingleOverrides(candidates) }
+        // Elements follow a rule of their own (see `resolveCollectionOverrides`);
+        // each kind is resolved apart, then both are put back in manifest order.
+        let bindings = manifest.bindings
+        resolveSingleOverrides(candidates.filter { !bindings[$0.index].isCollectionElement })
+        let collections = resolveCollectionOverrides(candidates.filter { bindings[$0.index].isCollectionElement })
+        winners = Self.inManifestOrder(winners, collections.winners)
+        effective = Self.inManifestOrder(effective, collections.effective)
+        serving = nil  // its places were in the single bindings alone
+    }
+
+    /// The overrides and duplicates of single bindings, over `candidates`.
+    private mutating func resolveSingleOverrides(_ candidates: [BindingDescription]) {
         // Usually every binding is the only one of its type and injector:
         // one pass finds that, and nothing is dropped.
         var table = ServingTable(typeCount: typeCount)

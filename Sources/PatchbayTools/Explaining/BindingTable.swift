@@ -20,6 +20,8 @@ struct BindingTable {
     let bindings: [BindingDescription]
     /// Which binding serves each type from each injector, built as validation builds it.
     private let table: ServingTable
+    /// Which elements serve each collection from each injector, built as validation builds it.
+    private let collections: CollectionTable
     /// The bindings' type names (see ``typeName(of:)``) and the validator's numbers for them.
     private let typeNumbers: [String: Int]
     /// The catalog's factories that the bindings name, by name.
@@ -38,13 +40,15 @@ struct BindingTable {
             numbers[Self.typeName(of: binding)] = binding.typeID
             if factories[binding.factory] == nil { factories[binding.factory] = index?.factory(named: binding.factory) }
         }
-        var table = ServingTable(typeCount: (bindings.map(\.typeID).max() ?? -1) + 1)
+        let typeCount = (bindings.map(\.typeID).max() ?? -1) + 1
+        var table = ServingTable(typeCount: typeCount)
         let ranks = InjectorRanks(injectorOrder)
-        for (offset, binding) in bindings.enumerated() {
+        for (offset, binding) in bindings.enumerated() where !binding.isCollectionElement {
             _ = table.add(offset, type: binding.typeID, injector: binding.injector, rank: ranks[binding.injector])
         }
         self.typeNumbers = numbers
         self.table = table
+        self.collections = CollectionTable(bindings, typeCount: typeCount, ranks: ranks)
         self.factories = factories
     }
 
@@ -108,6 +112,19 @@ struct BindingTable {
     /// the first in injector order.
     func serving(_ type: String, from injector: InjectorName) -> BindingDescription? {
         typeNumbers[type].flatMap { table.binding(serving: $0, from: injector) }.map { bindings[$0] }
+    }
+
+    /// The elements that serve the collection `[type]` asked from `injector`,
+    /// in manifest order: its own, else the first injector's in order that has
+    /// some; nil when no injector lists any.
+    func elements(_ type: String, from injector: InjectorName) -> [BindingDescription]? {
+        typeNumbers[type].flatMap { collections.elements(of: $0, from: injector) }.map { $0.map { bindings[$0] } }
+    }
+
+    /// Every injector's elements of `type`'s collection, in injector order, then manifest order.
+    func allElements(of type: String) -> [BindingDescription] {
+        guard let number = typeNumbers[type] else { return [] }
+        return allInjectors.flatMap { injector in (collections.own(number, in: injector) ?? []).map { bindings[$0] } }
     }
 
     /// The injectors searched for a type asked from `injector`, in order.

@@ -1,8 +1,9 @@
 /// The dependency graph of a manifest, as `patchbay graph` draws it: a node
-/// per binding in effect (protocol and injector) labelled with its factory and
-/// lifetime, an edge per need of a factory to the binding that serves it
-/// (with injector fallback, from the injector that served the factory), and
-/// the injectors as groups.
+/// per binding in effect (protocol and injector, and each element of a
+/// collection) labelled with its factory and lifetime, an edge per need of a
+/// factory to the binding that serves it (with injector fallback, from the
+/// injector that served the factory; a `[T]` need has one edge to each
+/// element), and the injectors as groups.
 ///
 ///     let graph = DependencyGraph(manifest: manifest, catalog: FactoryCatalog.notes.describe())
 ///     print(graph.mermaid())   // or graph.dot()
@@ -17,7 +18,7 @@ public struct DependencyGraph: Sendable, Hashable {
     public struct Node: Sendable, Hashable {
         /// The identifier used in the output: `n1`, `n2`, ... (`u1`, ... for unbound types).
         public let id: String
-        /// The type's short name.
+        /// The type's short name; `[Plugin]` for an element of `Plugin`'s collection.
         public let type: String
         /// The binding's injector; `nil` for an unbound type.
         public let injector: InjectorName?
@@ -35,7 +36,7 @@ public struct DependencyGraph: Sendable, Hashable {
         public let from: String
         /// The serving node's identifier.
         public let to: String
-        /// `direct`, `optional` or `lazy`.
+        /// `direct`, `optional`, `lazy`, or `collection` (one edge to each element).
         public let kind: TypeExplanation.NeedKind
     }
 
@@ -73,8 +74,11 @@ public struct DependencyGraph: Sendable, Hashable {
         var groups: [Group] = []
         var ordered: [BindingDescription] = []
         for injector in table.allInjectors {
-            let bindings = table.bindings.filter { $0.injector == injector }
-                .sorted { ($0.type, BindingTable.typeName(of: $0)) < ($1.type, BindingTable.typeName(of: $1)) }
+            // A collection's elements follow the type's single binding, in manifest order.
+            let bindings = table.bindings.filter { $0.injector == injector }.sorted {
+                ($0.type, BindingTable.typeName(of: $0), $0.isCollectionElement ? 1 : 0, $0.index)
+                    < ($1.type, BindingTable.typeName(of: $1), $1.isCollectionElement ? 1 : 0, $1.index)
+            }
             guard !bindings.isEmpty else { continue }
             var nodes: [Node] = []
             for binding in bindings {
@@ -83,7 +87,8 @@ public struct DependencyGraph: Sendable, Hashable {
                 ordered.append(binding)
                 let factory = table.factory(of: binding)
                 nodes.append(Node(
-                    id: id, type: binding.type, injector: injector, factory: binding.factory,
+                    id: id, type: binding.isCollectionElement ? "[\(binding.type)]" : binding.type, injector: injector,
+                    factory: binding.factory,
                     lifetime: binding.lifetimeSource == .unknown ? nil : binding.lifetime,
                     resolvesByHand: factory != nil && factory?.needs == nil))
             }
@@ -93,9 +98,14 @@ public struct DependencyGraph: Sendable, Hashable {
         func servingID(_ need: CatalogDescription.Need, of entry: BindingDescription) -> String? {
             table.serving(need.type, from: entry.injector).flatMap { ids[ManifestExplainer.NodeKey($0)] }
         }
+        // A collection need's edges go to its elements; with none it is `[]`, not a missing type.
+        func isCollection(_ need: CatalogDescription.Need) -> Bool {
+            TypeExplanation.NeedKind(rawValue: need.kind) == .collection
+        }
         var unboundIDs: [String: String] = [:]
         let unboundNames = Set(ordered.flatMap { entry in
-            (table.factory(of: entry)?.needs ?? []).filter { servingID($0, of: entry) == nil }.map { table.display($0.type) }
+            (table.factory(of: entry)?.needs ?? []).filter { !isCollection($0) && servingID($0, of: entry) == nil }
+                .map { table.display($0.type) }
         })
         for (offset, name) in unboundNames.sorted().enumerated() { unboundIDs[name] = "u\(offset + 1)" }
         var edges: [Edge] = []
@@ -104,9 +114,14 @@ public struct DependencyGraph: Sendable, Hashable {
             guard let needs = table.factory(of: entry)?.needs, let from = ids[ManifestExplainer.NodeKey(entry)] else { continue }
             for need in needs {
                 let kind = TypeExplanation.NeedKind(rawValue: need.kind) ?? .direct
-                guard let to = servingID(need, of: entry) ?? unboundIDs[table.display(need.type)] else { continue }
-                let edge = Edge(from: from, to: to, kind: kind)
-                if seen.insert(edge).inserted { edges.append(edge) }
+                // A collection need: an edge to each element that serves it, in order.
+                let targets = isCollection(need)
+                    ? (table.elements(need.type, from: entry.injector) ?? []).compactMap { ids[ManifestExplainer.NodeKey($0)] }
+                    : (servingID(need, of: entry) ?? unboundIDs[table.display(need.type)]).map { [$0] } ?? []
+                for to in targets {
+                    let edge = Edge(from: from, to: to, kind: kind)
+                    if seen.insert(edge).inserted { edges.append(edge) }
+                }
             }
         }
         injectors = groups

@@ -27,11 +27,14 @@ public struct ManifestExplainer: Sendable {
 
     /// Explains how `type` resolves when requested from `injector`.
     /// - Parameters:
-    ///   - type: A short (`NoteService`) or module-qualified (`NotesKit.NoteService`) type name.
+    ///   - type: A short (`NoteService`) or module-qualified (`NotesKit.NoteService`) type name;
+    ///     `[Plugin]` for the collection of `Plugin`, which `Plugin` also shows when it has no single binding.
     ///   - injector: The requesting injector; `primary` by default.
     public func explain(_ type: String, from injector: InjectorName = .primary) -> TypeExplanation {
         let manifest = table.manifest
-        let lookup = table.lookup(type)
+        let requestedCollection = type.count > 2 && type.hasPrefix("[") && type.hasSuffix("]")
+        let name = requestedCollection ? String(type.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces) : type
+        let lookup = table.lookup(name)
         let resolved: String
         switch lookup {
         case .ambiguous(let candidates):
@@ -39,7 +42,8 @@ public struct ManifestExplainer: Sendable {
                 requested: type, type: type, displayName: type, injector: injector, file: manifest.file,
                 environment: manifest.environment, injectorOrder: table.injectorOrder, hasCatalog: hasCatalog,
                 outcome: .unbound(TypeExplanation.Unbound(
-                    searched: [], ambiguous: candidates, suggestions: [], providers: [])), factories: [:])
+                    searched: [], ambiguous: candidates, suggestions: [], providers: [])), collection: nil,
+                requestedCollection: requestedCollection, factories: [:])
         case .type(let name):
             resolved = name
         }
@@ -57,10 +61,28 @@ public struct ManifestExplainer: Sendable {
                 suggestions: EditDistance.suggestions(for: display, among: table.knownNames.subtracting([display])),
                 providers: providers))
         }
+        let collection = requestedCollection || !table.allElements(of: resolved).isEmpty
+            ? self.collection(of: resolved, from: injector) : nil
         return TypeExplanation(
             requested: type, type: resolved, displayName: table.display(resolved), injector: injector,
             file: manifest.file, environment: manifest.environment, injectorOrder: table.injectorOrder,
-            hasCatalog: hasCatalog, outcome: outcome, factories: factories(in: outcome))
+            hasCatalog: hasCatalog, outcome: outcome, collection: collection, requestedCollection: requestedCollection,
+            factories: factories(in: outcome, collection))
+    }
+
+    /// The collection of `type` asked from `injector`: the elements that
+    /// serve it, each with its needs expanded, and the other injectors' elements.
+    private func collection(of type: String, from injector: InjectorName) -> TypeExplanation.CollectionResolution {
+        let served = table.elements(type, from: injector) ?? []
+        var expanded = Set(served.map(NodeKey.init))
+        let elements = served.map { element in
+            TypeExplanation.CollectionResolution.Element(
+                served: element, needs: needs(of: element, path: [NodeKey(element)], expanded: &expanded))
+        }
+        let servedPlaces = Set(served.map(\.index))
+        return TypeExplanation.CollectionResolution(
+            elements: elements, shadows: table.allElements(of: type).filter { !servedPlaces.contains($0.index) },
+            searched: table.searchOrder(from: injector), providers: table.catalog?.providers(of: type) ?? [])
     }
 
     // MARK: - Building
@@ -73,23 +95,32 @@ public struct ManifestExplainer: Sendable {
         let type: String
         init(_ binding: BindingDescription) {
             index = binding.index
-            type = binding.type
+            type = binding.isCollectionElement ? "[\(binding.type)]" : binding.type
         }
         static func == (lhs: NodeKey, rhs: NodeKey) -> Bool { lhs.index == rhs.index }
         func hash(into hasher: inout Hasher) { hasher.combine(index) }
     }
 
-    /// What the catalog says of every factory the outcome's bindings name.
-    private func factories(in outcome: TypeExplanation.Outcome) -> [String: TypeExplanation.Factory] {
-        guard case .bound(let resolution) = outcome else { return [:] }
-        var named = [resolution.served] + resolution.shadows
+    /// What the catalog says of every factory the outcome's and the collection's bindings name.
+    private func factories(
+        in outcome: TypeExplanation.Outcome, _ collection: TypeExplanation.CollectionResolution?
+    ) -> [String: TypeExplanation.Factory] {
+        var named: [BindingDescription] = []
         func walk(_ nodes: [TypeExplanation.Node]) {
             for node in nodes {
                 if let served = node.served { named.append(served) }
                 walk(node.children)
             }
         }
-        walk(resolution.needs.nodes ?? [])
+        if case .bound(let resolution) = outcome {
+            named += [resolution.served] + resolution.shadows
+            walk(resolution.needs.nodes ?? [])
+        }
+        for element in collection?.elements ?? [] {
+            named.append(element.served)
+            walk(element.needs.nodes ?? [])
+        }
+        named += collection?.shadows ?? []
         var facts: [String: TypeExplanation.Factory] = [:]
         for binding in named where facts[binding.factory] == nil {
             guard let factory = table.factory(of: binding) else { continue }
@@ -117,11 +148,34 @@ public struct ManifestExplainer: Sendable {
     ) -> TypeExplanation.Node {
         let kind = TypeExplanation.NeedKind(rawValue: need.kind) ?? .direct
         let display = table.display(need.type)
+        if kind == .collection {
+            // The elements are the node's children, each expanded as a need of its own.
+            let elements = table.elements(need.type, from: owner.injector) ?? []
+            let children = elements.map { element in
+                node(
+                    served: element, type: display, kind: .direct, owner: owner, path: path, expanded: &expanded,
+                    notingFallback: false)
+            }
+            return TypeExplanation.Node(
+                type: display, kind: kind, served: nil,
+                searched: elements.isEmpty ? table.searchOrder(from: owner.injector) : [],
+                fallbackFrom: elements.first.flatMap { $0.injector == owner.injector ? nil : owner.injector },
+                marks: [], children: children)
+        }
         guard let served = table.serving(need.type, from: owner.injector) else {
             return TypeExplanation.Node(
                 type: display, kind: kind, served: nil, searched: table.searchOrder(from: owner.injector),
                 fallbackFrom: nil, marks: [], children: [])
         }
+        return node(served: served, type: display, kind: kind, owner: owner, path: path, expanded: &expanded)
+    }
+
+    /// The node of a need that `served` serves, with its needs expanded unless
+    /// shown already; `notingFallback` is false for an element, whose collection notes it.
+    private func node(
+        served: BindingDescription, type display: String, kind: TypeExplanation.NeedKind, owner: BindingDescription,
+        path: [NodeKey], expanded: inout Set<NodeKey>, notingFallback: Bool = true
+    ) -> TypeExplanation.Node {
         let key = NodeKey(served)
         var marks: [TypeExplanation.Mark] = []
         var children: [TypeExplanation.Node] = []
@@ -146,7 +200,7 @@ public struct ManifestExplainer: Sendable {
         }
         return TypeExplanation.Node(
             type: display, kind: kind, served: served, searched: [],
-            fallbackFrom: served.injector == owner.injector ? nil : owner.injector, marks: marks,
+            fallbackFrom: served.injector == owner.injector || !notingFallback ? nil : owner.injector, marks: marks,
             children: children)
     }
 }

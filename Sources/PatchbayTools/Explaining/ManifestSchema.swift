@@ -8,10 +8,10 @@ import Patchbay
 ///
 /// Without a catalog the schema checks shape: the keys (unknown ones are
 /// rejected), which are required, their types, the lifetimes, `format` 1.
-/// With a catalog it also lists the legal names: `protocol` is one of the
-/// types some factory provides (module-qualified, and short where the short
-/// name is not ambiguous), `factory` is one of the factories that provide the
-/// binding's protocol, and `parameters` has the keys and JSON types the
+/// With a catalog it also lists the legal names: `protocol` (or `collection`)
+/// is one of the types some factory provides (module-qualified, and short
+/// where the short name is not ambiguous), `factory` is one of the factories
+/// that provide the binding's type, and `parameters` has the keys and JSON types the
 /// factory's parameter type reads, where the catalog knows them (extra keys
 /// are allowed, as the factory's decoder ignores them).
 ///
@@ -79,13 +79,20 @@ public enum ManifestSchema {
 
     private static func bindingSchema() -> [String: JSONValue] {
         [
-            "description": .string("Serve 'protocol' with 'factory'. One binding per protocol and injector in a file."),
+            "description": .string("Serve 'protocol' with 'factory'. One binding per protocol and injector in a file. "
+                + "With 'collection' instead of 'protocol': one element, made by 'factory', of that type's collection."),
             "type": .string("object"),
             "additionalProperties": .bool(false),
-            "required": strings([BindingKey.protocol, .factory].map(\.rawValue)),
+            "required": strings([BindingKey.factory.rawValue]),
+            // Exactly one of the two: a type's single binding, or an element of its collection.
+            "oneOf": .array([BindingKey.protocol, .collection].map { object(["required": strings([$0.rawValue])]) }),
             "properties": object([
                 BindingKey.protocol.rawValue: described("The requested type's name: short (UserRepository) or module-qualified "
                     + "(App.UserRepository).", ["type": .string("string"), "minLength": .integer(1)]),
+                BindingKey.collection.rawValue: described("Instead of 'protocol': the element type's name. The binding is one "
+                    + "element of that type's collection, resolved as [T] with the others in manifest order; a file "
+                    + "that lists any element of it replaces the parent's whole collection for that injector.",
+                    ["type": .string("string"), "minLength": .integer(1)]),
                 BindingKey.factory.rawValue: described("The name of a catalog factory that provides the protocol.", [
                     "type": .string("string"), "minLength": .integer(1),
                 ]),
@@ -113,15 +120,20 @@ public enum ManifestSchema {
             let short = index.display(type)
             if short != type, index.types(named: short).count == 1 { spellings.append(short) }
             names += spellings
-            rules.append(object([
-                "if": object([
-                    "required": strings([BindingKey.protocol.rawValue]),
-                    "properties": object([BindingKey.protocol.rawValue: object(["enum": strings(spellings.sorted())])]),
-                ]),
-                "then": object([
-                    "properties": object([BindingKey.factory.rawValue: object(["enum": strings(index.providers(of: type) ?? [])])]),
-                ]),
-            ]))
+            // The same factories for the type's single binding and for its collection's elements.
+            for key in [BindingKey.protocol, .collection] {
+                rules.append(object([
+                    "if": object([
+                        "required": strings([key.rawValue]),
+                        "properties": object([key.rawValue: object(["enum": strings(spellings.sorted())])]),
+                    ]),
+                    "then": object([
+                        "properties": object([
+                            BindingKey.factory.rawValue: object(["enum": strings(index.providers(of: type) ?? [])]),
+                        ]),
+                    ]),
+                ]))
+            }
         }
         for factory in catalog.factories.sorted(by: { $0.name < $1.name }) {
             guard let then = parametersRule(factory) else { continue }
@@ -136,6 +148,9 @@ public enum ManifestSchema {
         guard case .object(var properties)? = binding["properties"] else { return }
         properties[BindingKey.protocol.rawValue] = described(
             "The requested type: one that a catalog factory provides, short or module-qualified.",
+            ["type": .string("string"), "enum": strings(names.sorted())])
+        properties[BindingKey.collection.rawValue] = described(
+            "Instead of 'protocol': the element type, one that a catalog factory provides, short or module-qualified.",
             ["type": .string("string"), "enum": strings(names.sorted())])
         properties[BindingKey.factory.rawValue] = described(
             "The name of a catalog factory that provides the protocol.",

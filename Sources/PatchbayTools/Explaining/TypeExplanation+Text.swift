@@ -20,12 +20,19 @@ extension TypeExplanation {
     ///
     /// The output depends only on the manifest and the catalog: it is stable
     /// from run to run.
+    ///
+    /// A collection (`[Plugin]`, or `Plugin` when only its collection is
+    /// bound) lists its elements instead, each with its factory, lifetime,
+    /// place and needs (see ``CollectionResolution``).
     public func text() -> String {
         var lines: [String] = []
         func row(_ label: String, _ value: String) {
             lines.append("  " + (label + ":").padding(toLength: 14, withPad: " ", startingAt: 0) + value)
         }
         let place = file + (environment.map { " (environment \($0))" } ?? "")
+        if let collection, requestedCollection || (resolution == nil && !collection.elements.isEmpty) {
+            return collectionLines(collection, place: place).joined(separator: "\n") + "\n"
+        }
         switch outcome {
         case .bound(let resolution):
             lines.append("\(displayName) in \(place)")
@@ -54,6 +61,10 @@ extension TypeExplanation {
             }
             for shadowed in resolution.shadows {
                 row("shadows", Self.bindingText(shadowed) + " at \(location(of: shadowed.binding))")
+            }
+            if let collection, let servedBy = collection.servedBy {
+                row("collection", "also [\(displayName)], \(collection.elements.count) element"
+                    + (collection.elements.count == 1 ? "" : "s") + " from \(servedBy): explain '[\(displayName)]'")
             }
             switch resolution.needs {
             case .known(let nodes) where nodes.isEmpty: row("needs", "nothing")
@@ -90,6 +101,65 @@ extension TypeExplanation {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A collection: its elements in order, or why it is empty.
+    private func collectionLines(_ collection: CollectionResolution, place: String) -> [String] {
+        var lines: [String] = []
+        func row(_ label: String, _ value: String) {
+            lines.append("  " + (label + ":").padding(toLength: 14, withPad: " ", startingAt: 0) + value)
+        }
+        let name = "[\(displayName)]"
+        guard let servedBy = collection.servedBy else {
+            lines.append("\(name) has no elements in \(place)")
+            if type != displayName { row("type", "[\(type)]") }
+            row("requested", requestedText)
+            row("searched", collection.searched.map(\.rawValue).joined(separator: ", ") + " (no element of \(name))")
+            if hasCatalog, collection.providers.isEmpty {
+                row("resolves to", "not bound: no catalog factory provides \(displayName)")
+            } else {
+                row("resolves to", "[] (a collection is zero or more elements)")
+            }
+            if !hasCatalog {
+                row("providers", "unknown without a catalog")
+            } else if !collection.providers.isEmpty {
+                row("providers", collection.providers.joined(separator: ", "))
+                row("to add one", "{ \"collection\": \"\(displayName)\", \"factory\": \"\(collection.providers[0])\""
+                    + (injector == .primary ? "" : ", \"injector\": \"\(injector)\"") + " }")
+            }
+            return lines
+        }
+        lines.append("\(name) in \(place)")
+        if type != displayName { row("type", "[\(type)]") }
+        row("requested", requestedText)
+        row("served by", servedBy.rawValue + (servedBy == injector ? ""
+            : " (by fallback: \(injector) lists no element of \(name))"))
+        row("elements", "\(collection.elements.count), in manifest order, each made as its own lifetime says")
+        for (offset, element) in collection.elements.enumerated() {
+            let served = element.served
+            row("element \(offset + 1)", elementText(served))
+            for replaced in served.overrides { row("overrides", "'\(replaced.factory)' at \(location(of: replaced))") }
+            switch element.needs {
+            case .known(let nodes) where !nodes.isEmpty: lines += treeLines(nodes)
+            case .byHand: row("needs", "unknown: factory '\(served.factory)' resolves by hand")
+            default: break
+            }
+        }
+        for shadowed in collection.shadows {
+            row("shadows", Self.bindingText(shadowed) + " at \(location(of: shadowed.binding))")
+        }
+        return lines
+    }
+
+    /// `audit-plugin (singleton) parameters {...} at plugins.json:5:5`.
+    private func elementText(_ served: BindingDescription) -> String {
+        var text = served.factory
+        if factories[served.factory] == nil, hasCatalog { text += " (not in the catalog: run patchbay check)" }
+        if served.lifetimeSource != .unknown { text += " (\(served.lifetime))" }
+        if let parameters = served.binding.parameters.flatMap(Self.parametersText) { text += " parameters \(parameters)" }
+        text += " at \(location(of: served.binding))"
+        if Self.isInherited(served.binding) { text += " (inherited through extends)" }
+        return text
     }
 
     private var requestedText: String {
@@ -163,16 +233,23 @@ extension TypeExplanation {
         case .direct: node.type
         case .optional: node.type + "?"
         case .lazy: "Lazy<\(node.type)>"
+        case .collection: "[\(node.type)]"
         }
     }
 
     private func nodeText(_ node: Node) -> String {
+        if node.kind == .collection, let first = node.children.first?.served {
+            let count = node.children.count
+            return "\(count) element\(count == 1 ? "" : "s") from \(first.injector)"
+                + (node.fallbackFrom.map { "  [fallback: \($0) lists no element of [\(node.type)]]" } ?? "")
+        }
         guard let served = node.served else {
             let searched = "searched " + node.searched.map(\.rawValue).joined(separator: ", ")
             switch node.kind {
             case .direct: return "not bound (\(searched))"
             case .optional: return "not bound: resolves to nil (\(searched))"
             case .lazy: return "not bound: fails on first use (\(searched))"
+            case .collection: return "no elements: resolves to [] (\(searched))"
             }
         }
         var notes: [String] = []

@@ -21,12 +21,21 @@ public struct TypeExplanation: Sendable, Hashable {
     public let hasCatalog: Bool
     /// Bound or not, and the details.
     public let outcome: Outcome
+    /// The type's collection (`[T]`): when the collection was asked for
+    /// (`[Plugin]`), or when some injector lists elements of the type.
+    public let collection: CollectionResolution?
+    /// Whether the collection was asked for (`[Plugin]`) rather than the type itself.
+    public let requestedCollection: Bool
     /// What the catalog says of each factory the explanation's bindings
     /// name, by name; a factory the catalog lacks is absent.
     public let factories: [String: Factory]
 
-    /// Whether some injector binds the type.
-    public var isBound: Bool { resolution != nil }
+    /// Whether what was asked for is served: the type's binding, or, for
+    /// `[T]` or a type that only has a collection, at least one element.
+    public var isBound: Bool {
+        let hasElements = collection?.elements.isEmpty == false
+        return requestedCollection ? hasElements : resolution != nil || hasElements
+    }
 
     /// The winning binding and its needs, when the type is bound.
     public var resolution: Resolution? {
@@ -54,6 +63,30 @@ public struct TypeExplanation: Sendable, Hashable {
         public let shadows: [BindingDescription]
         /// What the factory needs.
         public let needs: Needs
+    }
+
+    /// The elements that serve a collection `[T]` asked from the requesting injector.
+    public struct CollectionResolution: Sendable, Hashable {
+        /// The elements, in manifest order, each with what its factory needs;
+        /// empty when no injector lists any, and the collection is `[]`.
+        public let elements: [Element]
+        /// The elements of the other injectors, in injector order, which lose to these.
+        public let shadows: [BindingDescription]
+        /// The injectors searched, in order.
+        public let searched: [InjectorName]
+        /// The catalog factories that provide the element type.
+        public let providers: [String]
+
+        /// One element and what its factory needs.
+        public struct Element: Sendable, Hashable {
+            /// The element's binding.
+            public let served: BindingDescription
+            /// What its factory needs.
+            public let needs: Needs
+        }
+
+        /// The injector whose elements serve; nil when there are none.
+        public var servedBy: InjectorName? { elements.first?.served.injector }
     }
 
     /// Why a type is not bound.
@@ -109,23 +142,28 @@ public struct TypeExplanation: Sendable, Hashable {
         case optional
         /// `Lazy<T>`: resolved on first use.
         case lazy
+        /// `[T]`: every element of `T`'s collection, in manifest order; `[]` when none.
+        case collection
     }
 
     /// One need of a factory in the dependency tree.
     public struct Node: Sendable, Hashable {
         /// The needed type's short name.
         public let type: String
-        /// Direct, optional or lazy.
+        /// Direct, optional, lazy or collection.
         public let kind: NeedKind
-        /// The binding that serves it; `nil` when no injector binds it.
+        /// The binding that serves it; `nil` when no injector binds it, and
+        /// for a collection, whose elements are its ``children``.
         public let served: BindingDescription?
         /// When unbound: the injectors searched, in order.
         public let searched: [InjectorName]
-        /// When served by fallback: the injector asked (the one that served the factory).
+        /// When served by fallback: the injector asked (the one that served the factory);
+        /// for a collection, when its elements come from another injector.
         public let fallbackFrom: InjectorName?
         /// Remarks: a cycle, a subtree shown above, needs unknown.
         public let marks: [Mark]
-        /// What the serving factory needs, when expanded here.
+        /// What the serving factory needs, when expanded here; for a
+        /// collection, its elements, each with what it needs.
         public let children: [Node]
     }
 

@@ -404,5 +404,26 @@ enum Plugins {
             "a factory that does not provide the element type")
         #expect(try !described.accepts(manifest(.object(["collection": .string("Plugn"), "factory": .string("audit-plugin")]))))
     }
-}
 
+    // MARK: - A collection taken lazily or as an optional
+
+    @Test func aLazyOrOptionalCollectionIsACollectionNeedNotAMissingOne() throws {
+        var catalog = Plugins.catalog()
+        catalog.register("lazy-host", provides: (any Gadget).self) { (plugins: Lazy<[any Plugin]>) in
+            Part(tag: plugins.value.map(\.name).joined(separator: ","))
+        }
+        catalog.register("optional-host", provides: (any Widget).self) { (plugins: [any Plugin]?) in
+            Part(tag: plugins.map { $0.map(\.name).joined(separator: ",") } ?? "nil")
+        }
+        let need = try #require(catalog.definition(named: "lazy-host")?.dependencies?.first)
+        #expect(need.kind == .collection)
+        #expect(need.key == TypeKey((any Plugin).self))
+        let container = try makeContainer(catalog, [
+            Binding(collection: "Plugin", factory: "audit-plugin"),
+            Binding(collection: "Plugin", factory: "console-plugin"),
+            bind("Gadget", to: "lazy-host"), bind("Widget", to: "optional-host"),
+        ])
+        #expect(try container.resolve((any Gadget).self).tag == "audit,console")
+        #expect(try container.resolve((any Widget).self).tag == "audit,console")
+    }
+}

@@ -241,6 +241,36 @@ struct StoreUnavailable: Error {}
         #expect(messages.contains { $0.contains("'feed-dashboard'") && $0.contains("runs on the main actor") })
     }
 
+    @Test func aCollectionElementIsMadeWhereItsDependentRuns() throws {
+        var catalog = catalog()
+        catalog.register("async-plugin", provides: (any Plugin).self) { () async in NamedPlugin("async") }
+        catalog.register("main-plugin", provides: (any Plugin).self, on: MainActor.self) { NamedPlugin("main") }
+        catalog.register("plain-plugin", provides: (any Plugin).self) { NamedPlugin("plain") }
+        catalog.register("host", provides: PluginHost.self) { (plugins: [any Plugin]) in PluginHost(plugins: plugins) }
+        catalog.register("async-host", provides: (any Gadget).self) { (plugins: [any Plugin]) async in
+            Part(tag: plugins.map(\.name).joined(separator: ","))
+        }
+        let error = #expect(throws: ManifestError.self) {
+            try makeContainer(catalog, [
+                Binding(collection: "Plugin", factory: "async-plugin"),
+                Binding(collection: "Plugin", factory: "main-plugin"),
+                Binding(collection: "Plugin", factory: "plain-plugin"),
+                bind("PluginHost", to: "host"), bind("Gadget", to: "async-host"),
+            ])
+        }
+        // The synchronous host can make neither; the async host reads the
+        // collection synchronously, off the main actor: neither either.
+        let codes = (error.map(errorCodes) ?? []).map(\.rawValue).sorted()
+        #expect(codes == ["needs-await", "needs-await", "needs-main-actor", "needs-main-actor"])
+        #expect(error?.diagnostics.contains { $0.message.contains("needs [Plugin], whose element 'async-plugin' is async") } == true, "\(error?.diagnostics.map(\.message) ?? [])")
+        // Plain elements are fine for both.
+        let container = try makeContainer(catalog, [
+            Binding(collection: "Plugin", factory: "plain-plugin"),
+            bind("PluginHost", to: "host"), bind("Gadget", to: "async-host"),
+        ])
+        #expect(try container.resolve(PluginHost.self).plugins.map(\.name) == ["plain"])
+    }
+
     @Test func theOfflineCheckGivesTheSameVerdictFromTheDescription() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("isolation-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

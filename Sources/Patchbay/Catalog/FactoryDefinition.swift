@@ -112,6 +112,16 @@ struct DependencySpec: Sendable {
         if key.isArray, let collection = type as? any CollectionDependency.Type { return collection.dependencySpec }
         return DependencySpec(key: key, kind: .direct, makeWrapper: nil)
     }
+
+    /// For `Lazy<[T]>` and `[T]?`, whose spec is this one: a need of `T`'s
+    /// collection (checked as `[T]` is: never missing, each element a
+    /// dependency), made by this spec's wrapper. Any other wrapper as it is.
+    func wrappingACollection<Value>(of _: Value.Type) -> DependencySpec {
+        guard key.isArray, let collection = Value.self as? any CollectionDependency.Type else { return self }
+        return DependencySpec(
+            key: collection.dependencySpec.key, kind: .collection, makeWrapper: makeWrapper,
+            makeAwaitingWrapper: makeAwaitingWrapper)
+    }
 }
 
 /// The parameters type a factory declares, decoded from a binding's `parameters`.

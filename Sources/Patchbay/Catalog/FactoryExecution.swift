@@ -17,16 +17,17 @@ package enum FactoryExecution: String, Sendable, Codable {
     case async
 
     /// Whether a need served by a factory of kind `need` can be made for a
-    /// factory of this kind: anything for an `async` factory (which awaits
-    /// its needs); for a synchronous one, no `async` need; and a main-actor
-    /// need only for a factory that runs on the main actor itself.
+    /// factory of this kind. An `async` factory awaits a direct or optional
+    /// need, which may then be anything; every other need (a `Lazy`, the
+    /// elements of a collection, any need of a synchronous factory) is made
+    /// synchronously where the factory runs: never an `async` one, and a
+    /// main-actor one only for a factory on the main actor.
     func canUse(_ need: FactoryExecution, as kind: DependencySpec.Kind) -> Bool {
-        switch (self, need) {
-        case (_, .synchronous): true
-        // Awaited as it is, or as `T?`; a `Lazy<T>` is read synchronously, later.
-        case (.async, .async): kind == .direct || kind == .optional
-        case (.async, .mainActor), (.mainActor, .mainActor): true
-        case (.synchronous, _), (.mainActor, .async): false
+        let awaits = self == .async && (kind == .direct || kind == .optional)
+        switch need {
+        case .synchronous: return true
+        case .async: return awaits
+        case .mainActor: return awaits || self == .mainActor
         }
     }
 }

@@ -244,6 +244,6 @@ extension Optional: OptionalDependency {
                 let value: Wrapped? = try await call.resolution.resolve(
                     Wrapped.self, from: call.binding.injector, path: call.path, ifBound: true)
                 return value as Any
-            })
+            }).wrappingACollection(of: Wrapped.self)
     }
 }

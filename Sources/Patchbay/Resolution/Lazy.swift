@@ -106,7 +106,7 @@ extension Lazy: LazyDependency {
             },
             makeAwaitingWrapper: { call -> Any in
                 Lazy(container: call.resolution.container, injector: call.binding.injector, scope: Scope.current)
-            })
+            }).wrappingACollection(of: Value.self)
     }
 }
 

@@ -95,6 +95,7 @@ extension ValidationRun {
                 if need.kind == .collection {
                     // Every element is needed; a collection of none is `[]`, never missing.
                     for element in collections?.elements(of: need.type, from: owner.injector) ?? [] {
+                        checkNeedCanBeMade(need, by: effective[element], for: owner, in: catalog)
                         checkNotCaptive(effective[element], of: owner, in: catalog)
                         edges[offset].append(element)
                     }
@@ -171,19 +172,25 @@ extension ValidationRun {
         guard !ownerRuns.canUse(needRuns, as: need.kind) else { return }
         let (ownerName, needName) = (display(owner, in: catalog), display(dependency, in: catalog))
         let (ownerFactory, needFactory) = (binding(owner).factory, binding(dependency).factory)
+        let inCollection = need.kind == .collection
+        let needed = "factory '\(ownerFactory)' for \(binding(owner).displayKey) needs \(needName)"
+            + (inCollection ? ", whose element '\(needFactory)'" : (need.kind == .lazy ? " as Lazy" : "")
+                + ", but its factory '\(needFactory)'")
         if needRuns == .async {
             report(diagnostic(
-                binding(owner), .needsAwait, "factory '\(ownerFactory)' for \(binding(owner).displayKey) needs "
-                    + "\(needName)\(need.kind == .lazy ? " as Lazy" : ""), but its factory '\(needFactory)' is async "
-                    + "and '\(ownerFactory)' cannot await it; register '\(ownerFactory)' with an async closure (taking "
-                    + "\(needName) directly or as an optional), or bind \(needName) to a synchronous factory",
+                binding(owner), .needsAwait, needed + " is async and '\(ownerFactory)' cannot await it; "
+                    + (inCollection
+                        ? "a collection's elements are made synchronously, so bind a synchronous factory as the element"
+                        : "register '\(ownerFactory)' with an async closure (taking \(needName) directly or as an "
+                            + "optional), or bind \(needName) to a synchronous factory"),
                 field: BindingKey.factory.rawValue, dependencyPath: [ownerName, needName]))
         } else {
             report(diagnostic(
-                binding(owner), .needsMainActor, "factory '\(ownerFactory)' for \(binding(owner).displayKey) needs "
-                    + "\(needName), but its factory '\(needFactory)' runs on the main actor and '\(ownerFactory)' "
-                    + "may run anywhere; register '\(ownerFactory)' on MainActor.self too, or with an async closure, "
-                    + "or bind \(needName) to a nonisolated factory",
+                binding(owner), .needsMainActor, needed + " runs on the main actor and '\(ownerFactory)' may run "
+                    + "anywhere; register '\(ownerFactory)' on MainActor.self too"
+                    + (inCollection
+                        ? ", or bind a nonisolated factory as the element"
+                        : ", or with an async closure, or bind \(needName) to a nonisolated factory"),
                 field: BindingKey.factory.rawValue, dependencyPath: [ownerName, needName]))
         }
     }

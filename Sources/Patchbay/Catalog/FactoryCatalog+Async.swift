@@ -72,9 +72,13 @@ extension FactoryCatalog {
         parameters: ParametersSpec?, _ file: StaticString, _ line: UInt,
         produce: @escaping @Sendable (AwaitingCall) async throws -> T
     ) -> FactoryDefinition {
-        singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: parameters, argument: nil, file, line,
-            execution: .async, buildInto: nil, buildAwaiting: { call in Instance<T>(try await produce(call)) }
+        let key = TypeKey(type)
+        return FactoryDefinition(
+            name: name, provides: [ProvidedType(key: key, convert: nil)], dependencies: specs,
+            defaultLifetime: lifetime, productTypeName: key.qualifiedName,
+            productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: nil,
+            registeredAt: CodeLocation(file, line), buildInto: nil, execution: .async,
+            buildAwaiting: { call in Instance<T>(try await produce(call)) }
         ) { call in throw ResolutionError.needsAwait(call) }
     }
 }

@@ -82,9 +82,12 @@ extension FactoryCatalog {
         parameters: ParametersSpec?, _ file: StaticString, _ line: UInt,
         produce: @escaping @MainActor @Sendable (FactoryCall) throws -> T
     ) -> FactoryDefinition {
-        singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: parameters, argument: nil, file, line,
-            execution: .mainActor, buildInto: nil, buildAwaiting: nil
+        let key = TypeKey(type)
+        return FactoryDefinition(
+            name: name, provides: [ProvidedType(key: key, convert: nil)], dependencies: specs,
+            defaultLifetime: lifetime, productTypeName: key.qualifiedName,
+            productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: nil,
+            registeredAt: CodeLocation(file, line), buildInto: nil, execution: .mainActor
         ) { call in
             guard MainQueue.isCurrent else { throw ResolutionError.needsMainActor(call) }
             // On the main actor's executor, so `assumeIsolated` holds. The

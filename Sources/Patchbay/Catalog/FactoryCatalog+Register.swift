@@ -262,29 +262,12 @@ extension FactoryCatalog {
         buildInto: @escaping @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) -> FactoryDefinition {
-        singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: parameters, argument: argument, file, line,
-            execution: .synchronous, buildInto: buildInto, buildAwaiting: nil, build: build)
-    }
-
-    /// A factory whose product is the one type it provides, from its
-    /// closures: `buildInto` when it can write a product straight into
-    /// memory, `buildAwaiting` when it is `async`.
-    static func singleTypeDefinition<T>(
-        _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,
-        parameters: ParametersSpec?, argument: TypeKey?, _ file: StaticString, _ line: UInt,
-        execution: FactoryExecution,
-        buildInto: (@Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void)?,
-        buildAwaiting: (@Sendable (AwaitingCall) async throws -> AnyObject)?,
-        build: @escaping @Sendable (FactoryCall) throws -> AnyObject
-    ) -> FactoryDefinition {
         let key = TypeKey(type)  // its name is the product's: one demangling, not two
         return FactoryDefinition(
             name: name, provides: [ProvidedType(key: key, type: type, convert: nil)], dependencies: specs,
             defaultLifetime: lifetime, productTypeName: key.qualifiedName,
             productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: argument,
-            registeredAt: CodeLocation(file, line), buildInto: buildInto, execution: execution,
-            buildAwaiting: buildAwaiting, build: build)
+            registeredAt: CodeLocation(file, line), buildInto: buildInto, build: build)
     }
 
     @usableFromInline

@@ -74,7 +74,7 @@ extension FactoryCatalog {
     ) -> FactoryDefinition {
         let key = TypeKey(type)
         return FactoryDefinition(
-            name: name, provides: [ProvidedType(key: key, convert: nil)], dependencies: specs,
+            name: name, provides: [ProvidedType(key: key, type: type, convert: nil)], dependencies: specs,
             defaultLifetime: lifetime, productTypeName: key.qualifiedName,
             productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: nil,
             registeredAt: CodeLocation(file, line), buildInto: nil, execution: .async,

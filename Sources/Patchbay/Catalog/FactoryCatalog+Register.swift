@@ -255,6 +255,11 @@ extension FactoryCatalog {
             build: { call in Instance<T>(try produce(call)) })
     }
 
+    // The main-actor and async definitions build their FactoryDefinition
+    // themselves rather than share this function through an optional
+    // `buildInto` parameter: passing the closure through one more generic
+    // optional reabstracts it, and every light transient then calls it
+    // through two thunks (measured: 555 -> 602 instructions, 39 -> 48 ns).
     @usableFromInline
     static func singleTypeDefinition<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,

@@ -258,17 +258,58 @@ struct StoreUnavailable: Error {}
                 bind("PluginHost", to: "host"), bind("Gadget", to: "async-host"),
             ])
         }
-        // The synchronous host can make neither; the async host reads the
-        // collection synchronously, off the main actor: neither either.
+        // The async element is refused where it is bound, once (no follow-on
+        // errors at its takers). The main-actor element is refused for both
+        // hosts: the synchronous one may run anywhere, and the async one
+        // reads a collection synchronously, off the main actor.
         let codes = (error.map(errorCodes) ?? []).map(\.rawValue).sorted()
-        #expect(codes == ["needs-await", "needs-await", "needs-main-actor", "needs-main-actor"])
-        #expect(error?.diagnostics.contains { $0.message.contains("needs [Plugin], whose element 'async-plugin' is async") } == true, "\(error?.diagnostics.map(\.message) ?? [])")
+        #expect(codes == ["needs-await", "needs-main-actor", "needs-main-actor"])
+        let messages = error?.diagnostics.map(\.message) ?? []
+        #expect(messages.contains { $0.contains("'async-plugin' for an element of [Plugin] is async") }, "\(messages)")
+        #expect(messages.contains { $0.contains("needs [Plugin], whose element 'main-plugin' runs on the main actor") })
         // Plain elements are fine for both.
         let container = try makeContainer(catalog, [
             Binding(collection: "Plugin", factory: "plain-plugin"),
             bind("PluginHost", to: "host"), bind("Gadget", to: "async-host"),
         ])
         #expect(try container.resolve(PluginHost.self).plugins.map(\.name) == ["plain"])
+    }
+
+    @Test func anAsyncFactoryIsNeverACollectionElement() throws {
+        var catalog = catalog()
+        catalog.register("async-plugin", provides: (any Plugin).self) { () async in NamedPlugin("async") }
+        let error = #expect(throws: ManifestError.self) {
+            try makeContainer(catalog, [Binding(collection: "Plugin", factory: "async-plugin")])
+        }
+        #expect(error.map(errorCodes) == [.needsAwait])
+        #expect(error?.diagnostics.first?.message.contains("a collection's elements are made synchronously") == true)
+    }
+
+    @Test func anAwaitedCollectionWithAMainActorElementIsMadeOnTheMainActor() async throws {
+        _ = mainQueueMarker
+        var catalog = catalog()
+        catalog.register("main-plugin", provides: (any Plugin).self, on: MainActor.self) {
+            NamedPlugin(DispatchQueue.getSpecific(key: mainQueueMarker) == true ? "main" : "elsewhere")
+        }
+        catalog.register("plain-plugin", provides: (any Plugin).self) { NamedPlugin("plain") }
+        let container = try makeContainer(catalog, [
+            Binding(collection: "Plugin", factory: "main-plugin"), Binding(collection: "Plugin", factory: "plain-plugin"),
+        ])
+        let names = try await Task.detached {
+            try await container.resolve(awaiting: [any Plugin].self).map(\.name)
+        }.value
+        #expect(names == ["main", "plain"])
+    }
+
+    @Test func anAwaitedWeakBindingInsideOverridesIsTheOverrideBlocksOwn() async throws {
+        let made = Counter()
+        let container = try container(made: made, store: .weak)
+        let outside = try await container.resolve(awaiting: TokenStore.self)
+        try await container.withOverrides({ _ in }) {
+            let inside = try await container.resolve(awaiting: TokenStore.self)
+            #expect(inside !== outside)
+        }
+        _ = outside
     }
 
     @Test func theOfflineCheckGivesTheSameVerdictFromTheDescription() throws {

@@ -84,8 +84,9 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         /// The module-qualified type.
         package var type: String
         /// `direct` (must be bound), `optional` (`T?`), `lazy` (``Lazy``, resolved on first use) or
-        /// `collection` (`[T]`, the elements of `T`'s collection; `type` is the element type). A
-        /// reader that does not know a kind takes it as `direct`, the strictest reading.
+        /// `collection` (`[T]`, the elements of `T`'s collection; `type` is the element type). This
+        /// build reads a kind it does not know as `direct`; a reader older than collections does
+        /// the same with `collection`, and so checks a need of the element type itself.
         package var kind: String
         /// Creates a need.
         package init(type: String, kind: String = "direct") {

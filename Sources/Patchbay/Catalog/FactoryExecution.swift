@@ -12,8 +12,8 @@ package enum FactoryExecution: String, Sendable, Codable {
     /// `await` (``Container/resolve(awaiting:from:)``), which goes there.
     case mainActor = "main-actor"
     /// An `async` closure: resolved only through `await`
-    /// (``Container/resolve(awaiting:from:)``) or as a direct need of another
-    /// `async` factory.
+    /// (``Container/resolve(awaiting:from:)``) or as a direct or optional
+    /// need of another `async` factory; never a collection's element.
     case async
 
     /// Whether a need served by a factory of kind `need` can be made for a

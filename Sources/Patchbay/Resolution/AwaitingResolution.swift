@@ -16,13 +16,18 @@ extension Container {
     /// ``resolve(_:from:)`` makes it. A singleton of an `async` factory is
     /// made once even when many tasks ask for it first at the same time.
     ///
+    /// `graph` instances are shared by the `async` factories of one awaited
+    /// resolve; each synchronous need in it is resolved as a resolve of its
+    /// own, with a graph of its own. A main-actor product is handed to the
+    /// caller as it is: make such types `Sendable` (a `@MainActor` class is).
+    ///
     /// - Throws: ``ResolutionError``, naming the path of the binding that failed.
     public func resolve<T>(
         awaiting type: T.Type = T.self, from injector: InjectorName = .primary
     ) async throws(ResolutionError) -> T {
         let activation = ThreadResolutionState.current.activation(of: self)
         if let binding = activation.entries[ObjectIdentifier(T.self)]?.winner(for: injector) {
-            switch binding.definition.execution {
+            switch binding.awaitedExecution {
             case .synchronous:
                 // Nothing to await: the synchronous engine serves it (and any override of it).
                 return try resolve(T.self, from: injector)
@@ -66,7 +71,7 @@ final class AwaitingResolution: @unchecked Sendable {
     ) async throws(ResolutionError) -> T? {
         let id = ObjectIdentifier(T.self)
         let binding = overrides?.lookup(id) == nil ? activation.entries[id]?.winner(for: injector) : nil
-        switch binding?.definition.execution {
+        switch binding?.awaitedExecution {
         case .async?:
             return try await instance(of: binding!, as: T.self, path: path)
         case .mainActor?:
@@ -114,6 +119,9 @@ final class AwaitingResolution: @unchecked Sendable {
             let cell = overrides?.cell(for: ObjectIdentifier(shared)) ?? shared
             return binding.typed(try await cell.value(awaiting: make), as: T.self)
         case .weak(let cell):
+            if let overrides {  // inside overrides: one instance per override block, as the synchronous engine keeps
+                return binding.typed(try await overrides.cell(for: binding.slot).value(awaiting: make), as: T.self)
+            }
             let made = try await cell.value(awaiting: make) { box in binding.typed(box, as: T.self) as AnyObject }
             return made as! T
         case .graph:
@@ -195,6 +203,18 @@ struct AwaitingDependencyCursor {
     mutating func next<D>(_: D.Type, _ specs: [DependencySpec]) async throws -> D {
         defer { index += 1 }
         return try await call.dependency(D.self, spec: specs[index])
+    }
+}
+
+extension CompiledBinding {
+    /// Where an awaited resolve makes this binding: as its factory runs, but
+    /// a collection with a main-actor element on the main actor, as a whole
+    /// (validation refuses `async` elements).
+    var awaitedExecution: FactoryExecution {
+        guard definition.execution == .synchronous, !elements.isEmpty,
+            elements.contains(where: { $0.definition.execution == .mainActor })
+        else { return definition.execution }
+        return .mainActor
     }
 }
 

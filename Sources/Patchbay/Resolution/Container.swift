@@ -230,7 +230,8 @@ public final class Container: Sendable {
     /// Resolves `type`, or returns `nil` when no injector binds it.
     ///
     /// Only "not bound" gives `nil`: if the type is bound but its factory (or
-    /// a dependency) fails, the error is thrown, never hidden.
+    /// a dependency) fails, the error is thrown, never hidden. A collection
+    /// `[T]` of no elements is `[]`, not `nil`, when the catalog knows `T`.
     public func resolveIfBound<T>(
         _ type: T.Type = T.self, from injector: InjectorName = .primary
     ) throws(ResolutionError) -> T? {

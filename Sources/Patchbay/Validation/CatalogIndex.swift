@@ -118,7 +118,7 @@ package struct CatalogIndex: Sendable {
             if let described = factory.needs {
                 let needStart = needs.count
                 for need in described {
-                    // An unknown kind is a direct need: the strictest reading.
+                    // A kind from a newer build is read as a direct need.
                     let kind = DependencySpec.Kind(rawValue: need.kind) ?? .direct
                     needs.append(Need(type: intern(need.type, short: nil), kind: kind))
                 }

@@ -20,6 +20,20 @@ extension ValidationRun {
         return false
     }
 
+    /// Rule `needs-await` for an element: a collection is made
+    /// synchronously, each element where its taker runs (or on the main
+    /// actor, for an awaited `[T]` with main-actor elements), so an `async`
+    /// factory can never be one of its elements, whoever takes it.
+    mutating func checkElementIsNotAsync(_ binding: Binding, factory: Int, in catalog: CatalogIndex) -> Bool {
+        guard catalog.factories[factory].execution == .async else { return true }
+        report(diagnostic(
+            binding, .needsAwait, "factory '\(binding.factory)' for an element of \(binding.displayKey) is async, but "
+                + "a collection's elements are made synchronously; bind a synchronous or main-actor factory as the "
+                + "element, or resolve the async one alone with try await container.resolve(awaiting:)",
+            field: BindingKey.factory.rawValue))
+        return false
+    }
+
     /// The `extends` rule for collections, and rule `duplicate-collection-element`.
     ///
     /// A collection is replaced whole, never merged: of the elements of one

@@ -193,7 +193,9 @@ package struct ValidationRun {
             if let factory, provided != nil {
                 let lifetimeFits = checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
                 parameters = checkParameters(of: binding, factory: factory, in: catalog)
-                let servable = bindsSingle || checkElementTakesNoArgument(binding, factory: factory, in: catalog)
+                let servable = bindsSingle
+                    || (checkElementTakesNoArgument(binding, factory: factory, in: catalog)
+                        && checkElementIsNotAsync(binding, factory: factory, in: catalog))
                 checksPass = lifetimeFits && parameters != nil && servable
             } else {
                 anyUnknownToCatalog = true

@@ -51,6 +51,11 @@ final class Dashboard: Sendable {}
 
 struct StoreUnavailable: Error {}
 
+/// Lets a factory reach the container it is registered in, as a factory that resolves by hand does.
+final class ContainerHolder: @unchecked Sendable {
+    var container: Container?
+}
+
 @Suite(.bothEngines) struct IsolationTests {
     private func catalog(made: Counter = Counter(), failing: Bool = false) -> FactoryCatalog {
         var catalog = FactoryCatalog()
@@ -151,6 +156,25 @@ struct StoreUnavailable: Error {}
         #expect(stores.allSatisfy { $0 === stores[0] })
         // Once made, a synchronous resolve returns it too.
         #expect(try container.resolve(TokenStore.self) === stores[0])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func anAsyncSingletonAwaitedFromInsideItsOwnMakingIsACycleNotAHang() async throws {
+        let holder = ContainerHolder()
+        var catalog = FactoryCatalog()
+        catalog.register("loop", provides: TokenStore.self, lifetime: .singleton) { () async throws in
+            _ = try await holder.container!.resolve(awaiting: TokenStore.self)
+            return await TokenStore(serial: 0)
+        }
+        let container = try makeContainer(catalog, [bind("TokenStore", to: "loop")])
+        holder.container = container
+        let error = await #expect(throws: ResolutionError.self) {
+            try await container.resolve(awaiting: TokenStore.self)
+        }
+        #expect(error?.reason == .factoryFailed || error?.reason == .dependencyCycle)
+        let cycle = (error?.underlying as? ResolutionError) ?? error
+        #expect(cycle?.reason == .dependencyCycle)
+        holder.container = nil
     }
 
     @Test func anAsyncTransientIsMadeEachTime() async throws {

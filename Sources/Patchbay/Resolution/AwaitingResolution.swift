@@ -103,13 +103,15 @@ final class AwaitingResolution: @unchecked Sendable {
     private func instance<T>(
         of binding: CompiledBinding, as _: T.Type, path: [CompiledBinding]
     ) async throws(ResolutionError) -> T {
-        if path.contains(where: { $0.sharesInstance(with: binding) }) {
-            let loop = path.drop { !$0.sharesInstance(with: binding) }.map(\.key.name) + [binding.key.name]
-            throw ResolutionError(
+        func cycle() -> ResolutionError {
+            let start = path.firstIndex { $0.sharesInstance(with: binding) } ?? path.startIndex
+            let loop = path[start...].map(\.key.name) + [binding.key.name]
+            return ResolutionError(
                 .dependencyCycle, type: binding.key.name, injectors: [binding.injector],
                 path: path.map(\.key.name) + [binding.key.name], factory: binding.definition.name,
-                detail: loop.joined(separator: " -> "))
+                detail: (loop.count > 1 ? loop : [binding.key.name, "...", binding.key.name]).joined(separator: " -> "))
         }
+        if path.contains(where: { $0.sharesInstance(with: binding) }) { throw cycle() }
         let path = path + [binding]  // the factory's call, and its needs, are awaited at the end of it
         @Sendable func make() async throws(ResolutionError) -> AnyObject { try await self.make(binding, path: path) }
         switch binding.storage {
@@ -117,10 +119,11 @@ final class AwaitingResolution: @unchecked Sendable {
             return binding.typed(try await make(), as: T.self)
         case .singleton(let shared):
             let cell = overrides?.cell(for: ObjectIdentifier(shared)) ?? shared
-            return binding.typed(try await cell.value(awaiting: make), as: T.self)
+            return binding.typed(try await cell.value(awaiting: make, loop: cycle), as: T.self)
         case .weak(let cell):
             if let overrides {  // inside overrides: one instance per override block, as the synchronous engine keeps
-                return binding.typed(try await overrides.cell(for: binding.slot).value(awaiting: make), as: T.self)
+                let cell = overrides.cell(for: binding.slot)
+                return binding.typed(try await cell.value(awaiting: make, loop: cycle), as: T.self)
             }
             let made = try await cell.value(awaiting: make) { box in binding.typed(box, as: T.self) as AnyObject }
             return made as! T
@@ -140,7 +143,7 @@ final class AwaitingResolution: @unchecked Sendable {
                     .scopeClosed, type: binding.key.name, path: path.map(\.key.name),
                     factory: binding.definition.name)
             }
-            return binding.typed(try await cell.value(awaiting: make), as: T.self)
+            return binding.typed(try await cell.value(awaiting: make, loop: cycle), as: T.self)
         }
     }
 
@@ -224,22 +227,30 @@ extension InstanceCell {
     /// use it, and every other cell stays as small as it was.
     private static let makings = Locked<[ObjectIdentifier: Task<Instance<AnyObject>, any Error>]>([:])
 
+    /// The cells whose makings the running task is inside, outermost first.
+    @TaskLocal private static var makingsAround: [ObjectIdentifier] = []
+
     /// The instance, made by `make` if this is the first request. Many tasks
     /// asking first at once await one making: the first starts it, the others
     /// wait for its result. If it fails, each of them gets the error, and the
     /// next request tries again.
     func value(
-        awaiting make: @escaping @Sendable () async throws(ResolutionError) -> AnyObject
+        awaiting make: @escaping @Sendable () async throws(ResolutionError) -> AnyObject,
+        loop: () -> ResolutionError
     ) async throws(ResolutionError) -> AnyObject {
         if let made = current { return made }
         let id = ObjectIdentifier(self)
+        // Asked again from inside its own making (a factory that resolves by
+        // hand, which validation cannot follow): awaiting it would never end.
+        let around = Self.makingsAround
+        if around.contains(id) { throw loop() }
         let making = Self.makings.withLock { makings in
             if let running = makings[id] { return running }
             // A task of its own, so no one waiter's cancellation stops the
             // making the others await. It inherits the task-locals (the
             // scope, test overrides) of the request that started it.
             let task = Task { () async throws -> Instance<AnyObject> in
-                let box = try await make()
+                let box = try await Self.$makingsAround.withValue(around + [id]) { try await make() }
                 return Instance(self.value(orMake: { box }))  // published as a synchronous making would be
             }
             makings[id] = task

@@ -416,7 +416,7 @@ enum Plugins {
             Part(tag: plugins.map { $0.map(\.name).joined(separator: ",") } ?? "nil")
         }
         let need = try #require(catalog.definition(named: "lazy-host")?.dependencies?.first)
-        #expect(need.kind == .collection)
+        #expect(need.kind == .lazyCollection)
         #expect(need.key == TypeKey((any Plugin).self))
         let container = try makeContainer(catalog, [
             Binding(collection: "Plugin", factory: "audit-plugin"),
@@ -425,5 +425,39 @@ enum Plugins {
         ])
         #expect(try container.resolve((any Gadget).self).tag == "audit,console")
         #expect(try container.resolve((any Widget).self).tag == "audit,console")
+    }
+
+    @Test func aLazyCollectionClosesACycleAsALazyDoes() throws {
+        final class Hub: Sendable {
+            let plugins: Lazy<[any Plugin]>
+            init(plugins: Lazy<[any Plugin]>) { self.plugins = plugins }
+        }
+        final class HubPlugin: Plugin {
+            let name = "hub-plugin"
+            let hub: Hub
+            init(hub: Hub) { self.hub = hub }
+        }
+        var catalog = FactoryCatalog()
+        catalog.register("hub", provides: Hub.self, lifetime: .singleton) { (plugins: Lazy<[any Plugin]>) in
+            Hub(plugins: plugins)
+        }
+        catalog.register("hub-plugin", provides: (any Plugin).self) { (hub: Hub) in HubPlugin(hub: hub) }
+        let container = try makeContainer(catalog, [
+            bind("Hub", to: "hub"), Binding(collection: "Plugin", factory: "hub-plugin"),
+        ])
+        let hub = try container.resolve(Hub.self)
+        #expect(hub.plugins.value.map(\.name) == ["hub-plugin"])
+        // Without the Lazy, the same loop is a cycle.
+        var direct = FactoryCatalog()
+        direct.register("host", provides: PluginHost.self, lifetime: .singleton) { (plugins: [any Plugin]) in
+            PluginHost(plugins: plugins)
+        }
+        direct.register("host-plugin", provides: (any Plugin).self) { (_: PluginHost) in NamedPlugin("host-plugin") }
+        let error = #expect(throws: ManifestError.self) {
+            try makeContainer(direct, [
+                bind("PluginHost", to: "host"), Binding(collection: "Plugin", factory: "host-plugin"),
+            ])
+        }
+        #expect(error.map(errorCodes) == [.dependencyCycle])
     }
 }

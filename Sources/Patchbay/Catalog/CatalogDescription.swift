@@ -84,7 +84,8 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         /// The module-qualified type.
         package var type: String
         /// `direct` (must be bound), `optional` (`T?`), `lazy` (``Lazy``, resolved on first use) or
-        /// `collection` (`[T]`, the elements of `T`'s collection; `type` is the element type). This
+        /// `collection` (`[T]`, the elements of `T`'s collection; `type` is the element type) or
+        /// `lazy-collection` (`Lazy<[T]>`, the same, read on first use, so no edge of a cycle). This
         /// build reads a kind it does not know as `direct`; a reader older than collections does
         /// the same with `collection`, and so checks a need of the element type itself.
         package var kind: String

@@ -92,6 +92,13 @@ struct DependencySpec: Sendable {
         case lazy
         /// `[T]`: every element of `T`'s collection, in manifest order; `[]` when it has none.
         case collection
+        /// `Lazy<[T]>`: a collection read on first use, so, like a `Lazy`, it may close a cycle.
+        case lazyCollection = "lazy-collection"
+
+        /// Whether the need is a collection's elements, taken now or lazily.
+        var isCollection: Bool { self == .collection || self == .lazyCollection }
+        /// Whether the need is read later, so it is no edge of a cycle.
+        var isLazy: Bool { self == .lazy || self == .lazyCollection }
     }
     let key: TypeKey
     let kind: Kind
@@ -119,7 +126,8 @@ struct DependencySpec: Sendable {
     func wrappingACollection<Value>(of _: Value.Type) -> DependencySpec {
         guard key.isArray, let collection = Value.self as? any CollectionDependency.Type else { return self }
         return DependencySpec(
-            key: collection.dependencySpec.key, kind: .collection, makeWrapper: makeWrapper,
+            key: collection.dependencySpec.key, kind: kind == .lazy ? .lazyCollection : .collection,
+            makeWrapper: makeWrapper,
             makeAwaitingWrapper: makeAwaitingWrapper)
     }
 }

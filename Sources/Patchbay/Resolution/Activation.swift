@@ -185,9 +185,9 @@ final class Activation: Sendable {
         if let known = memo[ObjectIdentifier(binding)] { return known }
         memo[ObjectIdentifier(binding)] = false  // until shown otherwise: a loop is not plain
         var plain = true
-        for need in needs where need.kind != .lazy {
+        for need in needs where !need.kind.isLazy {
             // A collection's elements are served by the general engine (see `collectionBinding`).
-            if need.kind == .collection {
+            if need.kind.isCollection {
                 plain = false
                 break
             }

@@ -47,7 +47,7 @@ extension Activation {
         var types: Set<ObjectIdentifier> = []
         for definition in catalog.definitions {
             for provided in definition.provides { types.insert(provided.key.id) }
-            for need in definition.dependencies ?? [] where need.kind == .collection { types.insert(need.key.id) }
+            for need in definition.dependencies ?? [] where need.kind.isCollection { types.insert(need.key.id) }
         }
         return types
     }

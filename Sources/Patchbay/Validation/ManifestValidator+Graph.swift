@@ -92,12 +92,12 @@ extension ValidationRun {
         for (offset, owner) in effective.enumerated() {
             guard let needs = catalog.needs(owner.factoryPlace) else { continue }
             for need in needs {
-                if need.kind == .collection {
+                if need.kind.isCollection {
                     // Every element is needed; a collection of none is `[]`, never missing.
                     for element in collections?.elements(of: need.type, from: owner.injector) ?? [] {
                         checkNeedCanBeMade(need, by: effective[element], for: owner, in: catalog)
                         checkNotCaptive(effective[element], of: owner, in: catalog)
-                        edges[offset].append(element)
+                        if !need.kind.isLazy { edges[offset].append(element) }
                     }
                     continue
                 }
@@ -111,7 +111,7 @@ extension ValidationRun {
                 checkDependencyTakesNoArgument(dependency, of: owner, in: catalog)
                 checkNeedCanBeMade(need, by: dependency, for: owner, in: catalog)
                 checkNotCaptive(dependency, of: owner, in: catalog)
-                if need.kind != .lazy { edges[offset].append(served) }
+                if !need.kind.isLazy { edges[offset].append(served) }
             }
         }
         reportCycles(edges: edges, catalog: catalog)
@@ -172,7 +172,7 @@ extension ValidationRun {
         guard !ownerRuns.canUse(needRuns, as: need.kind) else { return }
         let (ownerName, needName) = (display(owner, in: catalog), display(dependency, in: catalog))
         let (ownerFactory, needFactory) = (binding(owner).factory, binding(dependency).factory)
-        let inCollection = need.kind == .collection
+        let inCollection = need.kind.isCollection
         let needed = "factory '\(ownerFactory)' for \(binding(owner).displayKey) needs \(needName)"
             + (inCollection ? ", whose element '\(needFactory)'" : (need.kind == .lazy ? " as Lazy" : "")
                 + ", but its factory '\(needFactory)'")

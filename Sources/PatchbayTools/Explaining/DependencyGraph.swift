@@ -100,7 +100,7 @@ public struct DependencyGraph: Sendable, Hashable {
         }
         // A collection need's edges go to its elements; with none it is `[]`, not a missing type.
         func isCollection(_ need: CatalogDescription.Need) -> Bool {
-            TypeExplanation.NeedKind(rawValue: need.kind) == .collection
+            TypeExplanation.NeedKind(catalogKind: need.kind) == .collection
         }
         var unboundIDs: [String: String] = [:]
         let unboundNames = Set(ordered.flatMap { entry in
@@ -113,7 +113,7 @@ public struct DependencyGraph: Sendable, Hashable {
         for entry in ordered {
             guard let needs = table.factory(of: entry)?.needs, let from = ids[ManifestExplainer.NodeKey(entry)] else { continue }
             for need in needs {
-                let kind = TypeExplanation.NeedKind(rawValue: need.kind) ?? .direct
+                let kind = TypeExplanation.NeedKind(catalogKind: need.kind)
                 // A collection need: an edge to each element that serves it, in order.
                 let targets = isCollection(need)
                     ? (table.elements(need.type, from: entry.injector) ?? []).compactMap { ids[ManifestExplainer.NodeKey($0)] }

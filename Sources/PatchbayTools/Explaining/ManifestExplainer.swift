@@ -146,7 +146,7 @@ public struct ManifestExplainer: Sendable {
     private func node(
         for need: CatalogDescription.Need, owner: BindingDescription, path: [NodeKey], expanded: inout Set<NodeKey>
     ) -> TypeExplanation.Node {
-        let kind = TypeExplanation.NeedKind(rawValue: need.kind) ?? .direct
+        let kind = TypeExplanation.NeedKind(catalogKind: need.kind)
         let display = table.display(need.type)
         if kind == .collection {
             // The elements are the node's children, each expanded as a need of its own.

@@ -144,6 +144,12 @@ public struct TypeExplanation: Sendable, Hashable {
         case lazy
         /// `[T]`: every element of `T`'s collection, in manifest order; `[]` when none.
         case collection
+
+        /// The kind a catalog description names: `lazy-collection` (`Lazy<[T]>`)
+        /// is shown as the collection it reads; an unknown kind as `direct`.
+        init(catalogKind: String) {
+            self = catalogKind == "lazy-collection" ? .collection : Self(rawValue: catalogKind) ?? .direct
+        }
     }
 
     /// One need of a factory in the dependency tree.

@@ -72,12 +72,8 @@ extension FactoryCatalog {
         parameters: ParametersSpec?, _ file: StaticString, _ line: UInt,
         produce: @escaping @Sendable (AwaitingCall) async throws -> T
     ) -> FactoryDefinition {
-        let key = TypeKey(type)
-        return FactoryDefinition(
-            name: name, provides: [ProvidedType(key: key, type: type, convert: nil)], dependencies: specs,
-            defaultLifetime: lifetime, productTypeName: key.qualifiedName,
-            productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: nil,
-            registeredAt: CodeLocation(file, line), buildInto: nil, execution: .async,
+        isolatedDefinition(
+            name, type, lifetime, specs: specs, parameters: parameters, file, line, execution: .async,
             buildAwaiting: { call in Instance<T>(try await produce(call)) }
         ) { call in throw ResolutionError.needsAwait(call) }
     }

@@ -82,12 +82,9 @@ extension FactoryCatalog {
         parameters: ParametersSpec?, _ file: StaticString, _ line: UInt,
         produce: @escaping @MainActor @Sendable (FactoryCall) throws -> T
     ) -> FactoryDefinition {
-        let key = TypeKey(type)
-        return FactoryDefinition(
-            name: name, provides: [ProvidedType(key: key, type: type, convert: nil)], dependencies: specs,
-            defaultLifetime: lifetime, productTypeName: key.qualifiedName,
-            productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: nil,
-            registeredAt: CodeLocation(file, line), buildInto: nil, execution: .mainActor
+        isolatedDefinition(
+            name, type, lifetime, specs: specs, parameters: parameters, file, line, execution: .mainActor,
+            buildAwaiting: nil
         ) { call in
             guard MainQueue.isCurrent else { throw ResolutionError.needsMainActor(call) }
             // On the main actor's executor, so `assumeIsolated` holds. The

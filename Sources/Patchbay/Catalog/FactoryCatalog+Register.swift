@@ -275,6 +275,25 @@ extension FactoryCatalog {
             registeredAt: CodeLocation(file, line), buildInto: buildInto, build: build)
     }
 
+    /// The definition of a main-actor or `async` factory of one type: never
+    /// built into memory (neither is ever on the light path), so it shares
+    /// nothing with ``singleTypeDefinition(_:_:_:specs:parameters:argument:_:_:buildInto:build:)``,
+    /// whose closure it would otherwise reabstract.
+    static func isolatedDefinition<T>(
+        _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec],
+        parameters: ParametersSpec?, _ file: StaticString, _ line: UInt, execution: FactoryExecution,
+        buildAwaiting: (@Sendable (AwaitingCall) async throws -> AnyObject)?,
+        build: @escaping @Sendable (FactoryCall) throws -> AnyObject
+    ) -> FactoryDefinition {
+        let key = TypeKey(type)
+        return FactoryDefinition(
+            name: name, provides: [ProvidedType(key: key, type: type, convert: nil)], dependencies: specs,
+            defaultLifetime: lifetime, productTypeName: key.qualifiedName,
+            productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: nil,
+            registeredAt: CodeLocation(file, line), buildInto: nil, execution: execution,
+            buildAwaiting: buildAwaiting, build: build)
+    }
+
     @usableFromInline
     static func dependencySpecs<each D>(_ types: repeat (each D).Type) -> [DependencySpec] {
         var specs: [DependencySpec] = []

@@ -254,9 +254,28 @@ private func agree<T: Decodable & Equatable>(
             return
         }
         precondition(summary(a) == summary(b), "decoding \(type) fails otherwise: \(a) / \(b)")
+    case (.success, .failure(DecodingError.dataCorrupted(let context)))
+    where context.debugDescription == "The given data was not valid JSON." && hasZeroWithExponent(data):
+        // JSONDecoder's floating-point path rejects `0e9`, `-0E1`: a zero
+        // integer part right before an exponent, which RFC 8259 allows
+        // (its integer path reads them). The reader follows the RFC.
+        return
     default:
         preconditionFailure("one decoder accepts \(type), the other not: \(ours) / \(theirs)")
     }
+}
+
+/// Whether the document has a number whose integer part is `0` right
+/// before its exponent (`0e9`), which JSONDecoder's floating-point path rejects.
+private func hasZeroWithExponent(_ data: Data) -> Bool {
+    let bytes = [UInt8](data)
+    for index in bytes.indices.dropLast() where bytes[index] == UInt8(ascii: "0") {
+        let next = bytes[index + 1]
+        guard next == UInt8(ascii: "e") || next == UInt8(ascii: "E") else { continue }
+        let before = index > 0 ? bytes[index - 1] : UInt8(ascii: " ")
+        if !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(before), before != UInt8(ascii: ".") { return true }
+    }
+    return false
 }
 
 /// A decoding error's kind, path and text, for comparing.

@@ -96,6 +96,15 @@ import Testing
         for text in ["1.5", "3.4e38", "1e39", "1e-46", "0.1"] { try agree(Float.self, text) }
     }
 
+    /// Found by the fuzzer: JSONDecoder's floating-point path rejects `0e9`
+    /// as "not valid JSON" (its integer path reads it); RFC 8259 allows a
+    /// zero integer part before an exponent, and the reader follows it.
+    @Test func aZeroBeforeAnExponentIsANumber() throws {
+        let root = try #require(JSONReader.read("{\"igs\": [0e9, -0E1, 99]}".utf8).root)
+        #expect(try root.decode(as: [String: [Float?]].self) == ["igs": [0, 0, 99]])
+        #expect(try root.decode(as: [String: [Double]].self) == ["igs": [0, 0, 99]])
+    }
+
     @Test func booleansAndStrings() throws {
         for text in ["true", "false", "1", "null", "\"true\""] { try agree(Bool.self, text) }
         for text in [#""plain""#, #""esc\u00e9\n\"""#, #""\ud83d\ude00""#, "1", "null", "[]"] { try agree(String.self, text) }

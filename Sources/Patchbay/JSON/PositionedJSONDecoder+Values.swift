@@ -49,22 +49,28 @@ extension PositionedJSONDecoder {
 
     /// `value` as `Data`, from a base64 string (`JSONDecoder`'s default `.base64`).
     private static func data(_ value: PositionedJSON, at path: [any CodingKey]) throws -> Data {
-        try checkNotNull(value, Data.self, at: path)
-        guard let text = value.stringValue else { throw typeMismatch(String.self, value, at: path) }
-        guard let data = Data(base64Encoded: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Encountered Data is not valid Base64."))
+        try parsedString(value, at: path, as: Data.self, "Encountered Data is not valid Base64.") {
+            Data(base64Encoded: $0)
         }
-        return data
     }
 
     /// `value` as a `URL`, from a string (`URL`'s own `init(from:)` reads an object on Apple platforms).
     private static func url(_ value: PositionedJSON, at path: [any CodingKey]) throws -> URL {
-        try checkNotNull(value, URL.self, at: path)
+        try parsedString(value, at: path, as: URL.self, "Invalid URL string.") { URL(string: $0) }
+    }
+
+    /// `value` as a `T` read from a string by `parse`, failing as `JSONDecoder`
+    /// does: a type mismatch for a non-string, `message` for a string `parse` refuses.
+    private static func parsedString<T>(
+        _ value: PositionedJSON, at path: [any CodingKey], as _: T.Type, _ message: String,
+        parse: (String) -> T?
+    ) throws -> T {
+        try checkNotNull(value, T.self, at: path)
         guard let text = value.stringValue else { throw typeMismatch(String.self, value, at: path) }
-        guard let url = URL(string: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Invalid URL string."))
+        guard let parsed = parse(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: message))
         }
-        return url
+        return parsed
     }
 
     /// `value` as a `Decimal`, from a number's digits, with no `Double` between to round them.

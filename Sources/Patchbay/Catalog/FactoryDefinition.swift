@@ -1,3 +1,5 @@
+import Foundation
+
 /// A value of type `T` in a class box, so the container can store instances
 /// of any type as `AnyObject` and get them back as `T` with a cheap class
 /// downcast instead of an existential cast (which, for a protocol type, makes
@@ -136,8 +138,8 @@ struct DependencySpec: Sendable {
 @usableFromInline
 struct ParametersSpec: Sendable {
     let typeName: String
-    /// Decodes a binding's parameters into the type, as `JSONDecoder` would.
-    let decode: @Sendable (PositionedJSON) throws -> any Sendable
+    /// Decodes a binding's parameters (their JSON text) into the type, with `JSONDecoder`.
+    let decode: @Sendable (Data) throws -> any Sendable
     /// What is known of the type's fields, found by a dry run of its `init(from:)`.
     let fields: [CatalogDescription.ParameterField]?
 
@@ -145,7 +147,7 @@ struct ParametersSpec: Sendable {
     static func of<P: Decodable & Sendable>(_ type: P.Type) -> ParametersSpec {
         ParametersSpec(
             typeName: TypeKey.qualifiedName(of: type),
-            decode: { value in try value.decode(as: P.self) },
+            decode: { json in try JSONDecoder().decode(P.self, from: json) },
             fields: ParameterShapeProbe.fields(of: type)
         )
     }

@@ -177,10 +177,10 @@ public struct ManifestLoader: Sendable {
         var manifest = manifest
         let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
         for offset in manifest.bindings.indices {
-            guard let parameters = manifest.bindings[offset].positionedParameters else { continue }
+            guard var parameters = manifest.bindings[offset].parameterSource else { continue }
             let binding = manifest.bindings[offset]
-            let (value, problems) = interpolation.apply(to: parameters, record: &manifest.bindings[offset].interpolation)
-            manifest.bindings[offset].positionedParameters = value
+            let problems = interpolation.apply(to: &parameters, record: &manifest.bindings[offset].interpolation)
+            manifest.bindings[offset].parameterSource = parameters
             if !problems.isEmpty { manifest.bindings[offset].isBroken = true }
             for located in problems {
                 let relative = "/\(BindingKey.parameters)" + located.pointer

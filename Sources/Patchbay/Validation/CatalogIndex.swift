@@ -1,3 +1,5 @@
+import Foundation
+
 /// What validation knows of a catalog, built the same way from the app's
 /// live ``FactoryCatalog`` and from a ``CatalogDescription`` read from a file.
 ///
@@ -199,10 +201,10 @@ package struct CatalogIndex: Sendable {
         }
     }
 
-    /// Decodes a factory's parameters into their real type: a live catalog only.
-    func decodeParameters(_ factory: Int, _ value: PositionedJSON) throws -> (any Sendable)? {
+    /// Decodes a factory's parameters (their JSON text) into their real type: a live catalog only.
+    func decodeParameters(_ factory: Int, _ json: Data) throws -> (any Sendable)? {
         guard case .live(let catalog) = source, let spec = catalog.definitions[factory].parameters else { return nil }
-        return try spec.decode(value)
+        return try spec.decode(json)
     }
 
     /// Where the factory was registered (`NotesKit/NotesCatalog.swift:42`), when known.

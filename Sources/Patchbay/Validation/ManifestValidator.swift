@@ -323,7 +323,7 @@ package struct ValidationRun {
     /// parameters (a `nil` value when none are taken), or nil after reporting.
     mutating func checkParameters(of binding: Binding, factory: Int, in catalog: CatalogIndex) -> DecodedParameters? {
         // The usual binding: no parameters taken, none given, nothing to check.
-        if !catalog.factories[factory].takesParameters, binding.positionedParameters == nil { return DecodedParameters(value: nil) }
+        if !catalog.factories[factory].takesParameters, binding.parameterSource == nil { return DecodedParameters(value: nil) }
         var check = ParameterCheck(binding: binding, factory: factory, catalog: catalog, manifestFile: manifest.file)
         let value = check.run()
         diagnostics += check.diagnostics

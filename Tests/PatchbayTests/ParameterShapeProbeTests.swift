@@ -167,7 +167,8 @@ private struct Grow<T: Decodable>: Decodable {
             Field(name: "ratio", type: "number", required: true),
             Field(name: "enabled", type: "boolean", required: true),
             Field(name: "note", type: "string", required: false),
-            Field(name: "small", type: "integer", required: true),
+            // Its width is recorded, so a number beyond 255 is found before decoding.
+            Field(name: "small", type: "integer", required: true, bits: 8, signed: false),
             Field(name: "scale", type: "number", required: false),
         ])
     }

@@ -15,12 +15,18 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
     package var types: [TypeName]
     /// The factories, sorted by name.
     package var factories: [Factory]
+    /// How the app's `JSONDecoder` reads dates and data in parameters; absent
+    /// for `JSONDecoder`'s defaults (and in descriptions written before).
+    package var parameterDecoding: ParameterDecoding?
 
     /// Creates a description.
-    package init(version: Int = 1, types: [TypeName], factories: [Factory]) {
+    package init(
+        version: Int = 1, types: [TypeName], factories: [Factory], parameterDecoding: ParameterDecoding? = nil
+    ) {
         self.version = version
         self.types = types
         self.factories = factories
+        self.parameterDecoding = parameterDecoding
     }
 
     /// A type's two names.
@@ -120,12 +126,25 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         /// For an `object` whose keys are known: its fields; `nil` otherwise,
         /// and for objects that take any keys (dictionaries).
         package var fields: [ParameterField]?
+        /// For an `integer` of a fixed width other than a signed 64-bit one: the
+        /// Swift type's bits (8, 16, 32, 64), so a number beyond its range is found
+        /// before `JSONDecoder` rejects it without saying where. Absent for a
+        /// signed 64-bit integer (`Int` on 64-bit platforms), for other fields,
+        /// and in descriptions written before.
+        package var bits: Int?
+        /// For an `integer` with ``bits``: whether the Swift type is signed.
+        package var signed: Bool?
         /// Creates a field.
-        package init(name: String, type: String, required: Bool, fields: [ParameterField]? = nil) {
+        package init(
+            name: String, type: String, required: Bool, fields: [ParameterField]? = nil, bits: Int? = nil,
+            signed: Bool? = nil
+        ) {
             self.name = name
             self.type = type
             self.required = required
             self.fields = fields
+            self.bits = bits
+            self.signed = signed
         }
     }
 
@@ -167,13 +186,15 @@ extension FactoryCatalog {
         return CatalogDescription(
             types: types.map { CatalogDescription.TypeName(qualified: $0.qualifiedName, name: $0.name) }
                 .sorted { $0.qualified < $1.qualified },
-            factories: definitions.map { CatalogDescription.Factory($0, withPlace: true) }.sorted { $0.name < $1.name })
+            factories: definitions.map { CatalogDescription.Factory($0, withPlace: true, decoding: parameterDecoding) }
+                .sorted { $0.name < $1.name },
+            parameterDecoding: parameterDecoding == .default ? nil : parameterDecoding)
     }
 }
 
 extension CatalogDescription.Factory {
     /// What the description says of a registered factory; `withPlace` adds where it was registered.
-    init(_ definition: FactoryDefinition, withPlace: Bool) {
+    init(_ definition: FactoryDefinition, withPlace: Bool, decoding: ParameterDecoding) {
         self.init(
             name: definition.name,
             provides: definition.provides.map(\.key.qualifiedName),
@@ -181,7 +202,7 @@ extension CatalogDescription.Factory {
             defaultLifetime: definition.defaultLifetime,
             productType: definition.productTypeName,
             productIsClass: definition.productIsClass,
-            parameters: definition.parameters.map { .init(type: $0.typeName, fields: $0.fields) },
+            parameters: definition.parameters.map { .init(type: $0.typeName, fields: $0.fields(for: decoding)) },
             argument: definition.argument?.qualifiedName,
             registeredAt: withPlace ? definition.registeredAt.description : nil,
             execution: definition.execution == .synchronous ? nil : definition.execution)

@@ -23,6 +23,11 @@ public struct FactoryCatalog: Sendable {
     /// Index into `definitions` by factory name (see ``NameTable`` for why not a dictionary).
     private(set) var offsetsByName = NameTable<Int>()
 
+    /// How `JSONDecoder` reads dates and data in this catalog's parameter
+    /// types; `JSONDecoder`'s defaults unless set. Recorded in the catalog
+    /// description, so the offline check reads dates as the app does.
+    public var parameterDecoding = ParameterDecoding.default
+
     /// Creates an empty catalog.
     public init() {}
 

@@ -139,17 +139,26 @@ struct DependencySpec: Sendable {
 struct ParametersSpec: Sendable {
     let typeName: String
     /// Decodes a binding's parameters (their JSON text) into the type, with `JSONDecoder`.
-    let decode: @Sendable (Data) throws -> any Sendable
-    /// What is known of the type's fields, found by a dry run of its `init(from:)`.
+    let decode: @Sendable (Data, JSONDecoder) throws -> any Sendable
+    /// What is known of the type's fields under `JSONDecoder`'s default
+    /// strategies, found by a dry run of its `init(from:)` when it is registered.
     let fields: [CatalogDescription.ParameterField]?
+    /// The dry run again, for a catalog whose ``ParameterDecoding`` is not the default.
+    let probe: @Sendable (ParameterDecoding) -> [CatalogDescription.ParameterField]?
 
     @usableFromInline
     static func of<P: Decodable & Sendable>(_ type: P.Type) -> ParametersSpec {
         ParametersSpec(
             typeName: TypeKey.qualifiedName(of: type),
-            decode: { json in try JSONDecoder().decode(P.self, from: json) },
-            fields: ParameterShapeProbe.fields(of: type)
+            decode: { json, decoder in try decoder.decode(P.self, from: json) },
+            fields: ParameterShapeProbe.fields(of: type),
+            probe: { ParameterShapeProbe.fields(of: type, decoding: $0) }
         )
+    }
+
+    /// The type's fields as a decoder with `decoding`'s strategies reads them.
+    func fields(for decoding: ParameterDecoding) -> [CatalogDescription.ParameterField]? {
+        decoding == .default ? fields : probe(decoding)
     }
 }
 

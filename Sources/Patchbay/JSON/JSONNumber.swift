@@ -1,3 +1,5 @@
+import Foundation
+
 /// Checks on a JSON number's text that `JSONDecoder` does not make, or
 /// reports badly (see ``StricterThanFoundation``): whether it is a whole
 /// number within a fixed-width integer's range, and whether it underflows.
@@ -11,6 +13,36 @@ enum JSONNumber {
         if let exact = exactInteger(text, as: type) { return exact }
         guard let double = Double(text), double.isFinite, double.magnitude < 0x1p53 else { return nil }
         return T(exactly: double)
+    }
+
+    /// Whether the number is whole, whatever its size (`2`, `2.0`, `2e3`, `1e30`), by its digits.
+    /// (Read as a `Double`, `9999555555600001.5` would look whole, and `JSONDecoder` truncates it into an `Int`.)
+    static func isWhole(_ text: String) -> Bool {
+        guard var value = Decimal(string: text), !value.isNaN else { return false }
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &value, 0, .plain)
+        return rounded == value
+    }
+
+    /// Whether the number is a whole number within the range of the integer type of `bits` and sign.
+    static func fits(_ text: String, bits: Int, signed: Bool) -> Bool {
+        switch (bits, signed) {
+        case (8, true): integer(text, as: Int8.self) != nil
+        case (16, true): integer(text, as: Int16.self) != nil
+        case (32, true): integer(text, as: Int32.self) != nil
+        case (8, false): integer(text, as: UInt8.self) != nil
+        case (16, false): integer(text, as: UInt16.self) != nil
+        case (32, false): integer(text, as: UInt32.self) != nil
+        case (_, false): integer(text, as: UInt64.self) != nil
+        default: integer(text, as: Int64.self) != nil
+        }
+    }
+
+    /// The range of the integer type of `bits` and sign, for messages; nil beyond 64 bits.
+    static func range(bits: Int, signed: Bool) -> (lowest: String, highest: String)? {
+        guard (1...64).contains(bits) else { return nil }
+        let highest = UInt64.max >> (64 - bits + (signed ? 1 : 0))
+        return (signed ? "-\(highest + 1)" : "0", "\(highest)")
     }
 
     /// Whether a non-zero number rounds to zero as a `Double` (`1e-400`).

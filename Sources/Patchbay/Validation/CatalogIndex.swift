@@ -196,7 +196,10 @@ package struct CatalogIndex: Sendable {
     /// The factory's parameter type name and what is known of its fields; nil when it takes none.
     package func parameters(_ factory: Int) -> CatalogDescription.Parameters? {
         switch source {
-        case .live(let catalog): catalog.definitions[factory].parameters.map { .init(type: $0.typeName, fields: $0.fields) }
+        case .live(let catalog):
+            catalog.definitions[factory].parameters.map {
+                .init(type: $0.typeName, fields: $0.fields(for: catalog.parameterDecoding))
+            }
         case .description(let description): description.factories[factory].parameters
         }
     }
@@ -204,7 +207,7 @@ package struct CatalogIndex: Sendable {
     /// Decodes a factory's parameters (their JSON text) into their real type: a live catalog only.
     func decodeParameters(_ factory: Int, _ json: Data) throws -> (any Sendable)? {
         guard case .live(let catalog) = source, let spec = catalog.definitions[factory].parameters else { return nil }
-        return try spec.decode(json)
+        return try spec.decode(json, catalog.parameterDecoding.makeDecoder())
     }
 
     /// Where the factory was registered (`NotesKit/NotesCatalog.swift:42`), when known.

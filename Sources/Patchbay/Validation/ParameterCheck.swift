@@ -94,9 +94,24 @@ struct ParameterCheck {
         switch (field.type, value.kind) {
         case ("string", .string), ("boolean", .bool), ("array", .array), ("any", _):
             return
-        case ("number", .number) where !JSONNumber.underflows(value.text):
+        case ("number", .number):
+            if JSONNumber.underflows(value.text) {
+                report("\(parameter(pointer)) is \(value.text), which is too small for a 64-bit floating-point number "
+                    + "(it would be read as 0); write 0, or a number above about 2.2e-308", at: pointer,
+                    position: value.position)
+            } else if Double(value.text) == 0, value.text.contains(where: { $0 == "e" || $0 == "E" }) {
+                // JSONDecoder's floating-point path refuses a zero with an exponent (`0e9`): give it plain zero.
+                parameters.replace(value, with: .literal("0"))
+            }
             return
-        case ("integer", .number) where Self.isWhole(value.text):
+        case ("integer", .number):
+            let bits = field.bits ?? 64, signed = field.signed ?? true
+            if JSONNumber.fits(value.text, bits: bits, signed: signed) { return }
+            guard JSONNumber.isWhole(value.text), let range = JSONNumber.range(bits: bits, signed: signed) else {
+                break  // a fraction: the type mismatch below
+            }
+            report("\(parameter(pointer)) is the number \(value.text), which is out of range: \(typeName) needs an "
+                + "integer from \(range.lowest) to \(range.highest) there", at: pointer, position: value.position)
             return
         case ("object", .object):
             if let fields = field.fields { check(value, against: fields, at: pointer, in: &parameters) }
@@ -136,12 +151,6 @@ struct ParameterCheck {
         }
     }
 
-    /// Whether a number is one an integer field takes: whole and within
-    /// `Int64`'s range, worked on its digits (read as a `Double`,
-    /// `9999555555600001.5` would look whole, and `JSONDecoder` truncates it).
-    private static func isWhole(_ text: String) -> Bool {
-        JSONNumber.integer(text, as: Int64.self) != nil
-    }
 
     // MARK: - The real type
 
@@ -214,7 +223,7 @@ extension JSONPlace {
         case .array: return "an array"
         case .object: return "an object"
         case .string: return JSONValue.string(parameters.string(at: self) ?? "").foundDescription
-        case .number: return "the number " + (JSONNumber.integer(text, as: Int64.self).map { "\($0)" } ?? "\(Double(text) ?? 0)")
+        case .number: return "the number " + (text.count > 40 ? text.prefix(40) + "..." : text)  // as written
         default: return (decoded(as: JSONValue.self) ?? .null).foundDescription
         }
     }

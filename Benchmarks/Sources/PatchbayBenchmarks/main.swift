@@ -34,8 +34,7 @@ cases += try checkCases()
 var results: [Result] = []
 for var benchmark in cases where filter.map({ benchmark.name.contains($0) }) ?? true {
     if let onlyContender {
-        benchmark = Case(name: benchmark.name, unit: benchmark.unit, iterations: benchmark.iterations,
-            contenders: benchmark.contenders.filter { $0.name == onlyContender })
+        benchmark.contenders = benchmark.contenders.filter { $0.name == onlyContender }
     }
     let rounds = benchmark.name.contains("100k") ? max(3, samples / 2) : samples
     results += try run(benchmark, samples: rounds)

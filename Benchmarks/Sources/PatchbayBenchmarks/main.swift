@@ -29,6 +29,7 @@ cases += resolveCases(iterations: 1_000_000)
 cases += try asyncCases(iterations: 200_000)
 cases += coldStartCases()
 cases += activationCases(sizes: [1_000, 10_000, 100_000])
+cases += activationCases(sizes: [1_000, 10_000], parameters: true)
 cases += try checkCases()
 
 var results: [Result] = []
@@ -44,6 +45,6 @@ if json {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     print(String(decoding: try encoder.encode(results), as: UTF8.self))
 } else {
-    printTable(results, references: ["baseline", "typed baseline", "Swinject"])
+    printTable(results, references: ["baseline", "typed baseline", "Swinject", "JSONDecoder floor"])
 }
 for folder in temporaryFolders { try? FileManager.default.removeItem(at: folder) }

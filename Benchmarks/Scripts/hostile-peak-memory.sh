@@ -36,7 +36,8 @@ if [ "$status" -gt 1 ]; then
     exit 1
 fi
 
-echo "patchbay check on the hostile manifest ($(stat -c %s "$manifest") bytes, 440,000 bindings)"
+echo "patchbay check on the hostile manifest ($(stat -c %s "$manifest") bytes, 440,000 bindings)," \
+    "$(date -u '+%Y-%m-%d %H:%M UTC'), at $(git rev-parse --short HEAD 2>/dev/null || echo '?'), load average $(cut -d ' ' -f 1-3 /proc/loadavg)"
 echo "exit status: $status"
 echo "output: $(wc -l <"$work/stdout.txt") lines on stdout, $(wc -l <"$work/stderr.txt") on stderr; last line of stdout:"
 tail -n 1 "$work/stdout.txt" | cut -c 1-300

@@ -36,12 +36,12 @@ func checkCases() throws -> [Case] {
     ])]
 }
 
-/// The hostile manifest's number of bindings: as many as fit under the
-/// loader's default 16 MiB limit in the shape below.
+/// The hostile manifest's number of bindings: a round number that keeps the
+/// file just under the loader's default 16 MiB limit in the shape below.
 let hostileBindingCount = 440_000
 
-/// A manifest built to cost a checker as much as a file under the size limit
-/// can: 440,000 bindings `{"protocol":"P<i>","factory":"f"}`, one a line,
+/// A manifest that is small enough to be accepted and makes the checker work
+/// hard: 440,000 bindings `{"protocol":"P<i>","factory":"f"}`, one a line,
 /// every protocol distinct and unknown, all naming one unknown factory.
 func hostileManifest() -> Data {
     var json = "{\"format\":1,\"bindings\":[\n"

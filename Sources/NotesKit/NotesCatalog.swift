@@ -59,5 +59,11 @@ struct InfrastructureModule: CatalogModule {
 
 extension FactoryCatalog {
     /// The example app's catalog.
-    public static var notes: FactoryCatalog { FactoryCatalog(modules: [NotesModule()]) }
+    public static var notes: FactoryCatalog {
+        var catalog = FactoryCatalog(modules: [NotesModule()])
+        // What the app itself resolves (`Demo`'s `@Injected var notes`): every
+        // environment's manifest must bind it, or check and start-up refuse it.
+        catalog.entryPoint(NoteService.self)
+        return catalog
+    }
 }

@@ -537,14 +537,15 @@ func expectOne(
 
     @Test func aCatalogDescriptionOfAnotherFormatSaysHowToRegenerateIt() throws {
         let folder = try ManifestFolder([
-            "old.json": #"{ "version": 2, "types": [], "factories": [] }"#,
+            // Format 1: written before entry points, so the entry-point rule could not be applied.
+            "old.json": #"{ "version": 1, "types": [], "factories": [] }"#,
             "broken.json": #"{ "version": 1, "types": [], "factories": [ { "name": "x" } ] }"#,
         ])
         #expect(throws: ManifestChecker.UnusablePath.self) { try ManifestChecker.readCatalog(folder.file("old.json")) }
         do {
             _ = try ManifestChecker.readCatalog(folder.file("old.json"))
         } catch {
-            #expect(error.description.hasSuffix("old.json is catalog description format 2; this build reads format 1. "
+            #expect(error.description.hasSuffix("old.json is catalog description format 1; this build reads format 2. "
                 + "Regenerate it from the app's catalog with the command that exposes it (PatchbayCommandLine's "
                 + "`catalog` subcommand), e.g. `swift run my-app patchbay catalog > \(folder.file("old.json").relativePath)`"))
         }

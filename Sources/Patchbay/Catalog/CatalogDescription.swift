@@ -18,15 +18,39 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
     /// How the app's `JSONDecoder` reads dates and data in parameters; absent
     /// for `JSONDecoder`'s defaults (and in descriptions written before).
     package var parameterDecoding: ParameterDecoding?
+    /// The types the app resolves itself, in the order declared: the roots the
+    /// entry-point rule checks. Absent in descriptions of format 1.
+    package var entryPoints: [EntryPointDescription]?
 
     /// Creates a description.
     package init(
-        version: Int = 1, types: [TypeName], factories: [Factory], parameterDecoding: ParameterDecoding? = nil
+        version: Int = currentVersion, types: [TypeName], factories: [Factory],
+        parameterDecoding: ParameterDecoding? = nil, entryPoints: [EntryPointDescription]? = []
     ) {
         self.version = version
         self.types = types
         self.factories = factories
         self.parameterDecoding = parameterDecoding
+        self.entryPoints = entryPoints
+    }
+
+    /// A type the app resolves itself (see ``FactoryCatalog/entryPoint(_:from:optional:fileID:line:)``).
+    package struct EntryPointDescription: Codable, Sendable, Hashable {
+        /// The module-qualified type.
+        package var type: String
+        /// The injector it is requested from; absent for primary.
+        package var injector: String?
+        /// Whether the app copes with it being unbound; absent for false.
+        package var optional: Bool?
+        /// Where the app declared it (`NotesKit/NotesCatalog.swift:18`).
+        package var declaredAt: String?
+        /// Creates an entry point's description.
+        package init(type: String, injector: String? = nil, optional: Bool? = nil, declaredAt: String? = nil) {
+            self.type = type
+            self.injector = injector
+            self.optional = optional
+            self.declaredAt = declaredAt
+        }
     }
 
     /// A type's two names.
@@ -157,8 +181,10 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         return data
     }
 
-    /// The format this build writes and reads.
-    package static let currentVersion = 1
+    /// The format this build writes and reads: 2 since descriptions record
+    /// entry points, so a description without them is refused as out of date
+    /// rather than checked without the entry-point rule.
+    package static let currentVersion = 2
 
     /// How an app refreshes its description, for messages that find one out of date.
     package static func howToRegenerate(_ file: String) -> String {
@@ -183,12 +209,17 @@ extension FactoryCatalog {
                 + (definition.argument.map { [$0] } ?? [])
             for key in named where seen.insert(key).inserted { types.append(key) }
         }
+        for entry in entryPoints where seen.insert(entry.key).inserted { types.append(entry.key) }
         return CatalogDescription(
             types: types.map { CatalogDescription.TypeName(qualified: $0.qualifiedName, name: $0.name) }
                 .sorted { $0.qualified < $1.qualified },
             factories: definitions.map { CatalogDescription.Factory($0, withPlace: true, decoding: parameterDecoding) }
                 .sorted { $0.name < $1.name },
-            parameterDecoding: parameterDecoding == .default ? nil : parameterDecoding)
+            parameterDecoding: parameterDecoding == .default ? nil : parameterDecoding,
+            entryPoints: entryPoints.map {
+                .init(type: $0.key.qualifiedName, injector: $0.injector == .primary ? nil : $0.injector.rawValue,
+                      optional: $0.isOptional ? true : nil, declaredAt: $0.declaredAt.description)
+            })
     }
 }
 

@@ -28,6 +28,9 @@ public struct FactoryCatalog: Sendable {
     /// description, so the offline check reads dates as the app does.
     public var parameterDecoding = ParameterDecoding.default
 
+    /// The types the app resolves itself, in the order declared (see ``entryPoint(_:from:optional:fileID:line:)``).
+    var entryPoints: [EntryPoint] = []
+
     /// Creates an empty catalog.
     public init() {}
 

@@ -52,6 +52,7 @@ public struct ManifestValidator: Sendable {
         var validation = ValidationRun(manifest: manifest, catalog: catalog)
         validation.checkBindings()
         validation.checkGraph()
+        validation.checkEntryPoints()
         return ValidationResult(
             diagnostics: validation.diagnostics, bindings: validation.effective, winners: validation.winners,
             injectorOrder: validation.injectorOrder, namedFactories: validation.namedFactories)

@@ -527,9 +527,9 @@ func expectOne(
         #expect(described.map(\.description) == [
             "m.json:1:69: error: unknown factory 'cassandra-orders' for OrderStore; factories that provide it: "
                 + "'memory-orders', 'pooled-orders', 'sql-orders'. Is catalog.json stale? If 'cassandra-orders' was "
-                + "registered since it was written, regenerate it from the app's catalog with the command that "
-                + "exposes it (PatchbayCommandLine's `catalog` subcommand), e.g. `swift run my-app patchbay catalog > "
-                + "catalog.json` [unknown-factory]",
+                + "registered since it was written, regenerate it with `swift test` (a test that calls "
+                + "`catalog.refreshDescription(at:)` rewrites it) or with the app's `catalog` subcommand "
+                + "(PatchbayCommandLine), e.g. `swift run my-app patchbay catalog > catalog.json` [unknown-factory]",
         ])
         // The live catalog is the app's own: nothing can be stale.
         #expect(!ManifestValidator(catalog: .corpus).validate(manifest)[0].message.contains("stale"))
@@ -546,8 +546,9 @@ func expectOne(
             _ = try ManifestChecker.readCatalog(folder.file("old.json"))
         } catch {
             #expect(error.description.hasSuffix("old.json is catalog description format 1; this build reads format 2. "
-                + "Regenerate it from the app's catalog with the command that exposes it (PatchbayCommandLine's "
-                + "`catalog` subcommand), e.g. `swift run my-app patchbay catalog > \(folder.file("old.json").relativePath)`"))
+                + "Regenerate it with `swift test` (a test that calls `catalog.refreshDescription(at:)` rewrites it) "
+                + "or with the app's `catalog` subcommand (PatchbayCommandLine), e.g. "
+                + "`swift run my-app patchbay catalog > \(folder.file("old.json").relativePath)`"))
         }
         do {
             _ = try ManifestChecker.readCatalog(folder.file("broken.json"))

@@ -149,6 +149,42 @@ import Testing
             """)
     }
 
+    /// A program run from another folder than the one holding `Manifests`:
+    /// the message names the folder by its absolute path and the working
+    /// directory it was looked up from, and says what to do.
+    @Test func aMissingRelativeFolderIsNamedWithTheWorkingDirectory() throws {
+        let name = "no-such-manifests-\(UUID().uuidString)"
+        let directory = ManifestDirectory(url: URL(fileURLWithPath: name), loader: ManifestLoader(environment: [:]))
+        let error = try #require(throws: ManifestError.self) { try directory.load() }
+        let current = FileManager.default.currentDirectoryPath
+        let absolute = URL(fileURLWithPath: current).appendingPathComponent(name).standardizedFileURL.path
+        #expect(error.diagnostics.first?.code == .unknownEnvironment)
+        #expect(error.diagnostics.first?.message == """
+            no manifest for environment 'development' in \(name): there is no folder \(absolute) (a relative path \
+            is looked up from the working directory, \(current)). Run the program from the folder that holds \(name), \
+            or give ManifestDirectory an absolute URL (such as one from the app's bundle)
+            """)
+    }
+
+    @Test func aMissingAbsoluteFolderIsNamedWithoutTheWorkingDirectory() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("patchbay-none-\(UUID().uuidString)")
+        let error = try #require(throws: ManifestError.self) {
+            try ManifestDirectory(url: folder, loader: ManifestLoader(environment: [:])).load()
+        }
+        let message = try #require(error.diagnostics.first?.message)
+        #expect(message.contains(": there is no folder \(folder.standardizedFileURL.path). Run the program"), "\(message)")
+        #expect(!message.contains("working directory"), "\(message)")
+    }
+
+    @Test func anEmptyFolderIsNamedByItsAbsolutePath() throws {
+        let folder = try ManifestFolder(["notes.txt": "not a manifest"])
+        let error = try #require(throws: ManifestError.self) {
+            try ManifestDirectory(url: folder.url, loader: ManifestLoader(environment: [:])).load()
+        }
+        let message = try #require(error.diagnostics.first?.message)
+        #expect(message.contains("; the folder (\(folder.url.standardizedFileURL.path)) has no manifests. Choose"), "\(message)")
+    }
+
     @Test func manifestsLoadFromABundlesResources() throws {
         // A flat bundle (as on Linux, or a SwiftPM resource bundle): its resources are its folder.
         let folder = try ManifestFolder([

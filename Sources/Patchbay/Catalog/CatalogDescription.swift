@@ -188,8 +188,8 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
 
     /// How an app refreshes its description, for messages that find one out of date.
     package static func howToRegenerate(_ file: String) -> String {
-        "Regenerate it from the app's catalog with the command that exposes it (PatchbayCommandLine's `catalog` "
-            + "subcommand), e.g. `swift run my-app patchbay catalog > \(file)`"
+        "Regenerate it with `swift test` (a test that calls `catalog.refreshDescription(at:)` rewrites it) "
+            + "or with the app's `catalog` subcommand (PatchbayCommandLine), e.g. `swift run my-app patchbay catalog > \(file)`"
     }
 
     /// Reads a description written by ``jsonData()``.

@@ -47,9 +47,14 @@ struct CheckRun {
             if let known = validators[key] { return known }
             let description = try ManifestChecker.discoverCatalog(in: folder)
             if description == nil {
-                notes.append("no catalog.json in \(ManifestLoader.displayPath(for: folder)): "
-                    + "checked syntax, shape, keys, lifetimes, injectors, extends, env vars and duplicates "
-                    + "only; pass --catalog FILE for names, parameters and the dependency graph")
+                // What was not checked, and the one command that fixes it:
+                // a build plugin cannot pass --catalog, so that is the last resort.
+                let file = ManifestLoader.displayPath(for: folder.appendingPathComponent("catalog.json"))
+                notes.append("no catalog.json in \(ManifestLoader.displayPath(for: folder)), so factory names, "
+                    + "what they provide, parameters and the dependency graph were not checked (only syntax, shape, "
+                    + "keys, lifetimes, injectors, extends, env vars and duplicates). Write it with `swift test`, "
+                    + "from a test that calls `try catalog.refreshDescription(at: URL(fileURLWithPath: "
+                    + "\"\(file)\"))` with the app's catalog; or pass --catalog FILE")
             }
             let validator = description.map(ManifestValidator.init(description:)) ?? ManifestValidator()
             validators[key] = validator

@@ -99,7 +99,7 @@ public struct ManifestLoader: Sendable {
         guard manifest.extends != nil else { return manifest }
         return resolveExtends(
             of: manifest, at: url, root: root, chain: chain + [display],
-            visited: visited + [url.resolvingSymlinksInPath().path], diagnostics: &diagnostics)
+            visited: visited + [PhysicalPath.of(url.path)], diagnostics: &diagnostics)
     }
 
     /// Loads the parent and puts the child's bindings after the parent's; the
@@ -119,15 +119,18 @@ public struct ManifestLoader: Sendable {
         let parentURL = URL(fileURLWithPath: relative, relativeTo: url.deletingLastPathComponent())
             .standardizedFileURL
         let parentDisplay = Self.display(parentURL, relativeTo: url, childDisplay: child.file, relative: relative)
-        let resolvedRoot = root.resolvingSymlinksInPath().path
-        let resolvedParent = parentURL.resolvingSymlinksInPath().path
+        // Resolved the same way on both sides, whether or not the parent
+        // exists (see ``PhysicalPath``), so that a root under a symlink
+        // (`/var` on macOS) still contains a parent that is missing.
+        let resolvedRoot = PhysicalPath.of(root.path)
+        let resolvedParent = PhysicalPath.of(parentURL.path)
         guard resolvedParent.hasPrefix(resolvedRoot.hasSuffix("/") ? resolvedRoot : resolvedRoot + "/") else {
             report(.extendsOutside, "'extends' names \(relative), which is outside the manifests folder "
                 + "\(Self.displayPath(for: root)); chain: \((chain + [parentDisplay]).joined(separator: " -> ")). "
                 + "Keep every parent manifest inside the folder of the first one loaded")
             return child
         }
-        if visited.contains(resolvedParent) || resolvedParent == url.resolvingSymlinksInPath().path {
+        if visited.contains(resolvedParent) || resolvedParent == PhysicalPath.of(url.path) {
             report(.extendsCycle, "'extends' forms a cycle: \((chain + [parentDisplay]).joined(separator: " -> ")); "
                 + "remove 'extends' from one of these files")
             return child
@@ -209,12 +212,23 @@ public struct ManifestLoader: Sendable {
     // MARK: - Display paths
 
     /// A path relative to the current folder when the file is below it, else the full path.
-    package static func displayPath(for url: URL) -> String {
+    ///
+    /// The current folder is a physical path (`getcwd` resolves symlinks:
+    /// on macOS a folder under `$TMPDIR` is `/private/var/...`), while the
+    /// URL is spelled as its maker chose (`/var/...`, or with `/private`
+    /// removed by `standardizedFileURL`). So the two are compared as written
+    /// first, which keeps a symlink below the current folder (a `Manifests`
+    /// link to a shared folder) under its own name, and then with every
+    /// symlink resolved on both sides by ``PhysicalPath``. The full path,
+    /// when shown, is the URL's as written.
+    /// - Parameter currentDirectory: The folder to be relative to; the process's current folder by default.
+    package static func displayPath(
+        for url: URL, currentDirectory: String = FileManager.default.currentDirectoryPath
+    ) -> String {
         let path = url.standardizedFileURL.path
-        let current = FileManager.default.currentDirectoryPath
-        if path == current || path + "/" == current { return "." }
-        let prefix = current.hasSuffix("/") ? current : current + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+        return PhysicalPath.relative(path, below: currentDirectory)
+            ?? PhysicalPath.relative(PhysicalPath.of(path), below: PhysicalPath.of(currentDirectory))
+            ?? path
     }
 
     /// The parent's display path, in the same style as the child's.

@@ -7,21 +7,12 @@ import Testing
 @testable import Patchbay
 @testable import PatchbayTools
 
-/// The folder holding the built products (`.build/debug`).
-let productsDirectory: URL = {
-    var url = Bundle.main.bundleURL
-    while url.pathComponents.count > 1, !FileManager.default.fileExists(atPath: url.appendingPathComponent("patchbay").path) {
-        url.deleteLastPathComponent()
-    }
-    return url
-}()
-
-/// Runs a built executable and returns its exit status and output.
+/// Runs a built executable (found as BuiltProducts.swift says) and returns its exit status and output.
 func runProduct(_ name: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:])
     throws -> (status: Int32, stdout: String, stderr: String)
 {
     let process = Process()
-    process.executableURL = productsDirectory.appendingPathComponent(name)
+    process.executableURL = try builtProduct(name)
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     if let directory { process.currentDirectoryURL = directory }

@@ -140,7 +140,7 @@ func expectRunBlocksMatch(in file: URL) throws -> Int {
         // The example app writes notes under NOTES_DIR: keep them in the scratch folder.
         let extra = product == "notes-example" ? ["NOTES_DIR": scratch.appendingPathComponent("notes").path] : [:]
         let result = try runProgram(
-            productsDirectory.appendingPathComponent(product), Array(words.dropFirst()), in: scratch,
+            try builtProduct(product), Array(words.dropFirst()), in: scratch,
             environment: cleanEnvironment(extra))
         var expected = withoutTimes(run.text).components(separatedBy: "\n").dropLast()
         var printed = withoutTimes(result.stderr + result.stdout).components(separatedBy: "\n").dropLast()

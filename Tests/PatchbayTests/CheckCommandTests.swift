@@ -63,6 +63,21 @@ let repositoryRoot = exampleManifests.deletingLastPathComponent()
         ])
     }
 
+    /// macOS's case, made with a link on any system: under `$TMPDIR` a path
+    /// says `/var/...` and the current folder is `/private/var/...`. Files
+    /// below the current folder are named from it whichever way they were named.
+    @Test func aFolderNamedThroughALinkPrintsPathsFromTheCurrentFolder() throws {
+        let folder = try brokenFolder()
+        let link = folder.url.deletingLastPathComponent().appendingPathComponent("patchbay-link-\(UUID().uuidString)")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: folder.url)
+        defer { try? FileManager.default.removeItem(at: link) }
+        let result = try runProduct("patchbay", ["check", link.path], in: folder.url)
+        let expected: String = "production.json:7:43: error: unknown factory 'file-stor' for NoteStore; "
+            + "did you mean 'file-store'? [unknown-factory]"
+        #expect(result.status == 1)
+        #expect(result.stdout.split(separator: "\n").first.map(String.init) == expected)
+    }
+
     @Test func jsonFormatIsOneDocument() throws {
         let folder = try brokenFolder()
         let result = try runProduct("patchbay", ["check", "--format=json", "."], in: folder.url)

@@ -163,14 +163,18 @@ public struct ManifestLoader: Sendable {
         return merged
     }
 
-    private struct TooLarge: Error { let size: Int }
+    private struct TooLarge: Error { let size: Int64 }
 
     /// Reads a file, refusing one over the limit before reading it whole.
+    ///
+    /// The size is read as 64 bits: on a 32-bit watch, a file of 2 GiB or
+    /// more does not fit an `Int`, and `as? Int` would let it through to be
+    /// read whole.
     private static func read(_ url: URL, limit: Int) throws -> Data {
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        if let size = attributes[.size] as? Int, size > limit { throw TooLarge(size: size) }
+        if let size = (attributes[.size] as? NSNumber)?.int64Value, size > Int64(limit) { throw TooLarge(size: size) }
         let data = try Data(contentsOf: url)
-        if data.count > limit { throw TooLarge(size: data.count) }
+        if data.count > limit { throw TooLarge(size: Int64(data.count)) }
         return data
     }
 

@@ -41,7 +41,9 @@ public struct ManifestLoader: Sendable {
     }
 
     /// Loads a manifest from bytes. `extends` is resolved relative to the
-    /// current folder.
+    /// folder of `file` (a path from the current folder, or an absolute one),
+    /// and its parents must stay inside the current folder, or inside the
+    /// folder of an absolute `file`.
     /// - Throws: ``ManifestError`` listing every problem found.
     public func load(data: Data, file: String = "<memory>") throws(ManifestError) -> Manifest {
         var parser = ManifestParser(file: file, limits: limits)
@@ -52,8 +54,13 @@ public struct ManifestLoader: Sendable {
             manifest = interpolate(parsed, diagnostics: &diagnostics)
             if parsed.extends != nil {
                 let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+                // An absolute `file` stands on its own (appended to the current
+                // folder it would name a file that does not exist), and so
+                // does its folder, as the first file's folder does in `load(contentsOf:)`.
+                let url = URL(fileURLWithPath: file, relativeTo: base).absoluteURL.standardizedFileURL
+                let isAbsolute = file.hasPrefix("/")
                 manifest = resolveExtends(
-                    of: manifest!, at: base.appendingPathComponent(file), root: base, chain: [],
+                    of: manifest!, at: url, root: isAbsolute ? url.deletingLastPathComponent() : base, chain: [],
                     diagnostics: &diagnostics)
             }
         }

@@ -7,21 +7,12 @@ import Testing
 @testable import Patchbay
 @testable import PatchbayTools
 
-/// The folder holding the built products (`.build/debug`).
-let productsDirectory: URL = {
-    var url = Bundle.main.bundleURL
-    while url.pathComponents.count > 1, !FileManager.default.fileExists(atPath: url.appendingPathComponent("patchbay").path) {
-        url.deleteLastPathComponent()
-    }
-    return url
-}()
-
-/// Runs a built executable and returns its exit status and output.
+/// Runs a built executable (found as BuiltProducts.swift says) and returns its exit status and output.
 func runProduct(_ name: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:])
     throws -> (status: Int32, stdout: String, stderr: String)
 {
     let process = Process()
-    process.executableURL = productsDirectory.appendingPathComponent(name)
+    process.executableURL = try builtProduct(name)
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     if let directory { process.currentDirectoryURL = directory }
@@ -70,6 +61,21 @@ let repositoryRoot = exampleManifests.deletingLastPathComponent()
             // file-store is bound in other environments: not unused, though production misspells it.
             "2 errors, 0 warnings in 5 manifests",
         ])
+    }
+
+    /// macOS's case, made with a link on any system: under `$TMPDIR` a path
+    /// says `/var/...` and the current folder is `/private/var/...`. Files
+    /// below the current folder are named from it whichever way they were named.
+    @Test func aFolderNamedThroughALinkPrintsPathsFromTheCurrentFolder() throws {
+        let folder = try brokenFolder()
+        let link = folder.url.deletingLastPathComponent().appendingPathComponent("patchbay-link-\(UUID().uuidString)")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: folder.url)
+        defer { try? FileManager.default.removeItem(at: link) }
+        let result = try runProduct("patchbay", ["check", link.path], in: folder.url)
+        let expected: String = "production.json:7:43: error: unknown factory 'file-stor' for NoteStore; "
+            + "did you mean 'file-store'? [unknown-factory]"
+        #expect(result.status == 1)
+        #expect(result.stdout.split(separator: "\n").first.map(String.init) == expected)
     }
 
     @Test func jsonFormatIsOneDocument() throws {

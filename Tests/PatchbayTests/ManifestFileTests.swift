@@ -58,6 +58,18 @@ import Testing
         _ = folder
     }
 
+    /// Bytes named by an absolute path find their parent beside that path,
+    /// wherever the current folder is.
+    @Test func bytesNamedByAnAbsolutePathExtendTheFileBesideThem() throws {
+        let child = """
+            { "format": 1, "extends": "base.json", "bindings": [ { "protocol": "DSession", "factory": "session" } ] }
+            """
+        let folder = try ManifestFolder(["base.json": Self.base])
+        let manifest = try ManifestLoader(environment: [:])
+            .load(data: Data(child.utf8), file: folder.file("child.json").path)
+        #expect(manifest.bindings.map(\.factory) == ["system-clock", "json-logger", "in-memory", "session"])
+    }
+
     @Test func aMissingParentShowsTheChain() throws {
         let text = "{\n  \"format\": 1,\n  \"extends\": \"shared/base.json\",\n  \"bindings\": []\n}\n"
         let found = try diagnostics(text, catalog: nil)

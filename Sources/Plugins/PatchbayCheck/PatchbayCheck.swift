@@ -94,14 +94,15 @@ import XcodeProjectPlugin
 
 extension PatchbayCheck: XcodeBuildToolPlugin {
     /// The same check for a target of an Xcode project, which has no folder of
-    /// its own: its manifests are a `Manifests` folder holding JSON files among
-    /// the target's files (usually bundled as resources), else
-    /// `TARGET/Manifests` or `Manifests` in the project's folder.
+    /// its own: its manifests are a `Manifests` folder among the target's
+    /// files (usually bundled as resources), else `TARGET/Manifests` or
+    /// `Manifests` in the project's folder.
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
         let project = context.xcodeProject.directoryURL
+        // A group of JSON files lists each file; a folder reference (a blue
+        // folder, which bundles the folder whole) lists the folder itself.
         let ownFolders = target.inputFiles.map(\.url)
-            .filter { $0.pathExtension == "json" }
-            .map { $0.deletingLastPathComponent() }
+            .map { $0.pathExtension == "json" ? $0.deletingLastPathComponent() : $0 }
             .filter { $0.lastPathComponent == "Manifests" }
         var candidates: [URL] = []
         for folder in ownFolders + [

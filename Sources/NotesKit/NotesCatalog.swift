@@ -36,7 +36,7 @@ struct InfrastructureModule: CatalogModule {
     func register(into catalog: inout FactoryCatalog) {
         catalog.register("system-clock", provides: (any Clock).self) { SystemClock() }
         catalog.register("fixed-clock", provides: (any Clock).self, parameters: FixedClock.Options.self) { options in
-            try FixedClock(options: options)
+            FixedClock(options: options)
         }
         catalog.register("console-logger", provides: (any Logger).self, parameters: ConsoleLogger.Options.self) {
             options in ConsoleLogger(options: options)

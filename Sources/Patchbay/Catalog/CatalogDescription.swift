@@ -132,10 +132,15 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         package var type: String
         /// Its fields, when a dry run of its decoder could tell; `nil` when unknown.
         package var fields: [ParameterField]?
+        /// True when `fields` are every key the type reads, so another key is
+        /// a mistake (`unknown-parameter`); absent when the type is open (its
+        /// dry run did not finish, or it reads keys listed at run time).
+        package var closed: Bool?
         /// Creates a parameter type description.
-        package init(type: String, fields: [ParameterField]?) {
+        package init(type: String, fields: [ParameterField]?, closed: Bool? = nil) {
             self.type = type
             self.fields = fields
+            self.closed = closed
         }
     }
 
@@ -233,7 +238,7 @@ extension CatalogDescription.Factory {
             defaultLifetime: definition.defaultLifetime,
             productType: definition.productTypeName,
             productIsClass: definition.productIsClass,
-            parameters: definition.parameters.map { .init(type: $0.typeName, fields: $0.fields(for: decoding)) },
+            parameters: definition.parameters.map { $0.described(for: decoding) },
             argument: definition.argument?.qualifiedName,
             registeredAt: withPlace ? definition.registeredAt.description : nil,
             execution: definition.execution == .synchronous ? nil : definition.execution)

@@ -143,22 +143,26 @@ struct ParametersSpec: Sendable {
     /// What is known of the type's fields under `JSONDecoder`'s default
     /// strategies, found by a dry run of its `init(from:)` when it is registered.
     let fields: [CatalogDescription.ParameterField]?
+    /// Whether `fields` are every key the type reads (see ``ParameterShapeProbe/shape(of:decoding:)``).
+    let isClosed: Bool
     /// The dry run again, for a catalog whose ``ParameterDecoding`` is not the default.
-    let probe: @Sendable (ParameterDecoding) -> [CatalogDescription.ParameterField]?
+    let probe: @Sendable (ParameterDecoding) -> (fields: [CatalogDescription.ParameterField]?, isClosed: Bool)
 
     @usableFromInline
     static func of<P: Decodable & Sendable>(_ type: P.Type) -> ParametersSpec {
-        ParametersSpec(
+        let shape = ParameterShapeProbe.shape(of: type)
+        return ParametersSpec(
             typeName: TypeKey.qualifiedName(of: type),
             decode: { json, decoder in try decoder.decode(P.self, from: json) },
-            fields: ParameterShapeProbe.fields(of: type),
-            probe: { ParameterShapeProbe.fields(of: type, decoding: $0) }
+            fields: shape.fields, isClosed: shape.isClosed,
+            probe: { ParameterShapeProbe.shape(of: type, decoding: $0) }
         )
     }
 
-    /// The type's fields as a decoder with `decoding`'s strategies reads them.
-    func fields(for decoding: ParameterDecoding) -> [CatalogDescription.ParameterField]? {
-        decoding == .default ? fields : probe(decoding)
+    /// The type as a decoder with `decoding`'s strategies reads it, for the catalog description.
+    func described(for decoding: ParameterDecoding) -> CatalogDescription.Parameters {
+        let shape = decoding == .default ? (fields: fields, isClosed: isClosed) : probe(decoding)
+        return .init(type: typeName, fields: shape.fields, closed: shape.isClosed ? true : nil)
     }
 }
 

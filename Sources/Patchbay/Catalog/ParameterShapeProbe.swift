@@ -28,12 +28,24 @@ enum ParameterShapeProbe {
     static func fields<P: Decodable>(
         of type: P.Type, decoding: ParameterDecoding = .default
     ) -> [CatalogDescription.ParameterField]? {
+        shape(of: type, decoding: decoding).fields
+    }
+
+    /// The fields, and whether they are all the type reads: the dry run
+    /// finished, reading a JSON object with fixed keys. Only then is a key
+    /// the type does not read a mistake (`unknown-parameter`); a type whose
+    /// `init(from:)` threw part-way, or that reads keys it lists at run time
+    /// (a dictionary, `allKeys`), is open.
+    static func shape<P: Decodable>(
+        of type: P.Type, decoding: ParameterDecoding = .default
+    ) -> (fields: [CatalogDescription.ParameterField]?, isClosed: Bool) {
         let root = Frame()
         var finished = true
         do { _ = try Run(decoding: decoding).value(of: type, into: root, codingPath: []) } catch { finished = false }
-        guard finished || !root.entries.isEmpty else { return nil }
+        guard finished || !root.entries.isEmpty else { return (nil, false) }
         // A type that asked for nothing (an empty struct) reads no keys.
-        return finished && root.kind == nil ? [] : root.fields
+        if finished && root.kind == nil { return ([], true) }
+        return (root.fields, finished && root.fields != nil)
     }
 
     /// Thrown when the probe cannot make a value that was required: a type

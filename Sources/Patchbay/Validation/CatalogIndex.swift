@@ -217,10 +217,7 @@ package struct CatalogIndex: Sendable {
     /// The factory's parameter type name and what is known of its fields; nil when it takes none.
     package func parameters(_ factory: Int) -> CatalogDescription.Parameters? {
         switch source {
-        case .live(let catalog):
-            catalog.definitions[factory].parameters.map {
-                .init(type: $0.typeName, fields: $0.fields(for: catalog.parameterDecoding))
-            }
+        case .live(let catalog): catalog.definitions[factory].parameters.map { $0.described(for: catalog.parameterDecoding) }
         case .description(let description): description.factories[factory].parameters
         }
     }

@@ -38,7 +38,7 @@ struct ParameterCheck {
         }
         var parameters = binding.parameterSource ?? .emptyObject
         if let fields = spec.fields {
-            check(parameters.place, against: fields, at: "", in: &parameters)
+            check(parameters.place, against: fields, at: "", in: &parameters, closed: spec.closed == true)
         }
         // A value that comes from a variable unset here is known only where the app runs.
         guard diagnostics.isEmpty, binding.interpolation.unset.isEmpty else { return nil }
@@ -65,9 +65,10 @@ struct ParameterCheck {
     /// field's type.
     private mutating func check(
         _ value: JSONPlace, against fields: [CatalogDescription.ParameterField], at pointer: String,
-        in parameters: inout BindingParameters
+        in parameters: inout BindingParameters, closed: Bool
     ) {
         guard value.kind == .object else { return }
+        if closed { checkUnknownKeys(of: value, against: fields, at: pointer) }
         for field in fields {
             let fieldPointer = pointer + "/" + JSONPointer.escape(field.name)
             guard let member = value[field.name] else {
@@ -77,14 +78,14 @@ struct ParameterCheck {
                 }
                 continue
             }
-            check(member, as: field, at: fieldPointer, in: &parameters)
+            check(member, as: field, at: fieldPointer, in: &parameters, closed: closed)
         }
     }
 
     /// One field's value; a whole-value reference is converted where it can be.
     private mutating func check(
         _ value: JSONPlace, as field: CatalogDescription.ParameterField, at pointer: String,
-        in parameters: inout BindingParameters
+        in parameters: inout BindingParameters, closed: Bool
     ) {
         if binding.interpolation.unset[pointer] != nil { return }
         if value.kind == .null {
@@ -114,7 +115,7 @@ struct ParameterCheck {
                 + "integer from \(range.lowest) to \(range.highest) there", at: pointer, position: value.position)
             return
         case ("object", .object):
-            if let fields = field.fields { check(value, against: fields, at: pointer, in: &parameters) }
+            if let fields = field.fields { check(value, against: fields, at: pointer, in: &parameters, closed: closed) }
             return
         case ("integer", .string), ("number", .string), ("boolean", .string):
             guard let variable = binding.interpolation.wholeValues[pointer],
@@ -131,6 +132,24 @@ struct ParameterCheck {
             break
         }
         reportMismatch(field, found: value, in: parameters, at: pointer)
+    }
+
+    /// Rule `unknown-parameter`: a key the type does not read, which
+    /// `JSONDecoder` would ignore, leaving the field it was meant for at its default.
+    private mutating func checkUnknownKeys(
+        of value: JSONPlace, against fields: [CatalogDescription.ParameterField], at pointer: String
+    ) {
+        let known = Set(fields.map(\.name))
+        for member in value.members where !known.contains(member.key) {
+            let key = pointer + "/" + JSONPointer.escape(member.key)
+            let suggestion = EditDistance.suggestions(for: member.key, among: fields.map(\.name)).first
+            diagnostics.append(binding.diagnostic(
+                .unknownParameter, "\(parameter(key)) is not a field of \(typeName), which would ignore it"
+                    + (suggestion.map { "; did you mean '\($0)'?" }
+                        ?? "; its fields are " + fields.map { "'\($0.name)'" }.joined(separator: ", ")),
+                field: BindingKey.parameters.rawValue + key, position: member.keyPosition, suggestion: suggestion,
+                fallbackFile: manifestFile))
+        }
     }
 
     private mutating func reportMismatch(

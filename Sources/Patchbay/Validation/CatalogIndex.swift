@@ -192,6 +192,12 @@ package struct CatalogIndex: Sendable {
         if !qualified.containsASCII(UInt8(ascii: ".")) { hasDotlessTypeNames = true }
     }
 
+    /// Where the app declared the type of that qualified name an entry point; nil when it is not one.
+    package func entryPointDeclaration(of qualified: String) -> String? {
+        guard let id = type(qualified: qualified) else { return nil }
+        return entryPoints.first { $0.type == id }.map { $0.declaredAt ?? "its catalog" }
+    }
+
     // MARK: - Factories
 
     /// The place in ``factories`` of the factory of that name.

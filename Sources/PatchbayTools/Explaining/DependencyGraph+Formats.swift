@@ -34,6 +34,11 @@ extension DependencyGraph {
             lines.append("  classDef unbound stroke-dasharray: 5 5")
             lines.append("  class " + unbound.map(\.id).joined(separator: ",") + " unbound")
         }
+        if !roots.isEmpty {
+            lines.append("  %% entry points: the types the app resolves itself")
+            lines.append("  classDef entry stroke-width: 3px")
+            lines.append("  class " + roots.joined(separator: ",") + " entry")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -69,6 +74,8 @@ extension DependencyGraph {
             case .collection: lines.append("  \(edge.from) -> \(edge.to) [label=\"element\"];")
             }
         }
+        // Entry points, the types the app resolves itself: the graph's roots.
+        for root in roots { lines.append("  \(root) [penwidth=3];") }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }

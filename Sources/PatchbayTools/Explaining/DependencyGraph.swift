@@ -54,6 +54,9 @@ public struct DependencyGraph: Sendable, Hashable {
     public let unbound: [Node]
     /// Every edge, in node order, then in the order the factory lists its needs.
     public let edges: [Edge]
+    /// The nodes that serve the app's entry points (the types it resolves
+    /// itself, as the catalog declares them): the graph's roots, drawn bold.
+    public let roots: [String]
     /// The manifest file, as the user named it.
     public let file: String
     /// The manifest's `environment` label.
@@ -125,6 +128,10 @@ public struct DependencyGraph: Sendable, Hashable {
             }
         }
         injectors = groups
+        roots = (catalog?.entryPoints ?? []).compactMap { entry in
+            table.serving(entry.type, from: entry.injector.map { InjectorName($0) } ?? .primary)
+                .flatMap { ids[ManifestExplainer.NodeKey($0)] }
+        }
         unbound = unboundIDs.sorted { $0.key < $1.key }.map {
             Node(id: $0.value, type: $0.key, injector: nil, factory: nil, lifetime: nil, resolvesByHand: false)
         }

@@ -63,11 +63,13 @@ public struct ManifestExplainer: Sendable {
         }
         let collection = requestedCollection || !table.allElements(of: resolved).isEmpty
             ? self.collection(of: resolved, from: injector) : nil
-        return TypeExplanation(
+        var explanation = TypeExplanation(
             requested: type, type: resolved, displayName: table.display(resolved), injector: injector,
             file: manifest.file, environment: manifest.environment, injectorOrder: table.injectorOrder,
             hasCatalog: hasCatalog, outcome: outcome, collection: collection, requestedCollection: requestedCollection,
             factories: factories(in: outcome, collection))
+        explanation.entryPointDeclaredAt = table.catalog?.entryPointDeclaration(of: resolved)
+        return explanation
     }
 
     /// The collection of `type` asked from `injector`: the elements that

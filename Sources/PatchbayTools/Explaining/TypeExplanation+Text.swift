@@ -38,6 +38,7 @@ extension TypeExplanation {
             lines.append("\(displayName) in \(place)")
             if type != displayName { row("type", type) }
             row("requested", requestedText)
+            if let declared = entryPointDeclaredAt { row("entry point", "the app resolves it itself (declared at \(declared))") }
             let served = resolution.served
             row("served by", served.injector.rawValue + (served.injector == injector ? ""
                 : " (by fallback: \(injector) binds no \(displayName))"))

@@ -29,6 +29,9 @@ public struct TypeExplanation: Sendable, Hashable {
     /// What the catalog says of each factory the explanation's bindings
     /// name, by name; a factory the catalog lacks is absent.
     public let factories: [String: Factory]
+    /// Where the app declared the type an entry point (a type it resolves
+    /// itself, a root of the graph); nil when it is not one.
+    public var entryPointDeclaredAt: String?
 
     /// Whether what was asked for is served: the type's binding, or, for
     /// `[T]` or a type that only has a collection, at least one element.

@@ -59,6 +59,18 @@ final class JSONLayout: Sendable {
         return bytes[nodes[node].key].elementsEqual(name.utf8)
     }
 
+    /// Member `node`'s key as one of `K`'s cases, compared as written rather
+    /// than decoded into a string (the parser files every binding's members so).
+    func key<K: CaseIterable & RawRepresentable>(of node: Int, as _: K.Type) -> K? where K.RawValue == String {
+        guard !nodes[node].keyHasEscapes else { return K(rawValue: key(of: node)) }
+        let range = nodes[node].key
+        return bytes.withUnsafeBytes { raw in
+            let key = UnsafeRawBufferPointer(rebasing: raw[range])
+            for candidate in K.allCases where candidate.rawValue.utf8.elementsEqual(key) { return candidate }
+            return nil
+        }
+    }
+
     /// The children of container `node`, in document order.
     func children(of node: Int) -> some Sequence<Int> {
         sequence(first: node + 1) { self.nodes[$0].end }.prefix { $0 < self.nodes[node].end }

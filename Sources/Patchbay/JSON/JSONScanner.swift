@@ -28,8 +28,9 @@ struct JSONScanner {
         var isObject: Bool
         /// Whether it is the value of a repeated key, which the layout does not keep.
         var isRepeat: Bool
-        /// How it was reached from its parent (a key or an index), for pointers; nil for the root.
-        var segment: String?
+        /// Its node's parent, for pointers: a member's key or an element's index is read from the nodes
+        /// when a repeated key inside it needs its path; nil for the root.
+        var parent: Int?
         /// The container's pointer, made when a repeated key inside it first needs it.
         var path: PointerPath?
         /// For an object with many members, each decoded key's node, so finding a repeat stays O(1).
@@ -131,9 +132,10 @@ struct JSONScanner {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             guard stack.count < maxDepth else { throw .tooDeep(DepthExceeded(position: start, limit: maxDepth)) }
             let isObject = bytes[offset] == UInt8(ascii: "{")
-            let (node, segment, isRepeat) = record(isObject ? .object : .array, at: start)
+            let (node, isRepeat) = record(isObject ? .object : .array, at: start)
             stack.append(Frame(
-                node: node, isObject: isObject, isRepeat: isRepeat || (stack.last?.isRepeat ?? false), segment: segment))
+                node: node, isObject: isObject, isRepeat: isRepeat || (stack.last?.isRepeat ?? false),
+                parent: stack.last?.node))
             offset += 1
             return isObject ? .firstMember : .firstElement
         case UInt8(ascii: "\""): kind = .string
@@ -143,7 +145,7 @@ struct JSONScanner {
         default: throw failure(expected: expected, at: offset, hint: afterComma ? trailingCommaHint() : nil)
         }
         // Recorded before it is read, so a fault inside it leaves its position known.
-        let (node, _, isRepeat) = record(kind, at: start)
+        let (node, isRepeat) = record(kind, at: start)
         defer { if isRepeat { nodes.removeSubrange(node...) } }  // a repeat is not kept
         switch kind {
         case .string: _ = try string(openedAt: start)
@@ -156,63 +158,72 @@ struct JSONScanner {
 
     /// Adds a node for a value starting at `position` and counts it in its
     /// container, unless its key repeats one already there (which is reported).
-    private mutating func record(
-        _ kind: JSONLayout.Kind, at position: SourcePosition
-    ) -> (node: Int, segment: String?, isRepeat: Bool) {
+    private mutating func record(_ kind: JSONLayout.Kind, at position: SourcePosition) -> (node: Int, isRepeat: Bool) {
         let node = nodes.count
         var entry = JSONLayout.Node(kind: kind, bytes: offset..<offset, end: node + 1, position: position)
         guard let top = stack.indices.last else {
             nodes.append(entry)
-            return (node, nil, false)
+            return (node, false)
         }
         guard stack[top].isObject else {
             nodes[stack[top].node].count += 1
             nodes.append(entry)
-            return (node, String(nodes[stack[top].node].count - 1), false)
+            return (node, false)
         }
         entry.key = pendingKey.range
         entry.keyHasEscapes = pendingKey.hasEscapes
         entry.keyPosition = pendingKey.position
         nodes.append(entry)
-        let key = keyText(pendingKey.range, hasEscapes: pendingKey.hasEscapes)
-        if let first = firstMember(named: key, in: top, adding: node) {
+        if let first = firstMember(sameAs: node, in: top) {
             duplicateKeys.append(DuplicateKey(
-                path: path(toMember: key), first: nodes[first].keyPosition ?? pendingKey.position,
+                path: path(toMember: node), first: nodes[first].keyPosition ?? pendingKey.position,
                 duplicate: pendingKey.position))
-            return (node, key, true)
+            return (node, true)
         }
         nodes[stack[top].node].count += 1
-        return (node, key, false)
+        return (node, false)
     }
 
-    /// The earlier member named `key` in the object of frame `top`; nil if
-    /// there is none, in which case `node` is indexed as that member.
-    private mutating func firstMember(named key: String, in top: Int, adding node: Int) -> Int? {
+    /// The earlier member of the object of frame `top` whose key is member
+    /// `node`'s; nil if there is none. Keys are compared as written (decoded
+    /// only when one has escapes); an object of many members is indexed by key.
+    private mutating func firstMember(sameAs node: Int, in top: Int) -> Int? {
         if !stack[top].keyIndex.isEmpty {
             func current(_ entry: inout Int) -> Int { entry }
-            let first = current(&stack[top].keyIndex[key, default: node])  // one hash lookup finds or adds
+            let first = current(&stack[top].keyIndex[keyText(of: node), default: node])  // one lookup finds or adds
             return first == node ? nil : first
         }
-        var members: [(node: Int, key: String)] = []
-        var member = stack[top].node + 1
+        var member = stack[top].node + 1, count = 0
         while member < node {
-            let memberKey = keyText(nodes[member].key, hasEscapes: nodes[member].keyHasEscapes)
-            if memberKey == key { return member }
-            members.append((member, memberKey))
+            if sameKey(member, node) { return member }
             member = nodes[member].end
+            count += 1
         }
-        if members.count + 1 == Self.keyIndexThreshold {
-            for member in members { stack[top].keyIndex[member.key] = member.node }
-            stack[top].keyIndex[key] = node
+        if count + 1 == Self.keyIndexThreshold {
+            member = stack[top].node + 1
+            while member <= node {
+                stack[top].keyIndex[keyText(of: member)] = member
+                member = member == node ? node + 1 : nodes[member].end
+            }
         }
         return nil
     }
 
-    /// A key's text: as it stands, or decoded by `JSONDecoder` when it has escapes.
-    private func keyText(_ content: Range<Int>, hasEscapes: Bool) -> String {
-        let quoted = UnsafeBufferPointer(rebasing: bytes[content.lowerBound - 1..<content.upperBound + 1])
+    /// Whether members `a` and `b` have the same key.
+    private func sameKey(_ a: Int, _ b: Int) -> Bool {
+        let first = nodes[a], second = nodes[b]
+        if first.keyHasEscapes || second.keyHasEscapes { return keyText(of: a) == keyText(of: b) }
+        return first.key.count == second.key.count
+            && memcmp(bytes.baseAddress! + first.key.lowerBound, bytes.baseAddress! + second.key.lowerBound,
+                first.key.count) == 0
+    }
+
+    /// Member `node`'s key: as it stands, or decoded by `JSONDecoder` when it has escapes.
+    private func keyText(of node: Int) -> String {
+        let content = nodes[node].key
         let asWritten = String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self)
-        guard hasEscapes else { return asWritten }
+        guard nodes[node].keyHasEscapes else { return asWritten }
+        let quoted = UnsafeBufferPointer(rebasing: bytes[content.lowerBound - 1..<content.upperBound + 1])
         return (try? JSONDecoder().decode(String.self, from: Data(quoted))) ?? asWritten  // a lone surrogate stays
     }
 
@@ -338,16 +349,24 @@ struct JSONScanner {
         offset < bytes.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset])
     }
 
-    /// The path of a member of the innermost object; each open container's
-    /// path is made once and shared by every repeat beneath it.
-    private mutating func path(toMember key: String) -> PointerPath {
+    /// The path of member `node` of the innermost object; each open
+    /// container's path is made once and shared by every repeat beneath it.
+    private mutating func path(toMember node: Int) -> PointerPath {
         var parent: PointerPath?
         for frame in stack.indices {
-            if stack[frame].path == nil, let segment = stack[frame].segment {
-                stack[frame].path = PointerPath(parent: parent, key: segment)
+            if stack[frame].path == nil, let owner = stack[frame].parent {
+                stack[frame].path = PointerPath(parent: parent, key: segment(of: stack[frame].node, in: owner))
             }
             parent = stack[frame].path ?? parent
         }
-        return PointerPath(parent: parent, key: key)
+        return PointerPath(parent: parent, key: keyText(of: node))
+    }
+
+    /// How container `owner` reaches `node`: its key, or its index.
+    private func segment(of node: Int, in owner: Int) -> String {
+        if nodes[owner].kind == .object { return keyText(of: node) }
+        var index = 0, child = owner + 1
+        while child < node { child = nodes[child].end; index += 1 }
+        return String(index)
     }
 }

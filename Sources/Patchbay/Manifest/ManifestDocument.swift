@@ -11,41 +11,51 @@ struct ManifestDocument: Decodable {
     /// Each field: absent (`nil`), present but of another type (`.some(nil)`), or its value.
     var format: Int??
     var environment, extends: String??
-    var bindings: [Lenient<BindingDocument>]??
+    var bindings: [BindingDocument]??
 
     init(from decoder: any Decoder) throws {
         let object = try decoder.container(keyedBy: ManifestKey.self)
-        format = object.contains(.format) ? (try? object.decode(Int.self, forKey: .format)) : nil
-        environment = object.contains(.environment) ? (try? object.decode(String.self, forKey: .environment)) : nil
-        extends = object.contains(.extends) ? (try? object.decode(String.self, forKey: .extends)) : nil
-        bindings = object.contains(.bindings) ? (try? object.decode([Lenient<BindingDocument>].self, forKey: .bindings)) : nil
+        format = object.lenient(Int.self, .format)
+        environment = object.lenient(String.self, .environment)
+        extends = object.lenient(String.self, .extends)
+        bindings = object.lenient([BindingDocument].self, .bindings)
     }
 }
 
-/// One binding's values as `JSONDecoder` decodes them (see ``ManifestDocument``).
+/// One binding's values as `JSONDecoder` decodes them (see ``ManifestDocument``);
+/// every field absent when the binding is not an object, which the parser reports.
 struct BindingDocument: Decodable {
     var protocolName, collection, factory, lifetime, injector: String??
+    /// Whether `parameters` is present, of whatever type.
+    var hasParameters = false
 
-    init(from decoder: any Decoder) throws {
-        let object = try decoder.container(keyedBy: BindingKey.self)
-        func string(_ key: BindingKey) -> String?? {
-            object.contains(key) ? (try? object.decode(String.self, forKey: key)) : nil
-        }
-        protocolName = string(.protocol)
-        collection = string(.collection)
-        factory = string(.factory)
-        lifetime = string(.lifetime)
-        injector = string(.injector)
+    init(from decoder: any Decoder) {
+        guard let object = try? decoder.container(keyedBy: BindingKey.self) else { return }
+        protocolName = object.lenient(String.self, .protocol)
+        collection = object.lenient(String.self, .collection)
+        factory = object.lenient(String.self, .factory)
+        lifetime = object.lenient(String.self, .lifetime)
+        injector = object.lenient(String.self, .injector)
+        hasParameters = object.contains(.parameters)
+    }
+
+    /// How many of the binding's keys the format defines: with the object's
+    /// member count, whether it has a key that it does not.
+    var knownKeyCount: Int {
+        [protocolName, collection, factory, lifetime, injector].count { $0 != nil } + (hasParameters ? 1 : 0)
     }
 }
 
-/// A value decoded when it is a `T`, and `nil` when it is not, without
-/// failing the container it is in.
-struct Lenient<T: Decodable>: Decodable {
-    let value: T?
-
-    init(from decoder: any Decoder) {
-        value = try? T(from: decoder)
+extension KeyedDecodingContainer {
+    /// The value of `key`: nil when absent, `.some(nil)` when present but not
+    /// a `T` (`null` included). One lookup when present, as is usual.
+    func lenient<T: Decodable>(_ type: T.Type, _ key: Key) -> T?? {
+        do {
+            if let value = try decodeIfPresent(type, forKey: key) { return value }
+        } catch {
+            return .some(nil)
+        }
+        return contains(key) ? .some(nil) : nil
     }
 }
 

@@ -67,10 +67,10 @@ struct ManifestParser {
         /// Members whose key the format does not define.
         var unknown: [JSONPlace.Member] = []
 
-        /// Files each of `members` under its key, in one pass.
-        init(_ members: [JSONPlace.Member]) {
-            for member in members {
-                switch ManifestKey(rawValue: member.key) {
+        /// Files each member of `object` under its key, in one pass.
+        init(_ object: JSONPlace) {
+            for member in object.members {
+                switch object.layout.key(of: member.value.node, as: ManifestKey.self) {
                 case .schema: break  // for editors; the loader ignores it
                 case .format: format = member.value
                 case .environment: environment = member.value
@@ -89,10 +89,11 @@ struct ManifestParser {
         /// Members whose key the format does not define.
         var unknown: [JSONPlace.Member] = []
 
-        /// Files each of `members` under its key, in one pass.
-        init(_ members: [JSONPlace.Member]) {
-            for member in members {
-                switch BindingKey(rawValue: member.key) {
+        /// Files each member of `object` under its key, in one pass.
+        init(_ object: JSONPlace) {
+            for child in object.layout.children(of: object.node) {
+                let member = JSONPlace.Member(value: JSONPlace(object.layout, node: child))
+                switch object.layout.key(of: child, as: BindingKey.self) {
                 case .protocol: protocolName = member.value
                 case .collection: collection = member.value
                 case .factory: factory = member.value
@@ -106,7 +107,7 @@ struct ManifestParser {
     }
 
     private mutating func manifest(from root: JSONPlace, decoded: ManifestDocument?) -> Manifest {
-        let topLevel = TopLevel(root.members)
+        let topLevel = TopLevel(root)
         checkUnknownKeys(
             topLevel.unknown, known: ManifestKey.allCases.map(\.rawValue),
             suggested: ManifestKey.allCases.filter { $0 != .schema }.map(\.rawValue), at: "", what: "top-level key")
@@ -156,7 +157,7 @@ struct ManifestParser {
                         at: element, pointer: pointer)
                     continue
                 }
-                let decodedBinding = decodedBindings.flatMap { offset < $0.count ? $0[offset].value : nil }
+                let decodedBinding = decodedBindings.flatMap { offset < $0.count ? $0[offset] : nil }
                 if let binding = binding(element, decoded: decodedBinding, at: pointer) {
                     manifest.bindings.append(binding)
                 }
@@ -197,7 +198,7 @@ struct ManifestParser {
     /// problem; nil without a type name, which nothing could count as bound.
     private mutating func binding(_ object: JSONPlace, decoded: BindingDocument?, at pointer: String) -> Binding? {
         let reportedBefore = diagnostics.count
-        let keyed = BindingMembers(object.members)
+        let keyed = BindingMembers(object)
         let bindingKeys = BindingKey.allCases.map(\.rawValue)
         checkUnknownKeys(keyed.unknown, known: bindingKeys, suggested: bindingKeys, at: pointer, what: "binding key")
         // `protocol` names the type's single binding, `collection` adds an element to its collection.

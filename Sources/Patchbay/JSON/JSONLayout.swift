@@ -59,15 +59,15 @@ final class JSONLayout: Sendable {
         return bytes[nodes[node].key].elementsEqual(name.utf8)
     }
 
-    /// Member `node`'s key as one of `K`'s cases, compared as written rather
-    /// than decoded into a string (the parser files every binding's members so).
-    func key<K: CaseIterable & RawRepresentable>(of node: Int, as _: K.Type) -> K? where K.RawValue == String {
+    /// Member `node`'s key as one of `keys` (each with its UTF-8), compared
+    /// as written rather than decoded into a string: the parser files every
+    /// binding's members so.
+    func key<K: RawRepresentable>(of node: Int, among keys: [(K, [UInt8])]) -> K? where K.RawValue == String {
         guard !nodes[node].keyHasEscapes else { return K(rawValue: key(of: node)) }
         let range = nodes[node].key
         return bytes.withUnsafeBytes { raw in
             let key = UnsafeRawBufferPointer(rebasing: raw[range])
-            for candidate in K.allCases where candidate.rawValue.utf8.elementsEqual(key) { return candidate }
-            return nil
+            return keys.first { $0.1.count == key.count && $0.1.elementsEqual(key) }?.0
         }
     }
 

@@ -19,6 +19,9 @@ package enum ManifestKey: String, CaseIterable, Sendable, CustomStringConvertibl
 
     /// The key as the manifest spells it.
     package var description: String { rawValue }
+
+    /// Every key with its UTF-8, for matching keys as written.
+    static let utf8Keys = allCases.map { ($0, Array($0.rawValue.utf8)) }
 }
 
 /// The keys of a binding object: the one place each is spelled.
@@ -41,4 +44,7 @@ package enum BindingKey: String, CaseIterable, Sendable, CustomStringConvertible
 
     /// The key as the manifest spells it.
     package var description: String { rawValue }
+
+    /// Every key with its UTF-8, for matching keys as written.
+    static let utf8Keys = allCases.map { ($0, Array($0.rawValue.utf8)) }
 }

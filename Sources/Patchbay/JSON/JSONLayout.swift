@@ -59,16 +59,11 @@ final class JSONLayout: Sendable {
         return bytes[nodes[node].key].elementsEqual(name.utf8)
     }
 
-    /// Member `node`'s key as one of `keys` (each with its UTF-8), compared
-    /// as written rather than decoded into a string: the parser files every
-    /// binding's members so.
-    func key<K: RawRepresentable>(of node: Int, among keys: [(K, [UInt8])]) -> K? where K.RawValue == String {
+    /// Member `node`'s key as one of `table`'s, compared as written rather than decoded.
+    func key<K>(of node: Int, in table: KeyTable<K>) -> K? {
         guard !nodes[node].keyHasEscapes else { return K(rawValue: key(of: node)) }
         let range = nodes[node].key
-        return bytes.withUnsafeBytes { raw in
-            let key = UnsafeRawBufferPointer(rebasing: raw[range])
-            return keys.first { $0.1.count == key.count && $0.1.elementsEqual(key) }?.0
-        }
+        return bytes.withUnsafeBytes { table.key(spelled: UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 
     /// The children of container `node`, in document order.

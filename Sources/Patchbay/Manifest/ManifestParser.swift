@@ -70,7 +70,7 @@ struct ManifestParser {
         /// Files each member of `object` under its key, in one pass.
         init(_ object: JSONPlace) {
             for member in object.members {
-                switch object.layout.key(of: member.value.node, among: ManifestKey.utf8Keys) {
+                switch object.layout.key(of: member.value.node, in: ManifestKey.table) {
                 case .schema: break  // for editors; the loader ignores it
                 case .format: format = member.value
                 case .environment: environment = member.value
@@ -93,7 +93,7 @@ struct ManifestParser {
         init(_ object: JSONPlace) {
             for child in object.layout.children(of: object.node) {
                 let member = JSONPlace.Member(value: JSONPlace(object.layout, node: child))
-                switch object.layout.key(of: child, among: BindingKey.utf8Keys) {
+                switch object.layout.key(of: child, in: BindingKey.table) {
                 case .protocol: protocolName = member.value
                 case .collection: collection = member.value
                 case .factory: factory = member.value
@@ -344,13 +344,18 @@ public struct ManifestLimits: Sendable, Hashable {
     public var maxBytes: Int
     /// The deepest nesting of objects and arrays accepted. 64 by default.
     public var maxDepth: Int
+    /// The longest `extends` chain followed, in files after the first: 32 by
+    /// default, far beyond any real deployment's. Checked before each parent
+    /// is loaded, so no chain of files can exhaust the stack.
+    public var maxExtendsChain: Int
 
     /// Creates limits.
-    public init(maxBytes: Int = 16 * 1024 * 1024, maxDepth: Int = 64) {
+    public init(maxBytes: Int = 16 * 1024 * 1024, maxDepth: Int = 64, maxExtendsChain: Int = 32) {
         self.maxBytes = maxBytes
         self.maxDepth = maxDepth
+        self.maxExtendsChain = maxExtendsChain
     }
 
-    /// 16 MiB and 64 levels.
+    /// 16 MiB, 64 levels and 32 parents.
     public static let `default` = ManifestLimits()
 }

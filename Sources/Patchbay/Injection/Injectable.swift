@@ -62,6 +62,6 @@ enum InjectableBindings {
         ) { call in try T(resolver: Resolver(call: call)) }
         return CompiledBinding(
             key: definition.provides[0].key, injector: injector, lifetime: .transient, definition: definition,
-            provided: definition.provides[0], parameters: nil, storage: .transient, described: nil)
+            provided: definition.provides[0], parameters: nil, storage: TransientLifetime(), described: nil)
     }
 }

@@ -46,7 +46,7 @@ extension Activation {
                 })
             return CompiledBinding(
                 key: key, injector: injector, lifetime: .transient, definition: definition, provided: provided,
-                parameters: nil, storage: .transient, described: nil, elements: elements)
+                parameters: nil, storage: TransientLifetime(), described: nil, elements: elements)
         }
         return serving(elementType)
     }

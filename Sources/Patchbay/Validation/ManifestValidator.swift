@@ -158,9 +158,10 @@ package struct ValidationRun {
                 if binding.factory.isEmpty { anyWithoutFactory = true }
                 if binding.isCollectionElement { anyCollectionElement = true }
                 let type = typeWithoutCatalog(named: binding.protocolName)
+                let (lifetime, source) = Lifetime.inEffect(named: binding.lifetime, factoryDefault: nil, factoryIsKnown: false)
                 candidates.append(BindingDescription(
                     bindings: bindings, index: index, types: nil, typeID: type, factoryPlace: -1, provided: -1,
-                    lifetime: binding.lifetime ?? .transient, lifetimeSource: binding.lifetime == nil ? .unknown : .binding,
+                    lifetime: lifetime, lifetimeSource: source,
                     injector: binding.injector, parameters: nil, isBroken: binding.isBroken || !injectorIsDeclared))
             }
             resolveOverrides()
@@ -179,13 +180,9 @@ package struct ValidationRun {
             }
             let factory = factoryOffset(of: binding, for: type, in: catalog)
             let provided = type.flatMap { type in factory.flatMap { providedOffset(of: type, by: $0, for: binding, in: catalog) } }
-            var (lifetime, source) = (binding.lifetime ?? .transient, BindingDescription.LifetimeSource.unknown)
-            if let factory {
-                let inEffect = Lifetime.inEffect(named: binding.lifetime, factoryDefault: catalog.factories[factory].defaultLifetime)
-                (lifetime, source) = (inEffect.lifetime, .init(inEffect.source))
-            } else if binding.lifetime != nil {
-                source = .binding
-            }
+            let (lifetime, source) = Lifetime.inEffect(
+                named: binding.lifetime, factoryDefault: factory.flatMap { catalog.factories[$0].defaultLifetime },
+                factoryIsKnown: factory != nil)
             // A binding whose type or factory is wrong is not checked further:
             // its lifetime and parameters are judged once it names the right ones.
             var checksPass = false

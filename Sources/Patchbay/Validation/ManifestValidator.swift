@@ -394,16 +394,21 @@ package struct ValidationRun {
     /// The `extends` rule over `described`: the winners, each with the
     /// manifest places of what it overrides, and the groups of duplicates.
     private func applyOverrides(to described: [BindingDescription]) -> (winners: [BindingDescription], duplicates: [[Int]]) {
-        let bindings = manifest.bindings
-        let outcome = OverrideRule.apply(to: described.map {
-            OverrideRule.Key(type: $0.typeID, injector: $0.injector, depth: bindings[$0.index].origin?.depth ?? 0)
-        })
-        let winners = outcome.winners.map { winner in
-            var kept = described[winner.offset]
-            kept.overridden = winner.overrides.map { described[$0].index }
+        let groups = OverrideRule.apply(to: overrideKeys(of: described))
+        let winners = groups.map { group in
+            var kept = described[group.standing[0]]
+            kept.overridden = group.replaced.map { described[$0].index }
             return kept
         }
-        return (winners, outcome.duplicates)
+        return (winners, groups.map(\.standing).filter { $0.count > 1 })
+    }
+
+    /// What the `extends` rule reads of each of `described`.
+    func overrideKeys(of described: [BindingDescription]) -> [OverrideRule.Key] {
+        let bindings = manifest.bindings
+        return described.map {
+            OverrideRule.Key(type: $0.typeID, injector: $0.injector, depth: bindings[$0.index].origin?.depth ?? 0)
+        }
     }
 
     private mutating func reportDuplicates(_ offsets: [Int], of candidates: [BindingDescription]) {
@@ -442,10 +447,12 @@ extension String {
 }
 
 /// The `extends` rule, the one place it is written: of the bindings of one
-/// type and injector, the one in the shallowest file (the child) wins and
-/// replaces those of deeper files (its parents); two in that shallowest file
-/// are duplicates, of which the first stays. Validation reports the
-/// duplicates; `explain` shows what each winner overrides.
+/// type and injector, those in the shallowest file (the child) stand and
+/// replace those of deeper files (its parents). A single binding stands
+/// alone: two in that file are duplicates, of which the first stays, and
+/// validation reports them. A collection is replaced whole, never merged:
+/// every element the child lists stands, in its order, so an environment
+/// can drop an element its base lists. `explain` shows what each replaced.
 package enum OverrideRule {
     /// What the rule reads of a binding.
     package struct Key {
@@ -462,32 +469,31 @@ package enum OverrideRule {
         }
     }
 
-    /// The outcome, by place in the keys given.
-    package struct Outcome {
-        /// Each winner, in the order given, with the places of the deeper bindings it replaces (nearest first).
-        package var winners: [(offset: Int, overrides: [Int])] = []
-        /// Each group of duplicates: bindings of one key in its shallowest file, more than one.
-        package var duplicates: [[Int]] = []
+    /// The bindings of one type and injector, by place in the keys given.
+    package struct Group {
+        /// Those in the shallowest file, in the order given.
+        package let standing: [Int]
+        /// Those of deeper files, which the standing ones replace: nearest
+        /// parent first, then in the order given.
+        package let replaced: [Int]
     }
 
-    /// Applies the rule.
-    package static func apply(to keys: [Key]) -> Outcome {
-        struct Group: Hashable { let type: Int; let injector: InjectorName }
-        var groups: [Group: [Int]] = [:]
+    /// Applies the rule: every group, in the order of its first standing binding.
+    package static func apply(to keys: [Key]) -> [Group] {
+        struct Bound: Hashable { let type: Int; let injector: InjectorName }
+        var offsetsByBound: [Bound: [Int]] = [:]
         for (offset, key) in keys.enumerated() {
-            groups[Group(type: key.type, injector: key.injector), default: []].append(offset)
+            offsetsByBound[Bound(type: key.type, injector: key.injector), default: []].append(offset)
         }
-        var outcome = Outcome()
-        var winners: [(offset: Int, overrides: [Int])] = []
-        for offsets in groups.values {
+        var groups: [Group] = []
+        groups.reserveCapacity(offsetsByBound.count)
+        for offsets in offsetsByBound.values {
             let shallowest = offsets.lazy.map { keys[$0].depth }.min()!
-            let inShallowest = offsets.filter { keys[$0].depth == shallowest }
-            if inShallowest.count > 1 { outcome.duplicates.append(inShallowest) }
-            let replaced = offsets.filter { keys[$0].depth > shallowest }.sorted { keys[$0].depth < keys[$1].depth }
-            winners.append((inShallowest[0], replaced))
+            let replaced = offsets.filter { keys[$0].depth > shallowest }
+            groups.append(Group(
+                standing: offsets.filter { keys[$0].depth == shallowest },
+                replaced: replaced.sorted { (keys[$0].depth, $0) < (keys[$1].depth, $1) }))
         }
-        outcome.winners = winners.sorted { $0.offset < $1.offset }
-        outcome.duplicates.sort { $0[0] < $1[0] }
-        return outcome
+        return groups.sorted { $0.standing[0] < $1.standing[0] }
     }
 }

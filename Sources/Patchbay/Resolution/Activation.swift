@@ -214,7 +214,7 @@ final class Activation: Sendable {
 
     /// The injectors searched for a request from `injector`, in order.
     func searchOrder(from injector: InjectorName) -> [InjectorName] {
-        [injector] + injectorOrder.filter { $0 != injector }
+        Array(InjectorSearch(from: injector, in: injectorOrder))
     }
 }
 

@@ -207,17 +207,6 @@ package struct ValidationRun {
         resolveOverrides()
     }
 
-    /// primary, secondary, then custom injectors in `injectors` order, else in order of first use.
-    package static func injectorOrder(of manifest: Manifest) -> [InjectorName] {
-        var order: [InjectorName] = [.primary, .secondary]
-        var seen = Set(order)  // a manifest may use thousands of injectors: no linear search per name
-        let custom = manifest.injectors ?? manifest.bindings.map(\.injector)
-        for name in custom where name != .primary && name != .secondary && seen.insert(name).inserted {
-            order.append(name)
-        }
-        return order
-    }
-
     /// Rule `undeclared-injector`: with an `injectors` list, a binding's custom injector is in it.
     mutating func checkInjectorIsDeclared(_ binding: Binding, declared: Set<InjectorName>?) -> Bool {
         guard let declared, let listed = manifest.injectors, binding.injector != .primary,

@@ -18,6 +18,57 @@
 ///
 /// A manifest is one environment, so `unused-factory` is not judged here:
 /// ``ManifestChecker`` judges it over every manifest of a folder.
+///
+/// ## The rules, in the order they run
+///
+/// Each rule reports under a stable code (``DiagnosticCode``) and is one
+/// function, named here with its file in `Validation/`.
+///
+/// First each binding on its own, in manifest order (`checkBindings()`):
+///
+/// | # | code | checks that | function, file |
+/// |---|---|---|---|
+/// | 1 | `undeclared-injector` | a custom injector is listed in `injectors`, when there is such a list | `checkInjectorIsDeclared`, ManifestValidator.swift |
+/// | 2 | `unknown-protocol`, `ambiguous-protocol` | the protocol name means one catalog type | `boundType(of:in:)`, ManifestValidator.swift |
+/// | 3 | `unknown-factory` | the factory is in the catalog | `factoryOffset`, ManifestValidator.swift |
+/// | 4 | `factory-does-not-provide` | the factory provides the bound type | `providedOffset`, ManifestValidator.swift |
+/// | 5 | `weak-value-type` | a `weak` binding's factory makes a class instance | `checkWeakNeedsAClass`, ManifestValidator.swift |
+/// | 6 | `invalid-parameters` | `parameters` fit the factory's parameter type | `checkParameters`, then ``ParameterCheck``, ParameterCheck.swift |
+/// | 7 | `collection-element-takes-argument` | an element's factory takes no resolve-time argument | `checkElementTakesNoArgument`, ManifestValidator+Collections.swift |
+/// | 8 | `needs-await` | an element's factory is not `async` | `checkElementIsNotAsync`, ManifestValidator+Collections.swift |
+///
+/// Rules 5 to 8 judge only a binding whose type and factory the catalog
+/// knows. The lifetime in effect (the binding's, else the factory's
+/// default, else transient) is ``Lifetime/inEffect(named:factoryDefault:factoryIsKnown:)``.
+///
+/// Then the bindings together, under the `extends` rule (``OverrideRule``),
+/// in `resolveOverrides()`:
+///
+/// | # | code | checks that | function, file |
+/// |---|---|---|---|
+/// | 9 | `duplicate-binding` | a file binds a type in an injector once | `reportDuplicates`, ManifestValidator.swift |
+/// | 10 | `duplicate-collection-element` (warning) | a file lists an element with the same factory and parameters once | `reportDuplicateElements`, ManifestValidator+Collections.swift |
+///
+/// Then the dependency graph, need by need of each binding in effect,
+/// followed from the injector that served it with resolution's fallback
+/// (`checkGraph()`, ManifestValidator+Graph.swift):
+///
+/// | # | code | checks that | function |
+/// |---|---|---|---|
+/// | 11 | `missing-dependency` | a direct or lazy need is bound in some injector searched | `checkNeedIsBound` |
+/// | 12 | `argument-required` | a need's factory takes no argument its dependent cannot pass | `checkDependencyTakesNoArgument` |
+/// | 13 | `needs-await`, `needs-main-actor` | a need's factory can run where its dependent's runs | `checkNeedCanBeMade` |
+/// | 14 | `captive-dependency` | nothing keeps a dependency alive past its lifetime | `checkNotCaptive` |
+/// | 15 | `dependency-cycle` | no loop of non-lazy needs, each drawn once | `reportCycles` |
+///
+/// Before these, reading the file (`Manifest/`: ``ManifestLoader`` and the
+/// parser) reports what is wrong with the JSON and the format: `syntax`,
+/// `too-large`, `too-deep`, `duplicate-key`, `unsupported-format`,
+/// `unknown-key`, `missing-key`, `wrong-type`, `collection-and-protocol`,
+/// `unknown-lifetime`, `duplicate-injector`, `env-var-missing`, `extends-*`,
+/// `unreadable`. After them, over a folder, ``ManifestChecker`` reports
+/// `unused-factory` (UnusedFactories.swift); ``ManifestDirectory`` reports
+/// `unknown-environment`, for an environment with no manifest file.
 public struct ManifestValidator: Sendable {
     let catalog: CatalogIndex?
 

@@ -86,6 +86,8 @@ final class Activation: Sendable {
             let parameters: JSONValue?
         }
         var shared: [ShareKey: any LifetimeStorage] = [:]
+        // At most one group per binding: made at its full size once, never rehashed as it grows.
+        shared.reserveCapacity(result.bindings.count)
         // Usually one binding per type: kept inline (see `InjectorMap`).
         var bindingsByType: [ObjectIdentifier: InjectorMap<CompiledBinding>] = [:]
         bindingsByType.reserveCapacity(result.bindings.count)

@@ -112,8 +112,8 @@ final class Activation: Sendable {
                 storage = kind.init()
             }
             let binding = CompiledBinding(
-                key: provided.key, injector: validated.injector, lifetime: validated.lifetime, definition: definition,
-                provided: provided, parameters: validated.parameters, storage: storage, described: validated)
+                key: provided.key, injector: validated.injector, definition: definition, provided: provided,
+                parameters: validated.parameters, storage: storage, described: validated)
             if validated.isCollectionElement {
                 collections[CollectionKey(type: provided.key.id, injector: validated.injector), default: []].append(binding)
                 continue
@@ -156,8 +156,8 @@ final class Activation: Sendable {
     /// type, needing only plain dependencies, and whose whole dependency tree
     /// has no binding whose instance a context shares across the tree (a
     /// `graph` one) and no factory that resolves by hand (whose needs are
-    /// unknown). Validation has ruled out cycles among
-    /// known needs, so nothing is left for a context to do.
+    /// unknown). Validation has ruled out cycles among known needs, so
+    /// nothing is left for a context to do.
     ///
     /// Asked once per bound type while `table` is built, with its types in
     /// place; `plainTrees` remembers the trees already followed.
@@ -226,11 +226,10 @@ final class Activation: Sendable {
 final class CompiledBinding: Sendable {
     let key: TypeKey
     let injector: InjectorName
-    let lifetime: Lifetime
     let definition: FactoryDefinition
     let provided: ProvidedType
     let parameters: (any Sendable)?
-    /// Where its instances live, and how a request gets one: its lifetime's
+    /// Where its instances live, and how a request gets one: its lifetime
     /// (see ``LifetimeStorage``), shared by the bindings that share instances.
     let storage: any LifetimeStorage
     /// What validation concluded of the binding, which
@@ -267,14 +266,13 @@ final class CompiledBinding: Sendable {
     let elements: [CompiledBinding]
 
     init(
-        key: TypeKey, injector: InjectorName, lifetime: Lifetime, definition: FactoryDefinition,
-        provided: ProvidedType, parameters: (any Sendable)?, storage: any LifetimeStorage,
-        described: BindingDescription?, elements: [CompiledBinding] = []
+        key: TypeKey, injector: InjectorName, definition: FactoryDefinition, provided: ProvidedType,
+        parameters: (any Sendable)?, storage: any LifetimeStorage, described: BindingDescription?,
+        elements: [CompiledBinding] = []
     ) {
         self.elements = elements
         self.key = key
         self.injector = injector
-        self.lifetime = lifetime
         self.definition = definition
         self.provided = provided
         self.parameters = parameters

@@ -45,7 +45,7 @@ extension Activation {
                     return Instance(made)
                 })
             return CompiledBinding(
-                key: key, injector: injector, lifetime: .transient, definition: definition, provided: provided,
+                key: key, injector: injector, definition: definition, provided: provided,
                 parameters: nil, storage: TransientLifetime(), described: nil, elements: elements)
         }
         return serving(elementType)

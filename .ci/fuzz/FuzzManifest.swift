@@ -1,6 +1,6 @@
-// libFuzzer entry over the whole manifest pipeline: the JSON reader, the
-// parser (shape, from the reader's positioned values), validation against the
-// example catalog (which decodes parameters from those values), loading with
+// libFuzzer entry over the whole manifest pipeline: the JSON scanner, the
+// parser (JSONDecoder's values, the scanner's places), validation against the
+// example catalog (JSONDecoder decodes parameters into their types), loading with
 // `${...}` interpolation and `extends`, activation, and resolution of every
 // type the example binds. Built and run by `fuzz-manifest.sh`; not part of
 // the package (Package.swift stays dependency- and target-free of it).
@@ -8,11 +8,14 @@
 // The process must never trap, whatever the bytes. Beyond that, a few
 // invariants are checked here, each a `precondition` so that libFuzzer
 // records the input that breaks it:
-//   - every value the reader keeps is found again by its pointer, at a
+//   - every value the scanner maps is found again by its pointer, at a
 //     position inside the file, and no object keeps a key twice;
-//   - a document the reader accepts, JSONDecoder reads as the same value;
-//   - decoding from positioned values agrees with JSONDecoder: the same
-//     value, or the same error at the same coding path;
+//   - the scanner accepts what JSONDecoder accepts, except where the
+//     manifest format's reference lists it as stricter (trailing commas,
+//     repeated keys, a byte order mark, lone surrogates, numbers beyond
+//     Double's range, nesting past the limit), and rejects nothing else
+//     JSONDecoder reads but `0e9`, which JSONDecoder's floating-point path
+//     refuses against RFC 8259;
 //   - every diagnostic has a 1-based line and column, inside the file;
 //   - loading and validating the same bytes twice gives the same diagnostics;
 //   - `check` and activation agree: a manifest the validator passes activates,
@@ -35,12 +38,10 @@ public func fuzzManifest(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let lines = data.reduce(into: 1) { lines, byte in if byte == UInt8(ascii: "\n") { lines += 1 } }
     let lineBreaks = lines + data.reduce(into: 0) { cr, byte in if byte == UInt8(ascii: "\r") { cr += 1 } }
 
-    // The reader on its own: every value it keeps, found by its pointer.
-    let document = JSONReader.read(data, maxDepth: 64)
-    if let root = document.root {
-        checkValues(of: root, lineBreaks: lineBreaks)
-        if !document.isUnusable { compareWithJSONDecoder(root, data) }
-    }
+    // The scanner on its own: every value it maps, found by its pointer; its verdict against JSONDecoder's.
+    let document = JSONScanner.scan(data, maxDepth: 64)
+    if let root = document.root { checkPlaces(of: root, lineBreaks: lineBreaks) }
+    compareVerdicts(document, data)
 
     // The parser, with the default limits and with tiny ones.
     for limits in [ManifestLimits.default, tinyLimits] {
@@ -126,7 +127,7 @@ private func exercise(_ container: Container, manifest: Manifest) {
 /// Walks every value under `root` (without recursion): each is found again
 /// by its pointer, has a position inside the file, and no object holds a
 /// key twice; and every node of the document is reached.
-private func checkValues(of root: PositionedJSON, lineBreaks: Int) {
+private func checkPlaces(of root: JSONPlace, lineBreaks: Int) {
     var pending = [("", root)]
     var reached = 0
     while let (pointer, value) = pending.popLast() {
@@ -135,138 +136,50 @@ private func checkValues(of root: PositionedJSON, lineBreaks: Int) {
         if let position = value.position {
             precondition(position.line >= 1 && position.column >= 1 && position.line <= lineBreaks)
         }
-        switch value.content {
-        case .array(let elements):
-            let all = Array(elements)
-            precondition(all.count == elements.count, "an array's count is not its elements'")
-            for (index, element) in all.enumerated() { pending.append((pointer + "/\(index)", element)) }
-        case .object(let members):
-            let keys = members.keys
-            precondition(keys.count == members.count, "an object's count is not its members'")
+        switch value.kind {
+        case .array:
+            for (index, element) in value.children.enumerated() { pending.append((pointer + "/\(index)", element)) }
+        case .object:
+            let keys = value.members.map(\.key)
             precondition(Set(keys).count == keys.count, "an object keeps a repeated key")
-            for member in members {
+            for member in value.members {
                 precondition(member.keyPosition != nil, "a member without its key's position")
                 pending.append((pointer + "/" + JSONPointer.escape(member.key), member.value))
             }
         default:
-            break
+            // A scalar's bytes are one JSON value JSONDecoder reads (the scanner never decodes it).
+            if value.kind == .string, value.stringValue == nil {
+                precondition(value.text.contains("\\u"), "JSONDecoder cannot read a string the scanner kept")
+            }
         }
     }
-    precondition(reached == root.nodes.nodes.count, "a value that no pointer reaches")
+    precondition(reached == root.layout.nodes.count, "a value that no pointer reaches")
 }
 
-/// A document the reader accepts (nothing unrepresentable, no fault), read
-/// by JSONDecoder: it must accept it too, as the same value, and decoding
-/// from positioned values must agree with it.
-private func compareWithJSONDecoder(_ root: PositionedJSON, _ data: Data) {
-    guard let theirs = try? JSONDecoder().decode(JSONValue.self, from: data) else {
-        preconditionFailure("JSONDecoder rejects a document the reader accepts")
+/// The scanner's verdict against JSONDecoder's, on every input. Where they
+/// differ, the difference must be one that the manifest format's reference
+/// lists ("Where Patchbay is stricter than JSONDecoder"), found here by what
+/// the scanner reported.
+private func compareVerdicts(_ document: JSONDocument, _ data: Data) {
+    let foundationAccepts = (try? JSONDecoder().decode(JSONValue.self, from: data)) != nil
+    let scannerAccepts = !document.isUnusable && document.duplicateKeys.isEmpty
+    if scannerAccepts, !foundationAccepts {
+        // RFC 8259 allows a zero right before an exponent (`0e9`); JSONDecoder's
+        // floating-point path refuses it. Parameters give it to JSONDecoder as `0`.
+        precondition(hasZeroWithExponent(data), "JSONDecoder rejects a document the scanner accepts")
     }
-    precondition(equivalent(root.jsonValue, theirs), "JSONDecoder reads another value")
-    guard let ours = try? root.decode(as: JSONValue.self) else { preconditionFailure("JSONValue does not decode") }
-    precondition(equivalent(ours, theirs), "decoding JSONValue gives another value")
-    agree(ProbeManifest.self, root, data)
-    agree([ProbeBinding].self, root, data)
-    // A dictionary's keys come in no set order from JSONDecoder, so of
-    // several bad members it names any one: only the outcome is compared.
-    agree([String: [Float?]].self, root, data, sameError: false)
-}
-
-/// Two values that are the same JSON, but for how JSONDecoder reads some
-/// numbers as `Int` where the digits say otherwise: it rejects a few whole
-/// numbers near `Int`'s bounds written with a fraction or an exponent (they
-/// round to a `Double` beyond the bound), and above 2^53 it truncates a
-/// fraction (`9999555555600001.999` is 9999555555600001). Read from their
-/// digits here, the first are integers and the second are not; either way
-/// the two readings are within a couple of the `Double`'s units.
-private func equivalent(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
-    switch (lhs, rhs) {
-    case (.integer(let a), .number(let b)), (.number(let b), .integer(let a)):
-        return Double(a) == b || (b.magnitude >= 0x1p53 && abs(Double(a) - b) <= 2 * b.ulp)
-    case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy(equivalent)
-    case (.object(let a), .object(let b)):
-        return a.count == b.count && a.allSatisfy { key, value in b[key].map { equivalent(value, $0) } ?? false }
-    default: return lhs == rhs
+    if scannerAccepts, foundationAccepts {
+        precondition(document.root?.decoded(as: JSONValue.self) != nil, "the root's bytes do not decode")
+    }
+    if !scannerAccepts, foundationAccepts {
+        let message = document.syntaxError?.message ?? document.unrepresentable?.message ?? ""
+        let listed = ["trailing commas", "byte order mark", "unpaired surrogate", "out of range"]
+        precondition(
+            document.depthExceeded != nil || !document.duplicateKeys.isEmpty || listed.contains(where: message.contains),
+            "JSONDecoder accepts a document the scanner rejects, for a reason not listed: \(message)")
     }
 }
 
-/// Types that read a manifest's members as other types than the parser
-/// does, so that mutated documents put every kind of value where each of
-/// the decoder's rules applies: range checks, Date, URL, Data, Decimal,
-/// optionals, sets, nested containers.
-private struct ProbeManifest: Decodable, Equatable {
-    var format: Int8?
-    var environment: Date?
-    var extends: URL?
-    var injectors: Set<String>?
-    var bindings: [ProbeBinding]?
-}
-
-/// One element of `bindings`, read as `ProbeManifest` reads the document.
-private struct ProbeBinding: Decodable, Equatable {
-    var `protocol`: String
-    var factory: Data?
-    var lifetime: Decimal?
-    var injector: UInt16?
-    var parameters: ProbeParameters?
-}
-
-/// `parameters`, read by the keys the example manifests use, as other types.
-private struct ProbeParameters: Decodable, Equatable {
-    var path: URL?
-    var prefix: Data?
-    var host: String?
-    var url: [Double]?
-    var retries: UInt8?
-    var iso8601: Date?
-    var port: Int16?
-    var server: ProbeServer?
-    var poolSize: Float?
-}
-
-/// A nested object of `parameters`.
-private struct ProbeServer: Decodable, Equatable {
-    var host: String
-    var port: UInt16
-}
-
-/// Decodes `root` as `T` both ways; the outcomes must agree: the same value,
-/// or (with `sameError`) the same error at the same coding path. Either way
-/// an error's coding path must lead to a value of the document.
-private func agree<T: Decodable & Equatable>(
-    _ type: T.Type, _ root: PositionedJSON, _ data: Data, sameError: Bool = true
-) {
-    let ours = Result { try root.decode(as: type) }
-    let theirs = Result { try JSONDecoder().decode(type, from: data) }
-    switch (ours, theirs) {
-    case (.success(let a), .success(let b)):
-        precondition(a == b, "decoded \(type) differs")
-    case (.failure(let a), .failure(let b)):
-        guard let a = a as? DecodingError, let b = b as? DecodingError else {
-            preconditionFailure("a decoding failure that is not a DecodingError")
-        }
-        precondition(root.value(atPath: a.codingPathKeys ?? []) != nil, "an error's path leads nowhere")
-        guard sameError else { return }
-        if case .dataCorrupted(let context) = b, context.codingPath.isEmpty,
-           context.debugDescription == "The given data was not valid JSON." {
-            // JSONDecoder's word for a number out of range; it is named at the number here.
-            guard case .dataCorrupted = a else { preconditionFailure("a number out of range not reported as one") }
-            return
-        }
-        precondition(summary(a) == summary(b), "decoding \(type) fails otherwise: \(a) / \(b)")
-    case (.success, .failure(DecodingError.dataCorrupted(let context)))
-    where context.debugDescription == "The given data was not valid JSON." && hasZeroWithExponent(data):
-        // JSONDecoder's floating-point path rejects `0e9`, `-0E1`: a zero
-        // integer part right before an exponent, which RFC 8259 allows
-        // (its integer path reads them). The reader follows the RFC.
-        return
-    default:
-        preconditionFailure("one decoder accepts \(type), the other not: \(ours) / \(theirs)")
-    }
-}
-
-/// Whether the document has a number whose integer part is `0` right
-/// before its exponent (`0e9`), which JSONDecoder's floating-point path rejects.
 private func hasZeroWithExponent(_ data: Data) -> Bool {
     let bytes = [UInt8](data)
     for index in bytes.indices.dropLast() where bytes[index] == UInt8(ascii: "0") {
@@ -276,18 +189,4 @@ private func hasZeroWithExponent(_ data: Data) -> Bool {
         if !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(before), before != UInt8(ascii: ".") { return true }
     }
     return false
-}
-
-/// A decoding error's kind, path and text, for comparing.
-private func summary(_ error: DecodingError) -> String {
-    switch error {
-    case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-        return "\(type) \(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }) \(context.debugDescription)"
-    case .keyNotFound(let key, let context):
-        return "\(key.stringValue) \(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }) \(context.debugDescription)"
-    case .dataCorrupted(let context):
-        return "\(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }) \(context.debugDescription)"
-    @unknown default:
-        return "\(error)"
-    }
 }

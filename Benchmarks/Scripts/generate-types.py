@@ -2,7 +2,9 @@
 """Writes Sources/BenchmarkTypes/GeneratedTypes.swift: COUNT protocols, each
 with one final class, and registration functions for Patchbay, Swinject and
 the hand-written baseline, so cold start and large manifests can be measured
-with distinct types. Run: python3 Benchmarks/Scripts/generate-types.py"""
+with distinct types; and a second Patchbay registration of the same types
+whose factories take manifest parameters (`GeneratedParameters`), for the
+activation case with parameters. Run: python3 Benchmarks/Scripts/generate-types.py"""
 import os
 
 COUNT = 1000
@@ -29,6 +31,23 @@ lines.append("/// Registers factory \"gN\" for every GN.")
 lines.append("public func registerGenerated(into catalog: inout FactoryCatalog) {")
 for i in range(COUNT):
     lines.append(f"    catalog.register(\"g{i}\", provides: (any G{i}).self) {{ G{i}Impl() }}")
+lines.append("}")
+lines.append("")
+lines.append("/// The parameters every binding of the activation case with parameters carries:")
+lines.append("/// `{\"name\": \"svc-N\", \"size\": N, \"enabled\": true, \"ratio\": 0.5, \"tags\": [\"a\", \"b\"]}`.")
+lines.append("public struct GeneratedParameters: Codable, Sendable {")
+lines.append("    public var name: String")
+lines.append("    public var size: Int")
+lines.append("    public var enabled: Bool")
+lines.append("    public var ratio: Double")
+lines.append("    public var tags: [String]")
+lines.append("}")
+lines.append("")
+lines.append("/// Registers factory \"gN\" for every GN, taking `GeneratedParameters` from")
+lines.append("/// the binding (decoded when the manifest is activated).")
+lines.append("public func registerGeneratedWithParameters(into catalog: inout FactoryCatalog) {")
+for i in range(COUNT):
+    lines.append(f"    catalog.register(\"g{i}\", provides: (any G{i}).self, parameters: GeneratedParameters.self) {{ (_: GeneratedParameters) in G{i}Impl() }}")
 lines.append("}")
 lines.append("")
 lines.append("/// Registers every GN in a Swinject container.")

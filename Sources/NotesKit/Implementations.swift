@@ -56,21 +56,37 @@ public struct SystemClock: Clock {
 /// A clock stopped at one moment, for tests and demos.
 public struct FixedClock: Clock {
     /// The clock's parameters from the manifest.
+    ///
+    /// The date is parsed here, in `init(from:)`, not in the factory: a bad
+    /// one is then `invalid-parameters` at its line and column when the
+    /// manifest is activated (and in the live check), not a failure when the
+    /// clock is first resolved.
     public struct Options: Decodable, Sendable {
         /// The moment, in ISO 8601: `2026-01-01T00:00:00Z`.
         public var iso8601: String
+        /// The moment, parsed.
+        public var date: Date
+
+        private enum CodingKeys: String, CodingKey { case iso8601 }
+
+        /// Reads and parses the moment.
+        /// - Throws: `DecodingError.dataCorrupted` at `iso8601` when it is not an ISO 8601 date.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            iso8601 = try container.decode(String.self, forKey: .iso8601)
+            guard let date = ISO8601DateFormatter().date(from: iso8601) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .iso8601, in: container, debugDescription: FixedClockError(text: iso8601).description)
+            }
+            self.date = date
+        }
     }
     /// The moment.
     public let date: Date
     /// A clock stopped at `date`.
     public init(date: Date) { self.date = date }
     /// A clock stopped at the moment the options name.
-    public init(options: Options) throws {
-        guard let date = ISO8601DateFormatter().date(from: options.iso8601) else {
-            throw FixedClockError(text: options.iso8601)
-        }
-        self.date = date
-    }
+    public init(options: Options) { date = options.date }
     /// The fixed moment.
     public func now() -> Date { date }
 }

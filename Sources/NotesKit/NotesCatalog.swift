@@ -36,7 +36,7 @@ struct InfrastructureModule: CatalogModule {
     func register(into catalog: inout FactoryCatalog) {
         catalog.register("system-clock", provides: (any Clock).self) { SystemClock() }
         catalog.register("fixed-clock", provides: (any Clock).self, parameters: FixedClock.Options.self) { options in
-            try FixedClock(options: options)
+            FixedClock(options: options)
         }
         catalog.register("console-logger", provides: (any Logger).self, parameters: ConsoleLogger.Options.self) {
             options in ConsoleLogger(options: options)
@@ -59,5 +59,11 @@ struct InfrastructureModule: CatalogModule {
 
 extension FactoryCatalog {
     /// The example app's catalog.
-    public static var notes: FactoryCatalog { FactoryCatalog(modules: [NotesModule()]) }
+    public static var notes: FactoryCatalog {
+        var catalog = FactoryCatalog(modules: [NotesModule()])
+        // What the app itself resolves (`Demo`'s `@Injected var notes`): every
+        // environment's manifest must bind it, or check and start-up refuse it.
+        catalog.entryPoint(NoteService.self)
+        return catalog
+    }
 }

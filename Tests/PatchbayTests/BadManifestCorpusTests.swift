@@ -267,7 +267,11 @@ func checkCase(_ testCase: BadManifestCase, sourceLocation: SourceLocation = #_s
             let parts = place.split(separator: " ")
             return parts.dropLast().joined(separator: " ") + " " + (parts.last!.split(separator: "/").last ?? "")
         }
-        let checked = BadManifestCorpus.comparable(report.diagnostics, for: testCase).map(BadManifestCorpus.place)
+        // The corpus's catalogs declare no entry points, so check adds its one
+        // `no-entry-points` warning, about the catalog rather than the case (see EntryPointTests).
+        let aboutTheCase = report.diagnostics.filter { $0.code != .noEntryPoints }
+        #expect(report.diagnostics.count - aboutTheCase.count <= 1, sourceLocation: sourceLocation)
+        let checked = BadManifestCorpus.comparable(aboutTheCase, for: testCase).map(BadManifestCorpus.place)
         #expect(Set(checked.map(short)) == Set(got.map(short)),
             "\(testCase.name): check reported \(report.diagnostics)", sourceLocation: sourceLocation)
         #expect(report.failed() == all.containsErrors, sourceLocation: sourceLocation)

@@ -17,6 +17,13 @@ let exampleManifests = URL(fileURLWithPath: #filePath).deletingLastPathComponent
         #expect(report.summary == "0 errors, 0 warnings in 5 manifests")
     }
 
+    /// The example's catalog.json, which `patchbay check Manifests` judges by,
+    /// kept current as the README tells apps to keep theirs: rewritten when
+    /// stale, failing this run once.
+    @Test func theExampleCatalogDescriptionIsCurrent() throws {
+        try FactoryCatalog.notes.refreshDescription(at: exampleManifests.appendingPathComponent("catalog.json"))
+    }
+
     /// Copies Manifests/ to a temporary folder, applies `edit` to one file, and checks the folder.
     func checkBrokenCopy(
         of name: String, replacing original: String, with replacement: String, requiresEnvironment: Bool = true

@@ -42,7 +42,7 @@ private func injectWidget() -> any Widget {
         let error = try #require(throws: ResolutionError.self) { try fixture.$widget.resolve() }
         #expect(error.requestedAt == CodeLocation(fileID: "PatchbayTests/InjectionSiteTests.swift", line: injectedLine))
         #expect(error.description.hasPrefix(
-            "Patchbay cannot resolve Widget (requested at PatchbayTests/InjectionSiteTests.swift:\(injectedLine)): "))
+            "Patchbay cannot resolve Widget (for the property declared at PatchbayTests/InjectionSiteTests.swift:\(injectedLine)): "))
 
         let failing = try #require(throws: ResolutionError.self) { try fixture.$failing.resolve() }
         #expect(failing.reason == .factoryFailed)
@@ -55,8 +55,11 @@ private func injectWidget() -> any Widget {
         })
         let output = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(output.contains("PatchbayTests/InjectionSiteTests.swift:\(injectedLine): Fatal error: "
-            + "Patchbay cannot resolve Widget (requested at PatchbayTests/InjectionSiteTests.swift:\(injectedLine))"),
+            + "Patchbay cannot resolve Widget (for the property declared at PatchbayTests/InjectionSiteTests.swift:\(injectedLine))"),
             "\(output)")
+        // The getter cannot know who read it; the message says where to look.
+        #expect(output.contains("bind it in the manifest. The code that read the property is the frame below the "
+            + "property's getter in the backtrace."), "\(output)")
         #expect(!output.contains("Injected.swift"), "\(output)")
     }
 
@@ -70,5 +73,8 @@ private func injectWidget() -> any Widget {
         #expect(output.contains("PatchbayTests/InjectionSiteTests.swift:\(callLine): Fatal error: "
             + "Patchbay cannot resolve"), "\(output)")
         #expect(output.contains("no container is set"), "\(output)")
+        // A call knows its line: the message names it as the requester, with no hint about getters.
+        #expect(output.contains("(requested at PatchbayTests/InjectionSiteTests.swift:\(callLine))"), "\(output)")
+        #expect(!output.contains("getter"), "\(output)")
     }
 }

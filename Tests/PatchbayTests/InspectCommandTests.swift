@@ -63,7 +63,9 @@ struct InspectCommandTests {
         #expect(result.status == 1)
         #expect(result.standard.contains("factory:      system-clock"))
         #expect(result.error.contains("unknown factory 'smtp-mailr'"))
-        #expect(result.error.contains("has 1 error, so a container would not activate it"))
+        // NoteService, the example's entry point, is unbound too.
+        #expect(result.error.contains("NoteService is an entry point of the app"))
+        #expect(result.error.contains("has 2 errors, so a container would not activate it"))
     }
 
     @Test func explainWithoutACatalogSaysWhatItCannotShow() throws {

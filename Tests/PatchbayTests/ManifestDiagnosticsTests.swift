@@ -527,9 +527,9 @@ func expectOne(
         #expect(described.map(\.description) == [
             "m.json:1:69: error: unknown factory 'cassandra-orders' for OrderStore; factories that provide it: "
                 + "'memory-orders', 'pooled-orders', 'sql-orders'. Is catalog.json stale? If 'cassandra-orders' was "
-                + "registered since it was written, regenerate it from the app's catalog with the command that "
-                + "exposes it (PatchbayCommandLine's `catalog` subcommand), e.g. `swift run my-app patchbay catalog > "
-                + "catalog.json` [unknown-factory]",
+                + "registered since it was written, regenerate it with `swift test` (a test that calls "
+                + "`catalog.refreshDescription(at:)` rewrites it) or with the app's `catalog` subcommand "
+                + "(PatchbayCommandLine), e.g. `swift run my-app patchbay catalog > catalog.json` [unknown-factory]",
         ])
         // The live catalog is the app's own: nothing can be stale.
         #expect(!ManifestValidator(catalog: .corpus).validate(manifest)[0].message.contains("stale"))
@@ -537,16 +537,18 @@ func expectOne(
 
     @Test func aCatalogDescriptionOfAnotherFormatSaysHowToRegenerateIt() throws {
         let folder = try ManifestFolder([
-            "old.json": #"{ "version": 2, "types": [], "factories": [] }"#,
+            // Format 1: written before entry points, so the entry-point rule could not be applied.
+            "old.json": #"{ "version": 1, "types": [], "factories": [] }"#,
             "broken.json": #"{ "version": 1, "types": [], "factories": [ { "name": "x" } ] }"#,
         ])
         #expect(throws: ManifestChecker.UnusablePath.self) { try ManifestChecker.readCatalog(folder.file("old.json")) }
         do {
             _ = try ManifestChecker.readCatalog(folder.file("old.json"))
         } catch {
-            #expect(error.description.hasSuffix("old.json is catalog description format 2; this build reads format 1. "
-                + "Regenerate it from the app's catalog with the command that exposes it (PatchbayCommandLine's "
-                + "`catalog` subcommand), e.g. `swift run my-app patchbay catalog > \(folder.file("old.json").relativePath)`"))
+            #expect(error.description.hasSuffix("old.json is catalog description format 1; this build reads format 2. "
+                + "Regenerate it with `swift test` (a test that calls `catalog.refreshDescription(at:)` rewrites it) "
+                + "or with the app's `catalog` subcommand (PatchbayCommandLine), e.g. "
+                + "`swift run my-app patchbay catalog > \(folder.file("old.json").relativePath)`"))
         }
         do {
             _ = try ManifestChecker.readCatalog(folder.file("broken.json"))

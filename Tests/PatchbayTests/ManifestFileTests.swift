@@ -58,6 +58,18 @@ import Testing
         _ = folder
     }
 
+    /// Bytes named by an absolute path find their parent beside that path,
+    /// wherever the current folder is.
+    @Test func bytesNamedByAnAbsolutePathExtendTheFileBesideThem() throws {
+        let child = """
+            { "format": 1, "extends": "base.json", "bindings": [ { "protocol": "DSession", "factory": "session" } ] }
+            """
+        let folder = try ManifestFolder(["base.json": Self.base])
+        let manifest = try ManifestLoader(environment: [:])
+            .load(data: Data(child.utf8), file: folder.file("child.json").path)
+        #expect(manifest.bindings.map(\.factory) == ["system-clock", "json-logger", "in-memory", "session"])
+    }
+
     @Test func aMissingParentShowsTheChain() throws {
         let text = "{\n  \"format\": 1,\n  \"extends\": \"shared/base.json\",\n  \"bindings\": []\n}\n"
         let found = try diagnostics(text, catalog: nil)
@@ -147,6 +159,42 @@ import Testing
             variable (else 'development' is used), or add development.json to \(folderName) [unknown-environment]
             1 error, 0 warnings
             """)
+    }
+
+    /// A program run from another folder than the one holding `Manifests`:
+    /// the message names the folder by its absolute path and the working
+    /// directory it was looked up from, and says what to do.
+    @Test func aMissingRelativeFolderIsNamedWithTheWorkingDirectory() throws {
+        let name = "no-such-manifests-\(UUID().uuidString)"
+        let directory = ManifestDirectory(url: URL(fileURLWithPath: name), loader: ManifestLoader(environment: [:]))
+        let error = try #require(throws: ManifestError.self) { try directory.load() }
+        let current = FileManager.default.currentDirectoryPath
+        let absolute = URL(fileURLWithPath: current).appendingPathComponent(name).standardizedFileURL.path
+        #expect(error.diagnostics.first?.code == .unknownEnvironment)
+        #expect(error.diagnostics.first?.message == """
+            no manifest for environment 'development' in \(name): there is no folder \(absolute) (a relative path \
+            is looked up from the working directory, \(current)). Run the program from the folder that holds \(name), \
+            or give ManifestDirectory an absolute URL (such as one from the app's bundle)
+            """)
+    }
+
+    @Test func aMissingAbsoluteFolderIsNamedWithoutTheWorkingDirectory() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("patchbay-none-\(UUID().uuidString)")
+        let error = try #require(throws: ManifestError.self) {
+            try ManifestDirectory(url: folder, loader: ManifestLoader(environment: [:])).load()
+        }
+        let message = try #require(error.diagnostics.first?.message)
+        #expect(message.contains(": there is no folder \(folder.standardizedFileURL.path). Run the program"), "\(message)")
+        #expect(!message.contains("working directory"), "\(message)")
+    }
+
+    @Test func anEmptyFolderIsNamedByItsAbsolutePath() throws {
+        let folder = try ManifestFolder(["notes.txt": "not a manifest"])
+        let error = try #require(throws: ManifestError.self) {
+            try ManifestDirectory(url: folder.url, loader: ManifestLoader(environment: [:])).load()
+        }
+        let message = try #require(error.diagnostics.first?.message)
+        #expect(message.contains("; the folder (\(folder.url.standardizedFileURL.path)) has no manifests. Choose"), "\(message)")
     }
 
     @Test func manifestsLoadFromABundlesResources() throws {

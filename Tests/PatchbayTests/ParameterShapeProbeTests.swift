@@ -143,9 +143,16 @@ private final class Derived: Base, @unchecked Sendable {
 }
 
 private struct Assorted: Decodable {
-    var huge: Int128
     var free: JSONValue
     var nothing: Empty?
+}
+
+/// The 128-bit integers are as new as the OS releases of 2024; the test
+/// target's minimums are the package's, so this type says so too.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+private struct Wide: Decodable {
+    var huge: Int128
+    var huger: UInt128?
 }
 
 /// A generic type that makes a new type at every level, `Grow<[T]>`,
@@ -167,7 +174,8 @@ private struct Grow<T: Decodable>: Decodable {
             Field(name: "ratio", type: "number", required: true),
             Field(name: "enabled", type: "boolean", required: true),
             Field(name: "note", type: "string", required: false),
-            Field(name: "small", type: "integer", required: true),
+            // Its width is recorded, so a number beyond 255 is found before decoding.
+            Field(name: "small", type: "integer", required: true, bits: 8, signed: false),
             Field(name: "scale", type: "number", required: false),
         ])
     }
@@ -291,9 +299,17 @@ private struct Grow<T: Decodable>: Decodable {
             Field(name: "id", type: "integer", required: true),
         ])
         #expect(ParameterShapeProbe.fields(of: Assorted.self) == [
-            Field(name: "huge", type: "integer", required: true),
             Field(name: "free", type: "any", required: true),
             Field(name: "nothing", type: "any", required: false),
+        ])
+    }
+
+    // Skipped on an Apple OS older than these, where the types do not exist.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    @Test func wideIntegers() {
+        #expect(ParameterShapeProbe.fields(of: Wide.self) == [
+            Field(name: "huge", type: "integer", required: true),
+            Field(name: "huger", type: "integer", required: false),
         ])
     }
 

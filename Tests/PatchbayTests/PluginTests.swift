@@ -128,4 +128,75 @@ import Testing
         #expect(fromCommand.hasPrefix(place), "\(fromCommand)")
         #expect(fromBuild.hasSuffix(fromCommand), "the build said\n\(fromBuild)\nthe command said\n\(fromCommand)")
     }
+
+    /// The layout of an app run with `swift run`, which reads `./Manifests`:
+    /// the build checks the package's Manifests folder, fails when there are
+    /// no manifests anywhere it looks (saying where), and checks the folders
+    /// that `.patchbay-manifests` lists instead when there is one.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PATCHBAY_SLOW_TESTS"] == "1",
+                   "builds a package that uses the plugins; set PATCHBAY_SLOW_TESTS=1"))
+    func theBuildChecksThePackagesManifestsAndFailsWithoutAny() throws {
+        let files = FileManager.default
+        let package = try copyFixture()
+        defer { try? files.removeItem(at: package.deletingLastPathComponent()) }
+        // The manifests move from the target's folder to the package's root,
+        // and the target no longer excludes a folder it does not have.
+        let targetFolder = package.appendingPathComponent("Sources/GreeterApp")
+        let root = package.appendingPathComponent("Manifests")
+        try files.moveItem(at: targetFolder.appendingPathComponent("Manifests"), to: root)
+        let packageFile = package.appendingPathComponent("Package.swift")
+        let packageText = try String(contentsOf: packageFile, encoding: .utf8)
+        let noExclude = packageText.replacingOccurrences(of: #"exclude: ["Manifests"],"#, with: "")
+        try #require(noExclude != packageText)
+        try noExclude.write(to: packageFile, atomically: true, encoding: .utf8)
+
+        // A misspelled factory at the root: the build fails at its line and column.
+        let manifest = root.appendingPathComponent("production.json")
+        let good = try String(contentsOf: manifest, encoding: .utf8)
+        let broken = good.replacingOccurrences(of: #""english-greeter""#, with: #""english-greter""#)
+        try #require(broken != good)
+        try broken.write(to: manifest, atomically: true, encoding: .utf8)
+        let lines = broken.components(separatedBy: "\n")
+        let index = try #require(lines.firstIndex { $0.contains(#""english-greter""#) })
+        let value = try #require(lines[index].range(of: #""english-greter""#))
+        let column = lines[index].distance(from: lines[index].startIndex, to: value.lowerBound) + 1
+        let failed = try swift(["build"], in: package)
+        #expect(failed.status != 0, "swift build passed a misspelled factory in ./Manifests:\n\(failed.output)")
+        #expect(failed.output.contains(
+            "/PluginPackage/Manifests/production.json:\(index + 1):\(column): error: unknown factory 'english-greter'"),
+            "\(failed.output)")
+
+        // No manifests anywhere: the build fails, listing every place looked.
+        try files.removeItem(at: root)
+        let empty = try swift(["build"], in: package)
+        #expect(empty.status != 0, "swift build passed with no manifests:\n\(empty.output)")
+        let looked = [targetFolder.appendingPathComponent("Manifests"), targetFolder, root].map(\.path)
+        #expect(empty.output.contains("PatchbayCheck found no manifests for target 'GreeterApp'. It looked in:\n"
+            + looked.map { "  " + $0 }.joined(separator: "\n")), "\(empty.output)")
+        // The command plugin fails too, and as loudly: building its tool
+        // plans the package, build plugins included, so it is the build
+        // plugin's message that stops it.
+        let command = try swift(["package", "check-manifests"], in: package)
+        #expect(command.status != 0, "\(command.output)")
+        #expect(command.output.contains("It looked in:\n"), "\(command.output)")
+        #expect(command.output.contains("  " + root.path + "\n"), "\(command.output)")
+
+        // A folder named in .patchbay-manifests is checked instead; without a
+        // catalog.json, the build passes and says once what it did not check
+        // and how to write one.
+        let configured = package.appendingPathComponent("Config/Manifests")
+        try files.createDirectory(at: configured, withIntermediateDirectories: true)
+        try good.write(to: configured.appendingPathComponent("production.json"), atomically: true, encoding: .utf8)
+        try "# folders of manifests, one per line\nConfig/Manifests\n"
+            .write(to: package.appendingPathComponent(".patchbay-manifests"), atomically: true, encoding: .utf8)
+        let chosen = try swift(["build"], in: package)
+        #expect(chosen.status == 0, "\(chosen.output)")
+        #expect(chosen.output.contains("0 errors, 0 warnings in 1 manifest"), "the check did not run:\n\(chosen.output)")
+        let note = "no catalog.json in \(configured.path), so factory names, what they provide, parameters and the "
+            + "dependency graph were not checked"
+        #expect(chosen.output.components(separatedBy: note).count == 2, "\(chosen.output)")
+        #expect(chosen.output.contains("Write it with `swift test`, from a test that calls "
+            + "`try catalog.refreshDescription(at: URL(fileURLWithPath: \"\(configured.path)/catalog.json\"))`"),
+            "\(chosen.output)")
+    }
 }

@@ -140,7 +140,7 @@ func expectRunBlocksMatch(in file: URL) throws -> Int {
         // The example app writes notes under NOTES_DIR: keep them in the scratch folder.
         let extra = product == "notes-example" ? ["NOTES_DIR": scratch.appendingPathComponent("notes").path] : [:]
         let result = try runProgram(
-            productsDirectory.appendingPathComponent(product), Array(words.dropFirst()), in: scratch,
+            try builtProduct(product), Array(words.dropFirst()), in: scratch,
             environment: cleanEnvironment(extra))
         var expected = withoutTimes(run.text).components(separatedBy: "\n").dropLast()
         var printed = withoutTimes(result.stderr + result.stdout).components(separatedBy: "\n").dropLast()
@@ -168,6 +168,8 @@ private func withoutTimes(_ text: String) -> String {
         try expectRunBlocksMatch(in: readme)
     }
 
+    // `Regex` is as new as macOS 13; the test target's minimum is the package's.
+    @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
     @Test func theReadmeLinksToFilesThatExistAndCitesNoSpecFile() throws {
         let text = try String(contentsOf: readme, encoding: .utf8)
         #expect(!text.contains("manifest-format.md") && !text.contains("check-command.md"))
@@ -179,19 +181,41 @@ private func withoutTimes(_ text: String) -> String {
         }
     }
 
+    /// The three ways to check, short enough to read, naming the plugin and
+    /// pointing at the article; and the two set-up commands still first.
+    @Test func theCheckingSectionIsShortAndNamesTheThreeWays() throws {
+        let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex(of: "## Checking manifests"))
+        let end = lines[(start + 1)...].firstIndex { $0.hasPrefix("## ") } ?? lines.count
+        let section = lines[(start + 1)..<end]
+        #expect(section.count <= 20, "the section has \(section.count) lines")
+        let text = section.joined(separator: "\n")
+        for part in ["checkManifests(at:catalog:)", "refreshDescription(at:)", "`PatchbayCheck` build plugin",
+                     "`patchbay check` with `catalog.json`", "(Sources/Patchbay/Patchbay.docc/CheckingManifestsInCI.md)"] {
+            #expect(text.contains(part), "the checking section does not name \(part)")
+        }
+        let setUp = try #require(lines.firstIndex(of: "## Set up and run"))
+        let commands = lines[setUp...].prefix(8).joined(separator: "\n")
+        #expect(commands.contains("swift run patchbay check Manifests") && commands.contains("swift test"))
+    }
+
     /// Getting Started tells the same first program, so ReadmeTourTests runs both.
     @Test func gettingStartedShowsTheReadmesTour() throws {
         let article = repositoryRoot.appendingPathComponent("Sources/Patchbay/Patchbay.docc/GettingStarted.md")
         let tour = try markedBlocks(in: readme).filter { $0.label.hasPrefix("tour:") }
         let articleTour = try markedBlocks(in: article).filter { $0.label.hasPrefix("tour:") }
-        #expect(tour.count == 5)
+        #expect(tour.count == 6)
         #expect(articleTour.map(\.label) == tour.map(\.label))
         #expect(articleTour.map(\.text) == tour.map(\.text))
     }
 }
 
-/// Builds the README's tour as a package of its own, depending on this one by
-/// path, runs it, and compares what it prints with the README.
+/// Builds the README's tour as a new user would: in a package that
+/// `swift package init --type executable` made, with the template's Swift
+/// file replaced as the README says, depending on this package by path; runs
+/// it, and compares what it prints with the README. Then the follow-up: the
+/// build plugin checks `./Manifests`, and the README's test writes
+/// `catalog.json`, after which the build refuses a misspelled factory.
 @Suite struct ReadmeTourTests {
     /// The tour's parts, as the README marks them.
     struct Tour {
@@ -199,6 +223,7 @@ private func withoutTimes(_ text: String) -> String {
         var manifest = ""
         var output = ""
         var outputWithTypo = ""
+        var test = ""
 
         init() throws {
             for block in try markedBlocks(in: readme) where block.label.hasPrefix("tour: ") {
@@ -207,75 +232,129 @@ private func withoutTimes(_ text: String) -> String {
                 case "Manifests/development.json": manifest = block.text
                 case "output": output = block.text
                 case #"output with "frendly""#: outputWithTypo = block.text
+                case "Tests/TourTests/TourTests.swift": test = block.text
                 case let other: Issue.record("unknown tour block '\(other)'")
                 }
             }
         }
     }
 
-    /// A package in a temporary folder: Package.swift, the tour's main.swift and manifest.
-    func writePackage(_ tour: Tour, at folder: URL) throws {
-        let files = FileManager.default
-        try files.createDirectory(at: folder.appendingPathComponent("Sources/Tour"), withIntermediateDirectories: true)
-        try files.createDirectory(at: folder.appendingPathComponent("Manifests"), withIntermediateDirectories: true)
-        let package = """
-            // swift-tools-version:6.0
-            import PackageDescription
-
-            let package = Package(
-                name: "Tour",
-                platforms: [.macOS(.v10_15)],
-                dependencies: [.package(path: \(String(reflecting: repositoryRoot.path)))],
-                targets: [
-                    .executableTarget(name: "Tour", dependencies: [
-                        .product(name: "Patchbay", package: \(String(reflecting: repositoryRoot.lastPathComponent))),
-                    ]),
-                ]
-            )
-
-            """
-        try package.write(to: folder.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-        try tour.mainSwift.write(to: folder.appendingPathComponent("Sources/Tour/main.swift"), atomically: true, encoding: .utf8)
-        try tour.manifest.write(
-            to: folder.appendingPathComponent("Manifests/development.json"), atomically: true, encoding: .utf8)
+    /// Runs `swift ARGUMENTS` in `folder`, with the package's scratch folder.
+    func swift(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
+        let scratch = ["--scratch-path", folder.appendingPathComponent(".build").path]
+        let all = arguments[0] == "package" ? arguments : arguments + scratch
+        let result = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["swift"] + all, in: folder, environment: cleanEnvironment())
+        return (result.status, result.stdout + result.stderr)
     }
 
-    // Slow: it compiles Patchbay from source in a package of its own (about
-    // 15 seconds on an idle 2-core machine, minutes on a busy one), so it runs
-    // only with PATCHBAY_SLOW_TESTS=1, as CI runs it (.ci/run).
+    /// A package named Tour made by `swift package init --type executable`,
+    /// with the tour's files where the README puts them, and Package.swift
+    /// given what the README adds (the dependency by path, not by URL, and
+    /// the follow-up's plugin).
+    func makePackage(_ tour: Tour, in parent: URL) throws -> URL {
+        let files = FileManager.default
+        let folder = parent.appendingPathComponent("Tour")
+        try files.createDirectory(at: folder, withIntermediateDirectories: true)
+        let initialized = try swift(["package", "init", "--type", "executable"], in: folder)
+        try #require(initialized.status == 0, "swift package init failed:\n\(initialized.output)")
+
+        // The template's one Swift file gives way to the tour's main.swift, in its folder.
+        let sources = folder.appendingPathComponent("Sources")
+        let swiftFiles = try #require(files.subpaths(atPath: sources.path)).filter { $0.hasSuffix(".swift") }
+        try #require(swiftFiles.count == 1, "the template has \(swiftFiles), not one Swift file")
+        let template = sources.appendingPathComponent(swiftFiles[0])
+        try files.removeItem(at: template)
+        try tour.mainSwift.write(
+            to: template.deletingLastPathComponent().appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        try files.createDirectory(at: folder.appendingPathComponent("Manifests"), withIntermediateDirectories: true)
+        try tour.manifest.write(
+            to: folder.appendingPathComponent("Manifests/development.json"), atomically: true, encoding: .utf8)
+        // The follow-up's test in the template's test file (a template without one gets the folder).
+        let test = folder.appendingPathComponent("Tests/TourTests/TourTests.swift")
+        try files.createDirectory(at: test.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try tour.test.write(to: test, atomically: true, encoding: .utf8)
+
+        let packageFile = folder.appendingPathComponent("Package.swift")
+        var package = try String(contentsOf: packageFile, encoding: .utf8)
+        let identity = String(reflecting: repositoryRoot.lastPathComponent)
+        // The executable target's name, after `.executableTarget(` (the package's own name comes first).
+        let target = try #require(package.range(of: ".executableTarget("), "no executable target:\n\(package)")
+        let name = try #require(package.range(of: #"name: "Tour""#, range: target.upperBound..<package.endIndex))
+        package.replaceSubrange(name, with: """
+            name: "Tour",
+            dependencies: [.product(name: "Patchbay", package: \(identity))],
+            plugins: [.plugin(name: "PatchbayCheck", package: \(identity))]
+            """)
+        let targets = try #require(package.range(of: "    targets: ["), "no targets:\n\(package)")
+        package.replaceSubrange(targets, with: "    platforms: [.macOS(.v10_15), .iOS(.v13)],\n"
+            + "    dependencies: [.package(path: \(String(reflecting: repositoryRoot.path)))],\n"
+            + "    targets: [")
+        try package.write(to: packageFile, atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    // Slow: it compiles Patchbay from source in a package of its own (a few
+    // minutes on a busy 2-core machine), so it runs only with
+    // PATCHBAY_SLOW_TESTS=1, as CI runs it (.ci/run).
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PATCHBAY_SLOW_TESTS"] == "1",
                    "builds a package; set PATCHBAY_SLOW_TESTS=1"))
     func theTourBuildsAndPrintsWhatTheReadmeShows() throws {
         let tour = try Tour()
-        try #require(!tour.mainSwift.isEmpty && !tour.manifest.isEmpty && !tour.output.isEmpty && !tour.outputWithTypo.isEmpty)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("patchbay-tour-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try writePackage(tour, at: folder)
+        try #require(!tour.mainSwift.isEmpty && !tour.manifest.isEmpty && !tour.output.isEmpty
+            && !tour.outputWithTypo.isEmpty && !tour.test.isEmpty)
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("patchbay-tour-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let folder = try makePackage(tour, in: parent)
+        let manifests = folder.appendingPathComponent("Manifests")
 
-        let scratch = folder.appendingPathComponent(".build")
-        let build = try runProgram(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            ["swift", "build", "--package-path", folder.path, "--scratch-path", scratch.path],
-            in: folder, environment: cleanEnvironment())
-        try #require(build.status == 0, "swift build failed:\n\(build.stdout)\n\(build.stderr)")
+        let build = try swift(["build"], in: folder)
+        try #require(build.status == 0, "swift build failed:\n\(build.output)")
         // The tour compiles without warnings (Patchbay's own are not the tour's).
-        let warnings = (build.stdout + build.stderr).split(separator: "\n").filter {
-            $0.contains("main.swift") && $0.contains("warning:")
-        }
+        let warnings = build.output.split(separator: "\n").filter { $0.contains("main.swift") && $0.contains("warning:") }
         #expect(warnings.isEmpty, "\(warnings)")
+        // The plugin checked ./Manifests, and said once what it could not check without catalog.json.
+        #expect(build.output.contains("0 errors, 0 warnings in 1 manifest"), "\(build.output)")
+        #expect(build.output.components(separatedBy: "no catalog.json in \(manifests.path), so factory names").count == 2,
+                "\(build.output)")
 
-        let program = scratch.appendingPathComponent("debug/Tour")
+        let program = folder.appendingPathComponent(".build/debug/Tour")
         let run = try runProgram(program, [], in: folder, environment: cleanEnvironment())
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
         #expect(run.stdout == tour.output)
 
-        // The README's misspelling, reported with its place before anything is made.
-        let manifest = folder.appendingPathComponent("Manifests/development.json")
+        // The README's misspelling, reported with its place before anything
+        // is made, and a failing exit status.
+        let manifest = manifests.appendingPathComponent("development.json")
         let misspelled = tour.manifest.replacingOccurrences(of: #""factory": "friendly""#, with: #""factory": "frendly""#)
         try #require(misspelled != tour.manifest)
         try misspelled.write(to: manifest, atomically: true, encoding: .utf8)
         let typo = try runProgram(program, [], in: folder, environment: cleanEnvironment())
         #expect(typo.stdout == tour.outputWithTypo)
+        #expect(typo.status == 1)
+        try tour.manifest.write(to: manifest, atomically: true, encoding: .utf8)
+
+        // Run from another folder: the folder it looked for, absolute, and the working directory.
+        let elsewhere = try runProgram(program, [], in: parent, environment: cleanEnvironment())
+        #expect(elsewhere.status == 1)
+        #expect(elsewhere.stdout.hasPrefix("Manifests: error: no manifest for environment 'development' in Manifests: "
+            + "there is no folder \(parent.appendingPathComponent("Manifests").path) (a relative path is looked up "
+            + "from the working directory, \(parent.path))"), "\(elsewhere.stdout)")
+
+        // The follow-up's test writes catalog.json and fails once; then passes.
+        let catalog = manifests.appendingPathComponent("catalog.json")
+        let first = try swift(["test"], in: folder)
+        #expect(first.status != 0, "the first swift test passed without catalog.json:\n\(first.output)")
+        #expect(first.output.contains("Manifests/catalog.json did not exist; wrote it"), "\(first.output)")
+        #expect(FileManager.default.fileExists(atPath: catalog.path))
+        let second = try swift(["test"], in: folder)
+        #expect(second.status == 0, "\(second.output)")
+
+        // With catalog.json, the build refuses the misspelling at its place.
+        try misspelled.write(to: manifest, atomically: true, encoding: .utf8)
+        let refused = try swift(["build"], in: folder)
+        #expect(refused.status != 0, "swift build passed 'frendly':\n\(refused.output)")
+        #expect(refused.output.contains("\(manifest.path):5:41: error: unknown factory 'frendly' for Greeter"),
+                "\(refused.output)")
     }
 }

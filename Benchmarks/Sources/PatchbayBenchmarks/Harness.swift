@@ -15,13 +15,16 @@ func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 /// One benchmark case: a name and, per contender, a closure that runs
 /// `iterations` operations and returns a checksum, or, when `timesItself`,
 /// the nanoseconds those operations took as it measured them (a case whose
-/// samples run in a child process).
+/// samples run in a child process). A case too slow to repeat sets
+/// `samples` (its number of samples, whatever the run's) and `warmsUp`.
 struct Case {
     let name: String
     let unit: String
     let iterations: Int
-    let contenders: [(name: String, run: (Int) throws -> Int)]
+    var contenders: [(name: String, run: (Int) throws -> Int)]
     var timesItself = false
+    var samples: Int? = nil
+    var warmsUp = true
 }
 
 /// The samples of one contender in one case, in nanoseconds per operation.
@@ -39,8 +42,10 @@ struct Result: Codable {
 /// so that noise on the machine spreads over all of them alike.
 func run(_ benchmark: Case, samples: Int) throws -> [Result] {
     var collected = Array(repeating: [Double](), count: benchmark.contenders.count)
-    for contender in benchmark.contenders { sink &+= try contender.run(max(1, benchmark.iterations / 10)) }  // warm up
-    for _ in 0..<samples {
+    if benchmark.warmsUp {  // warm up
+        for contender in benchmark.contenders { sink &+= try contender.run(max(1, benchmark.iterations / 10)) }
+    }
+    for _ in 0..<(benchmark.samples ?? samples) {
         for (index, contender) in benchmark.contenders.enumerated() {
             let elapsed: Double
             if benchmark.timesItself {

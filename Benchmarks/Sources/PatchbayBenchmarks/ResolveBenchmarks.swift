@@ -41,6 +41,10 @@ func resolveCases(iterations: Int) -> [Case] {
     let swinjectTransientSync = c.swinjectTransient.synchronize()
     let holder = InjectedHolder()
     _ = holder.service
+    // A Lazy of the singleton container's Service, resolved once before
+    // timing: the case reads the kept value, as a holder does after first use.
+    let lazy = Lazy((any Service).self, container: c.singleton)
+    _ = try! lazy.get()
     let dependencies = DependenciesHolder()
     return [
         Case(name: "singleton resolve", unit: "resolve", iterations: iterations, contenders: [
@@ -76,6 +80,11 @@ func resolveCases(iterations: Int) -> [Case] {
         ]),
         Case(name: "@Injected later access", unit: "access", iterations: iterations, contenders: [
             ("Patchbay", { n in var s = 0; for _ in 0..<n { s &+= holder.service.id }; return s }),
+            ("floor", { n in var s = 0; for _ in 0..<n { s &+= storedRead(c).id }; return s }),
+        ]),
+        Case(name: "Lazy get (after first)", unit: "access", iterations: iterations, contenders: [
+            ("Patchbay", { n in var s = 0; for _ in 0..<n { s &+= try lazy.get().id }; return s }),
+            ("baseline", { n in var s = 0; for _ in 0..<n { s &+= c.baselineSingleton.resolve((any Service).self).id }; return s }),
             ("floor", { n in var s = 0; for _ in 0..<n { s &+= storedRead(c).id }; return s }),
         ]),
         Case(name: "singleton, 2 threads (per resolve, aggregate)", unit: "resolve", iterations: iterations, contenders: [

@@ -15,12 +15,42 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
     package var types: [TypeName]
     /// The factories, sorted by name.
     package var factories: [Factory]
+    /// How the app's `JSONDecoder` reads dates and data in parameters; absent
+    /// for `JSONDecoder`'s defaults (and in descriptions written before).
+    package var parameterDecoding: ParameterDecoding?
+    /// The types the app resolves itself, in the order declared: the roots the
+    /// entry-point rule checks. Absent in descriptions of format 1.
+    package var entryPoints: [EntryPointDescription]?
 
     /// Creates a description.
-    package init(version: Int = 1, types: [TypeName], factories: [Factory]) {
+    package init(
+        version: Int = currentVersion, types: [TypeName], factories: [Factory],
+        parameterDecoding: ParameterDecoding? = nil, entryPoints: [EntryPointDescription]? = []
+    ) {
         self.version = version
         self.types = types
         self.factories = factories
+        self.parameterDecoding = parameterDecoding
+        self.entryPoints = entryPoints
+    }
+
+    /// A type the app resolves itself (see ``FactoryCatalog/entryPoint(_:from:optional:fileID:line:)``).
+    package struct EntryPointDescription: Codable, Sendable, Hashable {
+        /// The module-qualified type.
+        package var type: String
+        /// The injector it is requested from; absent for primary.
+        package var injector: String?
+        /// Whether the app copes with it being unbound; absent for false.
+        package var optional: Bool?
+        /// Where the app declared it (`NotesKit/NotesCatalog.swift:18`).
+        package var declaredAt: String?
+        /// Creates an entry point's description.
+        package init(type: String, injector: String? = nil, optional: Bool? = nil, declaredAt: String? = nil) {
+            self.type = type
+            self.injector = injector
+            self.optional = optional
+            self.declaredAt = declaredAt
+        }
     }
 
     /// A type's two names.
@@ -102,10 +132,15 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         package var type: String
         /// Its fields, when a dry run of its decoder could tell; `nil` when unknown.
         package var fields: [ParameterField]?
+        /// True when `fields` are every key the type reads, so another key is
+        /// a mistake (`unknown-parameter`); absent when the type is open (its
+        /// dry run did not finish, or it reads keys listed at run time).
+        package var closed: Bool?
         /// Creates a parameter type description.
-        package init(type: String, fields: [ParameterField]?) {
+        package init(type: String, fields: [ParameterField]?, closed: Bool? = nil) {
             self.type = type
             self.fields = fields
+            self.closed = closed
         }
     }
 
@@ -120,12 +155,25 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         /// For an `object` whose keys are known: its fields; `nil` otherwise,
         /// and for objects that take any keys (dictionaries).
         package var fields: [ParameterField]?
+        /// For an `integer` of a fixed width other than a signed 64-bit one: the
+        /// Swift type's bits (8, 16, 32, 64), so a number beyond its range is found
+        /// before `JSONDecoder` rejects it without saying where. Absent for a
+        /// signed 64-bit integer (`Int` on 64-bit platforms), for other fields,
+        /// and in descriptions written before.
+        package var bits: Int?
+        /// For an `integer` with ``bits``: whether the Swift type is signed.
+        package var signed: Bool?
         /// Creates a field.
-        package init(name: String, type: String, required: Bool, fields: [ParameterField]? = nil) {
+        package init(
+            name: String, type: String, required: Bool, fields: [ParameterField]? = nil, bits: Int? = nil,
+            signed: Bool? = nil
+        ) {
             self.name = name
             self.type = type
             self.required = required
             self.fields = fields
+            self.bits = bits
+            self.signed = signed
         }
     }
 
@@ -138,13 +186,15 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         return data
     }
 
-    /// The format this build writes and reads.
-    package static let currentVersion = 1
+    /// The format this build writes and reads: 2 since descriptions record
+    /// entry points, so a description without them is refused as out of date
+    /// rather than checked without the entry-point rule.
+    package static let currentVersion = 2
 
     /// How an app refreshes its description, for messages that find one out of date.
     package static func howToRegenerate(_ file: String) -> String {
-        "Regenerate it from the app's catalog with the command that exposes it (PatchbayCommandLine's `catalog` "
-            + "subcommand), e.g. `swift run my-app patchbay catalog > \(file)`"
+        "Regenerate it with `swift test` (a test that calls `catalog.refreshDescription(at:)` rewrites it) "
+            + "or with the app's `catalog` subcommand (PatchbayCommandLine), e.g. `swift run my-app patchbay catalog > \(file)`"
     }
 
     /// Reads a description written by ``jsonData()``.
@@ -164,16 +214,23 @@ extension FactoryCatalog {
                 + (definition.argument.map { [$0] } ?? [])
             for key in named where seen.insert(key).inserted { types.append(key) }
         }
+        for entry in entryPoints where seen.insert(entry.key).inserted { types.append(entry.key) }
         return CatalogDescription(
             types: types.map { CatalogDescription.TypeName(qualified: $0.qualifiedName, name: $0.name) }
                 .sorted { $0.qualified < $1.qualified },
-            factories: definitions.map { CatalogDescription.Factory($0, withPlace: true) }.sorted { $0.name < $1.name })
+            factories: definitions.map { CatalogDescription.Factory($0, withPlace: true, decoding: parameterDecoding) }
+                .sorted { $0.name < $1.name },
+            parameterDecoding: parameterDecoding == .default ? nil : parameterDecoding,
+            entryPoints: entryPoints.map {
+                .init(type: $0.key.qualifiedName, injector: $0.injector == .primary ? nil : $0.injector.rawValue,
+                      optional: $0.isOptional ? true : nil, declaredAt: $0.declaredAt.description)
+            })
     }
 }
 
 extension CatalogDescription.Factory {
     /// What the description says of a registered factory; `withPlace` adds where it was registered.
-    init(_ definition: FactoryDefinition, withPlace: Bool) {
+    init(_ definition: FactoryDefinition, withPlace: Bool, decoding: ParameterDecoding) {
         self.init(
             name: definition.name,
             provides: definition.provides.map(\.key.qualifiedName),
@@ -181,7 +238,7 @@ extension CatalogDescription.Factory {
             defaultLifetime: definition.defaultLifetime,
             productType: definition.productTypeName,
             productIsClass: definition.productIsClass,
-            parameters: definition.parameters.map { .init(type: $0.typeName, fields: $0.fields) },
+            parameters: definition.parameters.map { $0.described(for: decoding) },
             argument: definition.argument?.qualifiedName,
             registeredAt: withPlace ? definition.registeredAt.description : nil,
             execution: definition.execution == .synchronous ? nil : definition.execution)

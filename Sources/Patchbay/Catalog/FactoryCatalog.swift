@@ -23,6 +23,14 @@ public struct FactoryCatalog: Sendable {
     /// Index into `definitions` by factory name (see ``NameTable`` for why not a dictionary).
     private(set) var offsetsByName = NameTable<Int>()
 
+    /// How `JSONDecoder` reads dates and data in this catalog's parameter
+    /// types; `JSONDecoder`'s defaults unless set. Recorded in the catalog
+    /// description, so the offline check reads dates as the app does.
+    public var parameterDecoding = ParameterDecoding.default
+
+    /// The types the app resolves itself, in the order declared (see ``entryPoint(_:from:optional:fileID:line:)``).
+    var entryPoints: [EntryPoint] = []
+
     /// Creates an empty catalog.
     public init() {}
 

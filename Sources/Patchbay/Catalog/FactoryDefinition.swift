@@ -1,3 +1,5 @@
+import Foundation
+
 /// A value of type `T` in a class box, so the container can store instances
 /// of any type as `AnyObject` and get them back as `T` with a cheap class
 /// downcast instead of an existential cast (which, for a protocol type, makes
@@ -133,18 +135,31 @@ struct DependencySpec: Sendable {
 @usableFromInline
 struct ParametersSpec: Sendable {
     let typeName: String
-    /// Decodes a binding's parameters into the type, as `JSONDecoder` would.
-    let decode: @Sendable (PositionedJSON) throws -> any Sendable
-    /// What is known of the type's fields, found by a dry run of its `init(from:)`.
+    /// Decodes a binding's parameters (their JSON text) into the type, with `JSONDecoder`.
+    let decode: @Sendable (Data, JSONDecoder) throws -> any Sendable
+    /// What is known of the type's fields under `JSONDecoder`'s default
+    /// strategies, found by a dry run of its `init(from:)` when it is registered.
     let fields: [CatalogDescription.ParameterField]?
+    /// Whether `fields` are every key the type reads (see ``ParameterShapeProbe/shape(of:decoding:)``).
+    let isClosed: Bool
+    /// The dry run again, for a catalog whose ``ParameterDecoding`` is not the default.
+    let probe: @Sendable (ParameterDecoding) -> (fields: [CatalogDescription.ParameterField]?, isClosed: Bool)
 
     @usableFromInline
     static func of<P: Decodable & Sendable>(_ type: P.Type) -> ParametersSpec {
-        ParametersSpec(
+        let shape = ParameterShapeProbe.shape(of: type)
+        return ParametersSpec(
             typeName: TypeKey.qualifiedName(of: type),
-            decode: { value in try value.decode(as: P.self) },
-            fields: ParameterShapeProbe.fields(of: type)
+            decode: { json, decoder in try decoder.decode(P.self, from: json) },
+            fields: shape.fields, isClosed: shape.isClosed,
+            probe: { ParameterShapeProbe.shape(of: type, decoding: $0) }
         )
+    }
+
+    /// The type as a decoder with `decoding`'s strategies reads it, for the catalog description.
+    func described(for decoding: ParameterDecoding) -> CatalogDescription.Parameters {
+        let shape = decoding == .default ? (fields: fields, isClosed: isClosed) : probe(decoding)
+        return .init(type: typeName, fields: shape.fields, closed: shape.isClosed ? true : nil)
     }
 }
 

@@ -140,13 +140,13 @@ extension ParameterShapeProbe {
         func decodeIfPresent(_ t: UInt32.Type, forKey k: Key) throws -> UInt32? { try decodeIfPresent(t, k) }
         func decodeIfPresent(_ t: UInt64.Type, forKey k: Key) throws -> UInt64? { try decodeIfPresent(t, k) }
         // The 128-bit defaults throw a type mismatch.
-        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         func decode(_ t: Int128.Type, forKey k: Key) throws -> Int128 { try decode(t, k) }
-        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         func decode(_ t: UInt128.Type, forKey k: Key) throws -> UInt128 { try decode(t, k) }
-        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         func decodeIfPresent(_ t: Int128.Type, forKey k: Key) throws -> Int128? { try decodeIfPresent(t, k) }
-        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         func decodeIfPresent(_ t: UInt128.Type, forKey k: Key) throws -> UInt128? { try decodeIfPresent(t, k) }
 
         /// The generic `decode`, differently labelled so that the overloads
@@ -216,9 +216,9 @@ extension ParameterShapeProbe {
         mutating func decode(_ t: UInt16.Type) throws -> UInt16 { try decode(generic: t) }
         mutating func decode(_ t: UInt32.Type) throws -> UInt32 { try decode(generic: t) }
         mutating func decode(_ t: UInt64.Type) throws -> UInt64 { try decode(generic: t) }
-        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         mutating func decode(_ t: Int128.Type) throws -> Int128 { try decode(generic: t) }
-        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         mutating func decode(_ t: UInt128.Type) throws -> UInt128 { try decode(generic: t) }
         /// The generic `decode`, labelled so the scalar overloads reach it.
         private mutating func decode<T: Decodable>(generic type: T.Type) throws -> T { try decode(type) }
@@ -255,9 +255,9 @@ extension ParameterShapeProbe {
         func decode(_ t: UInt16.Type) throws -> UInt16 { try decode(generic: t) }
         func decode(_ t: UInt32.Type) throws -> UInt32 { try decode(generic: t) }
         func decode(_ t: UInt64.Type) throws -> UInt64 { try decode(generic: t) }
-        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         func decode(_ t: Int128.Type) throws -> Int128 { try decode(generic: t) }
-        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         func decode(_ t: UInt128.Type) throws -> UInt128 { try decode(generic: t) }
         /// The generic `decode`, labelled so the scalar overloads reach it.
         private func decode<T: Decodable>(generic type: T.Type) throws -> T { try decode(type) }

@@ -25,13 +25,27 @@ enum ParameterShapeProbe {
     /// placeholders, a nested enum whose raw value rejects `""`), the result is
     /// the fields asked for before the throw, or `nil` if there were none:
     /// such a list may lack fields that the initializer would have read later.
-    static func fields<P: Decodable>(of type: P.Type) -> [CatalogDescription.ParameterField]? {
+    static func fields<P: Decodable>(
+        of type: P.Type, decoding: ParameterDecoding = .default
+    ) -> [CatalogDescription.ParameterField]? {
+        shape(of: type, decoding: decoding).fields
+    }
+
+    /// The fields, and whether they are all the type reads: the dry run
+    /// finished, reading a JSON object with fixed keys. Only then is a key
+    /// the type does not read a mistake (`unknown-parameter`); a type whose
+    /// `init(from:)` threw part-way, or that reads keys it lists at run time
+    /// (a dictionary, `allKeys`), is open.
+    static func shape<P: Decodable>(
+        of type: P.Type, decoding: ParameterDecoding = .default
+    ) -> (fields: [CatalogDescription.ParameterField]?, isClosed: Bool) {
         let root = Frame()
         var finished = true
-        do { _ = try Run().value(of: type, into: root, codingPath: []) } catch { finished = false }
-        guard finished || !root.entries.isEmpty else { return nil }
+        do { _ = try Run(decoding: decoding).value(of: type, into: root, codingPath: []) } catch { finished = false }
+        guard finished || !root.entries.isEmpty else { return (nil, false) }
         // A type that asked for nothing (an empty struct) reads no keys.
-        return finished && root.kind == nil ? [] : root.fields
+        if finished && root.kind == nil { return ([], true) }
+        return (root.fields, finished && root.fields != nil)
     }
 
     /// Thrown when the probe cannot make a value that was required: a type
@@ -64,6 +78,8 @@ enum ParameterShapeProbe {
         /// Set when the keys cannot be listed: `allKeys` was read (a
         /// dictionary, an enum with payloads) or the type recursed.
         var keysUnknown = false
+        /// For a fixed-width integer: its bits and whether it is signed.
+        var integerWidth: (bits: Int, signed: Bool)?
 
         /// Creates a frame, optionally with its shape already known.
         init(_ kind: Kind? = nil) { self.kind = kind }
@@ -95,7 +111,10 @@ enum ParameterShapeProbe {
         var fields: [CatalogDescription.ParameterField]? {
             guard kind == .keyed, !keysUnknown else { return nil }
             return entries.map {
-                .init(name: $0.name, type: $0.shape.typeName, required: $0.required, fields: $0.shape.fields)
+                let width = $0.shape.kind == .scalar("integer") ? $0.shape.integerWidth : nil
+                return .init(
+                    name: $0.name, type: $0.shape.typeName, required: $0.required, fields: $0.shape.fields,
+                    bits: width?.bits, signed: width?.signed)
             }
         }
     }
@@ -105,12 +124,23 @@ enum ParameterShapeProbe {
     final class Run {
         /// The types whose `init(from:)` is running, with the frame each fills.
         private var stack: [(type: ObjectIdentifier, frame: Frame)] = []
+        /// How the app's decoder reads dates and data.
+        let decoding: ParameterDecoding
+
+        init(decoding: ParameterDecoding) {
+            self.decoding = decoding
+        }
 
         /// A value of `type`, after recording in `frame` what it asks for.
         /// - Throws: what `init(from:)` throws, or ``Unanswerable``.
         func value<T: Decodable>(of type: T.Type, into frame: Frame, codingPath: [any CodingKey]) throws -> T {
-            if let scalar = ParameterShapeProbe.scalar(type) {
+            if let scalar = ParameterShapeProbe.scalar(type, decoding: decoding) {
                 frame.claim(.scalar(scalar.name))
+                // Recorded only when not a 64-bit signed integer, the range a field without them is checked against.
+                if let integer = type as? any FixedWidthInteger.Type, integer.bitWidth < 64 || !integer.isSigned,
+                   integer.bitWidth <= 64 {
+                    frame.integerWidth = (integer.bitWidth, integer.isSigned)
+                }
                 return scalar.value
             }
             let id = ObjectIdentifier(type)
@@ -138,18 +168,18 @@ enum ParameterShapeProbe {
 
     /// The JSON type and a placeholder for a type `JSONDecoder` reads as one
     /// scalar; `nil` for other types, which are dry-run.
-    static func scalar<T>(_ type: T.Type) -> (name: String, value: T)? {
+    static func scalar<T>(_ type: T.Type, decoding: ParameterDecoding = .default) -> (name: String, value: T)? {
         let found: (String, Any)? =
             if type == String.self { ("string", "") }
             else if type == Bool.self { ("boolean", false) }
             else if let integer = type as? any BinaryInteger.Type { ("integer", zero(integer)) }
             else if let real = type as? any BinaryFloatingPoint.Type { ("number", zero(real)) }
             else if type == Decimal.self { ("number", Decimal()) }
-            // JSONDecoder's default `.deferredToDate`: seconds since 2001 as a number.
-            else if type == Date.self { ("number", Date(timeIntervalSinceReferenceDate: 0)) }
+            // A number of seconds by default; a string under `.iso8601` (see ParameterDecoding).
+            else if type == Date.self { (decoding.dateJSONType, Date(timeIntervalSinceReferenceDate: 0)) }
             // URL decodes itself as an object on Apple platforms; JSONDecoder reads a string.
             else if type == URL.self { ("string", URL(fileURLWithPath: "/")) }
-            else if type == Data.self { ("string", Data()) }  // base64 by default
+            else if type == Data.self { ("string", Data()) }  // base64 or hex
             else if type == UUID.self { ("string", UUID()) }  // "" is not a UUID
             // It tries a string first, so a dry run would call it one; it takes any value.
             else if type == JSONValue.self { ("any", JSONValue.null) }

@@ -13,12 +13,28 @@ struct CheckRun {
     private var shared: ManifestValidator?
     /// Each unset variable, with the first place that references it.
     private var unsetVariables: [String: String] = [:]
+    /// Whether `no-entry-points` has been reported: once per run, whatever the number of folders.
+    private var warnedOfNoEntryPoints = false
 
     init(checker: ManifestChecker) { self.checker = checker }
 
     /// The validator for the manifests of `folder`.
     /// - Throws: ``ManifestChecker/UnusablePath`` when its `catalog.json` is not a description.
     mutating func validator(forFolder folder: URL) throws(ManifestChecker.UnusablePath) -> ManifestValidator {
+        let validator = try makeValidator(forFolder: folder)
+        if let catalog = validator.catalog, catalog.entryPoints.isEmpty, !warnedOfNoEntryPoints {
+            warnedOfNoEntryPoints = true
+            // Named the same whether the catalog is live or described: one verdict either way.
+            diagnostics.append(Diagnostic(
+                code: .noEntryPoints, severity: .warning,
+                message: "the catalog declares no entry points, so this check cannot prove that the types the app "
+                    + "resolves itself (resolve, @Injected) are bound in every environment; declare each in the "
+                    + "catalog with catalog.entryPoint(T.self)", file: "catalog"))
+        }
+        return validator
+    }
+
+    private mutating func makeValidator(forFolder folder: URL) throws(ManifestChecker.UnusablePath) -> ManifestValidator {
         switch checker.catalog {
         case .live(let catalog):
             if shared == nil { shared = ManifestValidator(catalog: catalog) }
@@ -31,9 +47,14 @@ struct CheckRun {
             if let known = validators[key] { return known }
             let description = try ManifestChecker.discoverCatalog(in: folder)
             if description == nil {
-                notes.append("no catalog.json in \(ManifestLoader.displayPath(for: folder)): "
-                    + "checked syntax, shape, keys, lifetimes, injectors, extends, env vars and duplicates "
-                    + "only; pass --catalog FILE for names, parameters and the dependency graph")
+                // What was not checked, and the one command that fixes it:
+                // a build plugin cannot pass --catalog, so that is the last resort.
+                let file = ManifestLoader.displayPath(for: folder.appendingPathComponent("catalog.json"))
+                notes.append("no catalog.json in \(ManifestLoader.displayPath(for: folder)), so factory names, "
+                    + "what they provide, parameters and the dependency graph were not checked (only syntax, shape, "
+                    + "keys, lifetimes, injectors, extends, env vars and duplicates). Write it with `swift test`, "
+                    + "from a test that calls `try catalog.refreshDescription(at: URL(fileURLWithPath: "
+                    + "\"\(file)\"))` with the app's catalog; or pass --catalog FILE")
             }
             let validator = description.map(ManifestValidator.init(description:)) ?? ManifestValidator()
             validators[key] = validator

@@ -88,13 +88,13 @@ public struct ManifestChecker: Sendable {
             // their places in the parent file, not on their own.
             let parents = Set(loaded.compactMap { file, result -> String? in
                 guard let relative = result.0?.extends else { return nil }
-                return URL(fileURLWithPath: relative, relativeTo: file.deletingLastPathComponent())
-                    .standardizedFileURL.resolvingSymlinksInPath().path
+                return PhysicalPath.of(
+                    URL(fileURLWithPath: relative, relativeTo: file.deletingLastPathComponent()).standardizedFileURL.path)
             })
             var named: [Bool]?
             for (file, (manifest, loadDiagnostics)) in loaded {
                 run.diagnostics += loadDiagnostics
-                guard let manifest, !parents.contains(file.standardizedFileURL.resolvingSymlinksInPath().path) else {
+                guard let manifest, !parents.contains(PhysicalPath.of(file.standardizedFileURL.path)) else {
                     continue
                 }
                 run.noteUnsetVariables(in: manifest)

@@ -85,6 +85,12 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let needsAwait: Self = "needs-await"
     /// A factory that may run anywhere needs a binding whose factory runs on the main actor.
     public static let needsMainActor: Self = "needs-main-actor"
+    /// A type the app resolves itself (an entry point the catalog declares) that no injector searched binds.
+    public static let unboundEntryPoint: Self = "unbound-entry-point"
+    /// A parameter key that the factory's parameter type does not read.
+    public static let unknownParameter: Self = "unknown-parameter"
+    /// Warning: the catalog declares no entry points, so the check cannot prove that the app's own requests are bound.
+    public static let noEntryPoints: Self = "no-entry-points"
     /// Warning: a catalog factory that no binding uses.
     public static let unusedFactory: Self = "unused-factory"
     /// The environment asked for has no manifest file.

@@ -12,7 +12,11 @@
 /// getter cannot throw, so a failure stops the program with the full
 /// ``ResolutionError`` message (in debug and release alike), which names the
 /// property's declaration (its file and line), as does the thrown error;
-/// read `try $users.resolve()` to handle the error instead.
+/// read `try $users.resolve()` to handle the error instead. A getter cannot
+/// know the line that read it: that line is in the backtrace the trap
+/// prints, in the frame below the property's getter
+/// (`SignupService.users.getter`).
+
 @propertyWrapper
 public struct Injected<Value>: @unchecked Sendable {
     @usableFromInline let storage: InjectionStorage<Value>
@@ -184,9 +188,16 @@ final class InjectionStorage<Value>: @unchecked Sendable {
             return try resolveFirst()
         } catch {
             // Stops at the property's declaration, not in this file. Not
-            // preconditionFailure: -O builds would drop the message.
-            fatalError(error.description, file: site.file, line: site.line)
+            // preconditionFailure: -O builds would drop the message. A getter
+            // has no caller's #line to take, so the message says where the
+            // reader is found: the backtrace's next frame down.
+            fatalError(error.description + Self.readerHint, file: site.file, line: site.line)
         }
+    }
+
+    /// Appended to a trap's message: where to find the code that read the property.
+    static var readerHint: String {
+        " The code that read the property is the frame below the property's getter in the backtrace."
     }
 
     @inline(never)
@@ -194,7 +205,7 @@ final class InjectionStorage<Value>: @unchecked Sendable {
         do {
             return try resolveUnnamed()
         } catch {
-            throw error.requested(at: CodeLocation(site.file, site.line))
+            throw error.requested(at: CodeLocation(site.file, site.line), declaration: true)
         }
     }
 

@@ -1,9 +1,9 @@
-/// What one reading of a JSON document found: its values, each with its
-/// position, and every fault, each where it is.
+/// What one scan of a JSON document found: where its values stand, and
+/// every fault, each where it is.
 struct JSONDocument: Sendable {
     /// The root value; nil when reading stopped before one began. After a
     /// fault, it holds what was read before it.
-    var root: PositionedJSON?
+    var root: JSONPlace?
     /// Every repeated key, in document order; the second and third
     /// occurrences of one key make two entries, each pointing back to the first.
     var duplicateKeys: [DuplicateKey] = []

@@ -1,79 +1,55 @@
 import Foundation
 
-/// A JSON number as written, read into the type asked for only when asked:
-/// `18446744073709551615` is a `UInt64` and `0.1` a `Decimal`, exactly,
-/// with no `Double` in between to round them.
-///
-/// The readings follow `JSONDecoder`'s, which apps' parameter types rely on:
-/// an integer type takes any number whose value is whole and in range
-/// (`2`, `2.0`, `2e0`), a floating-point type any number it can hold
-/// without becoming infinite or rounding a non-zero number to zero.
-struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
-    /// The number's text: JSON's grammar when read from a file; for a number
-    /// made in code, what Swift prints for it, which may be `inf` or `nan`.
-    let text: String
-
-    /// A number read from a document, whose text the reader has checked.
-    init(text: String) {
-        self.text = text
-    }
-
-    /// An integer made in code.
-    init(_ value: Int) {
-        text = String(value)
-    }
-
-    /// A floating-point number made in code; Swift prints the shortest text
-    /// that reads back as the same value.
-    init(_ value: Double) {
-        text = "\(value)"
-    }
-
-    /// The text, as written.
-    var description: String { text }
-
+/// Checks on a JSON number's text that `JSONDecoder` does not make, or
+/// reports badly (see ``StricterThanFoundation``): whether it is a whole
+/// number within a fixed-width integer's range, and whether it underflows.
+/// Worked on the digits, never through `Int` or `Double`, so the verdict is
+/// the same on 32- and 64-bit platforms and no precision is lost.
+enum JSONNumber {
     /// The number as an integer of type `T`, when its value is whole and fits.
-    ///
     /// Like `JSONDecoder`, a number whose nearest `Double` is whole and below
     /// 2^53 counts as that whole number (`1.0000000000000001` is 1).
-    func integer<T: FixedWidthInteger>(as type: T.Type) -> T? {
-        if let exact = Self.exactInteger(text, as: type) { return exact }
-        guard let double = Double(text), double.isFinite, let whole = T(exactly: double),
-              double.magnitude < 0x1p53 else { return nil }
-        return whole
+    static func integer<T: FixedWidthInteger>(_ text: String, as type: T.Type) -> T? {
+        if let exact = exactInteger(text, as: type) { return exact }
+        guard let double = Double(text), double.isFinite, double.magnitude < 0x1p53 else { return nil }
+        return T(exactly: double)
     }
 
-    /// The number as a floating-point value of type `T`; nil when it is out
-    /// of `T`'s range, or so small that it would round to zero.
-    func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(as type: T.Type) -> T? {
-        guard let value = T(text), value.isFinite else { return nil }
-        return value != 0 || isZero ? value : nil
+    /// Whether the number is whole, whatever its size (`2`, `2.0`, `2e3`, `1e30`), by its digits.
+    /// (Read as a `Double`, `9999555555600001.5` would look whole, and `JSONDecoder` truncates it into an `Int`.)
+    static func isWhole(_ text: String) -> Bool {
+        guard var value = Decimal(string: text), !value.isNaN else { return false }
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &value, 0, .plain)
+        return rounded == value
     }
 
-    /// The number as a `Decimal`; nil when it is beyond `Decimal`'s range.
-    var decimal: Decimal? {
-        guard let value = Decimal(string: text), !value.isNaN else {
-            return nil
+    /// Whether the number is a whole number within the range of the integer type of `bits` and sign.
+    static func fits(_ text: String, bits: Int, signed: Bool) -> Bool {
+        switch (bits, signed) {
+        case (8, true): integer(text, as: Int8.self) != nil
+        case (16, true): integer(text, as: Int16.self) != nil
+        case (32, true): integer(text, as: Int32.self) != nil
+        case (8, false): integer(text, as: UInt8.self) != nil
+        case (16, false): integer(text, as: UInt16.self) != nil
+        case (32, false): integer(text, as: UInt32.self) != nil
+        case (_, false): integer(text, as: UInt64.self) != nil
+        default: integer(text, as: Int64.self) != nil
         }
-        return value
     }
 
-    /// The number as ``JSONValue`` has it: an integer when it is a whole
-    /// number that fits `Int`, else a `Double`.
-    var jsonValue: JSONValue {
-        integer(as: Int.self).map(JSONValue.integer) ?? .number(Double(text) ?? .nan)
+    /// The range of the integer type of `bits` and sign, for messages; nil beyond 64 bits.
+    static func range(bits: Int, signed: Bool) -> (lowest: String, highest: String)? {
+        guard (1...64).contains(bits) else { return nil }
+        let highest = UInt64.max >> (64 - bits + (signed ? 1 : 0))
+        return (signed ? "-\(highest + 1)" : "0", "\(highest)")
     }
 
-    /// Whether every digit before the exponent is 0.
-    private var isZero: Bool {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "1")...UInt8(ascii: "9"): return false
-            case UInt8(ascii: "e"), UInt8(ascii: "E"): return true
-            default: continue
-            }
-        }
-        return true
+    /// Whether a non-zero number rounds to zero as a `Double` (`1e-400`).
+    static func underflows(_ text: String) -> Bool {
+        guard Double(text) == 0 else { return false }
+        let mantissa = text.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+        return mantissa.contains { (UInt8(ascii: "1")...UInt8(ascii: "9")).contains($0) }
     }
 
     /// The exact value of `text` as a `T`: nil unless it is a JSON number

@@ -33,62 +33,31 @@ enum JSONPointer {
     }
 }
 
-extension PositionedJSON {
+extension JSONPlace {
     /// The value at `pointer`, relative to this one; nil when there is none.
-    func value(at pointer: String) -> PositionedJSON? {
+    func value(at pointer: String) -> JSONPlace? {
         let (found, complete) = deepestValue(along: pointer)
         return complete ? found : nil
     }
 
     /// The position of the value at `pointer` (relative to this one), else of
     /// its nearest ancestor that exists, so a message about a missing key
-    /// points at the object that lacks it; 1:1 for a value made in code.
+    /// points at the object that lacks it; 1:1 in a document written in code.
     func position(at pointer: String) -> SourcePosition {
         deepestValue(along: pointer).value.position ?? SourcePosition(line: 1, column: 1)
     }
 
-    /// The value reached by following object keys and array indexes, as a
-    /// decoding error's coding path gives them; nil when there is none.
-    func value(atPath path: [String]) -> PositionedJSON? {
-        var current = self
-        for key in path {
-            guard let next = current.child(named: key) else { return nil }
-            current = next
-        }
-        return current
-    }
-
-    /// Follows `pointer` as far as it matches: the value reached, and whether
-    /// every segment matched.
-    private func deepestValue(along pointer: String) -> (value: PositionedJSON, complete: Bool) {
+    /// Follows `pointer` as far as it matches: the value reached, and whether every segment matched.
+    private func deepestValue(along pointer: String) -> (value: JSONPlace, complete: Bool) {
         guard pointer.utf8.first == UInt8(ascii: "/") else { return (self, pointer.isEmpty) }
         // Split on scalars, not Characters: a "/" followed by a combining mark is one Character.
-        let segments = pointer.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false)
         var current = self
-        for segment in segments.dropFirst() {
+        for segment in pointer.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
             guard let key = JSONPointer.unescape(segment), let next = current.child(named: key) else {
                 return (current, false)
             }
             current = next
         }
         return (current, true)
-    }
-
-    /// The member named `key` of an object, or the element at index `key`
-    /// (plain decimal, no leading zeros) of an array.
-    private func child(named key: String) -> PositionedJSON? {
-        switch nodes.nodes[node].payload {
-        case .object:
-            return nodes.member(of: node, named: key).map { PositionedJSON(nodes, node: $0) }
-        case .array(_, let count):
-            guard !key.isEmpty, key.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-                  key.utf8.count == 1 || key.utf8.first != UInt8(ascii: "0"),
-                  let index = Int(key), index < count else { return nil }
-            var element = node + 1
-            for _ in 0..<index { element = nodes.end(of: element) }
-            return PositionedJSON(nodes, node: element)
-        default:
-            return nil
-        }
     }
 }

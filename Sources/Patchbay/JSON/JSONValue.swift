@@ -59,7 +59,7 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
     /// strategies decodes the same JSON.
     /// - Throws: `DecodingError` when it does not fit.
     public func decode<T: Decodable>(as type: T.Type) throws -> T {
-        try PositionedJSONDecoder.decode(T.self, from: PositionedJSON(self))
+        try JSONDecoder().decode(T.self, from: JSONEncoder().encode(self))
     }
 
     /// The JSON text, with sorted keys: equal values print equally.

@@ -27,30 +27,30 @@ struct Interpolation {
         var problem: Problem
     }
 
-    /// Interpolates every string inside `value`, in document order, and
-    /// notes in `record` what it did. Returns `value` itself when no string
-    /// changes, else a copy with the new strings, each at its old position.
-    func apply(to value: PositionedJSON, record: inout InterpolationRecord) -> (PositionedJSON, [Located]) {
-        var changes: [Int: JSONNodes.Payload] = [:]
+    /// Interpolates every string inside `parameters`, in document order, and
+    /// notes in `record` what it did. Each changed string is a replacement in
+    /// `parameters`, at its old position.
+    func apply(to parameters: inout BindingParameters, record: inout InterpolationRecord) -> [Located] {
         var problems: [Located] = []
-        visit(value, pointer: "", changes: &changes, problems: &problems, record: &record)
-        guard !changes.isEmpty else { return (value, problems) }
-        return (PositionedJSON(value.nodes.subtree(value.node, changing: changes)), problems)
+        visit(parameters.place, pointer: "", in: &parameters, problems: &problems, record: &record)
+        return problems
     }
 
-    /// Interpolates the strings under `value`, noting changes by node.
-    /// Recursion is bounded by the document's depth, which the reader has limited.
+    /// Interpolates the strings under `value`. Recursion is bounded by the
+    /// document's depth, which the scanner has limited.
     private func visit(
-        _ value: PositionedJSON, pointer: String, changes: inout [Int: JSONNodes.Payload], problems: inout [Located],
+        _ value: JSONPlace, pointer: String, in parameters: inout BindingParameters, problems: inout [Located],
         record: inout InterpolationRecord
     ) {
-        switch value.content {
-        case .string(let text):
-            guard text.contains("$") else { return }
+        switch value.kind {
+        case .string:
+            // `$` may be escaped (`\u0024`): only a string with neither needs decoding.
+            guard value.bytes.contains(where: { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "\\") }),
+                  let text = value.stringValue, text.contains("$") else { return }
             switch interpolate(text) {
             case .success(let result):
                 if let name = Self.wholeReference(text) { record.wholeValues[pointer] = name }
-                if result != text { changes[value.node] = .string(result) }
+                if result != text { parameters.replace(value, with: .string(result)) }
             case .failure(let found):
                 let unset = found.list.compactMap { if case .missing(let name) = $0 { name } else { nil } }
                 if allowsUnset, unset.count == found.list.count {
@@ -59,13 +59,13 @@ struct Interpolation {
                 }
                 problems += found.list.map { Located(pointer: pointer, position: value.position, problem: $0) }
             }
-        case .array(let elements):
-            for (offset, element) in elements.enumerated() {
-                visit(element, pointer: pointer + "/\(offset)", changes: &changes, problems: &problems, record: &record)
+        case .array:
+            for (offset, element) in value.children.enumerated() {
+                visit(element, pointer: pointer + "/\(offset)", in: &parameters, problems: &problems, record: &record)
             }
-        case .object(let members):
-            for member in members {
-                visit(member.value, pointer: pointer + "/" + JSONPointer.escape(member.key), changes: &changes,
+        case .object:
+            for member in value.members {
+                visit(member.value, pointer: pointer + "/" + JSONPointer.escape(member.key), in: &parameters,
                     problems: &problems, record: &record)
             }
         default:

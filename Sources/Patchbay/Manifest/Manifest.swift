@@ -61,8 +61,8 @@ public struct Binding: Sendable, Hashable {
     public var injector: InjectorName
     /// Values decoded into the factory's parameter type (after `${...}` interpolation).
     public var parameters: JSONValue? {
-        get { positionedParameters?.jsonValue }
-        set { positionedParameters = newValue.map(PositionedJSON.init) }
+        get { parameterSource?.value }
+        set { parameterSource = newValue.map(BindingParameters.init) }
     }
 
     /// Creates a binding in code.
@@ -75,7 +75,7 @@ public struct Binding: Sendable, Hashable {
         self.factory = factory
         self.lifetime = lifetime
         self.injector = injector
-        self.positionedParameters = parameters.map(PositionedJSON.init)
+        self.parameterSource = parameters.map(BindingParameters.init)
     }
 
     /// Creates an element of a collection in code: what `"collection": "Plugin"` writes.
@@ -97,12 +97,12 @@ public struct Binding: Sendable, Hashable {
         self.factory = factory
         self.lifetime = lifetime
         self.injector = injector
-        self.positionedParameters = parameters.map(PositionedJSON.init)
+        self.parameterSource = parameters.map(BindingParameters.init)
     }
 
-    /// The parameters as read, each value with its position; what is
+    /// The parameters as read, with where each value stands; what is
     /// decoded, and what ``parameters`` shows without positions.
-    var positionedParameters: PositionedJSON?
+    var parameterSource: BindingParameters?
 
     /// Where the binding stands in its file.
     package var origin: SourceOrigin?
@@ -136,20 +136,20 @@ struct UnsetReference: Sendable, Hashable {
 }
 
 /// Where a part of a manifest came from: the file, the JSON Pointer of the
-/// object, and the object as read, whose values know their lines and columns.
+/// object, and the object's place in the scanned file, which knows where its values stand.
 package final class SourceOrigin: Sendable, Hashable {
     /// The file, as diagnostics name it.
     package let file: String
     /// The JSON Pointer of the object: `""` for the manifest, `/bindings/3` for a binding.
     package let pointer: String
     /// The object at `pointer`, with its positions.
-    let value: PositionedJSON?
+    let value: JSONPlace?
     /// How far up the `extends` chain the file is: 0 for the file loaded
     /// first, 1 for its parent, and so on. A binding from a lower depth (the
     /// child) replaces one with the same key from a higher depth (a parent).
     package let depth: Int
 
-    init(file: String, pointer: String, value: PositionedJSON?, depth: Int = 0) {
+    init(file: String, pointer: String, value: JSONPlace?, depth: Int = 0) {
         self.file = file
         self.pointer = pointer
         self.value = value

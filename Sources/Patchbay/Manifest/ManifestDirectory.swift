@@ -66,17 +66,43 @@ public struct ManifestDirectory: Sendable {
             let found = environments()
             let suggestion = EditDistance.suggestions(for: name, among: found).first
             let folder = ManifestLoader.displayPath(for: url)
-            // About the folder, not a place in a file: no line and column.
-            throw ManifestError(diagnostics: [Diagnostic(
-                code: .unknownEnvironment,
-                message: "no manifest for environment '\(name)' in \(folder); "
-                    + (found.isEmpty ? "the folder has no manifests" : "environments found: " + found.joined(separator: ", "))
+            let message: String
+            if let missing = missingFolderMessage() {
+                message = "no manifest for environment '\(name)' in \(folder): " + missing
+            } else {
+                message = "no manifest for environment '\(name)' in \(folder); "
+                    + (found.isEmpty
+                        ? "the folder (\(url.standardizedFileURL.path)) has no manifests"
+                        : "environments found: " + found.joined(separator: ", "))
                     + (suggestion.map { "; did you mean '\($0)'? " } ?? ". ")
                     + "Choose the environment with the 'environment:' argument or the \(Self.environmentVariable) "
-                    + "environment variable (else '\(Self.defaultEnvironment)' is used), or add \(name).json to \(folder)",
+                    + "environment variable (else '\(Self.defaultEnvironment)' is used), or add \(name).json to \(folder)"
+            }
+            // About the folder, not a place in a file: no line and column.
+            throw ManifestError(diagnostics: [Diagnostic(
+                code: .unknownEnvironment, message: message,
                 file: folder, line: 0, column: 0, suggestion: suggestion)])
         }
         return file
+    }
+
+    /// Why the folder cannot be read, naming it by its absolute path; nil
+    /// when it is a folder. The usual cause is a program run from another
+    /// folder than the one that holds `Manifests`: a relative path means
+    /// nothing without the working directory it was looked up from, so the
+    /// message names both.
+    private func missingFolderMessage() -> String? {
+        var isDirectory: ObjCBool = false
+        let absolute = url.standardizedFileURL.path
+        if FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), isDirectory.boolValue {
+            return nil
+        }
+        let relative = !url.relativePath.hasPrefix("/")
+        return "there is no folder \(absolute)"
+            + (relative ? " (a relative path is looked up from the working directory, "
+                + "\(FileManager.default.currentDirectoryPath))" : "")
+            + ". Run the program from the folder that holds \(relative ? url.relativePath : "the manifests"), "
+            + "or give ManifestDirectory an absolute URL (such as one from the app's bundle)"
     }
 
     /// Loads the manifest of an environment (chosen as ``selectedEnvironment(_:)`` says).

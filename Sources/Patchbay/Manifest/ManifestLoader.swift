@@ -41,7 +41,9 @@ public struct ManifestLoader: Sendable {
     }
 
     /// Loads a manifest from bytes. `extends` is resolved relative to the
-    /// current folder.
+    /// folder of `file` (a path from the current folder, or an absolute one),
+    /// and its parents must stay inside the current folder, or inside the
+    /// folder of an absolute `file`.
     /// - Throws: ``ManifestError`` listing every problem found.
     public func load(data: Data, file: String = "<memory>") throws(ManifestError) -> Manifest {
         var parser = ManifestParser(file: file, limits: limits)
@@ -52,8 +54,13 @@ public struct ManifestLoader: Sendable {
             manifest = interpolate(parsed, diagnostics: &diagnostics)
             if parsed.extends != nil {
                 let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+                // An absolute `file` stands on its own (appended to the current
+                // folder it would name a file that does not exist), and so
+                // does its folder, as the first file's folder does in `load(contentsOf:)`.
+                let url = URL(fileURLWithPath: file, relativeTo: base).absoluteURL.standardizedFileURL
+                let isAbsolute = file.hasPrefix("/")
                 manifest = resolveExtends(
-                    of: manifest!, at: base.appendingPathComponent(file), root: base, chain: [],
+                    of: manifest!, at: url, root: isAbsolute ? url.deletingLastPathComponent() : base, chain: [],
                     diagnostics: &diagnostics)
             }
         }
@@ -99,7 +106,7 @@ public struct ManifestLoader: Sendable {
         guard manifest.extends != nil else { return manifest }
         return resolveExtends(
             of: manifest, at: url, root: root, chain: chain + [display],
-            visited: visited + [url.resolvingSymlinksInPath().path], diagnostics: &diagnostics)
+            visited: visited + [PhysicalPath.of(url.path)], diagnostics: &diagnostics)
     }
 
     /// Loads the parent and puts the child's bindings after the parent's; the
@@ -119,15 +126,18 @@ public struct ManifestLoader: Sendable {
         let parentURL = URL(fileURLWithPath: relative, relativeTo: url.deletingLastPathComponent())
             .standardizedFileURL
         let parentDisplay = Self.display(parentURL, relativeTo: url, childDisplay: child.file, relative: relative)
-        let resolvedRoot = root.resolvingSymlinksInPath().path
-        let resolvedParent = parentURL.resolvingSymlinksInPath().path
+        // Resolved the same way on both sides, whether or not the parent
+        // exists (see ``PhysicalPath``), so that a root under a symlink
+        // (`/var` on macOS) still contains a parent that is missing.
+        let resolvedRoot = PhysicalPath.of(root.path)
+        let resolvedParent = PhysicalPath.of(parentURL.path)
         guard resolvedParent.hasPrefix(resolvedRoot.hasSuffix("/") ? resolvedRoot : resolvedRoot + "/") else {
             report(.extendsOutside, "'extends' names \(relative), which is outside the manifests folder "
                 + "\(Self.displayPath(for: root)); chain: \((chain + [parentDisplay]).joined(separator: " -> ")). "
                 + "Keep every parent manifest inside the folder of the first one loaded")
             return child
         }
-        if visited.contains(resolvedParent) || resolvedParent == url.resolvingSymlinksInPath().path {
+        if visited.contains(resolvedParent) || resolvedParent == PhysicalPath.of(url.path) {
             report(.extendsCycle, "'extends' forms a cycle: \((chain + [parentDisplay]).joined(separator: " -> ")); "
                 + "remove 'extends' from one of these files")
             return child
@@ -160,14 +170,18 @@ public struct ManifestLoader: Sendable {
         return merged
     }
 
-    private struct TooLarge: Error { let size: Int }
+    private struct TooLarge: Error { let size: Int64 }
 
     /// Reads a file, refusing one over the limit before reading it whole.
+    ///
+    /// The size is read as 64 bits: on a 32-bit watch, a file of 2 GiB or
+    /// more does not fit an `Int`, and `as? Int` would let it through to be
+    /// read whole.
     private static func read(_ url: URL, limit: Int) throws -> Data {
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        if let size = attributes[.size] as? Int, size > limit { throw TooLarge(size: size) }
+        if let size = (attributes[.size] as? NSNumber)?.int64Value, size > Int64(limit) { throw TooLarge(size: size) }
         let data = try Data(contentsOf: url)
-        if data.count > limit { throw TooLarge(size: data.count) }
+        if data.count > limit { throw TooLarge(size: Int64(data.count)) }
         return data
     }
 
@@ -177,10 +191,10 @@ public struct ManifestLoader: Sendable {
         var manifest = manifest
         let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
         for offset in manifest.bindings.indices {
-            guard let parameters = manifest.bindings[offset].positionedParameters else { continue }
+            guard var parameters = manifest.bindings[offset].parameterSource else { continue }
             let binding = manifest.bindings[offset]
-            let (value, problems) = interpolation.apply(to: parameters, record: &manifest.bindings[offset].interpolation)
-            manifest.bindings[offset].positionedParameters = value
+            let problems = interpolation.apply(to: &parameters, record: &manifest.bindings[offset].interpolation)
+            manifest.bindings[offset].parameterSource = parameters
             if !problems.isEmpty { manifest.bindings[offset].isBroken = true }
             for located in problems {
                 let relative = "/\(BindingKey.parameters)" + located.pointer
@@ -209,12 +223,23 @@ public struct ManifestLoader: Sendable {
     // MARK: - Display paths
 
     /// A path relative to the current folder when the file is below it, else the full path.
-    package static func displayPath(for url: URL) -> String {
+    ///
+    /// The current folder is a physical path (`getcwd` resolves symlinks:
+    /// on macOS a folder under `$TMPDIR` is `/private/var/...`), while the
+    /// URL is spelled as its maker chose (`/var/...`, or with `/private`
+    /// removed by `standardizedFileURL`). So the two are compared as written
+    /// first, which keeps a symlink below the current folder (a `Manifests`
+    /// link to a shared folder) under its own name, and then with every
+    /// symlink resolved on both sides by ``PhysicalPath``. The full path,
+    /// when shown, is the URL's as written.
+    /// - Parameter currentDirectory: The folder to be relative to; the process's current folder by default.
+    package static func displayPath(
+        for url: URL, currentDirectory: String = FileManager.default.currentDirectoryPath
+    ) -> String {
         let path = url.standardizedFileURL.path
-        let current = FileManager.default.currentDirectoryPath
-        if path == current || path + "/" == current { return "." }
-        let prefix = current.hasSuffix("/") ? current : current + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+        return PhysicalPath.relative(path, below: currentDirectory)
+            ?? PhysicalPath.relative(PhysicalPath.of(path), below: PhysicalPath.of(currentDirectory))
+            ?? path
     }
 
     /// The parent's display path, in the same style as the child's.

@@ -3,10 +3,10 @@ import Foundation
 /// Turns one manifest file's bytes into a ``Manifest``, collecting every
 /// problem of syntax and shape as a diagnostic rather than stopping at the first.
 ///
-/// The bytes are read once, by ``JSONReader``, into positioned values
-/// (syntax, repeated keys, depth, size); the manifest is decoded from those
-/// values here, against the format's shape, each problem at the line and
-/// column of the value it is about.
+/// ``JSONScanner`` checks the bytes (syntax, repeated keys, depth, size) and
+/// maps where each value stands; `JSONDecoder` decodes the manifest's values
+/// (``ManifestDocument``); the shape is checked here, each problem at the
+/// line and column of the value it is about.
 struct ManifestParser {
     let file: String
     let limits: ManifestLimits
@@ -24,7 +24,7 @@ struct ManifestParser {
     /// Parses the file; `nil` when it is not usable at all (syntax, limits,
     /// not an object). Shape problems are in ``diagnostics`` either way.
     mutating func parse(_ data: Data) -> Manifest? {
-        let document = JSONReader.read(data, maxBytes: limits.maxBytes, maxDepth: limits.maxDepth)
+        let document = JSONScanner.scan(data, maxBytes: limits.maxBytes, maxDepth: limits.maxDepth)
         let start = SourcePosition(line: 1, column: 1)
         if let exceeded = document.sizeExceeded {
             report(.tooLarge, "manifest is \(exceeded.size) bytes, over the limit of \(exceeded.limit) bytes; "
@@ -50,22 +50,25 @@ struct ManifestParser {
                 + "\(duplicate.first.line), column \(duplicate.first.column)); JSON parsers silently keep one of them: "
                 + "remove one", at: duplicate.duplicate, pointer: duplicate.pointer)
         }
-        guard let members = root.members else {
+        guard root.kind == .object else {
             report(.wrongType, "a manifest is a JSON object with '\(ManifestKey.format)' and '\(ManifestKey.bindings)'; "
                 + "found \(root.kindDescription)", at: root)
             return nil
         }
-        return manifest(from: root, members: members)
+        // With a repeated key the decoder may keep another occurrence than the
+        // scanner's first; each value is then decoded from its own place.
+        let decoded = document.duplicateKeys.isEmpty ? try? JSONDecoder().decode(ManifestDocument.self, from: data) : nil
+        return manifest(from: root, decoded: decoded)
     }
 
     /// The top-level members, by key.
     private struct TopLevel {
-        var format, environment, extends, injectors, bindings: PositionedJSON?
+        var format, environment, extends, injectors, bindings: JSONPlace?
         /// Members whose key the format does not define.
-        var unknown: [PositionedJSON.Member] = []
+        var unknown: [JSONPlace.Member] = []
 
         /// Files each of `members` under its key, in one pass.
-        init(_ members: PositionedJSON.Members) {
+        init(_ members: [JSONPlace.Member]) {
             for member in members {
                 switch ManifestKey(rawValue: member.key) {
                 case .schema: break  // for editors; the loader ignores it
@@ -82,12 +85,12 @@ struct ManifestParser {
 
     /// A binding object's members, by key.
     private struct BindingMembers {
-        var protocolName, collection, factory, lifetime, injector, parameters: PositionedJSON?
+        var protocolName, collection, factory, lifetime, injector, parameters: JSONPlace?
         /// Members whose key the format does not define.
-        var unknown: [PositionedJSON.Member] = []
+        var unknown: [JSONPlace.Member] = []
 
         /// Files each of `members` under its key, in one pass.
-        init(_ members: PositionedJSON.Members) {
+        init(_ members: [JSONPlace.Member]) {
             for member in members {
                 switch BindingKey(rawValue: member.key) {
                 case .protocol: protocolName = member.value
@@ -102,20 +105,22 @@ struct ManifestParser {
         }
     }
 
-    private mutating func manifest(from root: PositionedJSON, members: PositionedJSON.Members) -> Manifest {
-        let topLevel = TopLevel(members)
+    private mutating func manifest(from root: JSONPlace, decoded: ManifestDocument?) -> Manifest {
+        let topLevel = TopLevel(root.members)
         checkUnknownKeys(
             topLevel.unknown, known: ManifestKey.allCases.map(\.rawValue),
             suggested: ManifestKey.allCases.filter { $0 != .schema }.map(\.rawValue), at: "", what: "top-level key")
         var manifest = Manifest(bindings: [], file: file)
         manifest.origin = SourceOrigin(file: file, pointer: "", value: root, depth: depth)
 
-        switch topLevel.format?.content {
+        let format = decoded.map { $0.format ?? nil }
+            ?? topLevel.format.flatMap { $0.kind == .number ? JSONNumber.integer($0.text, as: Int.self) : nil }
+        switch topLevel.format {
         case nil:
             report(.unsupportedFormat, "missing key '\(ManifestKey.format)'; add \"\(ManifestKey.format)\": 1 "
                 + "(this build understands format 1)", at: root)
-        case .number(let number)? where number.integer(as: Int.self) != nil:
-            let format = number.integer(as: Int.self) ?? 1
+        case .some where format != nil:
+            let format = format ?? 1
             if format != 1 {
                 report(.unsupportedFormat, "format \(format) is not supported; this build understands format 1",
                     at: topLevel.format, pointer: "/\(ManifestKey.format)")
@@ -125,8 +130,8 @@ struct ManifestParser {
             report(.wrongType, "'\(ManifestKey.format)' must be the integer 1; found "
                 + (topLevel.format?.kindDescription ?? ""), at: topLevel.format, pointer: "/\(ManifestKey.format)")
         }
-        manifest.environment = string(topLevel.environment, key: ManifestKey.environment)
-        manifest.extends = string(topLevel.extends, key: ManifestKey.extends)
+        manifest.environment = string(topLevel.environment, decoded?.environment, key: ManifestKey.environment)
+        manifest.extends = string(topLevel.extends, decoded?.extends, key: ManifestKey.extends)
         if manifest.extends == "" {
             report(.wrongType, "'\(ManifestKey.extends)' must be the path of the parent manifest; found an empty string",
                 at: topLevel.extends, pointer: "/\(ManifestKey.extends)")
@@ -135,21 +140,24 @@ struct ManifestParser {
         if let value = topLevel.injectors {
             manifest.injectors = injectors(value)
         }
-        switch topLevel.bindings?.content {
+        switch topLevel.bindings?.kind {
         case nil:
             report(.missingKey, "missing key '\(ManifestKey.bindings)'; add \"\(ManifestKey.bindings)\": [] "
                 + "(an array of binding objects)", at: root)
-        case .array(let elements)?:
+        case .array?:
+            let elements = topLevel.bindings?.children ?? []
+            let decodedBindings = decoded?.bindings ?? nil
             manifest.bindings.reserveCapacity(elements.count)
             for (offset, element) in elements.enumerated() {
                 let pointer = "/\(ManifestKey.bindings)/\(offset)"
-                guard let members = element.members else {
+                guard element.kind == .object else {
                     report(.wrongType, "each binding must be an object with '\(BindingKey.protocol)' (or "
                         + "'\(BindingKey.collection)') and '\(BindingKey.factory)'; found \(element.kindDescription)",
                         at: element, pointer: pointer)
                     continue
                 }
-                if let binding = binding(element, members: members, at: pointer) {
+                let decodedBinding = decodedBindings.flatMap { offset < $0.count ? $0[offset].value : nil }
+                if let binding = binding(element, decoded: decodedBinding, at: pointer) {
                     manifest.bindings.append(binding)
                 }
             }
@@ -160,16 +168,16 @@ struct ManifestParser {
         return manifest
     }
 
-    private mutating func injectors(_ value: PositionedJSON) -> [InjectorName]? {
+    private mutating func injectors(_ value: JSONPlace) -> [InjectorName]? {
         let pointer = "/\(ManifestKey.injectors)"
-        guard case .array(let elements) = value.content else {
+        guard value.kind == .array else {
             report(.wrongType, "'\(ManifestKey.injectors)' must be an array of strings; found \(value.kindDescription)",
                 at: value, pointer: pointer)
             return nil
         }
         var names: [InjectorName] = []
         var seen: Set<String> = []
-        for (offset, element) in elements.enumerated() {
+        for (offset, element) in value.children.enumerated() {
             guard let name = element.stringValue, !name.isEmpty else {
                 report(.wrongType, "each injector must be a non-empty string; found \(element.kindDescription)",
                     at: element, pointer: pointer + "/\(offset)")
@@ -187,11 +195,9 @@ struct ManifestParser {
 
     /// The binding at `pointer`, marked broken when any of its keys has a
     /// problem; nil without a type name, which nothing could count as bound.
-    private mutating func binding(
-        _ object: PositionedJSON, members: PositionedJSON.Members, at pointer: String
-    ) -> Binding? {
+    private mutating func binding(_ object: JSONPlace, decoded: BindingDocument?, at pointer: String) -> Binding? {
         let reportedBefore = diagnostics.count
-        let keyed = BindingMembers(members)
+        let keyed = BindingMembers(object.members)
         let bindingKeys = BindingKey.allCases.map(\.rawValue)
         checkUnknownKeys(keyed.unknown, known: bindingKeys, suggested: bindingKeys, at: pointer, what: "binding key")
         // `protocol` names the type's single binding, `collection` adds an element to its collection.
@@ -204,9 +210,9 @@ struct ManifestParser {
                 at: object, pointer: pointer)
             protocolName = nil
         case (let single?, nil):
-            protocolName = requiredString(single, .protocol, at: pointer)
+            protocolName = requiredString(single, decoded?.protocolName, .protocol, at: pointer)
         case (nil, let element?):
-            protocolName = requiredString(element, .collection, at: pointer)
+            protocolName = requiredString(element, decoded?.collection, .collection, at: pointer)
             isCollectionElement = true
         case (let single?, let element?):
             // Read as the single binding it also says it is, broken: its type
@@ -215,18 +221,18 @@ struct ManifestParser {
                 + "'\(BindingKey.collection)'; a binding is either a type's single binding ('\(BindingKey.protocol)') "
                 + "or one element of its collection ('\(BindingKey.collection)'): keep one of the two keys",
                 at: object, pointer: pointer)
-            _ = requiredString(element, .collection, at: pointer)
-            protocolName = requiredString(single, .protocol, at: pointer)
+            _ = requiredString(element, decoded?.collection, .collection, at: pointer)
+            protocolName = requiredString(single, decoded?.protocolName, .protocol, at: pointer)
         }
         var factory: String?
         if let value = keyed.factory {
-            factory = requiredString(value, .factory, at: pointer)
+            factory = requiredString(value, decoded?.factory, .factory, at: pointer)
         } else {
             report(.missingKey, "binding is missing required key '\(BindingKey.factory)' (a string)", at: object,
                 pointer: pointer)
         }
         var lifetime: Lifetime?
-        if let name = string(keyed.lifetime, key: BindingKey.lifetime, in: pointer) {
+        if let name = string(keyed.lifetime, decoded?.lifetime, key: BindingKey.lifetime, in: pointer) {
             lifetime = Lifetime(rawValue: name)
             if lifetime == nil {
                 let suggestion = EditDistance.suggestions(for: name, among: Lifetime.allCases.map(\.rawValue)).first
@@ -236,7 +242,7 @@ struct ManifestParser {
             }
         }
         var injector = InjectorName.primary
-        if let name = string(keyed.injector, key: BindingKey.injector, in: pointer) {
+        if let name = string(keyed.injector, decoded?.injector, key: BindingKey.injector, in: pointer) {
             if name.isEmpty {
                 report(.wrongType, "'\(BindingKey.injector)' must be a non-empty string", at: keyed.injector,
                     pointer: pointer + "/\(BindingKey.injector)")
@@ -244,10 +250,10 @@ struct ManifestParser {
                 injector = InjectorName(name)
             }
         }
-        var parameters: PositionedJSON?
+        var parameters: BindingParameters?
         if let value = keyed.parameters {
-            if value.members != nil {
-                parameters = value
+            if value.kind == .object {
+                parameters = BindingParameters(value)
             } else {
                 report(.wrongType, "'\(BindingKey.parameters)' must be an object; found \(value.kindDescription)",
                     at: value, pointer: pointer + "/\(BindingKey.parameters)")
@@ -258,7 +264,7 @@ struct ManifestParser {
         // dependents are not also reported. Validation skips the empty name.
         var binding = Binding(protocol: protocolName, factory: factory ?? "", lifetime: lifetime, injector: injector)
         binding.isCollectionElement = isCollectionElement
-        binding.positionedParameters = parameters
+        binding.parameterSource = parameters
         binding.origin = SourceOrigin(file: file, pointer: pointer, value: object, depth: depth)
         binding.isBroken = diagnostics.count > reportedBefore
         return binding
@@ -269,7 +275,7 @@ struct ManifestParser {
     /// Reports each member of the object at `pointer` whose key the format
     /// does not define, in the order of their keys, at the key.
     private mutating func checkUnknownKeys(
-        _ unknown: [PositionedJSON.Member], known: [String], suggested: [String], at pointer: String, what: String
+        _ unknown: [JSONPlace.Member], known: [String], suggested: [String], at pointer: String, what: String
     ) {
         guard !unknown.isEmpty else { return }
         for member in unknown.sorted(by: { $0.key < $1.key }) {
@@ -282,11 +288,15 @@ struct ManifestParser {
         }
     }
 
-    /// A binding's non-empty string member `key`; nil after reporting when it is not one.
-    private mutating func requiredString(_ value: PositionedJSON, _ key: BindingKey, at pointer: String) -> String? {
-        guard let text = value.stringValue, !text.isEmpty else {
+    /// A binding's non-empty string member `key`; nil after reporting when it
+    /// is not one. `decoded` is the decoder's reading of it, when there is one.
+    private mutating func requiredString(
+        _ value: JSONPlace, _ decoded: String??, _ key: BindingKey, at pointer: String
+    ) -> String? {
+        let text = decoded ?? value.stringValue
+        guard let text, !text.isEmpty else {
             report(.wrongType, "'\(key)' must be a non-empty string; found "
-                + (value.stringValue != nil ? "an empty string" : value.kindDescription), at: value,
+                + (text != nil ? "an empty string" : value.kindDescription), at: value,
                 pointer: pointer + "/\(key)")
             return nil
         }
@@ -296,10 +306,10 @@ struct ManifestParser {
     /// The string member `key` of the object at `pointer`; nil when absent,
     /// or after reporting when it is not a string.
     private mutating func string(
-        _ value: PositionedJSON?, key: some CustomStringConvertible, in pointer: String = ""
+        _ value: JSONPlace?, _ decoded: String??, key: some CustomStringConvertible, in pointer: String = ""
     ) -> String? {
         guard let value else { return nil }
-        guard let text = value.stringValue else {
+        guard let text = decoded ?? value.stringValue else {
             report(.wrongType, "'\(key)' must be a string; found \(value.kindDescription)", at: value,
                 pointer: pointer + "/\(key)")
             return nil
@@ -309,7 +319,7 @@ struct ManifestParser {
 
     /// Reports at a value's position.
     private mutating func report(
-        _ code: DiagnosticCode, _ message: String, at value: PositionedJSON?, pointer: String = "",
+        _ code: DiagnosticCode, _ message: String, at value: JSONPlace?, pointer: String = "",
         suggestion: String? = nil
     ) {
         report(code, message, at: value?.position, pointer: pointer, suggestion: suggestion)

@@ -46,7 +46,7 @@ struct WatchTarget: Hashable, Sendable {
             return []
         }
         var targets = [folder]
-        if let real = realPath(url.path) {
+        if let real = PhysicalPath.ofExisting(url.path) {
             if let file = WatchTarget(path: real, kind: .file) { targets.append(file) }
             if let realFolder = WatchTarget(path: (real as NSString).deletingLastPathComponent, kind: .directory),
                 realFolder.device != folder.device || realFolder.inode != folder.inode
@@ -55,13 +55,6 @@ struct WatchTarget: Hashable, Sendable {
             }
         }
         return targets
-    }
-
-    /// The path with every symlink resolved, or `nil` when it leads nowhere.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }
 

@@ -123,7 +123,7 @@ final class ManifestWatcher: @unchecked Sendable {
 
     /// Reads the file and acts on it; returns what to report, if anything.
     private func read(into container: Container) -> ManifestReloadEvent? {
-        guard let real = WatchTarget.realPath(url.path) else {
+        guard let real = PhysicalPath.ofExisting(url.path) else {
             lastContent = nil
             return settle(.missing, container)
         }
@@ -135,7 +135,7 @@ final class ManifestWatcher: @unchecked Sendable {
 
         let (manifest, diagnostics) = loader.loadCollecting(contentsOf: url)
         if let manifest, !diagnostics.containsErrors { return settle(.loaded(manifest), container) }
-        if WatchTarget.realPath(url.path) == nil {  // deleted while being read
+        if PhysicalPath.ofExisting(url.path) == nil {  // deleted while being read
             lastContent = nil
             return settle(.missing, container)
         }

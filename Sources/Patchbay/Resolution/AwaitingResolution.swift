@@ -205,6 +205,7 @@ extension ResolutionError {
             reason, type: requestedType, injectors: injectorsSearched, path: outer + dependencyPath,
             suggestions: suggestions, factory: factory, underlying: underlying, detail: detail)
         error.requestedAt = requestedAt
+        error.requestedAtDeclaration = requestedAtDeclaration
         return error
     }
 }

@@ -59,6 +59,10 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// Where the app asked: the `@Injected` property's declaration or the
     /// `inject()` call, when the request came through one of them.
     public internal(set) var requestedAt: CodeLocation?
+    /// Whether ``requestedAt`` is a property's declaration rather than the
+    /// call that asked: a getter cannot know the line that read it, so the
+    /// message must not pass the declaration off as the reader.
+    var requestedAtDeclaration = false
 
     init(
         _ reason: Reason, type: String, injectors: [InjectorName] = [], path: [String] = [],
@@ -77,7 +81,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, where, and what to do.
     public var description: String {
         var text = "Patchbay cannot resolve \(requestedType)"
-        if let requestedAt { text += " (requested at \(requestedAt))" }
+        if let requestedAt {
+            text += requestedAtDeclaration ? " (for the property declared at \(requestedAt))" : " (requested at \(requestedAt))"
+        }
         if dependencyPath.count > 1 { text += " (path: \(dependencyPath.joined(separator: " -> ")))" }
         text += ": "
         let searched = injectorsSearched.map(\.rawValue).joined(separator: ", ")
@@ -158,10 +164,14 @@ extension ResolutionError {
 }
 
 extension ResolutionError {
-    /// The same error, naming the place in the app's code that asked.
-    func requested(at site: CodeLocation) -> ResolutionError {
+    /// The same error, naming the place in the app's code that asked: a
+    /// call, or (`declaration`) the declaration of the property that was read.
+    func requested(at site: CodeLocation, declaration: Bool = false) -> ResolutionError {
         var error = self
-        if error.requestedAt == nil { error.requestedAt = site }
+        if error.requestedAt == nil {
+            error.requestedAt = site
+            error.requestedAtDeclaration = declaration
+        }
         return error
     }
 }

@@ -86,9 +86,19 @@ struct FastTable: @unchecked Sendable {
         return FastTable(slots: slots, shift: UInt(UInt.bitWidth - 1), mask: 1)
     }()
 
+    /// The home slot of `key` in a table of `1 << (Word.bitWidth - shift)`
+    /// slots: Fibonacci hashing at the key's own width.
+    ///
+    /// A key is a metadata address, so `Word` is `UInt`, which is 32 bits on
+    /// arm64_32 and armv7k (watchOS devices): the multiplier is 2^w divided
+    /// by the golden ratio at that width, the top bits of the 64-bit one
+    /// (`0x9E37_79B9` at 32 bits), and the product's top bits are the slot.
+    /// Generic over the width so that a test on a 64-bit machine runs the
+    /// 32-bit arithmetic too; `UInt`'s specialization folds the constant.
     @inlinable @inline(__always)
-    static func slot(for key: UInt, shift: UInt) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
+    static func slot<Word: FixedWidthInteger & UnsignedInteger>(for key: Word, shift: Word) -> Int {
+        let golden = Word(truncatingIfNeeded: (0x9E37_79B9_7F4A_7C15 as UInt64) &>> UInt64(64 - Word.bitWidth))
+        return Int(truncatingIfNeeded: (key &* golden) &>> shift)
     }
 
     /// The slot of a type, if bound.

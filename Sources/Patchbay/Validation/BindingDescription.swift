@@ -30,10 +30,11 @@ public struct BindingDescription: Sendable {
     /// Which of the factory's provided types this binding serves (its place
     /// in `provides`); -1 when the factory does not provide it or is unknown.
     let provided: Int
-    /// The lifetime in effect. When ``lifetimeSource`` is
-    /// ``LifetimeSource/unknown`` (the binding names none and no catalog says
-    /// the factory's default), this is the transient a binding gets when
-    /// neither names one.
+    /// The lifetime in effect. When the binding names none and no catalog
+    /// says the factory's default, this is the transient a binding gets when
+    /// neither names one (the package's `lifetimeSource` is then `unknown`:
+    /// plain code, not a symbol link, as public documentation cannot link to
+    /// package symbols).
     public let lifetime: Lifetime
     /// Where ``lifetime`` comes from.
     package let lifetimeSource: LifetimeSource

@@ -41,7 +41,7 @@ extension CatalogIndex {
     package func factory(named name: String) -> CatalogDescription.Factory? {
         guard let offset = factoryOffset(named: name) else { return nil }
         switch source {
-        case .live(let catalog): return CatalogDescription.Factory(catalog.definitions[offset], withPlace: true)
+        case .live(let catalog): return CatalogDescription.Factory(catalog.definitions[offset], withPlace: true, decoding: catalog.parameterDecoding)
         case .description(let description): return description.factories[offset]
         }
     }

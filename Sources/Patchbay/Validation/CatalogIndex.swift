@@ -1,3 +1,5 @@
+import Foundation
+
 /// What validation knows of a catalog, built the same way from the app's
 /// live ``FactoryCatalog`` and from a ``CatalogDescription`` read from a file.
 ///
@@ -40,6 +42,15 @@ package struct CatalogIndex: Sendable {
         let execution: FactoryExecution
     }
 
+    /// A type the app resolves itself (see ``FactoryCatalog/entryPoint(_:from:optional:fileID:line:)``).
+    struct EntryPoint: Sendable {
+        let type: TypeID
+        let injector: InjectorName
+        let isOptional: Bool
+        /// Where the app declared it, when known.
+        let declaredAt: String?
+    }
+
     /// One need of a factory.
     struct Need: Sendable {
         let type: TypeID
@@ -60,6 +71,8 @@ package struct CatalogIndex: Sendable {
     private(set) var providedTypes: [TypeID] = []
     /// Every factory's needs, one run per factory (see ``Factory/needs``).
     private(set) var needs: [Need] = []
+    /// The types the app resolves itself, in the order declared.
+    private(set) var entryPoints: [EntryPoint] = []
     private var factoryOffsets: NameTable<Int>
     private var typesByShortName: NameTable<InlineList<TypeID>>
     /// Qualified name -> type: made when first asked for (a manifest that
@@ -92,6 +105,11 @@ package struct CatalogIndex: Sendable {
                 argument: definition.argument.map { intern($0) },
                 defaultLifetime: definition.defaultLifetime, productIsClass: definition.productIsClass,
                 takesParameters: definition.parameters != nil, execution: definition.execution))
+        }
+        for entry in catalog.entryPoints {
+            entryPoints.append(EntryPoint(
+                type: intern(entry.key), injector: entry.injector, isOptional: entry.isOptional,
+                declaredAt: entry.declaredAt.description))
         }
     }
 
@@ -129,6 +147,11 @@ package struct CatalogIndex: Sendable {
                 argument: factory.argument.map { intern($0, short: nil) }, defaultLifetime: factory.defaultLifetime,
                 productIsClass: factory.productIsClass, takesParameters: factory.parameters != nil,
                 execution: factory.execution ?? .synchronous))
+        }
+        for entry in description.entryPoints ?? [] {
+            entryPoints.append(EntryPoint(
+                type: intern(entry.type, short: nil), injector: entry.injector.map { InjectorName($0) } ?? .primary,
+                isOptional: entry.optional ?? false, declaredAt: entry.declaredAt))
         }
         typesByQualifiedName = MadeOnce(qualifiedNames)
     }
@@ -194,15 +217,15 @@ package struct CatalogIndex: Sendable {
     /// The factory's parameter type name and what is known of its fields; nil when it takes none.
     package func parameters(_ factory: Int) -> CatalogDescription.Parameters? {
         switch source {
-        case .live(let catalog): catalog.definitions[factory].parameters.map { .init(type: $0.typeName, fields: $0.fields) }
+        case .live(let catalog): catalog.definitions[factory].parameters.map { $0.described(for: catalog.parameterDecoding) }
         case .description(let description): description.factories[factory].parameters
         }
     }
 
-    /// Decodes a factory's parameters into their real type: a live catalog only.
-    func decodeParameters(_ factory: Int, _ value: PositionedJSON) throws -> (any Sendable)? {
+    /// Decodes a factory's parameters (their JSON text) into their real type: a live catalog only.
+    func decodeParameters(_ factory: Int, _ json: Data) throws -> (any Sendable)? {
         guard case .live(let catalog) = source, let spec = catalog.definitions[factory].parameters else { return nil }
-        return try spec.decode(value)
+        return try spec.decode(json, catalog.parameterDecoding.makeDecoder())
     }
 
     /// Where the factory was registered (`NotesKit/NotesCatalog.swift:42`), when known.

@@ -194,7 +194,7 @@ extension ValidationRun {
     }
 
     /// The injectors searched from `injector`, for a message: the first few, and how many more.
-    private func searched(from injector: InjectorName) -> String {
+    func searched(from injector: InjectorName) -> String {
         let shown = 8
         let names = InjectorSearch(from: injector, in: injectorOrder).prefix(shown).map(\.rawValue)
         let more = injectorOrder.count - names.count  // a bound injector is always in the order

@@ -33,15 +33,15 @@
 /// | 3 | `unknown-factory` | the factory is in the catalog | `factoryOffset`, ManifestValidator.swift |
 /// | 4 | `factory-does-not-provide` | the factory provides the bound type | `providedOffset`, ManifestValidator.swift |
 /// | 5 | `weak-value-type` | a `weak` binding's factory makes a class instance | `checkWeakNeedsAClass`, ManifestValidator.swift |
-/// | 6 | `invalid-parameters` | `parameters` fit the factory's parameter type | `checkParameters`, then ``ParameterCheck``, ParameterCheck.swift |
+/// | 6 | `invalid-parameters`, `unknown-parameter` | `parameters` fit the factory's parameter type, and name only keys it reads | `checkParameters`, then `ParameterCheck`, ParameterCheck.swift |
 /// | 7 | `collection-element-takes-argument` | an element's factory takes no resolve-time argument | `checkElementTakesNoArgument`, ManifestValidator+Collections.swift |
 /// | 8 | `needs-await` | an element's factory is not `async` | `checkElementIsNotAsync`, ManifestValidator+Collections.swift |
 ///
 /// Rules 5 to 8 judge only a binding whose type and factory the catalog
 /// knows. The lifetime in effect (the binding's, else the factory's
-/// default, else transient) is ``Lifetime/inEffect(named:factoryDefault:factoryIsKnown:)``.
+/// default, else transient) is `Lifetime.inEffect(named:factoryDefault:factoryIsKnown:)`.
 ///
-/// Then the bindings together, under the `extends` rule (``OverrideRule``),
+/// Then the bindings together, under the `extends` rule (`OverrideRule`),
 /// in `resolveOverrides()`:
 ///
 /// | # | code | checks that | function, file |
@@ -61,13 +61,21 @@
 /// | 14 | `captive-dependency` | nothing keeps a dependency alive past its lifetime | `checkNotCaptive` |
 /// | 15 | `dependency-cycle` | no loop of non-lazy needs, each drawn once | `reportCycles` |
 ///
+/// Last, the types the app resolves itself (`checkEntryPoints()`):
+///
+/// | # | code | checks that | function, file |
+/// |---|---|---|---|
+/// | 16 | `unbound-entry-point` | each entry point the catalog declares is served from its injector | `checkEntryPoints`, EntryPointRule.swift |
+///
 /// Before these, reading the file (`Manifest/`: ``ManifestLoader`` and the
-/// parser) reports what is wrong with the JSON and the format: `syntax`,
+/// parser, over the scanner in `JSON/`) reports what is wrong with the JSON
+/// and the format: `syntax`,
 /// `too-large`, `too-deep`, `duplicate-key`, `unsupported-format`,
 /// `unknown-key`, `missing-key`, `wrong-type`, `collection-and-protocol`,
 /// `unknown-lifetime`, `duplicate-injector`, `env-var-missing`, `extends-*`,
 /// `unreadable`. After them, over a folder, ``ManifestChecker`` reports
-/// `unused-factory` (UnusedFactories.swift); ``ManifestDirectory`` reports
+/// `unused-factory` (UnusedFactories.swift) and `no-entry-points`
+/// (Checking/CheckRun.swift); ``ManifestDirectory`` reports
 /// `unknown-environment`, for an environment with no manifest file.
 public struct ManifestValidator: Sendable {
     let catalog: CatalogIndex?
@@ -103,6 +111,7 @@ public struct ManifestValidator: Sendable {
         var validation = ValidationRun(manifest: manifest, catalog: catalog)
         validation.checkBindings()
         validation.checkGraph()
+        validation.checkEntryPoints()
         return ValidationResult(
             diagnostics: validation.diagnostics, bindings: validation.effective, winners: validation.winners,
             injectorOrder: validation.injectorOrder, namedFactories: validation.namedFactories)
@@ -360,7 +369,7 @@ package struct ValidationRun {
     /// parameters (a `nil` value when none are taken), or nil after reporting.
     mutating func checkParameters(of binding: Binding, factory: Int, in catalog: CatalogIndex) -> DecodedParameters? {
         // The usual binding: no parameters taken, none given, nothing to check.
-        if !catalog.factories[factory].takesParameters, binding.positionedParameters == nil { return DecodedParameters(value: nil) }
+        if !catalog.factories[factory].takesParameters, binding.parameterSource == nil { return DecodedParameters(value: nil) }
         var check = ParameterCheck(binding: binding, factory: factory, catalog: catalog, manifestFile: manifest.file)
         let value = check.run()
         diagnostics += check.diagnostics

@@ -36,75 +36,92 @@ struct ParameterCheck {
             checkNoneGiven()
             return nil
         }
-        var value = binding.positionedParameters ?? .emptyObject
+        var parameters = binding.parameterSource ?? .emptyObject
         if let fields = spec.fields {
-            var conversions: [Int: JSONNodes.Payload] = [:]
-            check(value, against: fields, at: "", converting: &conversions)
-            if !conversions.isEmpty { value = PositionedJSON(value.nodes.subtree(value.node, changing: conversions)) }
+            check(parameters.place, against: fields, at: "", in: &parameters, closed: spec.closed == true)
         }
         // A value that comes from a variable unset here is known only where the app runs.
         guard diagnostics.isEmpty, binding.interpolation.unset.isEmpty else { return nil }
         do {
-            return try catalog.decodeParameters(factory, value)
+            return try catalog.decodeParameters(factory, parameters.json)
         } catch {
-            reportDecodingError(error, typeName: spec.type, value: value)
+            reportDecodingError(error, typeName: spec.type, value: parameters)
             return nil
         }
     }
 
     /// A factory that takes no parameters is given none (or an empty object).
     private mutating func checkNoneGiven() {
-        guard let given = binding.positionedParameters?.members, !given.isEmpty else { return }
+        guard let given = binding.parameterSource?.place.members, !given.isEmpty else { return }
         report("binding \(binding.displayKey) -> '\(binding.factory)' gives parameters "
-            + given.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            + given.map(\.key).sorted().map { "'\($0)'" }.joined(separator: ", ")
             + ", but factory '\(catalog.factories[factory].name)' takes none; remove '\(BindingKey.parameters)'", at: "")
     }
 
     // MARK: - The recorded shape
 
-    /// Reports each field of `value` (an object) that does not fit, and notes
-    /// in `conversions`, by node, each whole-value reference converted to its
+    /// Reports each field of `value` (an object) that does not fit, and
+    /// replaces in `parameters` each whole-value reference converted to its
     /// field's type.
     private mutating func check(
-        _ value: PositionedJSON, against fields: [CatalogDescription.ParameterField], at pointer: String,
-        converting conversions: inout [Int: JSONNodes.Payload]
+        _ value: JSONPlace, against fields: [CatalogDescription.ParameterField], at pointer: String,
+        in parameters: inout BindingParameters, closed: Bool
     ) {
-        guard let members = value.members else { return }
+        guard value.kind == .object else { return }
+        if closed { checkUnknownKeys(of: value, against: fields, at: pointer) }
         for field in fields {
             let fieldPointer = pointer + "/" + JSONPointer.escape(field.name)
-            guard let member = members[field.name] else {
+            guard let member = value[field.name] else {
                 if field.required {
                     report("\(parameter(fieldPointer)) is missing, but \(typeName) needs it (\(Self.article(field.type)))",
                         at: pointer, position: value.position)
                 }
                 continue
             }
-            check(member, as: field, at: fieldPointer, converting: &conversions)
+            check(member, as: field, at: fieldPointer, in: &parameters, closed: closed)
         }
     }
 
     /// One field's value; a whole-value reference is converted where it can be.
     private mutating func check(
-        _ value: PositionedJSON, as field: CatalogDescription.ParameterField, at pointer: String,
-        converting conversions: inout [Int: JSONNodes.Payload]
+        _ value: JSONPlace, as field: CatalogDescription.ParameterField, at pointer: String,
+        in parameters: inout BindingParameters, closed: Bool
     ) {
         if binding.interpolation.unset[pointer] != nil { return }
-        if value.isNull {
-            if field.required { reportMismatch(field, found: value, at: pointer) }
+        if value.kind == .null {
+            if field.required { reportMismatch(field, found: value, in: parameters, at: pointer) }
             return
         }
-        switch (field.type, value.content) {
-        case ("string", .string), ("boolean", .bool), ("number", .number), ("array", .array), ("any", _):
+        switch (field.type, value.kind) {
+        case ("string", .string), ("boolean", .bool), ("array", .array), ("any", _):
             return
-        case ("integer", .number(let number)) where Self.isWhole(number):
+        case ("number", .number):
+            if JSONNumber.underflows(value.text) {
+                report("\(parameter(pointer)) is \(value.text), which is too small for a 64-bit floating-point number "
+                    + "(it would be read as 0); write 0, or a number above about 2.2e-308", at: pointer,
+                    position: value.position)
+            } else if Double(value.text) == 0, value.text.contains(where: { $0 == "e" || $0 == "E" }) {
+                // JSONDecoder's floating-point path refuses a zero with an exponent (`0e9`): give it plain zero.
+                parameters.replace(value, with: .literal("0"))
+            }
+            return
+        case ("integer", .number):
+            let bits = field.bits ?? 64, signed = field.signed ?? true
+            if JSONNumber.fits(value.text, bits: bits, signed: signed) { return }
+            guard JSONNumber.isWhole(value.text), let range = JSONNumber.range(bits: bits, signed: signed) else {
+                break  // a fraction: the type mismatch below
+            }
+            report("\(parameter(pointer)) is the number \(value.text), which is out of range: \(typeName) needs an "
+                + "integer from \(range.lowest) to \(range.highest) there", at: pointer, position: value.position)
             return
         case ("object", .object):
-            if let fields = field.fields { check(value, against: fields, at: pointer, converting: &conversions) }
+            if let fields = field.fields { check(value, against: fields, at: pointer, in: &parameters, closed: closed) }
             return
-        case ("integer", .string(let text)), ("number", .string(let text)), ("boolean", .string(let text)):
-            guard let variable = binding.interpolation.wholeValues[pointer] else { break }
+        case ("integer", .string), ("number", .string), ("boolean", .string):
+            guard let variable = binding.interpolation.wholeValues[pointer],
+                  let text = parameters.string(at: value) else { break }
             if let converted = Self.convert(text, to: field.type) {
-                conversions[value.node] = converted
+                parameters.replace(value, with: .literal(converted))
                 return
             }
             report("\(parameter(pointer)) gets \"\(text)\" from environment variable \(variable), but \(typeName) "
@@ -114,40 +131,50 @@ struct ParameterCheck {
         default:
             break
         }
-        reportMismatch(field, found: value, at: pointer)
+        reportMismatch(field, found: value, in: parameters, at: pointer)
+    }
+
+    /// Rule `unknown-parameter`: a key the type does not read, which
+    /// `JSONDecoder` would ignore, leaving the field it was meant for at its default.
+    private mutating func checkUnknownKeys(
+        of value: JSONPlace, against fields: [CatalogDescription.ParameterField], at pointer: String
+    ) {
+        let known = Set(fields.map(\.name))
+        for member in value.members where !known.contains(member.key) {
+            let key = pointer + "/" + JSONPointer.escape(member.key)
+            let suggestion = EditDistance.suggestions(for: member.key, among: fields.map(\.name)).first
+            diagnostics.append(binding.diagnostic(
+                .unknownParameter, "\(parameter(key)) is not a field of \(typeName), which would ignore it"
+                    + (suggestion.map { "; did you mean '\($0)'?" }
+                        ?? "; its fields are " + fields.map { "'\($0.name)'" }.joined(separator: ", ")),
+                field: BindingKey.parameters.rawValue + key, position: member.keyPosition, suggestion: suggestion,
+                fallbackFile: manifestFile))
+        }
     }
 
     private mutating func reportMismatch(
-        _ field: CatalogDescription.ParameterField, found value: PositionedJSON, at pointer: String
+        _ field: CatalogDescription.ParameterField, found value: JSONPlace, in parameters: BindingParameters,
+        at pointer: String
     ) {
-        report("\(parameter(pointer)) is \(value.foundDescription), but \(typeName) needs \(Self.article(field.type)) "
-            + "there", at: pointer, position: value.position)
+        report("\(parameter(pointer)) is \(value.foundDescription(in: parameters)), but \(typeName) needs "
+            + "\(Self.article(field.type)) there", at: pointer, position: value.position)
     }
 
-    /// The text of a whole-value reference as the JSON value a field of `type` takes.
-    static func convert(_ text: String, to type: String) -> JSONNodes.Payload? {
+    /// The text of a whole-value reference as the JSON text of the value a field of `type` takes.
+    static func convert(_ text: String, to type: String) -> String? {
         switch type {
-        case "integer": Int(text).map { .number(JSONNumber($0)) }
-        case "number":
-            Int(text).map { .number(JSONNumber($0)) }
-                ?? Double(text).flatMap { $0.isFinite ? .number(JSONNumber($0)) : nil }
-        case "boolean": text == "true" ? .bool(true) : text == "false" ? .bool(false) : nil
+        case "integer": Int64(text).map { String($0) }
+        case "number": Int64(text).map { String($0) } ?? Double(text).flatMap { $0.isFinite ? "\($0)" : nil }
+        case "boolean": text == "true" || text == "false" ? text : nil
         default: nil
         }
     }
 
-    /// Whether a number is one an integer field takes: whole and within
-    /// `Int`'s range, by the rule the decoder itself applies, so a catalog
-    /// description's check and the app's decoding agree. (Read as a `Double`,
-    /// `9999555555600001.5` would look whole.)
-    private static func isWhole(_ number: JSONNumber) -> Bool {
-        number.integer(as: Int.self) != nil
-    }
 
     // MARK: - The real type
 
     /// A decoding failure, at the place the decoder names, in Patchbay's words.
-    private mutating func reportDecodingError(_ error: any Error, typeName: String, value: PositionedJSON) {
+    private mutating func reportDecodingError(_ error: any Error, typeName: String, value: BindingParameters) {
         guard let error = error as? DecodingError, let keys = error.codingPathKeys else {
             report("the parameters of binding \(binding.displayKey) -> '\(binding.factory)' are not accepted by "
                 + "\(typeName): \(error)", at: "")
@@ -155,13 +182,13 @@ struct ParameterCheck {
         }
         let pointer = keys.map { "/" + JSONPointer.escape($0) }.joined()
         // The value the path leads to (for a missing key, the object that lacks it) knows its position.
-        let found = value.value(atPath: keys)
+        let found = value.place.value(atPath: keys)
         switch error {
         case .keyNotFound(let key, _):
             let missing = pointer + "/" + JSONPointer.escape(key.intValue.map(String.init) ?? key.stringValue)
             report("\(parameter(missing)) is missing, but \(typeName) needs it", at: pointer, position: found?.position)
         case .typeMismatch(let expected, _), .valueNotFound(let expected, _):
-            report("\(parameter(pointer)) is \(found?.foundDescription ?? "missing"), but \(typeName) needs "
+            report("\(parameter(pointer)) is \(found?.foundDescription(in: value) ?? "missing"), but \(typeName) needs "
                 + "\(JSONValue.article(swiftType: expected)) there", at: pointer, position: found?.position)
         case .dataCorrupted(let context):
             report("\(parameter(pointer)) is not accepted by \(typeName): \(context.debugDescription)", at: pointer,
@@ -207,13 +234,16 @@ struct ParameterCheck {
     }
 }
 
-extension PositionedJSON {
-    /// What a manifest gave, for messages: `the string "587x"`, `the number 2.5`, `true`, `an array`.
-    var foundDescription: String {
-        switch content {
-        case .array: "an array"
-        case .object: "an object"
-        default: jsonValue.foundDescription
+extension JSONPlace {
+    /// What a manifest gave, for messages: `the string "587x"`, `the number 2.5`, `true`, `an array`;
+    /// a string as interpolated in `parameters`.
+    func foundDescription(in parameters: BindingParameters) -> String {
+        switch kind {
+        case .array: return "an array"
+        case .object: return "an object"
+        case .string: return JSONValue.string(parameters.string(at: self) ?? "").foundDescription
+        case .number: return "the number " + (text.count > 40 ? text.prefix(40) + "..." : text)  // as written
+        default: return (decoded(as: JSONValue.self) ?? .null).foundDescription
         }
     }
 }

@@ -166,32 +166,34 @@ public enum ManifestSchema {
                 "Factory '\(factory.name)' takes no parameters.", ["maxProperties": .integer(0)])])])
         }
         guard let fields = parameters.fields else { return nil }
-        var shape = objectShape(fields)
+        var shape = objectShape(fields, closed: parameters.closed == true)
         shape["description"] = .string("The parameters of factory '\(factory.name)' (\(parameters.type)).")
         var rule: [String: JSONValue] = ["properties": object([BindingKey.parameters.rawValue: .object(shape)])]
         if fields.contains(where: \.required) { rule["required"] = strings([BindingKey.parameters.rawValue]) }
         return .object(rule)
     }
 
-    /// The keys of an object with known fields; other keys are allowed.
-    private static func objectShape(_ fields: [CatalogDescription.ParameterField]) -> [String: JSONValue] {
+    /// The keys of an object with known fields; other keys are allowed only
+    /// when the type is open (`unknown-parameter` refuses them otherwise).
+    private static func objectShape(_ fields: [CatalogDescription.ParameterField], closed: Bool) -> [String: JSONValue] {
         var shape: [String: JSONValue] = [
-            "properties": .object(Dictionary(fields.map { ($0.name, fieldSchema($0)) }) { first, _ in first }),
+            "properties": .object(Dictionary(fields.map { ($0.name, fieldSchema($0, closed: closed)) }) { first, _ in first }),
         ]
+        if closed { shape["additionalProperties"] = .bool(false) }
         let required = fields.filter(\.required).map(\.name)
         if !required.isEmpty { shape["required"] = strings(required.sorted()) }
         return shape
     }
 
     /// One field: its JSON type (or null too, when it may be absent), and its own fields.
-    private static func fieldSchema(_ field: CatalogDescription.ParameterField) -> JSONValue {
+    private static func fieldSchema(_ field: CatalogDescription.ParameterField, closed: Bool) -> JSONValue {
         let known = ["string", "integer", "number", "boolean", "object", "array"]
         guard known.contains(field.type) else { return object([:]) }
         var schema: [String: JSONValue] = [
             "type": field.required ? .string(field.type) : strings([field.type, "null"]),
         ]
         if field.type == "object", let fields = field.fields {
-            schema.merge(objectShape(fields)) { _, new in new }
+            schema.merge(objectShape(fields, closed: closed)) { _, new in new }
         }
         return .object(schema)
     }

@@ -9,9 +9,10 @@ import PackagePlugin
 ///     swift package check-manifests Manifests --strict    # one folder, warnings fail too
 ///     swift package check-manifests --target MyApp
 ///
-/// Without a PATH it checks the manifests of every target (its `Manifests`
-/// folder, else the `*.json` manifests in its folder, as the build-tool plugin
-/// finds them) and the package's top-level `Manifests` folder. The other
+/// Without a PATH it checks what the build-tool plugin checks: the manifests
+/// of every target (its `Manifests` folder, else the `*.json` manifests in
+/// its folder) and the package's top-level `Manifests` folder, or the
+/// folders listed in the package's `.patchbay-manifests` file. The other
 /// options of `patchbay check` (`--strict`, `--format`, `--catalog`,
 /// `--require-env`) are passed on. It prints `patchbay check`'s diagnostics
 /// and fails when the check finds errors.
@@ -28,21 +29,29 @@ struct CheckManifests: CommandPlugin {
         let targetNames = extractor.extractOption(named: "target")
         var forwarded = extractor.remainingArguments
         if !Self.hasOperand(forwarded) {
+            let package = context.package.directoryURL
             let targets = targetNames.isEmpty ? context.package.targets : try context.package.targets(named: targetNames)
-            var found = targets.compactMap(\.sourceDirectory).compactMap(ManifestLocation.find(inTarget:))
-            if targetNames.isEmpty,
-               let root = ManifestLocation.find(among: [context.package.directoryURL.appendingPathComponent("Manifests")]) {
-                found.append(root)
+            // What the build plugin checks for each target (its folder and
+            // the package's Manifests, or the configuration file's folders);
+            // with no target named, the package's Manifests even if no
+            // target has sources.
+            var searches = try targets.compactMap(\.sourceDirectory).map {
+                try ManifestLocation.search(target: $0, package: package)
             }
-            // A target at the package's root has the root's Manifests folder: check it once.
-            var folders: [URL] = []
-            for folder in found.map(\.folder) where !folders.contains(folder) {
-                folders.append(folder)
+            if targetNames.isEmpty { searches.append(try ManifestLocation.search(target: nil, package: package)) }
+            // A folder several targets share (the package's Manifests) is checked once.
+            var folders: [URL] = [], looked: [URL] = []
+            for search in searches {
+                for folder in search.found.map(\.folder) where !folders.contains(folder) { folders.append(folder) }
+                for folder in search.looked where !looked.contains(folder) { looked.append(folder) }
             }
             guard !folders.isEmpty else {
                 throw Failure(description: """
-                    found no manifests to check: put them in a target's Manifests folder or in \
-                    Manifests at the package's root, or name a file or folder: swift package check-manifests PATH
+                    found no manifests to check. It looked in:
+                    \(looked.map { "  " + $0.path }.joined(separator: "\n"))
+                    Put the manifests (*.json) in one of these folders, list the folders that hold them in \
+                    \(package.appendingPathComponent(ManifestLocation.configurationFileName).path), \
+                    or name a file or folder: swift package check-manifests PATH
                     """)
             }
             forwarded += folders.map(\.path)
@@ -92,7 +101,8 @@ struct CheckManifests: CommandPlugin {
         ARGUMENTS:
           PATH            A manifest file, or a folder of manifests with catalog.json beside them.
                           Default: every target's Manifests folder (else the *.json manifests in
-                          its folder), and Manifests at the package's root.
+                          its folder), and Manifests at the package's root; or the folders listed,
+                          one per line, in .patchbay-manifests at the package's root.
 
         OPTIONS:
           --target NAME   Check only this target's manifests (repeatable).

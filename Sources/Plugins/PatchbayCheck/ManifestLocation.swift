@@ -5,8 +5,8 @@
 import Foundation
 import PackagePlugin
 
-/// The folder of manifests that `patchbay check` is given for one target, and
-/// the files whose change can change the verdict.
+/// A folder of manifests that `patchbay check` is given, and the files whose
+/// change can change the verdict.
 struct ManifestLocation {
     /// The folder passed to `patchbay check`, which takes every `*.json` in it
     /// except `catalog.json` and `*.schema.json` as a manifest and finds
@@ -16,22 +16,104 @@ struct ManifestLocation {
     /// description and schemas, since a changed catalog changes the verdict.
     let inputs: [URL]
 
-    /// The manifests of a target whose sources are in `directory`: its
-    /// `Manifests` folder, else the target's folder itself when manifests lie
-    /// there directly; `nil` when neither holds a manifest.
-    static func find(inTarget directory: URL) -> ManifestLocation? {
-        find(among: [directory.appendingPathComponent("Manifests"), directory])
+    /// The file at a package's root that names the folders to check instead
+    /// of the defaults: one folder per line, relative to the package's root;
+    /// blank lines and lines starting with `#` are ignored. A plain file, as
+    /// a build-tool plugin takes no arguments; not `.json`, which would pass
+    /// for a manifest in a folder of them.
+    static let configurationFileName = ".patchbay-manifests"
+
+    /// What a search found, and everywhere it looked, for the error that
+    /// finding nothing is.
+    struct Search {
+        /// The folders that hold manifests, each once, in the order looked.
+        var found: [ManifestLocation] = []
+        /// Every folder looked in, in order.
+        var looked: [URL] = []
+        /// The configuration file that chose the folders, if one did.
+        var configuration: URL?
+
+        /// The folders looked in, one per line, for a message.
+        var lookedList: String {
+            looked.map { "  " + $0.path }.joined(separator: "\n")
+        }
+    }
+
+    /// The manifests the app reads, for a target whose sources are in
+    /// `directory` in the package at `package`: the folders that the
+    /// package's configuration file lists, else the target's `Manifests`
+    /// folder (or the target's folder itself when manifests lie there
+    /// directly) and the package's `Manifests` folder, which an app run with
+    /// `swift run` reads as `./Manifests`.
+    ///
+    /// - Throws: ``ConfigurationError`` when the configuration file cannot be
+    ///   read or lists a folder that holds no manifest: a folder named on
+    ///   purpose must not be skipped quietly.
+    static func search(target directory: URL?, package: URL) throws -> Search {
+        if let configured = try configuredFolders(package: package) {
+            var search = Search(configuration: configured.file)
+            for folder in configured.folders {
+                search.looked.append(folder)
+                guard let location = find(in: folder) else {
+                    throw ConfigurationError(description: """
+                        \(configured.file.path) lists \(folder.path), which holds no manifest \
+                        (a *.json file other than catalog.json and *.schema.json)
+                        """)
+                }
+                search.found.append(location)
+            }
+            return search
+        }
+        var search = Search()
+        var candidates: [URL] = []
+        if let directory {
+            candidates += [directory.appendingPathComponent("Manifests"), directory]
+        }
+        candidates.append(package.appendingPathComponent("Manifests"))
+        var targetFound = false
+        for (index, folder) in candidates.enumerated() {
+            let isTargetFolder = directory != nil && index < 2
+            // The target's folder itself only when its Manifests folder has none.
+            if isTargetFolder && targetFound { continue }
+            let standard = folder.standardizedFileURL
+            guard !search.looked.contains(standard) else { continue }
+            search.looked.append(standard)
+            if let location = find(in: standard) {
+                search.found.append(location)
+                if isTargetFolder { targetFound = true }
+            }
+        }
+        return search
+    }
+
+    /// The folders the package's configuration file lists; nil when it has none.
+    static func configuredFolders(package: URL) throws -> (file: URL, folders: [URL])? {
+        let file = package.appendingPathComponent(configurationFileName)
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+            throw ConfigurationError(description: "cannot read \(file.path) as UTF-8 text")
+        }
+        let lines = text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        guard !lines.isEmpty else {
+            throw ConfigurationError(description: "\(file.path) names no folder: write one folder of manifests per line")
+        }
+        let folders = lines.map { line in
+            (line.hasPrefix("/") ? URL(fileURLWithPath: line) : package.appendingPathComponent(line)).standardizedFileURL
+        }
+        return (file, folders)
+    }
+
+    /// The manifests in `folder`; `nil` when it holds none.
+    static func find(in folder: URL) -> ManifestLocation? {
+        let json = jsonFiles(in: folder)
+        return json.contains(where: isManifest) ? ManifestLocation(folder: folder, inputs: json) : nil
     }
 
     /// The first of `folders` that holds at least one manifest.
     static func find(among folders: [URL]) -> ManifestLocation? {
-        for folder in folders {
-            let json = jsonFiles(in: folder)
-            if json.contains(where: isManifest) {
-                return ManifestLocation(folder: folder, inputs: json)
-            }
-        }
-        return nil
+        folders.lazy.compactMap(find(in:)).first
     }
 
     /// Whether `file` is a manifest by the rule `patchbay check` applies to a
@@ -48,6 +130,11 @@ struct ManifestLocation {
     private static func jsonFiles(in folder: URL) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0) }
+    }
+
+    /// A configuration file that cannot be followed; SwiftPM prints it and the build fails.
+    struct ConfigurationError: Error, CustomStringConvertible {
+        let description: String
     }
 }
 

@@ -1,23 +1,25 @@
 import Foundation
 import PackagePlugin
 
-/// Checks a target's manifests with `patchbay check` on every build, so a
-/// manifest that the app would refuse at start-up fails the build instead,
+/// Checks the manifests an app reads with `patchbay check` on every build, so
+/// a manifest that the app would refuse at start-up fails the build instead,
 /// with each problem at its manifest's line and column:
 ///
 ///     .executableTarget(
 ///         name: "MyApp",
-///         exclude: ["Manifests"],
 ///         plugins: [.plugin(name: "PatchbayCheck", package: "Patchbay")])
 ///
-/// The manifests are the target's `Manifests` folder, else the `*.json`
-/// files in the target's folder, with `catalog.json` beside them when there
-/// is one. The check runs again only when one of those files (or the
-/// `patchbay` tool) changes.
+/// The manifests are the package's `Manifests` folder (what an app run with
+/// `swift run` reads as `./Manifests`) and the target's `Manifests` folder
+/// (else the `*.json` manifests in the target's folder), each with
+/// `catalog.json` beside it when there is one; or, when the package's root
+/// holds a `.patchbay-manifests` file, the folders it lists, one per line.
+/// Finding none is an error that lists every place looked. The check runs
+/// again only when one of those files (or the `patchbay` tool) changes.
 @main
 struct PatchbayCheck: BuildToolPlugin {
-    /// One command that checks the target's manifests, or none (with a
-    /// warning) when the target has none or is not a Swift target.
+    /// One command that checks the manifests; throws (failing the build) when
+    /// there are none where the target asked for a check.
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         // The check's stamp is a Swift file (see `checkCommand`), which only a
         // Swift target can take; a C target can use `swift package check-manifests`.
@@ -28,16 +30,19 @@ struct PatchbayCheck: BuildToolPlugin {
                 """)
             return []
         }
-        guard let location = ManifestLocation.find(inTarget: directory) else {
-            // The target asked for the check: finding nothing is a mistake worth
-            // seeing, but not a reason to fail the build.
-            Diagnostics.warning("""
-                PatchbayCheck found no manifests for target '\(target.name)': put them in \
-                \(directory.appendingPathComponent("Manifests").path)
+        let search = try ManifestLocation.search(target: directory, package: context.package.directoryURL)
+        guard !search.found.isEmpty else {
+            // The target asked for the check: a build that checks nothing
+            // would pass every mistake, so it fails, saying where it looked.
+            throw ManifestLocation.ConfigurationError(description: """
+                PatchbayCheck found no manifests for target '\(target.name)'. It looked in:
+                \(search.lookedList)
+                Put the manifests (*.json) in one of these folders, or list the folders that hold them, \
+                one per line, in \(context.package.directoryURL.appendingPathComponent(ManifestLocation.configurationFileName).path)
                 """)
-            return []
         }
-        return [location.checkCommand(
+        return [ManifestLocation.checkCommand(
+            search.found,
             patchbay: try context.tool(named: "patchbay").url,
             workDirectory: context.pluginWorkDirectoryURL,
             label: target.name)]
@@ -45,7 +50,7 @@ struct PatchbayCheck: BuildToolPlugin {
 }
 
 extension ManifestLocation {
-    /// The build command that checks the manifests.
+    /// The build command that checks the manifests of `locations`, all in one run.
     ///
     /// A build command runs only when its outputs are out of date with its
     /// inputs, and `patchbay check` writes no file; so a shell runs the check
@@ -64,20 +69,22 @@ extension ManifestLocation {
     /// below its current folder relative to it, and a build command's
     /// current folder is the package's; so the command runs from the work
     /// directory, where the paths come out absolute, as Xcode needs them.
-    func checkCommand(patchbay: URL, workDirectory: URL, label: String) -> Command {
+    static func checkCommand(_ locations: [ManifestLocation], patchbay: URL, workDirectory: URL, label: String) -> Command {
         let stamp = workDirectory.appendingPathComponent("PatchbayCheck-manifests-checked.swift")
+        let folders = locations.map(\.folder.path)
         return .buildCommand(
-            displayName: "Checking Patchbay manifests of \(label) in \(folder.path)",
+            displayName: "Checking Patchbay manifests of \(label) in \(folders.joined(separator: ", "))",
             executable: URL(fileURLWithPath: "/bin/sh"),
-            // `sh -c SCRIPT NAME ARG...`: the paths reach the script as $1 to
-            // $4, never spliced into its text, so spaces in them are safe;
-            // `: >` is the shell's own way to write the empty file, with no
-            // other program to find on the build's PATH.
+            // `sh -c SCRIPT NAME ARG...`: the paths reach the script as $1,
+            // $2, $3 and the folders after them, never spliced into its text,
+            // so spaces in them are safe; `: >` is the shell's own way to
+            // write the empty file, with no other program to find on the
+            // build's PATH.
             arguments: [
-                "-c", #"cd "$4" && "$1" check "$2" && : > "$3""#, "patchbay-check",
-                patchbay.path, folder.path, stamp.path, workDirectory.path,
-            ],
-            inputFiles: inputs + [patchbay],
+                "-c", #"p="$1" s="$2" w="$3"; shift 3; cd "$w" && "$p" check "$@" && : > "$s""#, "patchbay-check",
+                patchbay.path, stamp.path, workDirectory.path,
+            ] + folders,
+            inputFiles: locations.flatMap(\.inputs) + [patchbay],
             outputFiles: [stamp])
     }
 }
@@ -87,14 +94,15 @@ import XcodeProjectPlugin
 
 extension PatchbayCheck: XcodeBuildToolPlugin {
     /// The same check for a target of an Xcode project, which has no folder of
-    /// its own: its manifests are a `Manifests` folder holding JSON files among
-    /// the target's files (usually bundled as resources), else
-    /// `TARGET/Manifests` or `Manifests` in the project's folder.
+    /// its own: its manifests are a `Manifests` folder among the target's
+    /// files (usually bundled as resources), else `TARGET/Manifests` or
+    /// `Manifests` in the project's folder.
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
         let project = context.xcodeProject.directoryURL
+        // A group of JSON files lists each file; a folder reference (a blue
+        // folder, which bundles the folder whole) lists the folder itself.
         let ownFolders = target.inputFiles.map(\.url)
-            .filter { $0.pathExtension == "json" }
-            .map { $0.deletingLastPathComponent() }
+            .map { $0.pathExtension == "json" ? $0.deletingLastPathComponent() : $0 }
             .filter { $0.lastPathComponent == "Manifests" }
         var candidates: [URL] = []
         for folder in ownFolders + [
@@ -104,13 +112,17 @@ extension PatchbayCheck: XcodeBuildToolPlugin {
             candidates.append(folder)
         }
         guard let location = ManifestLocation.find(among: candidates) else {
-            Diagnostics.warning("""
-                PatchbayCheck found no manifests for target '\(target.displayName)': put them in a \
-                folder named Manifests, in the target or at \(project.appendingPathComponent("Manifests").path)
+            // As for a package: a target that asked for the check and checks nothing fails.
+            let looked = candidates.map { "  " + $0.path }.joined(separator: "\n")
+            throw ManifestLocation.ConfigurationError(description: """
+                PatchbayCheck found no manifests for target '\(target.displayName)'. It looked in:
+                \(looked)
+                Put the manifests (*.json) in a folder named Manifests, in the target or at \
+                \(project.appendingPathComponent("Manifests").path)
                 """)
-            return []
         }
-        return [location.checkCommand(
+        return [ManifestLocation.checkCommand(
+            [location],
             patchbay: try context.tool(named: "patchbay").url,
             workDirectory: context.pluginWorkDirectoryURL,
             label: target.displayName)]

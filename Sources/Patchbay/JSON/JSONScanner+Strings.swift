@@ -1,8 +1,7 @@
-/// Strings: where the reader checks escapes and UTF-8, and decodes keys and values.
-///
-/// A string is where non-ASCII text may appear, so this is also where UTF-8
-/// continuation bytes are counted for columns.
-extension JSONReader {
+/// Strings: where the scanner checks escapes and UTF-8 (`JSONDecoder`
+/// decodes them). A string is where non-ASCII text may appear, so this is
+/// also where UTF-8 continuation bytes are counted for columns.
+extension JSONScanner {
     /// Reads a string from its opening quote; returns the byte range between the
     /// quotes and whether it holds escapes (a string with none is used as is).
     mutating func string(openedAt opening: SourcePosition) throws(Stop) -> (Range<Int>, Bool) {
@@ -122,55 +121,5 @@ extension JSONReader {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
         default: nil
         }
-    }
-
-    /// The text of a string's content, already validated.
-    func text(of content: Range<Int>, hasEscapes: Bool) -> String {
-        hasEscapes
-            ? decodeEscapes(in: content)
-            : String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self)
-    }
-
-    /// Decodes a string's content, already validated, whose escapes need resolving.
-    /// A lone surrogate becomes U+FFFD, as Swift's own decoding does.
-    func decodeEscapes(in content: Range<Int>) -> String {
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(content.count)
-        var index = content.lowerBound
-        // The UTF-16 code unit of the \uXXXX at `escape`, whose digits validation has checked.
-        func codeUnit(at escape: Int) -> UInt32 {
-            (escape + 2..<escape + 6).reduce(0) { $0 << 4 | (hexValue(bytes[$1]) ?? 0) }
-        }
-        while index < content.upperBound {
-            guard bytes[index] == UInt8(ascii: "\\") else {
-                utf8.append(bytes[index])
-                index += 1
-                continue
-            }
-            var scalar: Unicode.Scalar
-            switch bytes[index + 1] {
-            case UInt8(ascii: "b"): scalar = "\u{08}"
-            case UInt8(ascii: "f"): scalar = "\u{0C}"
-            case UInt8(ascii: "n"): scalar = "\n"
-            case UInt8(ascii: "r"): scalar = "\r"
-            case UInt8(ascii: "t"): scalar = "\t"
-            case UInt8(ascii: "u"):
-                let unit = codeUnit(at: index)
-                scalar = Unicode.Scalar(unit) ?? "\u{FFFD}"
-                if (0xD800..<0xDC00).contains(unit), index + 12 <= content.upperBound,
-                   bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u") {
-                    let low = codeUnit(at: index + 6)
-                    if (0xDC00..<0xE000).contains(low) {
-                        scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}"
-                        index += 6
-                    }
-                }
-                index += 4
-            default: scalar = Unicode.Scalar(bytes[index + 1])  // \" \\ \/
-            }
-            index += 2
-            utf8.append(contentsOf: String(scalar).utf8)
-        }
-        return String(decoding: utf8, as: UTF8.self)
     }
 }

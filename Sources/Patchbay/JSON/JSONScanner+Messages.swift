@@ -1,9 +1,9 @@
-/// The reader's error messages, and the byte-level helpers they describe with.
+/// The scanner's error messages, and the byte-level helpers they describe with.
 ///
 /// Messages read "expected X, found Y", where Y names what is really there: a
 /// quoted character, a bare word (`'tru'`), "end of file" or a control
 /// character by code point, so a person can find it even when it is invisible.
-extension JSONReader {
+extension JSONScanner {
     /// What stands at an offset, for the "found ..." part of a message.
     struct Found {
         /// The description: `'}'`, `'tru'`, `end of file`, `control character U+0001`.

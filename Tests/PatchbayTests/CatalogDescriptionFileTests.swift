@@ -1,0 +1,53 @@
+// FactoryCatalog.refreshDescription(at:): the unit test that keeps a
+// committed catalog.json current writes it when it is missing or stale,
+// fails that once, and passes when it is current.
+import Foundation
+import NotesKit
+import Patchbay
+import Testing
+
+@Suite struct CatalogDescriptionFileTests {
+    @Test func aMissingDescriptionIsWrittenAndFailsOnce() throws {
+        let folder = try ManifestFolder(["development.json": "{}"])
+        let file = folder.file("catalog.json")
+        let refreshed = try #require(throws: CatalogDescriptionRefreshed.self) {
+            try FactoryCatalog.notes.refreshDescription(at: file)
+        }
+        #expect(refreshed.wasMissing)
+        #expect(refreshed.description.hasSuffix("catalog.json did not exist; wrote it from the live catalog. Review and "
+            + "commit it: `patchbay check` and the PatchbayCheck plugin check factory names, parameters and "
+            + "dependencies with it. The next run passes."), "\(refreshed)")
+        #expect(try Data(contentsOf: file) == FactoryCatalog.notes.describe().jsonData())
+        // The next run finds it current.
+        try FactoryCatalog.notes.refreshDescription(at: file)
+    }
+
+    @Test func aStaleDescriptionIsRewritten() throws {
+        var other = FactoryCatalog()
+        other.register("sundial", provides: String.self) { "noon" }
+        let folder = try ManifestFolder(["catalog.json": String(decoding: try other.describe().jsonData(), as: UTF8.self)])
+        let file = folder.file("catalog.json")
+        let refreshed = try #require(throws: CatalogDescriptionRefreshed.self) {
+            try FactoryCatalog.notes.refreshDescription(at: file)
+        }
+        #expect(!refreshed.wasMissing)
+        #expect(refreshed.description.contains("catalog.json was out of date with the catalog; rewrote it"))
+        #expect(try CatalogDescription(jsonData: Data(contentsOf: file)) == FactoryCatalog.notes.describe())
+    }
+
+    @Test func aCurrentDescriptionIsLeftAsItIsWhateverItsLayout() throws {
+        // The same description, compact: equal as a description, so not rewritten.
+        let compact = try JSONEncoder().encode(FactoryCatalog.notes.describe())
+        let folder = try ManifestFolder(["catalog.json": String(decoding: compact, as: UTF8.self)])
+        try FactoryCatalog.notes.refreshDescription(at: folder.file("catalog.json"))
+        #expect(try Data(contentsOf: folder.file("catalog.json")) == compact)
+    }
+
+    @Test func somethingThatIsNotADescriptionIsReplaced() throws {
+        let folder = try ManifestFolder(["catalog.json": "not json"])
+        #expect(throws: CatalogDescriptionRefreshed.self) {
+            try FactoryCatalog.notes.refreshDescription(at: folder.file("catalog.json"))
+        }
+        #expect(try CatalogDescription(jsonData: Data(contentsOf: folder.file("catalog.json"))) == FactoryCatalog.notes.describe())
+    }
+}

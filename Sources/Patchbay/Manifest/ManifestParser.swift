@@ -69,8 +69,9 @@ struct ManifestParser {
 
         /// Files each member of `object` under its key, in one pass.
         init(_ object: JSONPlace) {
-            for member in object.members {
-                switch object.layout.key(of: member.value.node, in: ManifestKey.table) {
+            object.layout.forEachMember(of: object.node, in: ManifestKey.table) { key, child in
+                let member = JSONPlace.Member(value: JSONPlace(object.layout, node: child))
+                switch key {
                 case .schema: break  // for editors; the loader ignores it
                 case .format: format = member.value
                 case .environment: environment = member.value
@@ -91,9 +92,9 @@ struct ManifestParser {
 
         /// Files each member of `object` under its key, in one pass.
         init(_ object: JSONPlace) {
-            for child in object.layout.children(of: object.node) {
+            object.layout.forEachMember(of: object.node, in: BindingKey.table) { key, child in
                 let member = JSONPlace.Member(value: JSONPlace(object.layout, node: child))
-                switch object.layout.key(of: child, in: BindingKey.table) {
+                switch key {
                 case .protocol: protocolName = member.value
                 case .collection: collection = member.value
                 case .factory: factory = member.value

@@ -553,3 +553,11 @@ private struct SplitMix64: RandomNumberGenerator {
         #expect(try JSONDecoder().decode(SourcePosition.self, from: data) == at(4, 9))
     }
 }
+
+extension DuplicateKey {
+    /// A repeat of `key` in the object at `pointer` (whose segments hold no `/` or `~`).
+    init(key: String, in pointer: String, first: SourcePosition, duplicate: SourcePosition) {
+        let parent = pointer.split(separator: "/").reduce(nil as PointerPath?) { PointerPath(parent: $0, key: String($1)) }
+        self.init(path: PointerPath(parent: parent, key: key), first: first, duplicate: duplicate)
+    }
+}

@@ -12,7 +12,7 @@
 //     position inside the file, and no object keeps a key twice;
 //   - the scanner accepts what JSONDecoder accepts, except where the
 //     manifest format's reference lists it as stricter (trailing commas,
-//     repeated keys, a byte order mark, lone surrogates, numbers beyond
+//     repeated keys, a byte order mark, UTF-16/32 text, lone surrogates, numbers beyond
 //     Double's range, nesting past the limit), and rejects nothing else
 //     JSONDecoder reads but `0e9`, which JSONDecoder's floating-point path
 //     refuses against RFC 8259;
@@ -174,7 +174,7 @@ private func compareVerdicts(_ document: JSONDocument, _ data: Data) {
     }
     if !scannerAccepts, foundationAccepts {
         let message = document.syntaxError?.message ?? document.unrepresentable?.message ?? ""
-        let listed = ["trailing commas", "byte order mark", "unpaired surrogate", "out of range"]
+        let listed = ["trailing commas", "byte order mark", "unpaired surrogate", "out of range", "not UTF-8"]
         precondition(
             document.depthExceeded != nil || !document.duplicateKeys.isEmpty || listed.contains(where: message.contains),
             "JSONDecoder accepts a document the scanner rejects, for a reason not listed: \(message)")

@@ -94,4 +94,13 @@ import Testing
         let result = try runProduct("patchbay", ["check", empty.url.path])
         #expect(result.status == 2)
     }
+
+    @Test func aUTF16FileIsNamedAsOne() throws {
+        let text = #"{ "format": 1, "bindings": [] }"#
+        for data in [text.data(using: .utf16BigEndian)!, text.data(using: .utf16)!, text.data(using: .utf32LittleEndian)!] {
+            let document = JSONScanner.scan(data)
+            #expect(document.syntaxError?.message.contains("UTF-16 or UTF-32") == true, "\(document.syntaxError as Any)")
+            #expect(document.syntaxError?.position == SourcePosition(line: 1, column: 1))
+        }
+    }
 }

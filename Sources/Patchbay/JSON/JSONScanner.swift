@@ -96,6 +96,10 @@ struct JSONScanner {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             throw failure("byte order mark (BOM) is not allowed; save the file as UTF-8 without a BOM", at: 0)
         }
+        // JSONDecoder reads UTF-16 and UTF-32 too, which a NUL or a BOM in the first bytes gives away.
+        if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+            throw failure("the file is UTF-16 or UTF-32 text, not UTF-8; save it as UTF-8", at: 0)
+        }
         var state = State.rootValue
         while true {
             skipWhitespace()

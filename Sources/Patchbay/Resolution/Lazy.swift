@@ -12,8 +12,9 @@
 ///     let body = try templates.get().render("welcome")
 ///
 /// The value is resolved once, from the injector that served the holder, and
-/// kept until ``reset()``, after which the next use resolves again (for a
-/// reconnecting client, say, or a test). A `Lazy` holds its container weakly, so it never keeps one alive;
+/// kept until ``reset()``, which lets go of it (once no ``get()`` that
+/// loaded it is still running) so the next use resolves again: for a
+/// reconnecting client, say, or a test. A `Lazy` holds its container weakly, so it never keeps one alive;
 /// and the scope it was made in too, so a scoped instance that holds a `Lazy`
 /// does not keep its own scope alive (read after that scope is gone, it
 /// resolves as in a closed scope).
@@ -25,10 +26,12 @@ public final class Lazy<Value>: @unchecked Sendable {
     private let madeInScope: Bool
     /// Set on first use (and again after a reset); then read with one atomic load, no lock.
     private let resolved = AtomicReference<Instance<Value>>()
-    /// Serializes resets, and keeps each value a reset replaced alive until
-    /// the `Lazy` goes: a thread that loaded it just before the reset may
-    /// still be reading it, unretained.
+    /// The `get` calls running now: a value a reset replaces is released
+    /// only when none of them can still be reading it, unretained.
+    private let readers = ReaderCount()
+    /// Serializes resets and the release of what they replaced.
     private let resetLock = Lock()
+    /// Values a reset replaced while a `get` was running, released by the last one out.
     nonisolated(unsafe) private var replaced: [Instance<Value>] = []  // guarded by `resetLock`
 
     /// Creates a lazy reference to `Value` in `container`.
@@ -46,12 +49,24 @@ public final class Lazy<Value>: @unchecked Sendable {
         self.madeInScope = scope != nil
     }
 
-    deinit { resolved.destroy() }
+    deinit {
+        resolved.destroy()
+        readers.destroy()
+    }
 
     /// The value, resolved on first call.
     /// - Throws: ``ResolutionError`` when it cannot be resolved (or the container is gone).
     public func get() throws(ResolutionError) -> Value {
+        // Counted in, so a concurrent reset keeps the box this call loads
+        // (unretained) until the call has copied the value out of it.
+        readers.enter()
+        defer { if readers.leave() { releaseReplaced() } }
         if let box = resolved.load() { return box.takeUnretainedValue().value }
+        return try resolveFirst()
+    }
+
+    @inline(never)
+    private func resolveFirst() throws(ResolutionError) -> Value {
         guard let container else {
             throw ResolutionError(.containerReleased, type: String(describing: Value.self))
         }
@@ -82,13 +97,34 @@ public final class Lazy<Value>: @unchecked Sendable {
     /// manifest in force then. What the binding's lifetime keeps (a
     /// singleton) is the same instance again; a transient is made anew.
     ///
-    /// Safe to call while other threads read the value. Each value a reset
-    /// replaces is kept until this `Lazy` is released, since a reader may
-    /// hold it unretained; resetting is for rare events, not every use.
+    /// Safe to call while other threads read the value. The `Lazy` lets go
+    /// of the old value at once, or, if a ``get()`` is running then, when
+    /// the last running one returns: a `weak` reference to a value nothing
+    /// else holds is `nil` after the reset.
     public func reset() {
-        resetLock.withLock {
-            if let previous = resolved.exchange(nil) { replaced.append(previous) }
+        let released = resetLock.withLock { () -> [Instance<Value>] in
+            guard let previous = resolved.exchange(nil) else { return [] }
+            replaced.append(previous)
+            return readers.retire() ? takeReplaced() : []
         }
+        // Released here, outside the lock: a deinit may do anything, even use this `Lazy`.
+        _ = released
+    }
+
+    /// The last `get` out after a reset releases what the reset replaced.
+    @inline(never)
+    private func releaseReplaced() {
+        let released = resetLock.withLock { readers.isIdle ? takeReplaced() : [] }
+        _ = released  // outside the lock, as in `reset()`
+    }
+
+    /// Empties `replaced` and says nothing waits; called holding `resetLock`.
+    private func takeReplaced() -> [Instance<Value>] {
+        defer {
+            replaced = []
+            readers.cleared()
+        }
+        return replaced
     }
 }
 

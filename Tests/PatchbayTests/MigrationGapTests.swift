@@ -57,10 +57,76 @@ import Testing
         done.wait()
         #expect(second == nil, "released when the last get in flight returned")
     }
+
+    // MARK: Swifjection: `injectDependencies(injector:)` fills an object from the injector that made it
+
+    /// Widgets in X's two injectors and in Y, which is the default container;
+    /// X makes holders from either injector.
+    private func twoContainers() throws -> (x: Container, y: Container) {
+        var catalog = FactoryCatalog()
+        catalog.register("p", provides: (any Widget).self) { Part(tag: "x-primary") }
+        catalog.register("s", provides: (any Widget).self) { Part(tag: "x-secondary") }
+        catalog.register("gadget", provides: (any Gadget).self) { Part(tag: "x-gadget") }
+        catalog.register("holder", provides: WidgetHolder.self) { WidgetHolder() }
+        let x = try makeContainer(
+            catalog, injectors: [.primary, .secondary],
+            [
+                bind("Widget", to: "p"), bind("Widget", to: "s", in: .secondary), bind("Gadget", to: "gadget"),
+                bind("WidgetHolder", to: "holder"), bind("WidgetHolder", to: "holder", in: .secondary),
+            ])
+        var other = FactoryCatalog()
+        other.register("y", provides: (any Widget).self) { Part(tag: "y") }
+        let y = try makeContainer(other, [bind("Widget", to: "y")])
+        return (x, y)
+    }
+
+    @Test func swifjectionInjectDependenciesReadsTheContainerAndInjectorThatMadeTheObject() throws {
+        let (x, y) = try twoContainers()
+        try PatchbaySystem.withContainer(y) { () throws in
+            let fromPrimary = try x.resolve(WidgetHolder.self)
+            let fromSecondary = try x.resolve(WidgetHolder.self, from: .secondary)
+            #expect(fromPrimary.widget.tag == "x-primary", "X made it, not the default container Y")
+            #expect(fromSecondary.widget.tag == "x-secondary", "X's secondary injector made it")
+            #expect(fromSecondary.primaryWidget.tag == "x-primary", "an injector named in the attribute wins")
+            #expect(fromSecondary.gadget?.tag == "x-gadget", "@SafelyInjected too: Y binds no Gadget")
+            #expect(try fromSecondary.lazyWidget.get().tag == "x-secondary", "and a Lazy the object creates")
+            // Made by hand, outside any resolution: the default container, as before.
+            let byHand = WidgetHolder()
+            #expect(byHand.widget.tag == "y" && byHand.gadget == nil)
+            #expect(try byHand.lazyWidget.get().tag == "y")
+        }
+    }
+
+    @Test func swifjectionInjectDependenciesUsesTheOverridesTheObjectWasMadeWith() throws {
+        let (x, _) = try twoContainers()
+        let holder = try x.withOverrides({ $0.override((any Widget).self, with: Part(tag: "fake-a")) }) {
+            try x.resolve(WidgetHolder.self)
+        }
+        let read = x.withOverrides({ $0.override((any Widget).self, with: Part(tag: "fake-b")) }) {
+            // Overrides A are over by now: their table is gone, so the object reads without them.
+            holder.widget.tag
+        }
+        #expect(read == "x-primary")
+        let kept = try x.withOverrides({ $0.override((any Widget).self, with: Part(tag: "fake-a")) }) {
+            let made = try x.resolve(WidgetHolder.self)
+            return x.withOverrides({ $0.override((any Widget).self, with: Part(tag: "fake-b")) }) {
+                made.widget.tag  // read inside other overrides: the ones it was made with win
+            }
+        }
+        #expect(kept == "fake-a")
+    }
 }
 
 /// A weak reference to a widget, to collect many.
 struct WeakWidget {
     weak var widget: (any Widget)?
     init(_ widget: any Widget) { self.widget = widget }
+}
+
+/// Reads widgets the way an object made by a factory does.
+final class WidgetHolder: @unchecked Sendable {
+    @Injected var widget: any Widget
+    @Injected(from: .primary) var primaryWidget: any Widget
+    @SafelyInjected var gadget: (any Gadget)?
+    let lazyWidget = Lazy((any Widget).self)
 }

@@ -19,11 +19,8 @@
 /// does not keep its own scope alive (read after that scope is gone, it
 /// resolves as in a closed scope).
 public final class Lazy<Value>: @unchecked Sendable {
-    private weak var container: Container?
-    private let injector: InjectorName
-    private weak var scope: Scope?
-    /// Whether the `Lazy` was made in a scope, which may since have gone.
-    private let madeInScope: Bool
+    /// The container, injector, test overrides and scope to resolve from, held weakly.
+    private let origin: ObjectOrigin
     /// Set on first use (and again after a reset); then read with one atomic load, no lock.
     private let resolved = AtomicReference<Instance<Value>>()
     /// The `get` calls running now: a value a reset replaces is released
@@ -36,17 +33,31 @@ public final class Lazy<Value>: @unchecked Sendable {
 
     /// Creates a lazy reference to `Value` in `container`.
     public init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
-        self.container = container
-        self.injector = injector
-        self.scope = nil
-        self.madeInScope = false
+        origin = ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil)
     }
 
-    init(container: Container, injector: InjectorName, scope: Scope?) {
-        self.container = container
-        self.injector = injector
-        self.scope = scope
-        self.madeInScope = scope != nil
+    /// Creates a lazy reference to `Value` from what is making the object
+    /// that creates it, as `@Injected` does: inside an object a factory
+    /// makes, that resolution's container, injector, test overrides and
+    /// scope; elsewhere ``PatchbaySystem/container`` and the current scope.
+    ///
+    ///     final class ReportScreen {
+    ///         let exporter = Lazy((any Exporter).self)
+    ///     }
+    /// - Parameters:
+    ///   - type: The type to resolve.
+    ///   - injector: The injector to search first; when `nil`, the one that
+    ///     served the factory making the object, else `primary`.
+    public init(_ type: Value.Type = Value.self, from injector: InjectorName? = nil) {
+        let enclosing = ObjectOrigin.current
+        origin = ObjectOrigin(
+            container: enclosing.container, injector: injector ?? enclosing.injector, overrides: enclosing.overrides,
+            scope: enclosing.scope)
+    }
+
+    /// A `Lazy` taken as a factory's parameter: it belongs to that resolution.
+    init(container: Container, injector: InjectorName, overrides: OverrideTable?, scope: Scope?) {
+        origin = ObjectOrigin(container: container, injector: injector, overrides: overrides, scope: scope)
     }
 
     deinit {
@@ -67,12 +78,12 @@ public final class Lazy<Value>: @unchecked Sendable {
 
     @inline(never)
     private func resolveFirst() throws(ResolutionError) -> Value {
-        guard let container else {
-            throw ResolutionError(.containerReleased, type: String(describing: Value.self))
-        }
+        let container = try origin.container(explicit: nil, named: false, for: Value.self)
         // Resolve holding nothing: the factory may take as long as it likes.
         // If two threads race, the first value published is the one kept.
-        let value = try container.resolve(Value.self, from: injector, in: scope ?? (madeInScope ? .ended : nil))
+        let value = try origin.withOverrides { () throws(ResolutionError) -> Value in
+            try container.resolve(Value.self, from: origin.injector, in: origin.resolvingScope)
+        }
         return resolved.initialize(Instance(value)).value
     }
 
@@ -138,10 +149,15 @@ extension Lazy: LazyDependency {
         DependencySpec(
             key: TypeKey(Value.self), kind: .lazy,
             makeWrapper: { call -> Any in
-                Lazy(container: call.context.container!, injector: call.binding.injector, scope: call.context.scope)
+                Lazy(
+                    container: call.context.container!, injector: call.binding.injector,
+                    overrides: call.context.overrides, scope: call.context.scope)
             },
             makeAwaitingWrapper: { call -> Any in
-                Lazy(container: call.resolution.container, injector: call.binding.injector, scope: Scope.current)
+                Lazy(
+                    container: call.resolution.container, injector: call.binding.injector,
+                    overrides: OverrideTable.current(for: ObjectIdentifier(call.resolution.container)),
+                    scope: Scope.current)
             }).wrappingACollection(of: Value.self)
     }
 }

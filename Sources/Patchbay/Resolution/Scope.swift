@@ -82,16 +82,3 @@ public final class Scope: Sendable {
         }
     }
 }
-
-extension Scope {
-    /// The scope an object made now belongs to: the scope of the resolution
-    /// running on this thread (which may have been asked in an explicit
-    /// scope), else the task's ``current`` one.
-    static var enclosing: Scope? {
-        if ResolveCache.current.pointee.busy > 0 {
-            let context = ThreadResolutionState.current.context
-            if context.isActive { return context.scope }
-        }
-        return current
-    }
-}

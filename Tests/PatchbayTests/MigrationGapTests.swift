@@ -115,6 +115,33 @@ import Testing
         }
         #expect(kept == "fake-a")
     }
+
+    // MARK: Inject-Swift: `unforceInject()`, Swinject: `injectIfProvided(for:)`
+
+    @Test func injectSwiftUnforceInjectIsNilOnlyWhenUnbound() throws {
+        let (x, _) = try twoContainers()
+        try PatchbaySystem.withContainer(x) { () throws in
+            let bound: (any Gadget)? = injectIfBound()
+            #expect(bound?.tag == "x-gadget")
+            #expect(injectIfBound((any Sprocket).self) == nil, "Sprocket is not bound")
+            #expect(injectIfBound((any Widget).self, from: .secondary)?.tag == "x-secondary")
+        }
+    }
+
+    #if compiler(>=6.2)
+    @Test func injectSwiftUnforceInjectStopsWhenTheFactoryFails() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var catalog = FactoryCatalog()
+            catalog.register("broken", provides: (any Gadget).self) { () throws -> any Gadget in
+                throw CocoaError(.fileNoSuchFile)
+            }
+            let container = try makeContainer(catalog, [bind("Gadget", to: "broken")])
+            PatchbaySystem.withContainer(container) { _ = injectIfBound((any Gadget).self) }
+        }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("Patchbay cannot resolve Gadget") && output.contains("broken"), "\(output)")
+    }
+    #endif
 }
 
 /// A weak reference to a widget, to collect many.

@@ -70,10 +70,21 @@ public final class Lazy<Value>: @unchecked Sendable {
     public func get() throws(ResolutionError) -> Value {
         // Counted in, so a concurrent reset keeps the box this call loads
         // (unretained) until the call has copied the value out of it.
+        // (No `defer`: it costs an outlined call on every read.)
         readers.enter()
-        defer { if readers.leave() { releaseReplaced() } }
-        if let box = resolved.load() { return box.takeUnretainedValue().value }
-        return try resolveFirst()
+        if let box = resolved.load() {
+            let value = box.takeUnretainedValue().value
+            if readers.leave() { releaseReplaced() }
+            return value
+        }
+        do {
+            let value = try resolveFirst()
+            if readers.leave() { releaseReplaced() }
+            return value
+        } catch {
+            if readers.leave() { releaseReplaced() }
+            throw error
+        }
     }
 
     @inline(never)

@@ -21,6 +21,8 @@
 public final class Lazy<Value>: @unchecked Sendable {
     /// The container, injector, test overrides and scope to resolve from, held weakly.
     private let origin: ObjectOrigin
+    /// The resolve-time argument for a factory that takes one.
+    private let argument: ArgumentValue?
     /// Set on first use (and again after a reset); then read with one atomic load, no lock.
     private let resolved = AtomicReference<Instance<Value>>()
     /// The `get` calls running now: a value a reset replaces is released
@@ -34,6 +36,21 @@ public final class Lazy<Value>: @unchecked Sendable {
     /// Creates a lazy reference to `Value` in `container`.
     public init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
         origin = ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil)
+        argument = nil
+    }
+
+    /// Creates a lazy reference to `Value` in `container`, whose factory
+    /// takes a resolve-time argument: `argument` is passed to it on first
+    /// use, and again after each ``reset()`` (KOInject's `KOILazyResolverArg1`).
+    ///
+    ///     let report = Lazy(Report.self, container: container, argument: year)
+    ///     try report.get()   // resolve(Report.self, argument: year), once
+    public init<Argument>(
+        _ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary,
+        argument: Argument
+    ) {
+        origin = ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil)
+        self.argument = ArgumentValue(value: argument, key: TypeKey(Argument.self))
     }
 
     /// Creates a lazy reference to `Value` from what is making the object
@@ -53,11 +70,13 @@ public final class Lazy<Value>: @unchecked Sendable {
         origin = ObjectOrigin(
             container: enclosing.container, injector: injector ?? enclosing.injector, overrides: enclosing.overrides,
             scope: enclosing.scope)
+        argument = nil
     }
 
     /// A `Lazy` taken as a factory's parameter: it belongs to that resolution.
     init(container: Container, injector: InjectorName, overrides: OverrideTable?, scope: Scope?) {
         origin = ObjectOrigin(container: container, injector: injector, overrides: overrides, scope: scope)
+        argument = nil
     }
 
     deinit {
@@ -93,7 +112,13 @@ public final class Lazy<Value>: @unchecked Sendable {
         // Resolve holding nothing: the factory may take as long as it likes.
         // If two threads race, the first value published is the one kept.
         let value = try origin.withOverrides { () throws(ResolutionError) -> Value in
-            try container.resolve(Value.self, from: origin.injector, in: origin.resolvingScope)
+            guard let argument else {
+                return try container.resolve(Value.self, from: origin.injector, in: origin.resolvingScope)
+            }
+            let state = ThreadResolutionState.current
+            return try container.resolve(
+                Value.self, from: origin.injector, state: state, activation: state.activation(of: container),
+                argument: argument, scope: origin.resolvingScope)!
         }
         return resolved.initialize(Instance(value)).value
     }

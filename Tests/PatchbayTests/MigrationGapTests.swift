@@ -142,6 +142,55 @@ import Testing
         #expect(output.contains("Patchbay cannot resolve Gadget") && output.contains("broken"), "\(output)")
     }
     #endif
+
+    // MARK: Inject-Swift: `Box` for a value-type singleton
+
+    @Test func injectSwiftBoxAValueSingletonIsACopyAClassIsShared() throws {
+        var catalog = FactoryCatalog()
+        catalog.register("value", provides: ThemeValue.self, lifetime: .singleton) { ThemeValue() }
+        catalog.register("shared", provides: ThemeBox.self, lifetime: .singleton) { ThemeBox() }
+        let container = try makeContainer(
+            catalog, [bind("ThemeValue", to: "value", .singleton), bind("ThemeBox", to: "shared", .singleton)])
+        var copy = try container.resolve(ThemeValue.self)
+        copy.name = "dark"
+        #expect(try container.resolve(ThemeValue.self).name == "light", "each resolve is a copy of the one value")
+        try container.resolve(ThemeBox.self).name = "dark"
+        #expect(try container.resolve(ThemeBox.self).name == "dark", "a class is shared")
+    }
+
+    // MARK: KOInject: `resolve(_:argument:)` inside a factory, `KOILazyResolverArg1`
+
+    /// A gadget made from a (String, Int) argument; a pair that derives one from its own String.
+    private func argumentCatalog() -> FactoryCatalog {
+        var catalog = FactoryCatalog()
+        catalog.register("labelled", provides: (any Gadget).self, argument: (String, Int).self) { arguments in
+            Part(tag: arguments.0, serial: arguments.1)
+        }
+        catalog.registerResolving("derived", provides: PartPair.self) { resolver in
+            let gadget = try resolver.resolve((any Gadget).self, argument: ("derived", 7))
+            return PartPair(widget: Part(tag: "plain"), gadget: gadget)
+        }
+        return catalog
+    }
+
+    @Test func koInjectResolveWithArgumentInsideAFactory() throws {
+        let container = try makeContainer(
+            argumentCatalog(), [bind("Gadget", to: "labelled"), bind("PartPair", to: "derived")])
+        let pair = try container.resolve(PartPair.self)
+        #expect(pair.gadget.tag == "derived" && pair.gadget.serial == 7)
+    }
+
+    @Test func koInjectLazyResolverArg1ResolvesWithItsArgument() throws {
+        let container = try makeContainer(argumentCatalog(), [bind("Gadget", to: "labelled")])
+        let lazy = Lazy((any Gadget).self, container: container, argument: ("lazy", 3))
+        #expect(!lazy.isResolved)
+        let first = try lazy.get()
+        #expect(first.tag == "lazy" && first.serial == 3)
+        #expect(try lazy.get() === first)
+        let wrong = Lazy((any Gadget).self, container: container, argument: 3)
+        let error = try #require(throws: ResolutionError.self) { try wrong.get() }
+        #expect(error.reason == .argumentMismatch)
+    }
 }
 
 /// A weak reference to a widget, to collect many.
@@ -157,3 +206,7 @@ final class WidgetHolder: @unchecked Sendable {
     @SafelyInjected var gadget: (any Gadget)?
     let lazyWidget = Lazy((any Widget).self)
 }
+
+/// A value-type singleton, and the class that shares one.
+struct ThemeValue: Sendable { var name = "light" }
+final class ThemeBox: @unchecked Sendable { var name = "light" }

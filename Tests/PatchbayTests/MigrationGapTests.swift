@@ -191,6 +191,58 @@ import Testing
         let error = try #require(throws: ResolutionError.self) { try wrong.get() }
         #expect(error.reason == .argumentMismatch)
     }
+
+    // MARK: Impose 3: `scoped(by:)`, `scopedUsingSameContext`, `@Scoped`
+
+    /// A scoped session, and a transient model that reads it.
+    private func sessionContainer() throws -> Container {
+        var catalog = FactoryCatalog()
+        catalog.register("session", provides: (any Widget).self, lifetime: .scoped) { Part(tag: "session") }
+        catalog.register("model", provides: ScreenModel.self) { ScreenModel() }
+        return try makeContainer(catalog, [bind("Widget", to: "session", .scoped), bind("ScreenModel", to: "model")])
+    }
+
+    @Test func imposeScopedByAttachesAnExistingObjectToAScope() throws {
+        let container = try sessionContainer()
+        try PatchbaySystem.withContainer(container) { () throws in
+            let scope = Scope()
+            let other = Scope()
+            let model = scope.adopt(ScreenModel())   // made by hand, outside any scope
+            let session = try scope.resolve((any Widget).self, from: container)
+            // Read inside another scope's `run`: the scope it was given wins.
+            #expect(other.run { model.session } === session)
+            #expect(Scope.of(model) === scope)
+            // A Lazy the object holds is adopted too.
+            let holder = scope.adopt(HandMadeLazyHolder())
+            #expect(try holder.widget.get() === session)
+            scope.close()
+            let late = scope.adopt(ScreenModel())
+            let error = try #require(throws: ResolutionError.self) { try late.$session.resolve() }
+            #expect(error.reason == .scopeClosed, "a closed scope serves nothing")
+        }
+    }
+
+    @Test func imposeScopedUsingSameContextReadsAnObjectsScope() throws {
+        let container = try sessionContainer()
+        let scope = Scope()
+        let model = try scope.resolve(ScreenModel.self, from: container)
+        #expect(Scope.of(model) === scope, "made in the scope: its scope")
+        let sibling = try #require(Scope.of(model)).resolve(ScreenModel.self, from: container)
+        #expect(try sibling.$session.resolve() === model.$session.resolve(), "one session in one scope")
+        #expect(Scope.of(ScreenModel()) == nil, "made in no scope: it resolves in its reader's")
+    }
+
+    #if compiler(>=6.2)
+    @Test func imposeScopedByAfterTheFirstReadStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let model = ScreenModel()
+            model.$session = Injected(Part(tag: "read"))
+            Scope().adopt(model)
+        }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("ScreenModel.session was read before the object was adopted"), "\(output)")
+    }
+    #endif
 }
 
 /// A weak reference to a widget, to collect many.
@@ -210,3 +262,8 @@ final class WidgetHolder: @unchecked Sendable {
 /// A value-type singleton, and the class that shares one.
 struct ThemeValue: Sendable { var name = "light" }
 final class ThemeBox: @unchecked Sendable { var name = "light" }
+
+/// Holds a `Lazy` made without a container, as an object made by hand does.
+final class HandMadeLazyHolder: @unchecked Sendable {
+    let widget = Lazy((any Widget).self)
+}

@@ -148,6 +148,9 @@ final class InjectionStorage<Value>: @unchecked Sendable {
     /// read resolves from its container, injector, overrides and scope (see
     /// ``Scope``), all held weakly.
     private let origin: ObjectOrigin
+    /// The scope given by ``Scope/adopt(_:file:line:)``, which wins over the origin's.
+    nonisolated(unsafe) private weak var adoptedScope: Scope?  // guarded by `lock`
+    nonisolated(unsafe) private var adopted = false  // guarded by `lock`
 
     init(
         injector: InjectorName?, container: Container?, ifBound: Bool = false, site: (file: StaticString, line: UInt),
@@ -179,6 +182,18 @@ final class InjectionStorage<Value>: @unchecked Sendable {
     func loadResolved() -> Unmanaged<Instance<Value>>? { resolved.load() }
 
     var isResolved: Bool { resolved.load() != nil }
+
+    /// Resolves in `scope` from now on; false when already resolved.
+    func adopt(_ scope: Scope) -> Bool {
+        lock.withLock {
+            adoptedScope = scope
+            adopted = true
+        }
+        return !isResolved
+    }
+
+    /// The scope this resolves in, if known and still there.
+    var scope: Scope? { lock.withLock { adopted ? adoptedScope : origin.scope } }
 
     @inline(__always)
     func value() throws(ResolutionError) -> Value {
@@ -219,10 +234,10 @@ final class InjectionStorage<Value>: @unchecked Sendable {
         // wrapper (or this one, in a cycle that resolution will report) cannot
         // deadlock. If two threads race here, both resolve and the first to
         // publish wins; both return that one value.
-        let named = lock.withLock { self.container }
+        let (named, adopted, adoptedScope) = lock.withLock { (self.container, self.adopted, self.adoptedScope) }
         let container = try origin.container(explicit: named, named: namedContainer, for: Value.self)
         let injector = namedInjector ?? origin.injector
-        let scope = origin.resolvingScope
+        let scope = adopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
         let value: Value = try origin.withOverrides { () throws(ResolutionError) -> Value in
             if ifBound, let optional = Value.self as? any OptionalInjectable.Type {
                 return try optional.resolveIfBound(in: container, from: injector, scope: scope) as! Value

@@ -23,6 +23,9 @@ public final class Lazy<Value>: @unchecked Sendable {
     private let origin: ObjectOrigin
     /// The resolve-time argument for a factory that takes one.
     private let argument: ArgumentValue?
+    /// The scope given by ``Scope/adopt(_:file:line:)``, which wins over the origin's.
+    nonisolated(unsafe) private weak var adoptedScope: Scope?  // guarded by `resetLock`
+    nonisolated(unsafe) private var adopted = false  // guarded by `resetLock`
     /// Set on first use (and again after a reset); then read with one atomic load, no lock.
     private let resolved = AtomicReference<Instance<Value>>()
     /// The `get` calls running now: a value a reset replaces is released
@@ -109,16 +112,18 @@ public final class Lazy<Value>: @unchecked Sendable {
     @inline(never)
     private func resolveFirst() throws(ResolutionError) -> Value {
         let container = try origin.container(explicit: nil, named: false, for: Value.self)
+        let (adopted, adoptedScope) = resetLock.withLock { (self.adopted, self.adoptedScope) }
+        let scope = adopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
         // Resolve holding nothing: the factory may take as long as it likes.
         // If two threads race, the first value published is the one kept.
         let value = try origin.withOverrides { () throws(ResolutionError) -> Value in
             guard let argument else {
-                return try container.resolve(Value.self, from: origin.injector, in: origin.resolvingScope)
+                return try container.resolve(Value.self, from: origin.injector, in: scope)
             }
             let state = ThreadResolutionState.current
             return try container.resolve(
                 Value.self, from: origin.injector, state: state, activation: state.activation(of: container),
-                argument: argument, scope: origin.resolvingScope)!
+                argument: argument, scope: scope)!
         }
         return resolved.initialize(Instance(value)).value
     }
@@ -173,6 +178,19 @@ public final class Lazy<Value>: @unchecked Sendable {
         }
         return replaced
     }
+}
+
+extension Lazy: ScopedProperty {
+    /// Resolves in `scope` from now on (and after each reset); false when already resolved.
+    func adopt(_ scope: Scope) -> Bool {
+        resetLock.withLock {
+            adoptedScope = scope
+            adopted = true
+        }
+        return !isResolved
+    }
+
+    var scope: Scope? { resetLock.withLock { adopted ? adoptedScope : origin.scope } }
 }
 
 /// `Lazy<T>` as a factory parameter.

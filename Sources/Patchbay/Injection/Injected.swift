@@ -109,7 +109,8 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
     /// A wrapper that already holds `value` (which may be `nil`) and resolves
     /// nothing: for a test that gives one instance its own dependency.
     public init(_ value: Value?, file: StaticString = #fileID, line: UInt = #line) {
-        storage = InjectionStorage(injector: .primary, container: nil, ifBound: true, site: (file, line), origin: .outside)
+        storage = InjectionStorage(
+            injector: .primary, container: nil, ifBound: true, site: (file, line), origin: .outside)
         _ = storage.resolved.initialize(Instance(value))
     }
 

@@ -126,6 +126,27 @@ import Testing
         expectDynamicCycle(container)
     }
 
+    /// Bindings that share one instance (one factory, seen as two types)
+    /// count as one on the path: asking for the second while the first is
+    /// being made asks for the instance being made. In every lifetime that
+    /// shares instances, a cycle, never a wait on itself nor a second instance.
+    @Test(arguments: [Lifetime.singleton, .weak, .scoped, .graph])
+    func askingForAnInstanceWhileItIsMadeUnderAnotherTypeThrows(lifetime: Lifetime) throws {
+        let holder = Box<Container>()
+        var catalog = FactoryCatalog()
+        catalog.register("combo", product: Part.self, provides: (any Widget).self, (any Gadget).self) {
+            _ = try holder.value!.resolve((any Gadget).self)
+            return Part(tag: "combo")
+        }
+        let container = try makeContainer(catalog, [
+            bind("Widget", to: "combo", lifetime), bind("Gadget", to: "combo", lifetime),
+        ])
+        holder.value = container
+        let error = #expect(throws: ResolutionError.self) { try Scope().resolve((any Widget).self, from: container) }
+        #expect(error?.reason == .dependencyCycle)
+        #expect(error?.detail == "Widget -> Gadget", "\(String(describing: error))")
+    }
+
     @Test func aFactoryThatResolvesItselfThrows() throws {
         var catalog = FactoryCatalog()
         catalog.registerResolving("narcissus", provides: (any Widget).self, lifetime: .singleton) { resolver in

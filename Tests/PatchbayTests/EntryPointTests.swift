@@ -156,3 +156,55 @@ import Testing
         #expect(!result.stderr.contains("Fatal error"))
     }
 }
+
+/// `Container.makeSingletons()`: a failed start rather than a failed screen.
+@Suite struct MakeSingletonsTests {
+    protocol Store: Sendable {}
+    final class GoodStore: Store { init() {} }
+    struct Broken: Error, CustomStringConvertible { var description: String { "the disk is full" } }
+    final class Counter: @unchecked Sendable { var made = 0 }
+
+    static func catalog(_ counter: Counter) -> FactoryCatalog {
+        var catalog = FactoryCatalog()
+        catalog.register("good", provides: (any Store).self, lifetime: .singleton) { () -> any Store in
+            counter.made += 1
+            return GoodStore()
+        }
+        catalog.register("broken", provides: (any Store).self, lifetime: .singleton) { () throws -> any Store in
+            throw Broken()
+        }
+        return catalog
+    }
+
+    @Test func everySingletonIsMadeOnceAtStart() throws {
+        let counter = Counter()
+        let container = try Container(catalog: Self.catalog(counter), manifest: Manifest(bindings: [
+            Binding(protocol: "Store", factory: "good"),
+        ]))
+        try container.makeSingletons()
+        #expect(counter.made == 1)
+        let first = try container.resolve((any Store).self)
+        #expect(counter.made == 1)  // the instance made at start is the one served
+        #expect(first as AnyObject === (try container.resolve((any Store).self)) as AnyObject)
+    }
+
+    @Test func everyFailureIsReportedAtItsBindingAllAtOnce() throws {
+        let text = """
+            { "format": 1, "bindings": [
+              { "protocol": "Store", "factory": "broken" },
+              { "protocol": "Store", "factory": "broken", "injector": "secondary" }
+            ] }
+            """
+        let manifest = try ManifestLoader(environment: [:]).load(data: Data(text.utf8), file: "app.json")
+        let container = try Container(catalog: Self.catalog(Counter()), manifest: manifest)  // activation alone cannot know
+        do {
+            try container.makeSingletons()
+            Issue.record("a failing singleton was made")
+        } catch {
+            #expect(error.diagnostics.map(\.code) == [.singletonFailed, .singletonFailed])
+            let first = position(of: #""broken""#, in: text)
+            #expect(error.diagnostics.first.map { "\($0.line):\($0.column)" } == "\(first.line):\(first.column)")
+            #expect(error.diagnostics.first?.message.contains("the disk is full") == true)
+        }
+    }
+}

@@ -39,6 +39,8 @@ extension FactoryCatalog {
     ///   - optional: True when the app copes with the type being unbound
     ///     (`resolveIfBound`, `@SafelyInjected var x: T?`): it is a root of the
     ///     graph, whose dependencies are checked when bound, but may be unbound.
+    ///   - fileID: Where it is declared, for messages; leave it to the call site.
+    ///   - line: The line it is declared on; leave it to the call site.
     public mutating func entryPoint<T>(
         _ type: T.Type, from injector: InjectorName = .primary, optional: Bool = false,
         fileID: StaticString = #fileID, line: UInt = #line

@@ -10,19 +10,16 @@ final class Instance<Value>: @unchecked Sendable {
     @usableFromInline init(_ value: Value) { self.value = value }
 }
 
-/// The value in an `Instance<T>` box, read through its address.
+/// The value in a box known to be an `Instance<T>`, read without retaining
+/// the box: for the paths that hold it unretained (the resolve fast path's
+/// made singleton).
 ///
-/// Generic code that is not specialized would look up `Instance<T>`'s
-/// metadata (a hash-table search in the runtime) to find the field; the
-/// field's place is fixed, though: after the object header (a metadata
-/// pointer and a reference count, two words), aligned for `T`.
-/// `InstanceLayoutTests` checks this against real boxes.
+/// An ordinary read of the field, which the compiler makes cheap either way:
+/// specialized for `T`, a load at a fixed offset; unspecialized, the field's
+/// offset is read from the box's own class metadata, with no lookup.
 @inlinable @inline(__always)
-func instanceValue<T>(_ box: Unmanaged<AnyObject>, as _: T.Type) -> T {
-    let header = 2 * MemoryLayout<UnsafeRawPointer>.size
-    let alignment = MemoryLayout<T>.alignment
-    let offset = (header + alignment - 1) & ~(alignment - 1)
-    return (UnsafeRawPointer(box.toOpaque()) + offset).assumingMemoryBound(to: T.self).pointee
+func unboxed<T>(_ box: Unmanaged<AnyObject>, as _: T.Type) -> T {
+    box._withUnsafeGuaranteedRef { unsafeDowncast($0, to: Instance<T>.self).value }
 }
 
 /// Where in the app's source a factory was registered.

@@ -82,7 +82,18 @@ public struct ManifestChecker: Sendable {
         for path in paths {
             let files = try manifestFiles(at: path)
             manifestCount += files.count
-            let loaded = files.map { file in (file: file, result: loader.loadCollecting(contentsOf: file)) }
+            // A manifest in a checked folder that is a link to a file outside it is
+            // refused unread, by the rule `extends` follows: CI logs are often public.
+            let folder = Self.isFolder(path) ? PhysicalPath.of(path.standardizedFileURL.path) : nil
+            let loaded = files.map { file -> (file: URL, result: (Manifest?, [Diagnostic])) in
+                if let folder, PhysicalPath.relative(PhysicalPath.of(file.standardizedFileURL.path), below: folder) == nil {
+                    return (file, (nil, [Diagnostic(
+                        code: .unreadable, message: "not read: it is a link to a file outside the folder checked "
+                            + "(\(folder)); keep manifests inside the folder, as 'extends' requires",
+                        file: ManifestLoader.displayPath(for: file))]))
+                }
+                return (file, loader.loadCollecting(contentsOf: file))
+            }
             // A file that another checked manifest extends is a partial manifest
             // (a shared base): its bindings are validated through each child, at
             // their places in the parent file, not on their own.
@@ -119,6 +130,11 @@ public struct ManifestChecker: Sendable {
             throw UnusablePath(description: "no such file or folder: \(path.relativePath)")
         }
         guard isDirectory.boolValue else {
+            let type = (try? FileManager.default.attributesOfItem(atPath: path.resolvingSymlinksInPath().path))?[.type]
+            guard type as? FileAttributeType == .typeRegular else {
+                throw UnusablePath(description: "\(path.relativePath) is not a manifest file or a folder of them "
+                    + "(a FIFO, a socket or a device); name a .json file or a folder")
+            }
             guard FileManager.default.isReadableFile(atPath: path.path) else {
                 throw UnusablePath(description: "cannot read \(path.relativePath)")
             }
@@ -127,8 +143,13 @@ public struct ManifestChecker: Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path.path) else {
             throw UnusablePath(description: "cannot read the folder \(path.relativePath)")
         }
-        return names.filter(ManifestDirectory.isManifestFileName).sorted()
-            .map { path.appendingPathComponent($0) }
+        let files = names.filter(ManifestDirectory.isManifestFileName).sorted().map { path.appendingPathComponent($0) }
+        guard !files.isEmpty else {
+            // A green check that checked nothing would pass a CI that named the wrong folder.
+            throw UnusablePath(description: "no manifest to check in \(path.relativePath) (\(path.path)): it has no "
+                + ".json file other than catalog.json; name the folder that holds the environments' manifests")
+        }
+        return files
     }
 
     /// Whether a path is a folder.

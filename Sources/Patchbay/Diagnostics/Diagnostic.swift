@@ -46,12 +46,14 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
     ) {
         self.code = code
         self.severity = severity
-        self.message = message
-        self.file = file
+        // Names, keys and values quoted from a manifest may hold control
+        // characters: escaped, no input can forge an output line or drive the reader's terminal.
+        self.message = message.escapingControlCharacters
+        self.file = file.escapingControlCharacters
         self.line = line
         self.column = column
         self.path = path
-        self.suggestion = suggestion
+        self.suggestion = suggestion?.escapingControlCharacters
         self.dependencyPath = dependencyPath
     }
 
@@ -83,4 +85,30 @@ extension Array where Element == Diagnostic {
     public var errors: [Diagnostic] { filter { $0.severity == .error } }
     /// The warnings only.
     public var warnings: [Diagnostic] { filter { $0.severity == .warning } }
+}
+
+extension String {
+    /// The text with every control character written as an escape (`\n`,
+    /// `\t`, `\u{1B}`), so that it stays on one line and prints as it reads.
+    package var escapingControlCharacters: String {
+        guard unicodeScalars.contains(where: \.isControl) else { return self }
+        var escaped = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            case _ where scalar.isControl: escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+}
+
+extension Unicode.Scalar {
+    /// A C0 or C1 control character, DEL, or a line or paragraph separator.
+    fileprivate var isControl: Bool {
+        value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+    }
 }

@@ -63,6 +63,8 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let duplicateInjector: Self = "duplicate-injector"
     /// The parent manifest named by `extends` does not exist.
     public static let extendsNotFound: Self = "extends-not-found"
+    /// An `extends` chain longer than ``ManifestLimits/maxExtendsChain``.
+    public static let extendsTooLong: Self = "extends-too-long"
     /// Manifests extend each other in a loop.
     public static let extendsCycle: Self = "extends-cycle"
     /// A parent manifest outside the folder tree of the first manifest loaded.
@@ -91,6 +93,8 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let unknownParameter: Self = "unknown-parameter"
     /// Warning: the catalog declares no entry points, so the check cannot prove that the app's own requests are bound.
     public static let noEntryPoints: Self = "no-entry-points"
+    /// A singleton whose factory failed when ``Container/makeSingletons()`` made it at start-up.
+    public static let singletonFailed: Self = "singleton-failed"
     /// Warning: a catalog factory that no binding uses.
     public static let unusedFactory: Self = "unused-factory"
     /// The environment asked for has no manifest file.

@@ -61,7 +61,7 @@ enum InjectableBindings {
             argument: nil, #fileID, #line
         ) { call in try T(resolver: Resolver(call: call)) }
         return CompiledBinding(
-            key: definition.provides[0].key, injector: injector, lifetime: .transient, definition: definition,
-            provided: definition.provides[0], parameters: nil, storage: .transient, described: nil)
+            key: definition.provides[0].key, injector: injector, definition: definition,
+            provided: definition.provides[0], parameters: nil, storage: TransientLifetime(), described: nil)
     }
 }

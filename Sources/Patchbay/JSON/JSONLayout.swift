@@ -59,15 +59,18 @@ final class JSONLayout: Sendable {
         return bytes[nodes[node].key].elementsEqual(name.utf8)
     }
 
-    /// Member `node`'s key as one of `K`'s cases, compared as written rather
-    /// than decoded into a string (the parser files every binding's members so).
-    func key<K: CaseIterable & RawRepresentable>(of node: Int, as _: K.Type) -> K? where K.RawValue == String {
-        guard !nodes[node].keyHasEscapes else { return K(rawValue: key(of: node)) }
-        let range = nodes[node].key
-        return bytes.withUnsafeBytes { raw in
-            let key = UnsafeRawBufferPointer(rebasing: raw[range])
-            for candidate in K.allCases where candidate.rawValue.utf8.elementsEqual(key) { return candidate }
-            return nil
+    /// Each member of object `node` with its key as one of `table`'s (nil
+    /// for any other key), compared as written rather than decoded: the parser
+    /// files every binding's members so, with one access to the bytes.
+    func forEachMember<K>(of node: Int, in table: KeyTable<K>, _ body: (K?, Int) -> Void) {
+        bytes.withUnsafeBytes { raw in
+            var child = node + 1
+            while child < nodes[node].end {
+                let key = nodes[child].keyHasEscapes ? K(rawValue: self.key(of: child))
+                    : table.key(spelled: UnsafeRawBufferPointer(rebasing: raw[nodes[child].key]))
+                body(key, child)
+                child = nodes[child].end
+            }
         }
     }
 

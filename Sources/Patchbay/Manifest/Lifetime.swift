@@ -52,20 +52,27 @@ public enum Lifetime: String, CaseIterable, Sendable, Codable, CustomStringConve
 
 extension Lifetime {
     /// Where a binding's lifetime comes from.
-    package enum Source: Equatable, Sendable {
+    package enum Source: Hashable, Sendable {
         /// The binding names it.
         case binding
         /// The factory's default lifetime in the catalog.
         case factoryDefault
         /// Neither names one: transient.
         case transientDefault
+        /// The binding names none and there is no catalog entry for its
+        /// factory to say (no catalog, or a factory it lacks).
+        case unknown
     }
 
     /// The default-lifetime rule, the one place it is written: the binding's
-    /// own, else its factory's default, else transient.
-    package static func inEffect(named: Lifetime?, factoryDefault: Lifetime?) -> (lifetime: Lifetime, source: Source) {
+    /// own, else its factory's default, else transient. When the factory is
+    /// not known (`factoryIsKnown` false), a binding that names none shows
+    /// the same default, with its source unknown.
+    package static func inEffect(
+        named: Lifetime?, factoryDefault: Lifetime?, factoryIsKnown: Bool = true
+    ) -> (lifetime: Lifetime, source: Source) {
         if let named { return (named, .binding) }
-        if let factoryDefault { return (factoryDefault, .factoryDefault) }
-        return (.transient, .transientDefault)
+        if factoryIsKnown, let factoryDefault { return (factoryDefault, .factoryDefault) }
+        return (.transient, factoryIsKnown ? .transientDefault : .unknown)
     }
 }

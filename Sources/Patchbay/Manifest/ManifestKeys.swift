@@ -1,3 +1,5 @@
+import Foundation
+
 /// The keys of a manifest's top-level object: the one place each is spelled.
 ///
 /// The parser reads members by these cases, and a key that is none of them
@@ -19,6 +21,9 @@ package enum ManifestKey: String, CaseIterable, Sendable, CustomStringConvertibl
 
     /// The key as the manifest spells it.
     package var description: String { rawValue }
+
+    /// Every key's spelling, for matching keys as written.
+    static let table = KeyTable<ManifestKey>()
 }
 
 /// The keys of a binding object: the one place each is spelled.
@@ -41,4 +46,37 @@ package enum BindingKey: String, CaseIterable, Sendable, CustomStringConvertible
 
     /// The key as the manifest spells it.
     package var description: String { rawValue }
+
+    /// Every key's spelling, for matching keys as written.
+    static let table = KeyTable<BindingKey>()
+}
+
+/// A key enum's spellings as one run of UTF-8, made once, so that a member's
+/// key is matched as written in the file: the parser files every binding's
+/// members without making a string of each key.
+struct KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where Key.RawValue == String {
+    private let bytes: [UInt8]
+    private let entries: [(key: Key, start: Int, count: Int)]
+
+    init() {
+        var bytes: [UInt8] = [], entries: [(key: Key, start: Int, count: Int)] = []
+        for key in Key.allCases {
+            entries.append((key, bytes.count, key.rawValue.utf8.count))
+            bytes += key.rawValue.utf8
+        }
+        self.bytes = bytes
+        self.entries = entries
+    }
+
+    /// The key spelled `text`, if any.
+    func key(spelled text: UnsafeRawBufferPointer) -> Key? {
+        guard let spelled = text.baseAddress else { return nil }
+        return bytes.withUnsafeBytes { table in
+            for entry in entries where entry.count == text.count
+                && memcmp(table.baseAddress! + entry.start, spelled, entry.count) == 0 {
+                return entry.key
+            }
+            return nil
+        }
+    }
 }

@@ -93,6 +93,9 @@ public struct ManifestLoader: Sendable {
                 code: .tooLarge, message: "manifest is \(error.size) bytes, over the limit of \(limits.maxBytes) "
                     + "bytes; split it with 'extends' or raise ManifestLimits.maxBytes", file: display))
             return nil
+        } catch let error as NotAFile {
+            diagnostics.append(Diagnostic(code: .unreadable, message: "cannot read the manifest: \(error)", file: display))
+            return nil
         } catch {
             diagnostics.append(Diagnostic(
                 code: .unreadable, message: "cannot read the manifest: \(error.localizedDescription)", file: display))
@@ -154,6 +157,11 @@ public struct ManifestLoader: Sendable {
             return child
         }
         let depth = (child.origin?.depth ?? 0) + 1
+        guard depth <= limits.maxExtendsChain else {
+            report(.extendsTooLong, "'extends' chain is longer than \(limits.maxExtendsChain) files (the limit) at "
+                + "\(child.file) -> \(parentDisplay); flatten the chain, or raise ManifestLimits.maxExtendsChain")
+            return child
+        }
         guard var merged = loadFile(
             parentURL, display: parentDisplay, root: root, chain: chain, visited: visited, depth: depth,
             diagnostics: &diagnostics)
@@ -170,6 +178,15 @@ public struct ManifestLoader: Sendable {
         return merged
     }
 
+    /// The path names something other than a regular file.
+    private struct NotAFile: Error, CustomStringConvertible {
+        let type: FileAttributeType
+        var description: String {
+            type == .typeDirectory ? "it is a folder, not a manifest file; name the .json file in it"
+                : "it is not a regular file (a FIFO, a socket or a device); name a manifest file"
+        }
+    }
+
     private struct TooLarge: Error { let size: Int64 }
 
     /// Reads a file, refusing one over the limit before reading it whole.
@@ -178,7 +195,9 @@ public struct ManifestLoader: Sendable {
     /// more does not fit an `Int`, and `as? Int` would let it through to be
     /// read whole.
     private static func read(_ url: URL, limit: Int) throws -> Data {
-        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        // Only a regular file is read: a FIFO would block, a device never end.
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)
+        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular { throw NotAFile(type: type) }
         if let size = (attributes[.size] as? NSNumber)?.int64Value, size > Int64(limit) { throw TooLarge(size: size) }
         let data = try Data(contentsOf: url)
         if data.count > limit { throw TooLarge(size: Int64(data.count)) }

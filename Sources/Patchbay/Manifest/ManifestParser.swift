@@ -69,8 +69,9 @@ struct ManifestParser {
 
         /// Files each member of `object` under its key, in one pass.
         init(_ object: JSONPlace) {
-            for member in object.members {
-                switch object.layout.key(of: member.value.node, as: ManifestKey.self) {
+            object.layout.forEachMember(of: object.node, in: ManifestKey.table) { key, child in
+                let member = JSONPlace.Member(value: JSONPlace(object.layout, node: child))
+                switch key {
                 case .schema: break  // for editors; the loader ignores it
                 case .format: format = member.value
                 case .environment: environment = member.value
@@ -91,9 +92,9 @@ struct ManifestParser {
 
         /// Files each member of `object` under its key, in one pass.
         init(_ object: JSONPlace) {
-            for child in object.layout.children(of: object.node) {
+            object.layout.forEachMember(of: object.node, in: BindingKey.table) { key, child in
                 let member = JSONPlace.Member(value: JSONPlace(object.layout, node: child))
-                switch object.layout.key(of: child, as: BindingKey.self) {
+                switch key {
                 case .protocol: protocolName = member.value
                 case .collection: collection = member.value
                 case .factory: factory = member.value
@@ -114,7 +115,7 @@ struct ManifestParser {
         var manifest = Manifest(bindings: [], file: file)
         manifest.origin = SourceOrigin(file: file, pointer: "", value: root, depth: depth)
 
-        let format = decoded.map { $0.format ?? nil }
+        let format = decoded.map { $0.format }
             ?? topLevel.format.flatMap { $0.kind == .number ? JSONNumber.integer($0.text, as: Int.self) : nil }
         switch topLevel.format {
         case nil:
@@ -131,8 +132,8 @@ struct ManifestParser {
             report(.wrongType, "'\(ManifestKey.format)' must be the integer 1; found "
                 + (topLevel.format?.kindDescription ?? ""), at: topLevel.format, pointer: "/\(ManifestKey.format)")
         }
-        manifest.environment = string(topLevel.environment, decoded?.environment, key: ManifestKey.environment)
-        manifest.extends = string(topLevel.extends, decoded?.extends, key: ManifestKey.extends)
+        manifest.environment = string(topLevel.environment, decoded.map(\.environment), key: ManifestKey.environment)
+        manifest.extends = string(topLevel.extends, decoded.map(\.extends), key: ManifestKey.extends)
         if manifest.extends == "" {
             report(.wrongType, "'\(ManifestKey.extends)' must be the path of the parent manifest; found an empty string",
                 at: topLevel.extends, pointer: "/\(ManifestKey.extends)")
@@ -147,7 +148,7 @@ struct ManifestParser {
                 + "(an array of binding objects)", at: root)
         case .array?:
             let elements = topLevel.bindings?.children ?? []
-            let decodedBindings = decoded?.bindings ?? nil
+            let decodedBindings = decoded?.bindings
             manifest.bindings.reserveCapacity(elements.count)
             for (offset, element) in elements.enumerated() {
                 let pointer = "/\(ManifestKey.bindings)/\(offset)"
@@ -211,9 +212,9 @@ struct ManifestParser {
                 at: object, pointer: pointer)
             protocolName = nil
         case (let single?, nil):
-            protocolName = requiredString(single, decoded?.protocolName, .protocol, at: pointer)
+            protocolName = requiredString(single, decoded.map(\.protocolName), .protocol, at: pointer)
         case (nil, let element?):
-            protocolName = requiredString(element, decoded?.collection, .collection, at: pointer)
+            protocolName = requiredString(element, decoded.map(\.collection), .collection, at: pointer)
             isCollectionElement = true
         case (let single?, let element?):
             // Read as the single binding it also says it is, broken: its type
@@ -222,18 +223,18 @@ struct ManifestParser {
                 + "'\(BindingKey.collection)'; a binding is either a type's single binding ('\(BindingKey.protocol)') "
                 + "or one element of its collection ('\(BindingKey.collection)'): keep one of the two keys",
                 at: object, pointer: pointer)
-            _ = requiredString(element, decoded?.collection, .collection, at: pointer)
-            protocolName = requiredString(single, decoded?.protocolName, .protocol, at: pointer)
+            _ = requiredString(element, decoded.map(\.collection), .collection, at: pointer)
+            protocolName = requiredString(single, decoded.map(\.protocolName), .protocol, at: pointer)
         }
         var factory: String?
         if let value = keyed.factory {
-            factory = requiredString(value, decoded?.factory, .factory, at: pointer)
+            factory = requiredString(value, decoded.map(\.factory), .factory, at: pointer)
         } else {
             report(.missingKey, "binding is missing required key '\(BindingKey.factory)' (a string)", at: object,
                 pointer: pointer)
         }
         var lifetime: Lifetime?
-        if let name = string(keyed.lifetime, decoded?.lifetime, key: BindingKey.lifetime, in: pointer) {
+        if let name = string(keyed.lifetime, decoded.map(\.lifetime), key: BindingKey.lifetime, in: pointer) {
             lifetime = Lifetime(rawValue: name)
             if lifetime == nil {
                 let suggestion = EditDistance.suggestions(for: name, among: Lifetime.allCases.map(\.rawValue)).first
@@ -243,7 +244,7 @@ struct ManifestParser {
             }
         }
         var injector = InjectorName.primary
-        if let name = string(keyed.injector, decoded?.injector, key: BindingKey.injector, in: pointer) {
+        if let name = string(keyed.injector, decoded.map(\.injector), key: BindingKey.injector, in: pointer) {
             if name.isEmpty {
                 report(.wrongType, "'\(BindingKey.injector)' must be a non-empty string", at: keyed.injector,
                     pointer: pointer + "/\(BindingKey.injector)")
@@ -290,7 +291,8 @@ struct ManifestParser {
     }
 
     /// A binding's non-empty string member `key`; nil after reporting when it
-    /// is not one. `decoded` is the decoder's reading of it, when there is one.
+    /// is not one. `decoded` is the decoder's reading of it (nil inside when
+    /// it is not a string), when the document was decoded.
     private mutating func requiredString(
         _ value: JSONPlace, _ decoded: String??, _ key: BindingKey, at pointer: String
     ) -> String? {
@@ -343,13 +345,18 @@ public struct ManifestLimits: Sendable, Hashable {
     public var maxBytes: Int
     /// The deepest nesting of objects and arrays accepted. 64 by default.
     public var maxDepth: Int
+    /// The longest `extends` chain followed, in files after the first: 32 by
+    /// default, far beyond any real deployment's. Checked before each parent
+    /// is loaded, so no chain of files can exhaust the stack.
+    public var maxExtendsChain: Int
 
     /// Creates limits.
-    public init(maxBytes: Int = 16 * 1024 * 1024, maxDepth: Int = 64) {
+    public init(maxBytes: Int = 16 * 1024 * 1024, maxDepth: Int = 64, maxExtendsChain: Int = 32) {
         self.maxBytes = maxBytes
         self.maxDepth = maxDepth
+        self.maxExtendsChain = maxExtendsChain
     }
 
-    /// 16 MiB and 64 levels.
+    /// 16 MiB, 64 levels and 32 parents.
     public static let `default` = ManifestLimits()
 }

@@ -78,14 +78,16 @@ final class Activation: Sendable {
     static func compile(_ result: ValidationResult, of manifest: Manifest, catalog: FactoryCatalog) -> Activation {
         // Bindings of one factory with the same lifetime, injector and
         // parameters share their instances, whichever of the product's
-        // provided types each binds: one object, seen as each type.
+        // provided types each binds: one storage, one object seen as each type.
         struct ShareKey: Hashable {
             let factory: Int
             let lifetime: Lifetime
             let injector: InjectorName
             let parameters: JSONValue?
         }
-        var shared: [ShareKey: any AnyObject & Sendable] = [:]
+        var shared: [ShareKey: any LifetimeStorage] = [:]
+        // At most one group per binding: made at its full size once, never rehashed as it grows.
+        shared.reserveCapacity(result.bindings.count)
         // Usually one binding per type: kept inline (see `InjectorMap`).
         var bindingsByType: [ObjectIdentifier: InjectorMap<CompiledBinding>] = [:]
         bindingsByType.reserveCapacity(result.bindings.count)
@@ -94,29 +96,24 @@ final class Activation: Sendable {
         for validated in result.bindings {
             let definition = catalog.definitions[validated.factoryPlace]
             let provided = definition.provides[validated.provided]
-            let storage: CompiledBinding.Storage
-            var identity: (any AnyObject & Sendable)?
-            if validated.lifetime == .transient {
-                storage = .transient
-            } else {
+            let kind = validated.lifetime.storage
+            let storage: any LifetimeStorage
+            if kind.sharesInstances {
                 let shareKey = ShareKey(
                     factory: validated.factoryPlace, lifetime: validated.lifetime, injector: validated.injector,
                     parameters: manifest.bindings[validated.index].parameters)
-                switch (validated.lifetime, shared[shareKey]) {
-                case (.singleton, let cell as InstanceCell): storage = .singleton(cell)
-                case (.singleton, _): storage = .singleton(InstanceCell())
-                case (.weak, let cell as WeakCell): storage = .weak(cell)
-                case (.weak, _): storage = .weak(WeakCell())
-                case (.scoped, _): storage = .scoped
-                default: storage = .graph
+                if let group = shared[shareKey] {
+                    storage = group
+                } else {
+                    storage = kind.init()
+                    shared[shareKey] = storage
                 }
-                identity = shared[shareKey] ?? storage.cell ?? InstanceIdentity()
-                shared[shareKey] = identity
+            } else {
+                storage = kind.init()
             }
             let binding = CompiledBinding(
-                key: provided.key, injector: validated.injector, lifetime: validated.lifetime, definition: definition,
-                provided: provided, parameters: validated.parameters, storage: storage, described: validated,
-                identity: identity)
+                key: provided.key, injector: validated.injector, definition: definition, provided: provided,
+                parameters: validated.parameters, storage: storage, described: validated)
             if validated.isCollectionElement {
                 collections[CollectionKey(type: provided.key.id, injector: validated.injector), default: []].append(binding)
                 continue
@@ -154,19 +151,20 @@ final class Activation: Sendable {
     @TaskLocal package static var usesGeneralEngineOnly = false
 
     /// Whether a resolve may build `binding` *light*, with no resolution
-    /// context (see ``FactoryCall``): a transient served from `primary`, with
-    /// no argument, made as the bound type, needing only plain dependencies,
-    /// and whose whole dependency tree has no `graph` binding (whose instance
-    /// a context shares across the tree) and no factory that resolves by hand
-    /// (whose needs are unknown). Validation has ruled out cycles among
-    /// known needs, so nothing is left for a context to do.
+    /// context (see ``FactoryCall``): one whose lifetime keeps nothing (a
+    /// transient), served from `primary`, with no argument, made as the bound
+    /// type, needing only plain dependencies, and whose whole dependency tree
+    /// has no binding whose instance a context shares across the tree (a
+    /// `graph` one) and no factory that resolves by hand (whose needs are
+    /// unknown). Validation has ruled out cycles among known needs, so
+    /// nothing is left for a context to do.
     ///
     /// Asked once per bound type while `table` is built, with its types in
     /// place; `plainTrees` remembers the trees already followed.
     static func isLight(
         _ binding: CompiledBinding, in table: TypeTable, plainTrees: inout [ObjectIdentifier: Bool]
     ) -> Bool {
-        guard binding.lifetime == .transient, binding.injector == .primary, binding.definition.buildsInto,
+        guard type(of: binding.storage).isBuiltLight, binding.injector == .primary, binding.definition.buildsInto,
             binding.definition.execution == .synchronous,
             binding.definition.argument == nil, binding.provided.convert == nil,
             let needs = binding.definition.dependencies, needs.allSatisfy({ $0.kind == .direct })
@@ -174,11 +172,13 @@ final class Activation: Sendable {
         return isPlainTree(binding, in: table, depth: 0, memo: &plainTrees)
     }
 
-    /// Whether a binding's tree is free of graph bindings and opaque factories.
+    /// Whether a binding's tree is free of bindings shared within a resolve and of opaque factories.
     private static func isPlainTree(
         _ binding: CompiledBinding, in table: TypeTable, depth: Int, memo: inout [ObjectIdentifier: Bool]
     ) -> Bool {
-        guard depth < 10_000, binding.lifetime != .graph, let needs = binding.definition.dependencies else {
+        guard depth < 10_000, !type(of: binding.storage).isSharedWithinAResolve,
+            let needs = binding.definition.dependencies
+        else {
             return false
         }
         if needs.isEmpty { return true }  // a leaf: nothing to follow or remember
@@ -208,17 +208,15 @@ final class Activation: Sendable {
     func retire() {
         for case let head? in entries.heads {
             head.forEachBinding { binding in
-                if case .singleton(let cell) = binding.storage { cell.retire() }
-                for element in binding.elements {
-                    if case .singleton(let cell) = element.storage { cell.retire() }
-                }
+                binding.storage.sharedCell?.retire()
+                for element in binding.elements { element.storage.sharedCell?.retire() }
             }
         }
     }
 
     /// The injectors searched for a request from `injector`, in order.
     func searchOrder(from injector: InjectorName) -> [InjectorName] {
-        [injector] + injectorOrder.filter { $0 != injector }
+        Array(InjectorSearch(from: injector, in: injectorOrder))
     }
 }
 
@@ -226,38 +224,19 @@ final class Activation: Sendable {
 /// and where its instances live.
 @usableFromInline
 final class CompiledBinding: Sendable {
-    enum Storage: Sendable {
-        case transient
-        case singleton(InstanceCell)
-        case weak(WeakCell)
-        case scoped
-        case graph
-
-        /// The cell that holds the instance, for a singleton or a weak binding.
-        var cell: (any AnyObject & Sendable)? {
-            switch self {
-            case .singleton(let cell): cell
-            case .weak(let cell): cell
-            default: nil
-            }
-        }
-    }
-
     let key: TypeKey
     let injector: InjectorName
-    let lifetime: Lifetime
     let definition: FactoryDefinition
     let provided: ProvidedType
     let parameters: (any Sendable)?
-    let storage: Storage
+    /// Where its instances live, and how a request gets one: its lifetime
+    /// (see ``LifetimeStorage``), shared by the bindings that share instances.
+    let storage: any LifetimeStorage
     /// What validation concluded of the binding, which
     /// ``Container/binding(for:from:)`` returns. Kept as made: it holds
     /// places and shared arrays, so compiling it costs no formatting. Nil
     /// for the implicit binding of an ``Injectable`` type, which no manifest wrote.
     let described: BindingDescription?
-    /// What the bindings that share instances with this one have in common
-    /// (see ``slot``); nil for a transient, which shares nothing.
-    private let identity: (any AnyObject & Sendable)?
     /// Where the fast path may read a made instance straight from: the cell
     /// of a singleton whose factory takes no argument and whose product is
     /// the bound type; nil for every other binding. The memory is the
@@ -287,22 +266,20 @@ final class CompiledBinding: Sendable {
     let elements: [CompiledBinding]
 
     init(
-        key: TypeKey, injector: InjectorName, lifetime: Lifetime, definition: FactoryDefinition,
-        provided: ProvidedType, parameters: (any Sendable)?, storage: Storage, described: BindingDescription?,
-        identity: (any AnyObject & Sendable)? = nil, elements: [CompiledBinding] = []
+        key: TypeKey, injector: InjectorName, definition: FactoryDefinition, provided: ProvidedType,
+        parameters: (any Sendable)?, storage: any LifetimeStorage, described: BindingDescription?,
+        elements: [CompiledBinding] = []
     ) {
-        self.identity = identity
         self.elements = elements
         self.key = key
         self.injector = injector
-        self.lifetime = lifetime
         self.definition = definition
         self.provided = provided
         self.parameters = parameters
         self.storage = storage
         self.described = described
         buildInto = definition.buildInto
-        if case .singleton(let cell) = storage, definition.argument == nil, provided.convert == nil {
+        if let cell = storage.sharedCell, definition.argument == nil, provided.convert == nil {
             ready = cell.instance.pointer
         } else {
             ready = nil
@@ -330,10 +307,6 @@ final class CompiledBinding: Sendable {
         others.values.forEach(body)
     }
 
-    /// The identity of this binding's instances in a scope, a graph or an
-    /// override block: the same for every binding that shares them.
-    var slot: ObjectIdentifier { ObjectIdentifier(identity ?? self) }
-
     /// Turns a product box into a box of the bound type.
     @inline(__always)
     func typed<T>(_ productBox: AnyObject, as _: T.Type) -> T {
@@ -341,7 +314,3 @@ final class CompiledBinding: Sendable {
         return unsafeDowncast(box, to: Instance<T>.self).value
     }
 }
-
-/// The identity that `scoped` and `graph` bindings sharing instances have in
-/// common: a scope or a graph keeps one instance per identity.
-final class InstanceIdentity: Sendable {}

@@ -33,7 +33,7 @@ extension Container {
                 return try resolve(T.self, from: injector)
             case .async where !activation.overridesInUse:
                 // A made singleton is read as the synchronous engine reads one.
-                if case .singleton(let cell) = binding.storage, let box = cell.current {
+                if let cell = binding.storage.sharedCell, let box = cell.current {
                     return binding.typed(box, as: T.self)
                 }
             default: break
@@ -51,11 +51,11 @@ final class AwaitingResolution: @unchecked Sendable {
     let container: Container
     let activation: Activation
     let overrides: OverrideTable?
-    /// The `graph` instances of the `async` factories it made. No lock: one
-    /// resolution awaits its needs one after another, in one task, so only
-    /// one thread at a time uses it (threads may change at each `await`,
-    /// which orders the accesses).
-    private var graph: [ObjectIdentifier: AnyObject] = [:]
+    /// The `graph` instances of the `async` factories it made (see
+    /// ``GraphLifetime``). No lock: one resolution awaits its needs one after
+    /// another, in one task, so only one thread at a time uses it (threads
+    /// may change at each `await`, which orders the accesses).
+    var graph = GraphInstances()
 
     init(container: Container, activation: Activation) {
         self.container = container
@@ -99,56 +99,32 @@ final class AwaitingResolution: @unchecked Sendable {
         }
     }
 
-    /// An instance of an `async` binding, from its storage or newly made.
+    /// An instance of an `async` binding, from its storage or newly made, as its lifetime says.
     private func instance<T>(
         of binding: CompiledBinding, as _: T.Type, path: [CompiledBinding]
     ) async throws(ResolutionError) -> T {
-        func cycle() -> ResolutionError {
-            let start = path.firstIndex { $0.sharesInstance(with: binding) } ?? path.startIndex
-            let loop = path[start...].map(\.key.name) + [binding.key.name]
-            return ResolutionError(
-                .dependencyCycle, type: binding.key.name, injectors: [binding.injector],
-                path: path.map(\.key.name) + [binding.key.name], factory: binding.definition.name,
-                detail: (loop.count > 1 ? loop : [binding.key.name, "...", binding.key.name]).joined(separator: " -> "))
+        // The factory's call, and its needs, are awaited at the end of the path.
+        let path = path + [binding]
+        if path.dropLast().contains(where: { $0.sharesInstance(with: binding) }) {
+            throw cycle(at: binding, path: path)
         }
-        if path.contains(where: { $0.sharesInstance(with: binding) }) { throw cycle() }
-        let path = path + [binding]  // the factory's call, and its needs, are awaited at the end of it
-        @Sendable func make() async throws(ResolutionError) -> AnyObject { try await self.make(binding, path: path) }
-        switch binding.storage {
-        case .transient:
-            return binding.typed(try await make(), as: T.self)
-        case .singleton(let shared):
-            let cell = overrides?.cell(for: ObjectIdentifier(shared)) ?? shared
-            return binding.typed(try await cell.value(awaiting: make, loop: cycle), as: T.self)
-        case .weak(let cell):
-            if let overrides {  // inside overrides: one instance per override block, as the synchronous engine keeps
-                let cell = overrides.cell(for: binding.slot)
-                return binding.typed(try await cell.value(awaiting: make, loop: cycle), as: T.self)
-            }
-            let made = try await cell.value(awaiting: make) { box in binding.typed(box, as: T.self) as AnyObject }
-            return made as! T
-        case .graph:
-            if let box = graph[binding.slot] { return binding.typed(box, as: T.self) }
-            let box = try await make()
-            graph[binding.slot] = box
-            return binding.typed(box, as: T.self)
-        case .scoped:
-            guard let scope = Scope.current else {
-                throw ResolutionError(
-                    .noActiveScope, type: binding.key.name, path: path.map(\.key.name),
-                    factory: binding.definition.name)
-            }
-            guard let cell = scope.cell(for: binding.slot) else {
-                throw ResolutionError(
-                    .scopeClosed, type: binding.key.name, path: path.map(\.key.name),
-                    factory: binding.definition.name)
-            }
-            return binding.typed(try await cell.value(awaiting: make, loop: cycle), as: T.self)
-        }
+        return try await binding.storage.instance(of: binding, as: T.self, awaitedIn: self, path: path)
+    }
+
+    /// The error for a request for `binding`, which ends `path`, that loops
+    /// back into a making already under way further up.
+    func cycle(at binding: CompiledBinding, path: [CompiledBinding]) -> ResolutionError {
+        let outer = path.dropLast()
+        let start = outer.firstIndex { $0.sharesInstance(with: binding) } ?? outer.startIndex
+        let loop = outer[start...].map(\.key.name) + [binding.key.name]
+        return ResolutionError(
+            .dependencyCycle, type: binding.key.name, injectors: [binding.injector], path: path.map(\.key.name),
+            factory: binding.definition.name,
+            detail: (loop.count > 1 ? loop : [binding.key.name, "...", binding.key.name]).joined(separator: " -> "))
     }
 
     /// Runs an `async` binding's factory, whose call ends `path`.
-    private func make(_ binding: CompiledBinding, path: [CompiledBinding]) async throws(ResolutionError) -> AnyObject {
+    func make(_ binding: CompiledBinding, path: [CompiledBinding]) async throws(ResolutionError) -> AnyObject {
         do {
             return try await binding.definition.buildAwaiting!(AwaitingCall(resolution: self, binding: binding, path: path))
         } catch let error as ResolutionError {
@@ -218,64 +194,6 @@ extension CompiledBinding {
             elements.contains(where: { $0.definition.execution == .mainActor })
         else { return definition.execution }
         return .mainActor
-    }
-}
-
-extension InstanceCell {
-    /// The makings under way of `async` singletons and scoped instances, by
-    /// cell. Kept aside rather than in each cell: only `async` factories
-    /// use it, and every other cell stays as small as it was.
-    private static let makings = Locked<[ObjectIdentifier: Task<Instance<AnyObject>, any Error>]>([:])
-
-    /// The cells whose makings the running task is inside, outermost first.
-    @TaskLocal private static var makingsAround: [ObjectIdentifier] = []
-
-    /// The instance, made by `make` if this is the first request. Many tasks
-    /// asking first at once await one making: the first starts it, the others
-    /// wait for its result. If it fails, each of them gets the error, and the
-    /// next request tries again.
-    func value(
-        awaiting make: @escaping @Sendable () async throws(ResolutionError) -> AnyObject,
-        loop: () -> ResolutionError
-    ) async throws(ResolutionError) -> AnyObject {
-        if let made = current { return made }
-        let id = ObjectIdentifier(self)
-        // Asked again from inside its own making (a factory that resolves by
-        // hand, which validation cannot follow): awaiting it would never end.
-        let around = Self.makingsAround
-        if around.contains(id) { throw loop() }
-        let making = Self.makings.withLock { makings in
-            if let running = makings[id] { return running }
-            // A task of its own, so no one waiter's cancellation stops the
-            // making the others await. It inherits the task-locals (the
-            // scope, test overrides) of the request that started it.
-            let task = Task { () async throws -> Instance<AnyObject> in
-                let box = try await Self.$makingsAround.withValue(around + [id]) { try await make() }
-                return Instance(self.value(orMake: { box }))  // published as a synchronous making would be
-            }
-            makings[id] = task
-            return task
-        }
-        defer { Self.makings.withLock { if $0[id] == making { $0[id] = nil } } }
-        do {
-            return try await making.value.value
-        } catch {
-            throw error as! ResolutionError  // `make` throws nothing else
-        }
-    }
-}
-
-extension WeakCell {
-    /// The live instance, or a new one from `make`. Two first requests at
-    /// once may both make one; the first to finish is kept, as it would be
-    /// if a synchronous request had made its own meanwhile.
-    func value(
-        awaiting make: @Sendable () async throws(ResolutionError) -> AnyObject,
-        unbox: (AnyObject) -> AnyObject
-    ) async throws(ResolutionError) -> AnyObject {
-        if let live { return live }
-        let made = unbox(try await make())
-        return keep(made)
     }
 }
 

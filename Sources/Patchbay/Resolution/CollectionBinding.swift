@@ -45,8 +45,8 @@ extension Activation {
                     return Instance(made)
                 })
             return CompiledBinding(
-                key: key, injector: injector, lifetime: .transient, definition: definition, provided: provided,
-                parameters: nil, storage: .transient, described: nil, elements: elements)
+                key: key, injector: injector, definition: definition, provided: provided,
+                parameters: nil, storage: TransientLifetime(), described: nil, elements: elements)
         }
         return serving(elementType)
     }

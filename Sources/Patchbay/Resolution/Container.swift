@@ -151,7 +151,7 @@ public final class Container: Sendable {
             if let ready = binding._withUnsafeGuaranteedRef({ $0.ready }),
                 let box = _stdlib_atomicAcquiringLoadARCRef(object: ready)
             {
-                return instanceValue(box, as: T.self)
+                return unboxed(box, as: T.self)
             }
             // Light only at top level: a factory that calls the container
             // directly goes the general way, which tracks the path.

@@ -139,7 +139,7 @@ struct LightResolution {
             if let ready = binding._withUnsafeGuaranteedRef({ $0.ready }),
                 let box = _stdlib_atomicAcquiringLoadARCRef(object: ready)
             {
-                return instanceValue(box, as: T.self)
+                return unboxed(box, as: T.self)
             }
             if binding._withUnsafeGuaranteedRef({ $0.isLight }) {
                 return try build(T.self, binding)

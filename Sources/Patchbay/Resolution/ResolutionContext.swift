@@ -16,7 +16,8 @@ final class ResolutionContext {
     @exclusivity(unchecked) private var explicitScope: Scope?
     /// The bindings being built, outermost first.
     @exclusivity(unchecked) private var building: [CompiledBinding] = []
-    @exclusivity(unchecked) private var graph: [ObjectIdentifier: AnyObject] = [:]
+    /// The `graph` instances this resolution made (see ``GraphLifetime``).
+    @exclusivity(unchecked) var graph = GraphInstances()
 
     /// The thread's cache, whose count of running resolutions this context keeps.
     private let cache: UnsafeMutablePointer<ResolveCache>
@@ -46,7 +47,7 @@ final class ResolutionContext {
         overrides = nil
         explicitScope = nil
         building.removeAll(keepingCapacity: true)
-        if !graph.isEmpty { graph.removeAll() }
+        graph.removeAll()
         cache.pointee.busy -= 1
         if cache.pointee.hasParked { cache.pointee.owner?.takeUnretainedValue().releaseParked() }
     }
@@ -100,71 +101,20 @@ final class ResolutionContext {
         return try instance(of: head.winner(for: injector), as: T.self, argument: argument)
     }
 
-    /// An instance of `binding`, from its storage or newly made.
+    /// An instance of `binding`, from its storage or newly made, as its lifetime says.
     func instance<T>(of binding: CompiledBinding, as _: T.Type, argument: ArgumentValue?) throws -> T {
         if binding.definition.argument != nil { try check(argument, for: binding) }
-        switch binding.storage {
-        case .transient:
-            guard binding.provided.convert == nil, binding.definition.buildsInto else {
-                return binding.typed(try make(binding, argument), as: T.self)
-            }
-            // The product is the bound type: build it straight into the result,
-            // with no box to allocate and free.
-            return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-                try run(binding, argument) { call in try binding.definition.buildInto(call, buffer.baseAddress!) }
-                return buffer.baseAddress!.move()
-            }
-        case .singleton(let shared):
-            let cell = overrides?.cell(for: ObjectIdentifier(shared)) ?? shared
-            if let box = cell.current { return binding.typed(box, as: T.self) }
-            try checkCycle(binding)
-            return binding.typed(try cell.value { try make(binding, argument) }, as: T.self)
-        case .weak(let cell):
-            if let overrides {  // inside overrides: one instance per override block, like a singleton
-                let cell = overrides.cell(for: binding.slot)
-                if let box = cell.current { return binding.typed(box, as: T.self) }
-                try checkCycle(binding)
-                return binding.typed(try cell.value { try make(binding, argument) }, as: T.self)
-            }
-            try checkCycle(binding)
-            // The cell holds the bare object, which a weak reference can: the
-            // product is a class (validation made sure of that), so `T`'s view
-            // of it is that same object, and casts back to `T` (registration
-            // checked that the product converts to each type it provides).
-            let object = try cell.value(
-                orMake: { try make(binding, argument) },
-                unbox: { box in binding.typed(box, as: T.self) as AnyObject })
-            return object! as! T
-        case .graph:
-            if let box = graph[binding.slot] { return binding.typed(box, as: T.self) }
-            let box = try make(binding, argument)
-            graph[binding.slot] = box
-            return binding.typed(box, as: T.self)
-        case .scoped:
-            guard let scope else {
-                throw ResolutionError(
-                    .noActiveScope, type: binding.key.name, path: names + [binding.key.name],
-                    factory: binding.definition.name)
-            }
-            guard let cell = scope.cell(for: binding.slot) else {
-                throw ResolutionError(
-                    .scopeClosed, type: binding.key.name, path: names + [binding.key.name],
-                    factory: binding.definition.name)
-            }
-            if let box = cell.current { return binding.typed(box, as: T.self) }
-            try checkCycle(binding)
-            return binding.typed(try cell.value { try make(binding, argument) }, as: T.self)
-        }
+        return try binding.storage.instance(of: binding, as: T.self, in: self, argument: argument)
     }
 
     /// Runs the binding's factory into a box.
-    private func make(_ binding: CompiledBinding, _ argument: ArgumentValue?) throws -> AnyObject {
+    func make(_ binding: CompiledBinding, _ argument: ArgumentValue?) throws -> AnyObject {
         try run(binding, argument, binding.definition.build)
     }
 
     /// Runs a factory with cycle detection and error context.
     @inline(__always)
-    private func run<Result>(
+    func run<Result>(
         _ binding: CompiledBinding, _ argument: ArgumentValue?, _ body: (FactoryCall) throws -> Result
     ) throws -> Result {
         try checkCycle(binding)
@@ -182,9 +132,9 @@ final class ResolutionContext {
     }
 
     /// Throws when `binding` is already being built further up this path.
-    /// Bindings that share a singleton instance count as one.
+    /// Bindings that share instances (one storage) count as one.
     @inline(__always)
-    private func checkCycle(_ binding: CompiledBinding) throws {
+    func checkCycle(_ binding: CompiledBinding) throws {
         guard !building.isEmpty, let start = building.firstIndex(where: { $0.sharesInstance(with: binding) }) else {
             return
         }
@@ -234,11 +184,11 @@ final class ArgumentValue {
 }
 
 extension CompiledBinding {
-    /// Whether `other` yields the same instance as this binding (a singleton shared across protocols).
+    /// Whether `other` yields the same instance as this binding: it is this
+    /// binding, or shares its storage (one instance seen as several types),
+    /// so on a path the two count as one.
     @inline(__always)
     func sharesInstance(with other: CompiledBinding) -> Bool {
-        if self === other { return true }
-        if case .singleton(let mine) = storage, case .singleton(let theirs) = other.storage { return mine === theirs }
-        return false
+        storage === other.storage
     }
 }

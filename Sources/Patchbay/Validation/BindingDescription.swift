@@ -51,16 +51,7 @@ public struct BindingDescription: Sendable {
     var overridden: [Int] = []
 
     /// Where a binding's lifetime comes from.
-    package enum LifetimeSource: Sendable, Hashable {
-        /// The binding names it.
-        case binding
-        /// The factory's default lifetime in the catalog.
-        case factoryDefault
-        /// Neither names one: transient.
-        case transientDefault
-        /// The binding names none and there is no catalog entry for its factory to say.
-        case unknown
-    }
+    package typealias LifetimeSource = Lifetime.Source
 
     // MARK: - What users and the tools read
 
@@ -92,17 +83,6 @@ public struct BindingDescription: Sendable {
     private var catalogType: CatalogIndex.TypeInfo? {
         guard let types, typeID < types.count else { return nil }
         return types[typeID]
-    }
-}
-
-extension BindingDescription.LifetimeSource {
-    /// The source the default-lifetime rule (``Lifetime/inEffect(named:factoryDefault:)``) found.
-    init(_ source: Lifetime.Source) {
-        switch source {
-        case .binding: self = .binding
-        case .factoryDefault: self = .factoryDefault
-        case .transientDefault: self = .transientDefault
-        }
     }
 }
 

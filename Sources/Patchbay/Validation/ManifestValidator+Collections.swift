@@ -56,35 +56,21 @@ extension ValidationRun {
         return (winners, standing.filter { !$0.isBroken })
     }
 
-    /// The elements that stand, in manifest order, each collection's first
-    /// with the manifest places of the parents' elements it replaces.
+    /// The elements that stand under the `extends` rule (``OverrideRule``),
+    /// in manifest order, each collection's first with the manifest places
+    /// of the parents' elements it replaces.
     private func applyCollectionRule(to elements: [BindingDescription]) -> [BindingDescription] {
-        struct Group: Hashable { let type: Int; let injector: InjectorName }
-        let bindings = manifest.bindings
-        func depth(_ element: BindingDescription) -> Int { bindings[element.index].origin?.depth ?? 0 }
-        var shallowest: [Group: Int] = [:]
-        for element in elements {
-            let group = Group(type: element.typeID, injector: element.injector)
-            shallowest[group] = min(shallowest[group] ?? Int.max, depth(element))
+        var stands = [Bool](repeating: false, count: elements.count)
+        var replacedBy: [Int: [Int]] = [:]
+        for group in OverrideRule.apply(to: overrideKeys(of: elements)) {
+            for offset in group.standing { stands[offset] = true }
+            if !group.replaced.isEmpty { replacedBy[group.standing[0]] = group.replaced }
         }
-        var replaced: [Group: [Int]] = [:]
-        for element in elements {
-            let group = Group(type: element.typeID, injector: element.injector)
-            if depth(element) > shallowest[group]! { replaced[group, default: []].append(element.index) }
+        return elements.indices.filter { stands[$0] }.map { offset in
+            var element = elements[offset]
+            if let replaced = replacedBy[offset] { element.overridden = replaced.map { elements[$0].index } }
+            return element
         }
-        var standing: [BindingDescription] = []
-        var seen: Set<Group> = []
-        for var element in elements {
-            let group = Group(type: element.typeID, injector: element.injector)
-            guard depth(element) == shallowest[group] else { continue }
-            if seen.insert(group).inserted, let dropped = replaced[group] {
-                // Nearest parent first, as a single binding lists what it overrides.
-                func parentDepth(_ index: Int) -> Int { bindings[index].origin?.depth ?? 0 }
-                element.overridden = dropped.sorted { (parentDepth($0), $0) < (parentDepth($1), $1) }
-            }
-            standing.append(element)
-        }
-        return standing
     }
 
     /// Rule `duplicate-collection-element` (a warning): two elements of one

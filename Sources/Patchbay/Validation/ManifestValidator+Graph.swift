@@ -48,30 +48,6 @@ package struct ServingTable {
     package subscript(type: Int) -> Serving? { types[type] }
 }
 
-/// Each injector's place in an injector order. Every manifest's order
-/// starts with primary and secondary, which are compared, not hashed.
-package struct InjectorRanks {
-    private let leadsWithDefaults: Bool
-    private let ranks: [InjectorName: Int]
-
-    package init(_ order: [InjectorName]) {
-        leadsWithDefaults = order.starts(with: [.primary, .secondary])
-        // Usually there is no other injector, and no dictionary to make.
-        var ranks: [InjectorName: Int] = [:]
-        for (offset, name) in order.enumerated().dropFirst(leadsWithDefaults ? 2 : 0) where ranks[name] == nil {
-            ranks[name] = offset
-        }
-        self.ranks = ranks
-    }
-
-    /// The injector's place; `Int.max` when it is not in the order.
-    package subscript(injector: InjectorName) -> Int {
-        if leadsWithDefaults, injector == .primary { return 0 }
-        if leadsWithDefaults, injector == .secondary { return 1 }
-        return ranks[injector] ?? Int.max
-    }
-}
-
 extension ValidationRun {
     /// The serving table of the single bindings in effect (elements of collections are served apart).
     func servingTable() -> ServingTable {
@@ -220,7 +196,7 @@ extension ValidationRun {
     /// The injectors searched from `injector`, for a message: the first few, and how many more.
     func searched(from injector: InjectorName) -> String {
         let shown = 8
-        let names = ([injector] + injectorOrder.lazy.filter { $0 != injector }.prefix(shown - 1)).map(\.rawValue)
+        let names = InjectorSearch(from: injector, in: injectorOrder).prefix(shown).map(\.rawValue)
         let more = injectorOrder.count - names.count  // a bound injector is always in the order
         return names.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
     }

@@ -18,6 +18,65 @@
 ///
 /// A manifest is one environment, so `unused-factory` is not judged here:
 /// ``ManifestChecker`` judges it over every manifest of a folder.
+///
+/// ## The rules, in the order they run
+///
+/// Each rule reports under a stable code (``DiagnosticCode``) and is one
+/// function, named here with its file in `Validation/`.
+///
+/// First each binding on its own, in manifest order (`checkBindings()`):
+///
+/// | # | code | checks that | function, file |
+/// |---|---|---|---|
+/// | 1 | `undeclared-injector` | a custom injector is listed in `injectors`, when there is such a list | `checkInjectorIsDeclared`, ManifestValidator.swift |
+/// | 2 | `unknown-protocol`, `ambiguous-protocol` | the protocol name means one catalog type | `boundType(of:in:)`, ManifestValidator.swift |
+/// | 3 | `unknown-factory` | the factory is in the catalog | `factoryOffset`, ManifestValidator.swift |
+/// | 4 | `factory-does-not-provide` | the factory provides the bound type | `providedOffset`, ManifestValidator.swift |
+/// | 5 | `weak-value-type` | a `weak` binding's factory makes a class instance | `checkWeakNeedsAClass`, ManifestValidator.swift |
+/// | 6 | `invalid-parameters`, `unknown-parameter` | `parameters` fit the factory's parameter type, and name only keys it reads | `checkParameters`, then `ParameterCheck`, ParameterCheck.swift |
+/// | 7 | `collection-element-takes-argument` | an element's factory takes no resolve-time argument | `checkElementTakesNoArgument`, ManifestValidator+Collections.swift |
+/// | 8 | `needs-await` | an element's factory is not `async` | `checkElementIsNotAsync`, ManifestValidator+Collections.swift |
+///
+/// Rules 5 to 8 judge only a binding whose type and factory the catalog
+/// knows. The lifetime in effect (the binding's, else the factory's
+/// default, else transient) is `Lifetime.inEffect(named:factoryDefault:factoryIsKnown:)`.
+///
+/// Then the bindings together, under the `extends` rule (`OverrideRule`),
+/// in `resolveOverrides()`:
+///
+/// | # | code | checks that | function, file |
+/// |---|---|---|---|
+/// | 9 | `duplicate-binding` | a file binds a type in an injector once | `reportDuplicates`, ManifestValidator.swift |
+/// | 10 | `duplicate-collection-element` (warning) | a file lists an element with the same factory and parameters once | `reportDuplicateElements`, ManifestValidator+Collections.swift |
+///
+/// Then the dependency graph, need by need of each binding in effect,
+/// followed from the injector that served it with resolution's fallback
+/// (`checkGraph()`, ManifestValidator+Graph.swift):
+///
+/// | # | code | checks that | function |
+/// |---|---|---|---|
+/// | 11 | `missing-dependency` | a direct or lazy need is bound in some injector searched | `checkNeedIsBound` |
+/// | 12 | `argument-required` | a need's factory takes no argument its dependent cannot pass | `checkDependencyTakesNoArgument` |
+/// | 13 | `needs-await`, `needs-main-actor` | a need's factory can run where its dependent's runs | `checkNeedCanBeMade` |
+/// | 14 | `captive-dependency` | nothing keeps a dependency alive past its lifetime | `checkNotCaptive` |
+/// | 15 | `dependency-cycle` | no loop of non-lazy needs, each drawn once | `reportCycles` |
+///
+/// Last, the types the app resolves itself (`checkEntryPoints()`):
+///
+/// | # | code | checks that | function, file |
+/// |---|---|---|---|
+/// | 16 | `unbound-entry-point` | each entry point the catalog declares is served from its injector | `checkEntryPoints`, EntryPointRule.swift |
+///
+/// Before these, reading the file (`Manifest/`: ``ManifestLoader`` and the
+/// parser, over the scanner in `JSON/`) reports what is wrong with the JSON
+/// and the format: `syntax`,
+/// `too-large`, `too-deep`, `duplicate-key`, `unsupported-format`,
+/// `unknown-key`, `missing-key`, `wrong-type`, `collection-and-protocol`,
+/// `unknown-lifetime`, `duplicate-injector`, `env-var-missing`, `extends-*`,
+/// `unreadable`. After them, over a folder, ``ManifestChecker`` reports
+/// `unused-factory` (UnusedFactories.swift) and `no-entry-points`
+/// (Checking/CheckRun.swift); ``ManifestDirectory`` reports
+/// `unknown-environment`, for an environment with no manifest file.
 public struct ManifestValidator: Sendable {
     let catalog: CatalogIndex?
 
@@ -159,9 +218,10 @@ package struct ValidationRun {
                 if binding.factory.isEmpty { anyWithoutFactory = true }
                 if binding.isCollectionElement { anyCollectionElement = true }
                 let type = typeWithoutCatalog(named: binding.protocolName)
+                let (lifetime, source) = Lifetime.inEffect(named: binding.lifetime, factoryDefault: nil, factoryIsKnown: false)
                 candidates.append(BindingDescription(
                     bindings: bindings, index: index, types: nil, typeID: type, factoryPlace: -1, provided: -1,
-                    lifetime: binding.lifetime ?? .transient, lifetimeSource: binding.lifetime == nil ? .unknown : .binding,
+                    lifetime: lifetime, lifetimeSource: source,
                     injector: binding.injector, parameters: nil, isBroken: binding.isBroken || !injectorIsDeclared))
             }
             resolveOverrides()
@@ -180,13 +240,9 @@ package struct ValidationRun {
             }
             let factory = factoryOffset(of: binding, for: type, in: catalog)
             let provided = type.flatMap { type in factory.flatMap { providedOffset(of: type, by: $0, for: binding, in: catalog) } }
-            var (lifetime, source) = (binding.lifetime ?? .transient, BindingDescription.LifetimeSource.unknown)
-            if let factory {
-                let inEffect = Lifetime.inEffect(named: binding.lifetime, factoryDefault: catalog.factories[factory].defaultLifetime)
-                (lifetime, source) = (inEffect.lifetime, .init(inEffect.source))
-            } else if binding.lifetime != nil {
-                source = .binding
-            }
+            let (lifetime, source) = Lifetime.inEffect(
+                named: binding.lifetime, factoryDefault: factory.flatMap { catalog.factories[$0].defaultLifetime },
+                factoryIsKnown: factory != nil)
             // A binding whose type or factory is wrong is not checked further:
             // its lifetime and parameters are judged once it names the right ones.
             var checksPass = false
@@ -209,17 +265,6 @@ package struct ValidationRun {
                 parameters: parameters?.value, isBroken: binding.isBroken || !injectorIsDeclared || !checksPass))
         }
         resolveOverrides()
-    }
-
-    /// primary, secondary, then custom injectors in `injectors` order, else in order of first use.
-    package static func injectorOrder(of manifest: Manifest) -> [InjectorName] {
-        var order: [InjectorName] = [.primary, .secondary]
-        var seen = Set(order)  // a manifest may use thousands of injectors: no linear search per name
-        let custom = manifest.injectors ?? manifest.bindings.map(\.injector)
-        for name in custom where name != .primary && name != .secondary && seen.insert(name).inserted {
-            order.append(name)
-        }
-        return order
     }
 
     /// Rule `undeclared-injector`: with an `injectors` list, a binding's custom injector is in it.
@@ -398,16 +443,21 @@ package struct ValidationRun {
     /// The `extends` rule over `described`: the winners, each with the
     /// manifest places of what it overrides, and the groups of duplicates.
     private func applyOverrides(to described: [BindingDescription]) -> (winners: [BindingDescription], duplicates: [[Int]]) {
-        let bindings = manifest.bindings
-        let outcome = OverrideRule.apply(to: described.map {
-            OverrideRule.Key(type: $0.typeID, injector: $0.injector, depth: bindings[$0.index].origin?.depth ?? 0)
-        })
-        let winners = outcome.winners.map { winner in
-            var kept = described[winner.offset]
-            kept.overridden = winner.overrides.map { described[$0].index }
+        let groups = OverrideRule.apply(to: overrideKeys(of: described))
+        let winners = groups.map { group in
+            var kept = described[group.standing[0]]
+            kept.overridden = group.replaced.map { described[$0].index }
             return kept
         }
-        return (winners, outcome.duplicates)
+        return (winners, groups.map(\.standing).filter { $0.count > 1 })
+    }
+
+    /// What the `extends` rule reads of each of `described`.
+    func overrideKeys(of described: [BindingDescription]) -> [OverrideRule.Key] {
+        let bindings = manifest.bindings
+        return described.map {
+            OverrideRule.Key(type: $0.typeID, injector: $0.injector, depth: bindings[$0.index].origin?.depth ?? 0)
+        }
     }
 
     private mutating func reportDuplicates(_ offsets: [Int], of candidates: [BindingDescription]) {
@@ -446,10 +496,12 @@ extension String {
 }
 
 /// The `extends` rule, the one place it is written: of the bindings of one
-/// type and injector, the one in the shallowest file (the child) wins and
-/// replaces those of deeper files (its parents); two in that shallowest file
-/// are duplicates, of which the first stays. Validation reports the
-/// duplicates; `explain` shows what each winner overrides.
+/// type and injector, those in the shallowest file (the child) stand and
+/// replace those of deeper files (its parents). A single binding stands
+/// alone: two in that file are duplicates, of which the first stays, and
+/// validation reports them. A collection is replaced whole, never merged:
+/// every element the child lists stands, in its order, so an environment
+/// can drop an element its base lists. `explain` shows what each replaced.
 package enum OverrideRule {
     /// What the rule reads of a binding.
     package struct Key {
@@ -466,32 +518,31 @@ package enum OverrideRule {
         }
     }
 
-    /// The outcome, by place in the keys given.
-    package struct Outcome {
-        /// Each winner, in the order given, with the places of the deeper bindings it replaces (nearest first).
-        package var winners: [(offset: Int, overrides: [Int])] = []
-        /// Each group of duplicates: bindings of one key in its shallowest file, more than one.
-        package var duplicates: [[Int]] = []
+    /// The bindings of one type and injector, by place in the keys given.
+    package struct Group {
+        /// Those in the shallowest file, in the order given.
+        package let standing: [Int]
+        /// Those of deeper files, which the standing ones replace: nearest
+        /// parent first, then in the order given.
+        package let replaced: [Int]
     }
 
-    /// Applies the rule.
-    package static func apply(to keys: [Key]) -> Outcome {
-        struct Group: Hashable { let type: Int; let injector: InjectorName }
-        var groups: [Group: [Int]] = [:]
+    /// Applies the rule: every group, in the order of its first standing binding.
+    package static func apply(to keys: [Key]) -> [Group] {
+        struct Bound: Hashable { let type: Int; let injector: InjectorName }
+        var offsetsByBound: [Bound: [Int]] = [:]
         for (offset, key) in keys.enumerated() {
-            groups[Group(type: key.type, injector: key.injector), default: []].append(offset)
+            offsetsByBound[Bound(type: key.type, injector: key.injector), default: []].append(offset)
         }
-        var outcome = Outcome()
-        var winners: [(offset: Int, overrides: [Int])] = []
-        for offsets in groups.values {
+        var groups: [Group] = []
+        groups.reserveCapacity(offsetsByBound.count)
+        for offsets in offsetsByBound.values {
             let shallowest = offsets.lazy.map { keys[$0].depth }.min()!
-            let inShallowest = offsets.filter { keys[$0].depth == shallowest }
-            if inShallowest.count > 1 { outcome.duplicates.append(inShallowest) }
-            let replaced = offsets.filter { keys[$0].depth > shallowest }.sorted { keys[$0].depth < keys[$1].depth }
-            winners.append((inShallowest[0], replaced))
+            let replaced = offsets.filter { keys[$0].depth > shallowest }
+            groups.append(Group(
+                standing: offsets.filter { keys[$0].depth == shallowest },
+                replaced: replaced.sorted { (keys[$0].depth, $0) < (keys[$1].depth, $1) }))
         }
-        outcome.winners = winners.sorted { $0.offset < $1.offset }
-        outcome.duplicates.sort { $0[0] < $1[0] }
-        return outcome
+        return groups.sorted { $0.standing[0] < $1.standing[0] }
     }
 }

@@ -129,7 +129,7 @@ struct BindingTable {
 
     /// The injectors searched for a type asked from `injector`, in order.
     func searchOrder(from injector: InjectorName) -> [InjectorName] {
-        [injector] + injectorOrder.filter { $0 != injector }
+        Array(InjectorSearch(from: injector, in: injectorOrder))
     }
 
     /// Every binding of `type`, in injector order.

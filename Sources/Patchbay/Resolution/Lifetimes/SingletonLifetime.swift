@@ -1,0 +1,35 @@
+/// `singleton`: one instance per activated manifest, made on first use, and
+/// once even when many threads or tasks ask for it first at the same time.
+///
+/// Inside test overrides (and ``Container/isolated(_:)``) a request gets
+/// the override block's own instance instead: one made there may hold
+/// overridden dependencies, so it must neither come from nor go into the
+/// cell that code outside sees. A made instance is also read without asking
+/// this type, through ``sharedCell``: by the resolve fast path (see
+/// ``CompiledBinding/ready``) and by an awaited resolve.
+final class SingletonLifetime: LifetimeStorage {
+    /// The instance every request outside overrides shares.
+    private let cell = InstanceCell()
+
+    static var sharesInstances: Bool { true }
+    static var isBuiltLight: Bool { false }
+    static var isSharedWithinAResolve: Bool { false }
+    var sharedCell: InstanceCell? { cell }
+
+    /// The cell a request uses: its override block's, else the shared one.
+    private func cell(in overrides: OverrideTable?) -> InstanceCell {
+        overrides?.cell(for: ObjectIdentifier(self)) ?? cell
+    }
+
+    func instance<T>(
+        of binding: CompiledBinding, as _: T.Type, in context: ResolutionContext, argument: ArgumentValue?
+    ) throws -> T {
+        try cell(in: context.overrides).instance(of: binding, as: T.self, in: context, argument: argument)
+    }
+
+    func instance<T>(
+        of binding: CompiledBinding, as _: T.Type, awaitedIn resolution: AwaitingResolution, path: [CompiledBinding]
+    ) async throws(ResolutionError) -> T {
+        try await cell(in: resolution.overrides).instance(of: binding, as: T.self, awaitedIn: resolution, path: path)
+    }
+}

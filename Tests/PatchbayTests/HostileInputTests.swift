@@ -1,0 +1,97 @@
+import Foundation
+import NotesKit
+import Testing
+@testable import Patchbay
+
+/// Inputs written to break the check or the app: no crash, no hang, no
+/// forged line, nothing read from outside the folder, a clear word for every path.
+@Suite struct HostileInputTests {
+    /// A chain of `count` manifests, `a0.json` extending `a1.json` and so on.
+    static func chain(_ count: Int) throws -> ManifestFolder {
+        var files: [String: String] = [:]
+        for index in 0..<count {
+            files["a\(index).json"] = index == count - 1
+                ? #"{"format":1,"bindings":[]}"#
+                : #"{"format":1,"extends":"a\#(index + 1).json","bindings":[]}"#
+        }
+        return try ManifestFolder(files)
+    }
+
+    @Test func aLongExtendsChainStopsAtTheLimitNotTheStack() throws {
+        let folder = try Self.chain(200)  // the stack once gave out at 3,000; the limit stops at 32 whatever the length
+        let loader = ManifestLoader(environment: [:])
+        let (_, diagnostics) = loader.loadCollecting(contentsOf: folder.file("a0.json"), displayPath: "a0.json")
+        let found = diagnostics.filter { $0.code == .extendsTooLong }
+        #expect(found.count == 1, "\(diagnostics.prefix(3))")
+        // At the `extends` that crosses the limit: the 32nd parent's.
+        #expect(found.first?.file == "a32.json")
+        #expect(found.first.map { "\($0.line):\($0.column)" } == "1:23", "\(found)")
+        // The app says the same, and a chain within the limit loads.
+        #expect(throws: ManifestError.self) { try loader.load(contentsOf: folder.file("a0.json")) }
+        let short = try Self.chain(10)
+        #expect(try loader.load(contentsOf: short.file("a0.json")).bindings.isEmpty)
+    }
+
+    @Test func controlCharactersFromTheInputNeverReachTheOutputRaw() throws {
+        let forged = "x\n::error file=production.json,line=1,col=1::FORGED\u{1B}[2J"
+        let text = #"{ "format": 1, "bindings": [ { "protocol": "Clock", "factory": ""#
+            + forged.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\u{1B}", with: "\\u001b")
+            + #"" } ] }"#
+        let folder = try ManifestFolder(["production.json": text])
+        let report = try ManifestChecker(catalog: FactoryCatalog.notes.ignoringEntryPoints).check([folder.url])
+        let printed = report.diagnostics.map(\.description).joined(separator: "\n")
+        #expect(report.diagnostics.contains { $0.code == .unknownFactory })
+        #expect(!printed.contains("\n::error"))
+        #expect(!printed.unicodeScalars.contains { $0.value == 0x1B })
+        #expect(printed.contains(#"x\n::error file=production.json"#))
+        #expect(printed.contains(#"\u{1B}[2J"#))
+    }
+
+    @Test func aLinkToAFileOutsideTheFolderIsNotRead() throws {
+        let outside = try ManifestFolder(["secret.json": #"{ "format": 1, "bindings": [ { "protocol": "TOKEN-1234", "factory": "x" } ] }"#])
+        let folder = try ManifestFolder(["good.json": #"{ "format": 1, "bindings": [] }"#])
+        try FileManager.default.createSymbolicLink(
+            at: folder.file("leak.json"), withDestinationURL: outside.file("secret.json"))
+        let report = try ManifestChecker(catalog: FactoryCatalog.notes.ignoringEntryPoints).check([folder.url])
+        let printed = report.diagnostics.map(\.description).joined(separator: "\n")
+        #expect(!printed.contains("TOKEN-1234"))
+        let refused = try #require(report.diagnostics.first { $0.file.hasSuffix("leak.json") })
+        #expect(refused.code == .unreadable && refused.message.contains("outside the folder"))
+        #expect(report.failed())
+    }
+
+    @Test func onlyRegularFilesAreReadAndNothingBlocks() throws {
+        let folder = try ManifestFolder(["good.json": #"{ "format": 1, "bindings": [] }"#])
+        try FileManager.default.createDirectory(at: folder.file("x.json"), withIntermediateDirectories: true)
+        #expect(mkfifo(folder.file("pipe.json").path, 0o600) == 0)
+        let report = try ManifestChecker(catalog: FactoryCatalog.notes.ignoringEntryPoints).check([folder.url])
+        let unreadable = report.diagnostics.filter { $0.code == .unreadable }
+        #expect(unreadable.map { ($0.file as NSString).lastPathComponent }.sorted() == ["pipe.json", "x.json"])
+        #expect(unreadable.first { $0.file.hasSuffix("x.json") }?.message.contains("is a folder") == true)
+        #expect(unreadable.first { $0.file.hasSuffix("pipe.json") }?.message.contains("not a regular file") == true)
+        // Named directly, a FIFO is refused before anything reads it.
+        #expect(throws: ManifestChecker.UnusablePath.self) {
+            try ManifestChecker(catalog: .notes).check([folder.file("pipe.json")])
+        }
+        // The app's loader says the same.
+        #expect(throws: ManifestError.self) { try ManifestLoader().load(contentsOf: folder.file("pipe.json")) }
+    }
+
+    @Test func aCheckThatFindsNothingToCheckFailsNamingWhereItLooked() throws {
+        let empty = try ManifestFolder([:])
+        try FileManager.default.createDirectory(at: empty.url, withIntermediateDirectories: true)
+        let onlyCatalog = try ManifestFolder([
+            "catalog.json": String(decoding: try FactoryCatalog.notes.describe().jsonData(), as: UTF8.self)])
+        for folder in [empty, onlyCatalog] {
+            do {
+                _ = try ManifestChecker(catalog: .notes).check([folder.url])
+                Issue.record("a folder with no manifest passed")
+            } catch {
+                #expect(error.description.contains("no manifest to check in"))
+                #expect(error.description.contains(folder.url.path))
+            }
+        }
+        let result = try runProduct("patchbay", ["check", empty.url.path])
+        #expect(result.status == 2)
+    }
+}

@@ -235,19 +235,34 @@ final class InjectionStorage<Value>: @unchecked Sendable {
         // wrapper (or this one, in a cycle that resolution will report) cannot
         // deadlock. If two threads race here, both resolve and the first to
         // publish wins; both return that one value.
-        let (named, adopted, adoptedScope) = lock.withLock { (self.container, self.adopted, self.adoptedScope) }
+        // Read one by one, not as a tuple from `withLock`: this code is
+        // generic, and a tuple's metadata is looked up at run time.
+        lock.lock()
+        let named = self.container
+        let adopted = self.adopted
+        let adoptedScope = self.adoptedScope
+        lock.unlock()
         let container = try origin.container(explicit: named, named: namedContainer, for: Value.self)
         let injector = namedInjector ?? origin.injector
         let scope = adopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
-        let value: Value = try origin.withOverrides { () throws(ResolutionError) -> Value in
-            if ifBound, let optional = Value.self as? any OptionalInjectable.Type {
-                return try optional.resolveIfBound(in: container, from: injector, scope: scope) as! Value
-            } else if let scope {
-                return try container.resolve(Value.self, from: injector, in: scope)
+        let value =
+            origin.madeWithOverrides
+            ? try origin.withOverrides { () throws(ResolutionError) in
+                try resolve(from: container, injector, scope)
             }
-            return try container.resolve(Value.self, from: injector)
-        }
+            : try resolve(from: container, injector, scope)
         return resolved.initialize(Instance(value)).value
+    }
+
+    private func resolve(
+        from container: Container, _ injector: InjectorName, _ scope: Scope?
+    ) throws(ResolutionError) -> Value {
+        if ifBound, let optional = Value.self as? any OptionalInjectable.Type {
+            return try optional.resolveIfBound(in: container, from: injector, scope: scope) as! Value
+        } else if let scope {
+            return try container.resolve(Value.self, from: injector, in: scope)
+        }
+        return try container.resolve(Value.self, from: injector)
     }
 }
 

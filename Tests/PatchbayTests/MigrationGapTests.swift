@@ -97,6 +97,23 @@ import Testing
         }
     }
 
+    @Test func swifjectionInjectDependenciesOfAnObjectAnAsyncFactoryMade() async throws {
+        var catalog = FactoryCatalog()
+        catalog.register("s", provides: (any Widget).self) { Part(tag: "x-secondary") }
+        catalog.register("holder", provides: WidgetHolder.self) { () async in
+            await Task.yield()  // made after an await, perhaps on another thread
+            return WidgetHolder()
+        }
+        let x = try makeContainer(
+            catalog, injectors: [.primary, .secondary],
+            [bind("Widget", to: "s", in: .secondary), bind("WidgetHolder", to: "holder", in: .secondary)])
+        let (_, y) = try twoContainers()
+        try await PatchbaySystem.withContainer(y) { () async throws in
+            let holder = try await x.resolve(awaiting: WidgetHolder.self, from: .secondary)
+            #expect(holder.widget.tag == "x-secondary", "X's secondary injector, not the default container")
+        }
+    }
+
     @Test func swifjectionInjectDependenciesUsesTheOverridesTheObjectWasMadeWith() throws {
         let (x, _) = try twoContainers()
         let holder = try x.withOverrides({ $0.override((any Widget).self, with: Part(tag: "fake-a")) }) {

@@ -37,10 +37,14 @@ struct ObjectOrigin: @unchecked Sendable {
         self.madeInScope = scope != nil
     }
 
+    /// The resolution whose `async` factory the current task is running: a
+    /// task-local, since such a factory runs across `await`s, on any thread.
+    @TaskLocal static var awaited: ObjectOrigin?
+
     /// The origin of an object made now, on this thread.
     static var current: ObjectOrigin {
         let cache = ResolveCache.current
-        guard cache.pointee.busy > 0 else { return outside }
+        guard cache.pointee.busy > 0 else { return awaited ?? outside }
         if cache.pointee.lightActive, let light = cache.pointee.lightContainer, cache.pointee.lightDepth > 0 {
             // A light factory runs: no overrides (they switch the light path
             // off), no explicit scope, and the binding on top of the light path.

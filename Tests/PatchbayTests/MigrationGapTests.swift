@@ -114,6 +114,28 @@ import Testing
         }
     }
 
+    @Test func swifjectionInjectDependenciesAContainerNamedInTheAttributeWins() throws {
+        let (_, y) = try twoContainers()
+        var catalog = FactoryCatalog()
+        catalog.register("pinned", provides: PinnedHolder.self) { PinnedHolder(container: y) }
+        let z = try makeContainer(catalog, [bind("PinnedHolder", to: "pinned")])
+        let holder = try z.resolve(PinnedHolder.self)
+        #expect(holder.widget.tag == "y", "made by Z, pinned to Y")
+    }
+
+    @Test func swifjectionInjectDependenciesNeverFallsBackWhenItsContainerHasGone() throws {
+        let (_, y) = try twoContainers()
+        var holder: WidgetHolder?
+        do {
+            let (x, _) = try twoContainers()
+            holder = try x.resolve(WidgetHolder.self)
+        }
+        try PatchbaySystem.withContainer(y) { () throws in
+            let error = try #require(throws: ResolutionError.self) { try holder!.$widget.resolve() }
+            #expect(error.reason == .containerReleased, "not Y's widget: the object was made by X")
+        }
+    }
+
     @Test func swifjectionInjectDependenciesUsesTheOverridesTheObjectWasMadeWith() throws {
         let (x, _) = try twoContainers()
         let holder = try x.withOverrides({ $0.override((any Widget).self, with: Part(tag: "fake-a")) }) {
@@ -283,4 +305,10 @@ final class ThemeBox: @unchecked Sendable { var name = "light" }
 /// Holds a `Lazy` made without a container, as an object made by hand does.
 final class HandMadeLazyHolder: @unchecked Sendable {
     let widget = Lazy((any Widget).self)
+}
+
+/// Names its container in the attribute's place, whoever makes it.
+final class PinnedHolder: @unchecked Sendable {
+    @Injected var widget: any Widget
+    init(container: Container) { _widget = Injected(container: container) }
 }

@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "Patchbay", targets: ["Patchbay"]),
         // The command's subcommands as a library, for an app that exposes them with its live catalog.
         .library(name: "PatchbayTools", targets: ["PatchbayTools"]),
+        // A Swift Testing trait for tests, apart so that apps never link Testing.
+        .library(name: "PatchbayTesting", targets: ["PatchbayTesting"]),
         .executable(name: "patchbay", targets: ["patchbay"]),
         .executable(name: "notes-example", targets: ["NotesExample"]),
         // Check an app target's manifests on every build, or on demand with `swift package check-manifests`.
@@ -22,6 +24,8 @@ let package = Package(
     targets: [
         // The container: catalog, manifests, validation, resolution, injection, reload.
         .target(name: "Patchbay"),
+        // The `.patchbay(...)` test trait: a container and overrides of each test's own.
+        .target(name: "PatchbayTesting", dependencies: ["Patchbay"]),
         // Report formats, explain, graph, schema and the command line, over the container's library calls.
         .target(name: "PatchbayTools", dependencies: ["Patchbay"]),
         // Named for the command, so the plugins can ask for the tool by that name.
@@ -41,7 +45,7 @@ let package = Package(
                 verb: "check-manifests",
                 description: "Check Patchbay manifests and fail on errors, as the PatchbayCheck build plugin does")),
             dependencies: ["patchbay"], path: "Sources/Plugins/CheckManifests"),
-        .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTools", "NotesKit"]),
+        .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTools", "PatchbayTesting", "NotesKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,8 +9,8 @@
 /// when it cannot be resolved (a default argument cannot throw); use
 /// ``PatchbaySystem/container`` and `resolve` to handle errors.
 ///
-/// For a dependency that may be unbound, read it with ``SafelyInjected`` or
-/// ``Container/resolveIfBound(_:from:)``.
+/// For a dependency that may be unbound, use ``injectIfBound(_:from:file:line:)``
+/// or ``SafelyInjected``.
 /// - Parameters:
 ///   - type: The type to resolve; inferred from the context when omitted.
 ///   - injector: The injector to search first.
@@ -21,6 +21,30 @@ public func inject<T>(
 ) -> T {
     do {
         return try PatchbaySystem.resolveContainer(nil, for: T.self).resolve(T.self, from: injector)
+    } catch {
+        fatalError(error.requested(at: CodeLocation(file, line)).description, file: file, line: line)
+    }
+}
+
+/// Resolves `T` from the default container, or returns `nil` when no
+/// injector binds it: for a default argument of an optional dependency.
+///
+///     init(analytics: (any Analytics)? = injectIfBound()) { ... }
+///
+/// Only "not bound" gives `nil`. A bound type whose factory (or one of its
+/// dependencies) fails, or no default container at all, stops the program
+/// with the full ``ResolutionError`` message at the call, as ``inject(_:from:file:line:)``
+/// does: a `try?` would hide a broken factory behind the same `nil`.
+/// - Parameters:
+///   - type: The type to resolve; inferred from the context when omitted.
+///   - injector: The injector to search first.
+///   - file: Where the call is, for messages; leave the default.
+///   - line: Where the call is, for messages; leave the default.
+public func injectIfBound<T>(
+    _ type: T.Type = T.self, from injector: InjectorName = .primary, file: StaticString = #fileID, line: UInt = #line
+) -> T? {
+    do {
+        return try PatchbaySystem.resolveContainer(nil, for: T.self).resolveIfBound(T.self, from: injector)
     } catch {
         fatalError(error.requested(at: CodeLocation(file, line)).description, file: file, line: line)
     }

@@ -6,9 +6,12 @@
 ///         @Injected(container: tenantContainer) var clock: any Clock
 ///     }
 ///
-/// Resolution happens on the first read of the property, from the named
-/// container or ``PatchbaySystem/container``, inside the current ``Scope`` if
-/// one is open; the value is then kept. Reads are thread-safe. A property
+/// Resolution happens on the first read of the property; the value is then
+/// kept. It resolves from what made the object: inside an object a factory
+/// made, from that resolution's container, injector, test overrides and
+/// scope; inside an object made by hand, from ``PatchbaySystem/container``'s
+/// `primary` injector, in the current ``Scope`` if one is open. A container
+/// or injector named in the attribute wins. Reads are thread-safe. A property
 /// getter cannot throw, so a failure stops the program with the full
 /// ``ResolutionError`` message (in debug and release alike), which names the
 /// property's declaration (its file and line), as does the thrown error;
@@ -21,14 +24,16 @@
 public struct Injected<Value>: @unchecked Sendable {
     @usableFromInline let storage: InjectionStorage<Value>
 
-    /// Resolves `Value` from `injector` of `container` (the default container when `nil`).
+    /// Resolves `Value` from `injector` of `container`.
     /// - Parameters:
-    ///   - injector: The injector to search first.
-    ///   - container: The container to resolve from; ``PatchbaySystem/container`` when `nil`.
+    ///   - injector: The injector to search first; when `nil`, the one that
+    ///     served the factory that made the object, else `primary`.
+    ///   - container: The container to resolve from; when `nil`, the one
+    ///     that made the object, else ``PatchbaySystem/container``.
     ///   - file: Where the property is declared, for messages; leave the default.
     ///   - line: Where the property is declared, for messages; leave the default.
     public init(
-        from injector: InjectorName = .primary, container: Container? = nil,
+        from injector: InjectorName? = nil, container: Container? = nil,
         file: StaticString = #fileID, line: UInt = #line
     ) {
         storage = InjectionStorage(injector: injector, container: container, site: (file, line))
@@ -49,7 +54,7 @@ public struct Injected<Value>: @unchecked Sendable {
     ///     let service = SignupService()
     ///     service.$users = Injected(InMemoryUserRepository())
     public init(_ value: Value, file: StaticString = #fileID, line: UInt = #line) {
-        storage = InjectionStorage(injector: .primary, container: nil, site: (file, line), scope: nil)
+        storage = InjectionStorage(injector: .primary, container: nil, site: (file, line), origin: .outside)
         _ = storage.resolved.initialize(Instance(value))
     }
 
@@ -79,14 +84,16 @@ public struct Injected<Value>: @unchecked Sendable {
 public struct SafelyInjected<Value>: @unchecked Sendable {
     @usableFromInline let storage: InjectionStorage<Value?>
 
-    /// Resolves `Value` from `injector` of `container` (the default container when `nil`).
+    /// Resolves `Value` from `injector` of `container`.
     /// - Parameters:
-    ///   - injector: The injector to search first.
-    ///   - container: The container to resolve from; ``PatchbaySystem/container`` when `nil`.
+    ///   - injector: The injector to search first; when `nil`, the one that
+    ///     served the factory that made the object, else `primary`.
+    ///   - container: The container to resolve from; when `nil`, the one
+    ///     that made the object, else ``PatchbaySystem/container``.
     ///   - file: Where the property is declared, for messages; leave the default.
     ///   - line: Where the property is declared, for messages; leave the default.
     public init(
-        from injector: InjectorName = .primary, container: Container? = nil,
+        from injector: InjectorName? = nil, container: Container? = nil,
         file: StaticString = #fileID, line: UInt = #line
     ) {
         storage = InjectionStorage(injector: injector, container: container, ifBound: true, site: (file, line))
@@ -102,7 +109,8 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
     /// A wrapper that already holds `value` (which may be `nil`) and resolves
     /// nothing: for a test that gives one instance its own dependency.
     public init(_ value: Value?, file: StaticString = #fileID, line: UInt = #line) {
-        storage = InjectionStorage(injector: .primary, container: nil, ifBound: true, site: (file, line), scope: nil)
+        storage = InjectionStorage(
+            injector: .primary, container: nil, ifBound: true, site: (file, line), origin: .outside)
         _ = storage.resolved.initialize(Instance(value))
     }
 
@@ -122,38 +130,39 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
 /// struct that holds `@Injected` share one resolution.
 @usableFromInline
 final class InjectionStorage<Value>: @unchecked Sendable {
-    private let injector: InjectorName
     /// The container named, held weakly: an instance that holds the wrapper
     /// (a singleton, say) and the container that holds the instance must not
     /// keep each other alive. Reading after the container is gone is a
     /// ``ResolutionError/Reason/containerReleased`` error.
     nonisolated(unsafe) private weak var container: Container?  // guarded by `lock`
-    /// Whether a container was named (else the default one is used).
+    /// Whether a container was named (else the object's, or the default one, is used).
     private let namedContainer: Bool
+    /// The injector named; nil for the object's (see ``ObjectOrigin``).
+    private let namedInjector: InjectorName?
     private let lock = Lock()
     private let ifBound: Bool
     /// Where the property is declared: messages name it, and a trap stops there.
     private let site: (file: StaticString, line: UInt)
     /// Set once, on first access; then read with one atomic load, no lock.
     let resolved = AtomicReference<Instance<Value>>()
-    /// The scope the wrapper's owner was made in, if any: the first read
-    /// resolves there (see ``Scope``). Weak, since a scoped instance that
-    /// holds the wrapper must not keep its own scope alive.
-    private weak var scope: Scope?
-    /// Whether the owner was made in a scope, which may since have gone.
-    private let madeInScope: Bool
+    /// The resolution the wrapper's owner was made in, if any: the first
+    /// read resolves from its container, injector, overrides and scope (see
+    /// ``Scope``), all held weakly.
+    private let origin: ObjectOrigin
+    /// The scope given by ``Scope/adopt(_:file:line:)``, which wins over the origin's.
+    nonisolated(unsafe) private weak var adoptedScope: Scope?  // guarded by `lock`
+    nonisolated(unsafe) private var adopted = false  // guarded by `lock`
 
     init(
-        injector: InjectorName, container: Container?, ifBound: Bool = false, site: (file: StaticString, line: UInt),
-        scope: Scope? = Scope.enclosing
+        injector: InjectorName?, container: Container?, ifBound: Bool = false, site: (file: StaticString, line: UInt),
+        origin: ObjectOrigin = .current
     ) {
-        self.injector = injector
+        self.namedInjector = injector
         self.container = container
         self.namedContainer = container != nil
         self.ifBound = ifBound
         self.site = site
-        self.scope = scope
-        self.madeInScope = scope != nil
+        self.origin = origin
     }
 
     deinit { resolved.destroy() }
@@ -174,6 +183,18 @@ final class InjectionStorage<Value>: @unchecked Sendable {
     func loadResolved() -> Unmanaged<Instance<Value>>? { resolved.load() }
 
     var isResolved: Bool { resolved.load() != nil }
+
+    /// Resolves in `scope` from now on; false when already resolved.
+    func adopt(_ scope: Scope) -> Bool {
+        lock.withLock {
+            adoptedScope = scope
+            adopted = true
+        }
+        return !isResolved
+    }
+
+    /// The scope this resolves in, if known and still there.
+    var scope: Scope? { lock.withLock { adopted ? adoptedScope : origin.scope } }
 
     @inline(__always)
     func value() throws(ResolutionError) -> Value {
@@ -214,23 +235,34 @@ final class InjectionStorage<Value>: @unchecked Sendable {
         // wrapper (or this one, in a cycle that resolution will report) cannot
         // deadlock. If two threads race here, both resolve and the first to
         // publish wins; both return that one value.
-        let named = lock.withLock { self.container }
-        if namedContainer, named == nil {
-            throw ResolutionError(.containerReleased, type: TypeKey.shortName(of: Value.self))
-        }
-        let container = try PatchbaySystem.resolveContainer(named, for: Value.self)
-        // The owner's scope, or a closed one if it has gone; nil (the
-        // reader's current scope) when the owner was made in none.
-        let scope = self.scope ?? (madeInScope ? Scope.ended : nil)
-        let value: Value
-        if ifBound, let optional = Value.self as? any OptionalInjectable.Type {
-            value = try optional.resolveIfBound(in: container, from: injector, scope: scope) as! Value
-        } else if let scope {
-            value = try container.resolve(Value.self, from: injector, in: scope)
-        } else {
-            value = try container.resolve(Value.self, from: injector)
-        }
+        // Read one by one, not as a tuple from `withLock`: this code is
+        // generic, and a tuple's metadata is looked up at run time.
+        lock.lock()
+        let named = self.container
+        let adopted = self.adopted
+        let adoptedScope = self.adoptedScope
+        lock.unlock()
+        let container = try origin.container(explicit: named, named: namedContainer, for: Value.self)
+        let injector = namedInjector ?? origin.injector
+        let scope = adopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
+        let value =
+            origin.madeWithOverrides
+            ? try origin.withOverrides { () throws(ResolutionError) in
+                try resolve(from: container, injector, scope)
+            }
+            : try resolve(from: container, injector, scope)
         return resolved.initialize(Instance(value)).value
+    }
+
+    private func resolve(
+        from container: Container, _ injector: InjectorName, _ scope: Scope?
+    ) throws(ResolutionError) -> Value {
+        if ifBound, let optional = Value.self as? any OptionalInjectable.Type {
+            return try optional.resolveIfBound(in: container, from: injector, scope: scope) as! Value
+        } else if let scope {
+            return try container.resolve(Value.self, from: injector, in: scope)
+        }
+        return try container.resolve(Value.self, from: injector)
     }
 }
 

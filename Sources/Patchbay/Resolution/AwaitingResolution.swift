@@ -126,7 +126,12 @@ final class AwaitingResolution: @unchecked Sendable {
     /// Runs an `async` binding's factory, whose call ends `path`.
     func make(_ binding: CompiledBinding, path: [CompiledBinding]) async throws(ResolutionError) -> AnyObject {
         do {
-            return try await binding.definition.buildAwaiting!(AwaitingCall(resolution: self, binding: binding, path: path))
+            // Objects the factory makes belong to this resolution, as a synchronous factory's do.
+            let origin = ObjectOrigin(
+                container: container, injector: binding.injector, overrides: overrides, scope: Scope.current)
+            return try await ObjectOrigin.$awaited.withValue(origin) {
+                try await binding.definition.buildAwaiting!(AwaitingCall(resolution: self, binding: binding, path: path))
+            }
         } catch let error as ResolutionError {
             throw error
         } catch {

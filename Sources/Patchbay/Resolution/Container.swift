@@ -178,6 +178,7 @@ public final class Container: Sendable {
         cache.pointee.busy += 1
         cache.pointee.lightActive = true
         cache.pointee.lightActivation = activation
+        cache.pointee.lightContainer = address
         defer {
             cache.pointee.busy -= 1
             cache.pointee.lightActive = false

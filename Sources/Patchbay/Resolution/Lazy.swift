@@ -12,52 +12,119 @@
 ///     let body = try templates.get().render("welcome")
 ///
 /// The value is resolved once, from the injector that served the holder, and
-/// kept until ``reset()``, after which the next use resolves again (for a
-/// reconnecting client, say, or a test). A `Lazy` holds its container weakly, so it never keeps one alive;
+/// kept until ``reset()``, which lets go of it (once no ``get()`` that
+/// loaded it is still running) so the next use resolves again: for a
+/// reconnecting client, say, or a test. A `Lazy` holds its container weakly, so it never keeps one alive;
 /// and the scope it was made in too, so a scoped instance that holds a `Lazy`
 /// does not keep its own scope alive (read after that scope is gone, it
 /// resolves as in a closed scope).
 public final class Lazy<Value>: @unchecked Sendable {
-    private weak var container: Container?
-    private let injector: InjectorName
-    private weak var scope: Scope?
-    /// Whether the `Lazy` was made in a scope, which may since have gone.
-    private let madeInScope: Bool
+    /// The container, injector, test overrides and scope to resolve from, held weakly.
+    private let origin: ObjectOrigin
+    /// The resolve-time argument for a factory that takes one.
+    private let argument: ArgumentValue?
+    /// The scope given by ``Scope/adopt(_:file:line:)``, which wins over the origin's.
+    nonisolated(unsafe) private weak var adoptedScope: Scope?  // guarded by `resetLock`
+    nonisolated(unsafe) private var adopted = false  // guarded by `resetLock`
     /// Set on first use (and again after a reset); then read with one atomic load, no lock.
     private let resolved = AtomicReference<Instance<Value>>()
-    /// Serializes resets, and keeps each value a reset replaced alive until
-    /// the `Lazy` goes: a thread that loaded it just before the reset may
-    /// still be reading it, unretained.
+    /// The `get` calls running now: a value a reset replaces is released
+    /// only when none of them can still be reading it, unretained.
+    private let readers = ReaderCount()
+    /// Serializes resets and the release of what they replaced.
     private let resetLock = Lock()
+    /// Values a reset replaced while a `get` was running, released by the last one out.
     nonisolated(unsafe) private var replaced: [Instance<Value>] = []  // guarded by `resetLock`
 
     /// Creates a lazy reference to `Value` in `container`.
     public init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
-        self.container = container
-        self.injector = injector
-        self.scope = nil
-        self.madeInScope = false
+        origin = ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil)
+        argument = nil
     }
 
-    init(container: Container, injector: InjectorName, scope: Scope?) {
-        self.container = container
-        self.injector = injector
-        self.scope = scope
-        self.madeInScope = scope != nil
+    /// Creates a lazy reference to `Value` in `container`, whose factory
+    /// takes a resolve-time argument: `argument` is passed to it on first
+    /// use, and again after each ``reset()`` (KOInject's `KOILazyResolverArg1`).
+    ///
+    ///     let report = Lazy(Report.self, container: container, argument: year)
+    ///     try report.get()   // resolve(Report.self, argument: year), once
+    public init<Argument>(
+        _ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary,
+        argument: Argument
+    ) {
+        origin = ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil)
+        self.argument = ArgumentValue(value: argument, key: TypeKey(Argument.self))
     }
 
-    deinit { resolved.destroy() }
+    /// Creates a lazy reference to `Value` from what is making the object
+    /// that creates it, as `@Injected` does: inside an object a factory
+    /// makes, that resolution's container, injector, test overrides and
+    /// scope; elsewhere ``PatchbaySystem/container`` and the current scope.
+    ///
+    ///     final class ReportScreen {
+    ///         let exporter = Lazy((any Exporter).self)
+    ///     }
+    /// - Parameters:
+    ///   - type: The type to resolve.
+    ///   - injector: The injector to search first; when `nil`, the one that
+    ///     served the factory making the object, else `primary`.
+    public init(_ type: Value.Type = Value.self, from injector: InjectorName? = nil) {
+        let enclosing = ObjectOrigin.current
+        origin = ObjectOrigin(
+            container: enclosing.container, injector: injector ?? enclosing.injector, overrides: enclosing.overrides,
+            scope: enclosing.scope)
+        argument = nil
+    }
+
+    /// A `Lazy` taken as a factory's parameter: it belongs to that resolution.
+    init(container: Container, injector: InjectorName, overrides: OverrideTable?, scope: Scope?) {
+        origin = ObjectOrigin(container: container, injector: injector, overrides: overrides, scope: scope)
+        argument = nil
+    }
+
+    deinit {
+        resolved.destroy()
+        readers.destroy()
+    }
 
     /// The value, resolved on first call.
     /// - Throws: ``ResolutionError`` when it cannot be resolved (or the container is gone).
     public func get() throws(ResolutionError) -> Value {
-        if let box = resolved.load() { return box.takeUnretainedValue().value }
-        guard let container else {
-            throw ResolutionError(.containerReleased, type: String(describing: Value.self))
+        // Counted in, so a concurrent reset keeps the box this call loads
+        // (unretained) until the call has copied the value out of it.
+        // (No `defer`: it costs an outlined call on every read.)
+        readers.enter()
+        if let box = resolved.load() {
+            let value = box.takeUnretainedValue().value
+            if readers.leave() { releaseReplaced() }
+            return value
         }
+        do {
+            let value = try resolveFirst()
+            if readers.leave() { releaseReplaced() }
+            return value
+        } catch {
+            if readers.leave() { releaseReplaced() }
+            throw error
+        }
+    }
+
+    @inline(never)
+    private func resolveFirst() throws(ResolutionError) -> Value {
+        let container = try origin.container(explicit: nil, named: false, for: Value.self)
+        let (adopted, adoptedScope) = resetLock.withLock { (self.adopted, self.adoptedScope) }
+        let scope = adopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
         // Resolve holding nothing: the factory may take as long as it likes.
         // If two threads race, the first value published is the one kept.
-        let value = try container.resolve(Value.self, from: injector, in: scope ?? (madeInScope ? .ended : nil))
+        let value = try origin.withOverrides { () throws(ResolutionError) -> Value in
+            guard let argument else {
+                return try container.resolve(Value.self, from: origin.injector, in: scope)
+            }
+            let state = ThreadResolutionState.current
+            return try container.resolve(
+                Value.self, from: origin.injector, state: state, activation: state.activation(of: container),
+                argument: argument, scope: scope)!
+        }
         return resolved.initialize(Instance(value)).value
     }
 
@@ -82,14 +149,48 @@ public final class Lazy<Value>: @unchecked Sendable {
     /// manifest in force then. What the binding's lifetime keeps (a
     /// singleton) is the same instance again; a transient is made anew.
     ///
-    /// Safe to call while other threads read the value. Each value a reset
-    /// replaces is kept until this `Lazy` is released, since a reader may
-    /// hold it unretained; resetting is for rare events, not every use.
+    /// Safe to call while other threads read the value. The `Lazy` lets go
+    /// of the old value at once, or, if a ``get()`` is running then, when
+    /// the last running one returns: a `weak` reference to a value nothing
+    /// else holds is `nil` after the reset.
     public func reset() {
-        resetLock.withLock {
-            if let previous = resolved.exchange(nil) { replaced.append(previous) }
+        let released = resetLock.withLock { () -> [Instance<Value>] in
+            guard let previous = resolved.exchange(nil) else { return [] }
+            replaced.append(previous)
+            return readers.retire() ? takeReplaced() : []
         }
+        // Released here, outside the lock: a deinit may do anything, even use this `Lazy`.
+        _ = released
     }
+
+    /// The last `get` out after a reset releases what the reset replaced.
+    @inline(never)
+    private func releaseReplaced() {
+        let released = resetLock.withLock { readers.isIdle ? takeReplaced() : [] }
+        _ = released  // outside the lock, as in `reset()`
+    }
+
+    /// Empties `replaced` and says nothing waits; called holding `resetLock`.
+    private func takeReplaced() -> [Instance<Value>] {
+        defer {
+            replaced = []
+            readers.cleared()
+        }
+        return replaced
+    }
+}
+
+extension Lazy: ScopedProperty {
+    /// Resolves in `scope` from now on (and after each reset); false when already resolved.
+    func adopt(_ scope: Scope) -> Bool {
+        resetLock.withLock {
+            adoptedScope = scope
+            adopted = true
+        }
+        return !isResolved
+    }
+
+    var scope: Scope? { resetLock.withLock { adopted ? adoptedScope : origin.scope } }
 }
 
 /// `Lazy<T>` as a factory parameter.
@@ -102,10 +203,15 @@ extension Lazy: LazyDependency {
         DependencySpec(
             key: TypeKey(Value.self), kind: .lazy,
             makeWrapper: { call -> Any in
-                Lazy(container: call.context.container!, injector: call.binding.injector, scope: call.context.scope)
+                Lazy(
+                    container: call.context.container!, injector: call.binding.injector,
+                    overrides: call.context.overrides, scope: call.context.scope)
             },
             makeAwaitingWrapper: { call -> Any in
-                Lazy(container: call.resolution.container, injector: call.binding.injector, scope: Scope.current)
+                Lazy(
+                    container: call.resolution.container, injector: call.binding.injector,
+                    overrides: OverrideTable.current(for: ObjectIdentifier(call.resolution.container)),
+                    scope: Scope.current)
             }).wrappingACollection(of: Value.self)
     }
 }

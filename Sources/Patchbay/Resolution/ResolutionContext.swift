@@ -65,6 +65,9 @@ final class ResolutionContext {
     /// The scope for `scoped` bindings: the one the resolve was asked in, else the task's current one.
     var scope: Scope? { explicitScope ?? Scope.current }
 
+    /// The injector that served the factory running now, for `ObjectOrigin`.
+    var innermostInjector: InjectorName? { building.last?.injector }
+
     /// The requested types' names along the path, outermost first.
     var names: [String] { building.map(\.key.name) }
 

@@ -29,6 +29,16 @@
 /// scope has gone or been closed, a scoped dependency throws
 /// ``ResolutionError/Reason/scopeClosed``.
 ///
+/// ## An object made elsewhere
+///
+/// An object made by hand, or before its scope existed, is given to a scope
+/// before the first read of its properties with ``adopt(_:file:line:)``;
+/// ``of(_:)`` reads the scope an object resolves in, to make another object
+/// in the same one:
+///
+///     let model = screen.scope.adopt(CheckoutModel())
+///     let details = try Scope.of(model)?.resolve(DetailsModel.self, from: container)
+///
 /// ## No scope
 ///
 /// Resolving a `scoped` binding with no scope (outside ``run(_:)``, not
@@ -80,18 +90,5 @@ public final class Scope: Sendable {
             cells![slot] = cell
             return cell
         }
-    }
-}
-
-extension Scope {
-    /// The scope an object made now belongs to: the scope of the resolution
-    /// running on this thread (which may have been asked in an explicit
-    /// scope), else the task's ``current`` one.
-    static var enclosing: Scope? {
-        if ResolveCache.current.pointee.busy > 0 {
-            let context = ThreadResolutionState.current.context
-            if context.isActive { return context.scope }
-        }
-        return current
     }
 }

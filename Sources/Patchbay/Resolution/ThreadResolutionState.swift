@@ -155,6 +155,8 @@ struct ResolveCache {
     @usableFromInline var lightActive = false
     /// The activation the light resolution reads.
     @usableFromInline var lightActivation: UnsafeMutableRawPointer?
+    /// The container it resolves from (not retained: its caller holds it), for `ObjectOrigin`.
+    @usableFromInline var lightContainer: UnsafeMutableRawPointer?
     /// The light bindings being built, outermost first; `lightDepth` of them.
     @usableFromInline let lightPath: UnsafeMutablePointer<Unmanaged<CompiledBinding>>
     @usableFromInline var lightDepth = 0

@@ -1,0 +1,89 @@
+/// The resolution an object was made in, as a property wrapper inside the
+/// object sees it when the object is initialized: `@Injected`,
+/// `@SafelyInjected` and `Lazy` resolve from the same container, injector,
+/// overrides and scope later, on their first read, wherever that read is.
+///
+/// An object made by a factory belongs to the resolution that made it, just
+/// as its factory's parameters do: made by a container that is not the
+/// bootstrapped one, from its `secondary` injector, inside a test's
+/// overrides, its `@Injected` properties must not quietly read the
+/// bootstrapped container's `primary` injector instead.
+///
+/// Everything is held weakly: an object (a singleton, say) must not keep
+/// alive the container, overrides or scope that hold it.
+struct ObjectOrigin: @unchecked Sendable {
+    /// The container whose resolution made the object; nil when made outside one.
+    private(set) weak var container: Container?
+    /// Whether a resolution made the object (its container may since have gone).
+    let madeByContainer: Bool
+    /// The injector that served the factory that made the object.
+    let injector: InjectorName
+    /// The test overrides that resolution ran with.
+    private(set) weak var overrides: OverrideTable?
+    /// Whether it ran with overrides (which may since have ended).
+    let madeWithOverrides: Bool
+    /// The scope the object was made in: the resolution's, else the task's current one.
+    private(set) weak var scope: Scope?
+    /// Whether it was made in a scope, which may since have gone.
+    let madeInScope: Bool
+
+    init(container: Container?, injector: InjectorName, overrides: OverrideTable?, scope: Scope?) {
+        self.container = container
+        self.madeByContainer = container != nil
+        self.injector = injector
+        self.overrides = overrides
+        self.madeWithOverrides = overrides != nil
+        self.scope = scope
+        self.madeInScope = scope != nil
+    }
+
+    /// The resolution whose `async` factory the current task is running: a
+    /// task-local, since such a factory runs across `await`s, on any thread.
+    @TaskLocal static var awaited: ObjectOrigin?
+
+    /// The origin of an object made now, on this thread.
+    static var current: ObjectOrigin {
+        let cache = ResolveCache.current
+        guard cache.pointee.busy > 0 else { return awaited ?? outside }
+        if cache.pointee.lightActive, let light = cache.pointee.lightContainer, cache.pointee.lightDepth > 0 {
+            // A light factory runs: no overrides (they switch the light path
+            // off), no explicit scope, and the binding on top of the light path.
+            let binding = cache.pointee.lightPath[cache.pointee.lightDepth - 1].takeUnretainedValue()
+            return ObjectOrigin(
+                container: Unmanaged<Container>.fromOpaque(light).takeUnretainedValue(), injector: binding.injector,
+                overrides: nil, scope: Scope.current)
+        }
+        let context = ThreadResolutionState.current.context
+        guard context.isActive, let container = context.container else { return outside }
+        return ObjectOrigin(
+            container: container, injector: context.innermostInjector ?? .primary, overrides: context.overrides,
+            scope: context.scope)
+    }
+
+    /// Made outside any resolution: the default container, `primary`, and the task's scope.
+    static var outside: ObjectOrigin {
+        ObjectOrigin(container: nil, injector: .primary, overrides: nil, scope: Scope.current)
+    }
+
+    /// The container to resolve from: `explicit` if named, else this origin's, else the default.
+    func container(explicit: Container?, named: Bool, for type: Any.Type) throws(ResolutionError) -> Container {
+        if named || madeByContainer {
+            if let container = named ? explicit : container { return container }
+            throw ResolutionError(.containerReleased, type: TypeKey.shortName(of: type))
+        }
+        return try PatchbaySystem.resolveContainer(nil, for: type)
+    }
+
+    /// The scope to resolve in: the object's, or a closed one if it has gone;
+    /// nil (the reader's current scope) when the object was made in none.
+    var resolvingScope: Scope? { scope ?? (madeInScope ? Scope.ended : nil) }
+
+    /// Runs `body` with the overrides the object was made with, if any; read
+    /// after their `withOverrides` block returned, without them, as any code
+    /// after the block is.
+    func withOverrides<Value>(_ body: () throws(ResolutionError) -> Value) throws(ResolutionError) -> Value {
+        guard madeWithOverrides else { return try body() }
+        // `withValue` rethrows untyped errors; a `Result` carries the typed one through.
+        return try OverrideTable.$current.withValue(overrides) { Result(catching: body) }.get()
+    }
+}

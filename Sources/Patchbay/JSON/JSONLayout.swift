@@ -56,7 +56,13 @@ final class JSONLayout: Sendable {
     /// Whether member `node`'s key is `name`, compared without decoding a plain key.
     func key(of node: Int, is name: String) -> Bool {
         guard !nodes[node].keyHasEscapes else { return key(of: node) == name }
-        return bytes[nodes[node].key].elementsEqual(name.utf8)
+        let range = nodes[node].key
+        var name = name
+        return name.withUTF8 { name in
+            name.count == range.count && bytes.withUnsafeBytes { raw in
+                range.isEmpty || memcmp(raw.baseAddress! + range.lowerBound, name.baseAddress!, range.count) == 0
+            }
+        }
     }
 
     /// Each member of object `node` with its key as one of `table`'s (nil

@@ -229,9 +229,15 @@ package struct CatalogIndex: Sendable {
     }
 
     /// Decodes a factory's parameters (their JSON text) into their real type: a live catalog only.
-    func decodeParameters(_ factory: Int, _ json: Data) throws -> (any Sendable)? {
+    func decodeParameters(_ factory: Int, _ json: Data, with decoder: JSONDecoder) throws -> (any Sendable)? {
         guard case .live(let catalog) = source, let spec = catalog.definitions[factory].parameters else { return nil }
-        return try spec.decode(json, catalog.parameterDecoding.makeDecoder())
+        return try spec.decode(json, decoder)
+    }
+
+    /// A decoder with the live catalog's date and data strategies; nil for a description, which decodes nothing.
+    func makeParameterDecoder() -> JSONDecoder? {
+        guard case .live(let catalog) = source else { return nil }
+        return catalog.parameterDecoding.makeDecoder()
     }
 
     /// Where the factory was registered (`NotesKit/NotesCatalog.swift:42`), when known.

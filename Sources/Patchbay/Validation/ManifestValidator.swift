@@ -1,3 +1,5 @@
+import Foundation
+
 /// Checks a loaded manifest against a catalog and reports every problem in
 /// one pass: injectors, names, lifetimes, parameters, duplicates and
 /// overrides, and the dependency graph (missing dependencies, arguments,
@@ -162,6 +164,8 @@ package struct ValidationRun {
     var ranks = InjectorRanks([])
     /// Which catalog factories some binding names (see ``ValidationResult/namedFactories``).
     var namedFactories: [Bool]
+    /// The decoder of parameter types, made when the first binding with parameters is checked.
+    var parameterDecoder: JSONDecoder?
     /// A type the catalog does not know (or, without a catalog, any type) is
     /// its protocol name as written, numbered here after the catalog's types.
     var namesWithoutCatalog = NameTable<Int>()
@@ -370,7 +374,10 @@ package struct ValidationRun {
     mutating func checkParameters(of binding: Binding, factory: Int, in catalog: CatalogIndex) -> DecodedParameters? {
         // The usual binding: no parameters taken, none given, nothing to check.
         if !catalog.factories[factory].takesParameters, binding.parameterSource == nil { return DecodedParameters(value: nil) }
-        var check = ParameterCheck(binding: binding, factory: factory, catalog: catalog, manifestFile: manifest.file)
+        // One decoder for the run: making one per binding cost more than most decodes.
+        if parameterDecoder == nil { parameterDecoder = catalog.makeParameterDecoder() }
+        var check = ParameterCheck(
+            binding: binding, factory: factory, catalog: catalog, manifestFile: manifest.file, decoder: parameterDecoder)
         let value = check.run()
         diagnostics += check.diagnostics
         return check.diagnostics.isEmpty ? DecodedParameters(value: value) : nil

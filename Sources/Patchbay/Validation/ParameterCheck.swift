@@ -1,3 +1,5 @@
+import Foundation
+
 /// Rule `invalid-parameters`: a binding's `parameters` against its factory's
 /// parameter type, every bad field listed at its own line and column.
 ///
@@ -20,13 +22,16 @@ struct ParameterCheck {
     let factory: Int
     let catalog: CatalogIndex
     let manifestFile: String
+    /// The decoder the validation run shares; nil with a description, which decodes nothing.
+    let decoder: JSONDecoder?
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(binding: Binding, factory: Int, catalog: CatalogIndex, manifestFile: String) {
+    init(binding: Binding, factory: Int, catalog: CatalogIndex, manifestFile: String, decoder: JSONDecoder?) {
         self.binding = binding
         self.factory = factory
         self.catalog = catalog
         self.manifestFile = manifestFile
+        self.decoder = decoder
     }
 
     /// The decoded parameters (nil when the factory takes none, or with a
@@ -43,7 +48,8 @@ struct ParameterCheck {
         // A value that comes from a variable unset here is known only where the app runs.
         guard diagnostics.isEmpty, binding.interpolation.unset.isEmpty else { return nil }
         do {
-            return try catalog.decodeParameters(factory, parameters.json)
+            guard let decoder else { return nil }
+            return try catalog.decodeParameters(factory, parameters.json, with: decoder)
         } catch {
             reportDecodingError(error, typeName: spec.type, value: parameters)
             return nil
@@ -139,6 +145,9 @@ struct ParameterCheck {
     private mutating func checkUnknownKeys(
         of value: JSONPlace, against fields: [CatalogDescription.ParameterField], at pointer: String
     ) {
+        // Usually every key is a field: then the count says so, with no key made into a string.
+        let present = fields.count { value[$0.name] != nil }
+        guard present != value.layout.nodes[value.node].count else { return }
         let known = Set(fields.map(\.name))
         for member in value.members where !known.contains(member.key) {
             let key = pointer + "/" + JSONPointer.escape(member.key)

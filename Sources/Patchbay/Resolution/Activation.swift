@@ -83,7 +83,27 @@ final class Activation: Sendable {
             let factory: Int
             let lifetime: Lifetime
             let injector: InjectorName
-            let parameters: JSONValue?
+            let parameters: BindingParameters?
+
+            /// Parameters are left out of the hash: equal ones written apart may
+            /// differ in layout, and hashing their value would decode each.
+            func hash(into hasher: inout Hasher) {
+                hasher.combine(factory)
+                hasher.combine(lifetime)
+                hasher.combine(injector)
+            }
+
+            /// The same text is the same parameters; other text is compared by value.
+            static func == (lhs: ShareKey, rhs: ShareKey) -> Bool {
+                guard lhs.factory == rhs.factory, lhs.lifetime == rhs.lifetime, lhs.injector == rhs.injector else {
+                    return false
+                }
+                switch (lhs.parameters, rhs.parameters) {
+                case (nil, nil): return true
+                case (let left?, let right?): return left.json == right.json || left.value == right.value
+                default: return false
+                }
+            }
         }
         var shared: [ShareKey: any LifetimeStorage] = [:]
         // At most one group per binding: made at its full size once, never rehashed as it grows.
@@ -101,7 +121,7 @@ final class Activation: Sendable {
             if kind.sharesInstances {
                 let shareKey = ShareKey(
                     factory: validated.factoryPlace, lifetime: validated.lifetime, injector: validated.injector,
-                    parameters: manifest.bindings[validated.index].parameters)
+                    parameters: manifest.bindings[validated.index].parameterSource)
                 if let group = shared[shareKey] {
                     storage = group
                 } else {

@@ -105,6 +105,12 @@ struct JSONPlace: Sendable {
     /// The value's text as written: a number's digits, a string with its quotes.
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Whether the value's text holds either byte.
+    func mayHold(_ first: UInt8, _ second: UInt8) -> Bool {
+        let range = layout.nodes[node].bytes
+        return layout.bytes.withUnsafeBytes { raw in raw[range].contains { $0 == first || $0 == second } }
+    }
+
     /// The value decoded by `JSONDecoder`; nil when it is not a `T`.
     func decoded<T: Decodable>(as type: T.Type) -> T? { try? JSONDecoder().decode(type, from: bytes) }
 

@@ -31,6 +31,8 @@ struct Interpolation {
     /// notes in `record` what it did. Each changed string is a replacement in
     /// `parameters`, at its old position.
     func apply(to parameters: inout BindingParameters, record: inout InterpolationRecord) -> [Located] {
+        // Most parameters hold no `$`, written or escaped: one pass over their bytes says so.
+        guard parameters.place.mayHold(UInt8(ascii: "$"), UInt8(ascii: "\\")) else { return [] }
         var problems: [Located] = []
         visit(parameters.place, pointer: "", in: &parameters, problems: &problems, record: &record)
         return problems
@@ -45,8 +47,8 @@ struct Interpolation {
         switch value.kind {
         case .string:
             // `$` may be escaped (`\u0024`): only a string with neither needs decoding.
-            guard value.bytes.contains(where: { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "\\") }),
-                  let text = value.stringValue, text.contains("$") else { return }
+            guard value.mayHold(UInt8(ascii: "$"), UInt8(ascii: "\\")), let text = value.stringValue,
+                  text.contains("$") else { return }
             switch interpolate(text) {
             case .success(let result):
                 if let name = Self.wholeReference(text) { record.wholeValues[pointer] = name }

@@ -74,7 +74,8 @@ struct ParameterCheck {
         in parameters: inout BindingParameters, closed: Bool
     ) {
         guard value.kind == .object else { return }
-        if closed { checkUnknownKeys(of: value, against: fields, at: pointer) }
+        var present = 0
+        defer { if closed { checkUnknownKeys(of: value, against: fields, present: present, at: pointer) } }
         for field in fields {
             let fieldPointer = pointer + "/" + JSONPointer.escape(field.name)
             guard let member = value[field.name] else {
@@ -84,6 +85,7 @@ struct ParameterCheck {
                 }
                 continue
             }
+            present += 1
             check(member, as: field, at: fieldPointer, in: &parameters, closed: closed)
         }
     }
@@ -143,10 +145,9 @@ struct ParameterCheck {
     /// Rule `unknown-parameter`: a key the type does not read, which
     /// `JSONDecoder` would ignore, leaving the field it was meant for at its default.
     private mutating func checkUnknownKeys(
-        of value: JSONPlace, against fields: [CatalogDescription.ParameterField], at pointer: String
+        of value: JSONPlace, against fields: [CatalogDescription.ParameterField], present: Int, at pointer: String
     ) {
-        // Usually every key is a field: then the count says so, with no key made into a string.
-        let present = fields.count { value[$0.name] != nil }
+        // Usually every key is a field: the count of fields found says so, with no key made into a string.
         guard present != value.layout.nodes[value.node].count else { return }
         let known = Set(fields.map(\.name))
         for member in value.members where !known.contains(member.key) {

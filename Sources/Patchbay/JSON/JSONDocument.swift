@@ -1,26 +1,23 @@
 /// What one scan of a JSON document found: where its values stand, and every
-/// fault, each where it is. After a fault that stopped the scan, `root` maps
-/// what was read before it.
+/// fault where it is. After a fault that stopped the scan, `root` maps what was read before it.
 struct JSONDocument: Sendable {
     var root: JSONPlace?
-    /// Every repeated key, in document order, each pointing back to the first.
+    /// Every repeated key, in document order.
     var duplicateKeys: [DuplicateKey] = []
-    /// The first syntax error; the scan stops there.
+    /// The first syntax error, where the scan stopped.
     var syntaxError: JSONSyntaxError?
-    /// Nesting deeper than the limit; the scan stops there.
+    /// Nesting deeper than the limit, where the scan stopped.
     var depthExceeded: DepthExceeded?
-    /// A document over the size limit, which is not scanned at all.
+    /// A document over the size limit, not scanned at all.
     var sizeExceeded: SizeExceeded?
     /// The first value JSON allows but no decoder represents (`"\uD800"`, `1e999`); the scan goes on.
     var unrepresentable: JSONSyntaxError?
 
     /// Whether the document cannot be decoded at all.
-    var isUnusable: Bool {
-        syntaxError != nil || depthExceeded != nil || sizeExceeded != nil || unrepresentable != nil
-    }
+    var isUnusable: Bool { syntaxError != nil || depthExceeded != nil || sizeExceeded != nil || unrepresentable != nil }
 }
 
-/// A fault at the offending character (or the end of the file), in the form "expected X, found Y" where that fits.
+/// A fault at the offending character or the end of the file, as "expected X, found Y" where that fits.
 struct JSONSyntaxError: Hashable, Sendable {
     var position: SourcePosition
     var message: String
@@ -32,7 +29,6 @@ struct DepthExceeded: Hashable, Sendable {
     var limit: Int
 }
 
-/// A document of `size` bytes, over `limit`.
 struct SizeExceeded: Hashable, Sendable {
     var size: Int
     var limit: Int
@@ -40,21 +36,17 @@ struct SizeExceeded: Hashable, Sendable {
 
 /// A key that appears again in one object: where it first stands, and where it repeats.
 struct DuplicateKey: Hashable, Sendable {
-    /// Shared with the other repeats under the same containers, not copied: a
-    /// document with a million repeats under one long key holds it once.
+    /// Shared with the other repeats in the same containers: a million repeats under one long key hold it once.
     private var path: PointerPath
     var first: SourcePosition
     var duplicate: SourcePosition
 
-    /// The repeated key, decoded.
     var key: String { path.key }
-    /// The member's JSON Pointer, e.g. `/bindings/3/factory`, made on each use.
+    /// The member's JSON Pointer, e.g. `/bindings/3/factory`.
     var pointer: String { path.pointer }
 
     init(path: PointerPath, first: SourcePosition, duplicate: SourcePosition) {
-        self.path = path
-        self.first = first
-        self.duplicate = duplicate
+        (self.path, self.first, self.duplicate) = (path, first, duplicate)
     }
 
     static func == (lhs: DuplicateKey, rhs: DuplicateKey) -> Bool {
@@ -64,17 +56,12 @@ struct DuplicateKey: Hashable, Sendable {
     func hash(into hasher: inout Hasher) { hasher.combine(pointer) }
 }
 
-/// A JSON Pointer as a chain of members' keys, each shared by every longer pointer that extends it.
+/// A JSON Pointer as a chain of keys, each link shared by every longer pointer that extends it.
 final class PointerPath: Sendable {
     let parent: PointerPath?
     let key: String
 
-    init(parent: PointerPath?, key: String) {
-        self.parent = parent
-        self.key = key
-    }
+    init(parent: PointerPath?, key: String) { (self.parent, self.key) = (parent, key) }
 
-    var pointer: String {
-        sequence(first: self, next: \.parent).map { "/" + JSONPointer.escape($0.key) }.reversed().joined()
-    }
+    var pointer: String { sequence(first: self, next: \.parent).map { "/" + JSONPointer.escape($0.key) }.reversed().joined() }
 }

@@ -1,33 +1,21 @@
-/// JSON Pointers (RFC 6901), the form diagnostics name a place in a file
-/// with: `""` is the document, `/bindings/0/factory` a member of an element
-/// of a member, with `~` and `/` in keys written `~0` and `~1`.
+/// JSON Pointers (RFC 6901), how diagnostics name a place in a file: `""` is
+/// the document, `/bindings/0/factory` a member of an element of a member,
+/// with `~` and `/` in keys written `~0` and `~1`.
 enum JSONPointer {
-    /// Escapes a key for use as a pointer segment: `~` becomes `~0`, `/` becomes `~1`.
+    /// A key as a pointer segment.
     static func escape(_ key: String) -> String {
         guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
-        var escaped = ""
-        for scalar in key.unicodeScalars {
-            switch scalar {
-            case "~": escaped += "~0"
-            case "/": escaped += "~1"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
+        return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
-    /// One segment unescaped; nil when a `~` is not followed by 0 or 1.
+    /// A segment as a key; nil when a `~` is not followed by 0 or 1.
     static func unescape(_ segment: Substring.UnicodeScalarView) -> String? {
-        var key = ""
-        var afterTilde = false
+        var key = "", afterTilde = false
         for scalar in segment {
-            switch (afterTilde, scalar) {
-            case (false, "~"): afterTilde = true
-            case (true, "0"): key += "~"; afterTilde = false
-            case (true, "1"): key += "/"; afterTilde = false
-            case (true, _): return nil
-            case (false, _): key.unicodeScalars.append(scalar)
-            }
+            if afterTilde, scalar != "0", scalar != "1" { return nil }
+            if scalar == "~", !afterTilde { afterTilde = true; continue }
+            key.unicodeScalars.append(afterTilde ? (scalar == "0" ? "~" : "/") : scalar)
+            afterTilde = false
         }
         return afterTilde ? nil : key
     }
@@ -40,22 +28,18 @@ extension JSONPlace {
         return complete ? found : nil
     }
 
-    /// The position of the value at `pointer` (relative to this one), else of
-    /// its nearest ancestor that exists, so a message about a missing key
-    /// points at the object that lacks it; 1:1 in a document written in code.
+    /// Where the value at `pointer` stands, else its nearest ancestor that does
+    /// (a missing key's object); 1:1 in a document written in code.
     func position(at pointer: String) -> SourcePosition {
         deepestValue(along: pointer).value.position ?? SourcePosition(line: 1, column: 1)
     }
 
-    /// Follows `pointer` as far as it matches: the value reached, and whether every segment matched.
     private func deepestValue(along pointer: String) -> (value: JSONPlace, complete: Bool) {
         guard pointer.utf8.first == UInt8(ascii: "/") else { return (self, pointer.isEmpty) }
-        // Split on scalars, not Characters: a "/" followed by a combining mark is one Character.
         var current = self
+        // Split on scalars, not Characters: a "/" followed by a combining mark is one Character.
         for segment in pointer.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            guard let key = JSONPointer.unescape(segment), let next = current.child(named: key) else {
-                return (current, false)
-            }
+            guard let key = JSONPointer.unescape(segment), let next = current.child(named: key) else { return (current, false) }
             current = next
         }
         return (current, true)

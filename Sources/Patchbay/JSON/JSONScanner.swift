@@ -2,93 +2,58 @@ import Foundation
 
 /// Scans a JSON document once, strictly (RFC 8259), for what `JSONDecoder`
 /// does not give: every fault at its line and column in our words, repeated
-/// keys, nesting and size limits, values no decoder can represent, and the
-/// ``JSONLayout`` that maps a place to its line and column. It decodes no
-/// value: `JSONDecoder` does that, from the same bytes.
+/// keys, nesting and size limits, and the ``JSONLayout`` that maps a place to
+/// its line and column. It decodes nothing: `JSONDecoder` does, from the same bytes.
 ///
-///     let document = JSONScanner.scan(Data(#"{"a": [{"b": 7}]}"#.utf8))
-///     document.root?.position(at: "/a/0/b")   // 1:14
+///     JSONScanner.scan(Data(#"{"a": [{"b": 7}]}"#.utf8)).root?.position(at: "/a/0/b")   // 1:14
 ///
-/// A state machine with an explicit stack of open containers, so no input can
-/// overflow the call stack, and the depth limit is checked before a container
-/// opens. Lines and columns are tracked as it goes. It never traps.
+/// A loop over an explicit stack of open containers, so no input overflows the
+/// call stack; the depth limit is checked before a container opens. It never traps.
 struct JSONScanner {
     /// What the grammar allows at the next non-whitespace byte.
     enum State { case rootValue, firstElement, element, firstMember, member, memberValue, afterValue }
 
-    /// Why scanning stopped early.
-    enum Stop: Error {
-        case syntax(JSONSyntaxError)
-        case tooDeep(DepthExceeded)
-    }
+    enum Stop: Error { case syntax(JSONSyntaxError), tooDeep(DepthExceeded) }
 
-    /// An object or array that is open.
+    /// An open object or array: whether it is (within) a repeated key's value, which the layout does not keep;
+    /// its pointer, made when a repeat inside first needs it; past 16 members, its keys' first members, by key.
     struct Frame {
-        var node: Int
-        var isObject: Bool
-        /// Whether it is the value of a repeated key, which the layout does not keep.
-        var isRepeat: Bool
-        /// Its node's parent, for pointers: a member's key or an element's index is read from the nodes
-        /// when a repeated key inside it needs its path; nil for the root.
-        var parent: Int?
-        /// The container's pointer, made when a repeated key inside it first needs it.
-        var path: PointerPath?
-        /// For an object with many members, each decoded key's node, so finding a repeat stays O(1).
-        var keyIndex: [String: Int] = [:]
+        var node: Int, isObject: Bool, isRepeat: Bool
+        var path: PointerPath?, keyIndex: [String: Int] = [:]
     }
-
-    /// Members an object may have before its keys are indexed by hash.
-    static let keyIndexThreshold = 16
 
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
-    var offset = 0
-    var line = 1
-    /// The offset of the current line's first byte.
-    var lineStart = 0
-    /// UTF-8 continuation bytes between `lineStart` and `offset`, so columns count scalars.
-    var continuationBytes = 0
+    /// `continuationBytes`: UTF-8 continuation bytes since `lineStart`, so columns count scalars.
+    var offset = 0, line = 1, lineStart = 0, continuationBytes = 0
     var stack: [Frame] = []
-    /// The last key read, whose value comes next.
-    var pendingKey: (range: Range<Int>, hasEscapes: Bool, position: SourcePosition) = (0..<0, false, SourcePosition(line: 1, column: 1))
+    /// The last key read: its content's bytes, whether it has escapes, its opening quote.
+    var pendingKey = (range: 0..<0, hasEscapes: false, position: SourcePosition(line: 1, column: 1))
     var nodes: [JSONLayout.Node] = []
     var duplicateKeys: [DuplicateKey] = []
-    /// The first value the grammar allows but no decoder can represent. Scanning goes on past it.
+    /// The first value the grammar allows but no decoder represents; scanning goes on past it.
     var unrepresentable: JSONSyntaxError?
 
-    /// Scans `data` once. Never traps, whatever the input.
-    /// - Parameters:
-    ///   - maxBytes: The largest document scanned; a larger one is not read at all.
-    ///   - maxDepth: The deepest nesting allowed: `{"a":{}}` is two levels deep.
+    /// Scans `data`. A document over `maxBytes` is not read; `{"a":{}}` is 2 levels deep.
     static func scan(_ data: Data, maxBytes: Int = .max, maxDepth: Int = 64) -> JSONDocument {
-        guard data.count <= maxBytes else {
-            return JSONDocument(sizeExceeded: SizeExceeded(size: data.count, limit: maxBytes))
-        }
+        guard data.count <= maxBytes else { return JSONDocument(sizeExceeded: SizeExceeded(size: data.count, limit: maxBytes)) }
         let data = data.startIndex == 0 ? data : Data(data)  // node offsets index from 0
-        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+        return data.withUnsafeBytes { raw in
             var scanner = JSONScanner(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth)
+            scanner.nodes.reserveCapacity(min(data.count / 24, 1 << 20))  // a value every 20-30 bytes
             var document = JSONDocument()
-            do throws(Stop) {
-                try scanner.scanDocument()
-            } catch {
+            do throws(Stop) { try scanner.scanDocument() } catch {
                 switch error {
                 case .syntax(let error): document.syntaxError = error
                 case .tooDeep(let fault): document.depthExceeded = fault
                 }
-                // Close what is open, so the places read before the fault still resolve.
-                while let frame = scanner.stack.popLast() { scanner.finish(frame) }
+                while let frame = scanner.stack.popLast() { scanner.finish(frame) }  // what was read still maps
             }
             if !scanner.nodes.isEmpty { document.root = JSONPlace(JSONLayout(bytes: data, nodes: scanner.nodes)) }
             document.duplicateKeys = scanner.duplicateKeys
             document.unrepresentable = scanner.unrepresentable
             return document
         }
-    }
-
-    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
-        self.bytes = bytes
-        self.maxDepth = maxDepth
-        nodes.reserveCapacity(min(bytes.count / 24, 1 << 20))  // a manifest has a value every 20-30 bytes
     }
 
     /// The grammar, one token per turn of the loop.
@@ -105,29 +70,27 @@ struct JSONScanner {
             skipWhitespace()
             switch state {
             case .rootValue, .memberValue: state = try value(expected: "a JSON value")
-            case .firstElement: state = try isAtByte("]") ? close() : value(expected: "a JSON value or ']'")
+            case .firstElement: state = try isAt("]") ? close() : value(expected: "a JSON value or ']'")
             case .element: state = try value(expected: "a JSON value after ','", afterComma: true)
-            case .firstMember: state = try isAtByte("}") ? close() : key(expected: "a string key or '}'")
+            case .firstMember: state = try isAt("}") ? close() : key(expected: "a string key or '}'")
             case .member: state = try key(expected: "a string key after ','", afterComma: true)
             case .afterValue:
                 guard let top = stack.last else {
                     guard offset == bytes.count else { throw trailingContent() }
                     return
                 }
-                if isAtByte(",") {
-                    offset += 1
-                    state = top.isObject ? .member : .element
-                } else if isAtByte(top.isObject ? "}" : "]") {
+                if isAt(",") {
+                    (offset, state) = (offset + 1, top.isObject ? .member : .element)
+                } else if isAt(top.isObject ? "}" : "]") {
                     state = close()
                 } else {
-                    throw failure(expected: top.isObject ? "',' or '}' after object member"
-                        : "',' or ']' after array element", at: offset)
+                    throw failure(expected: top.isObject ? "',' or '}' after object member" : "',' or ']' after array element", at: offset)
                 }
             }
         }
     }
 
-    /// Scans one value; opens a frame for a container.
+    /// Scans one value, or opens a container's frame.
     private mutating func value(expected: String, afterComma: Bool = false) throws(Stop) -> State {
         guard offset < bytes.count else { throw failure(expected: expected, at: offset) }
         let start = position(at: offset)
@@ -135,11 +98,9 @@ struct JSONScanner {
         switch bytes[offset] {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             guard stack.count < maxDepth else { throw .tooDeep(DepthExceeded(position: start, limit: maxDepth)) }
-            let isObject = bytes[offset] == UInt8(ascii: "{")
+            let isObject = isAt("{")
             let (node, isRepeat) = record(isObject ? .object : .array, at: start)
-            stack.append(Frame(
-                node: node, isObject: isObject, isRepeat: isRepeat || (stack.last?.isRepeat ?? false),
-                parent: stack.last?.node))
+            stack.append(Frame(node: node, isObject: isObject, isRepeat: isRepeat || stack.last?.isRepeat == true))
             offset += 1
             return isObject ? .firstMember : .firstElement
         case UInt8(ascii: "\""): kind = .string
@@ -148,8 +109,7 @@ struct JSONScanner {
         case UInt8(ascii: "n"): kind = .null
         default: throw failure(expected: expected, at: offset, hint: afterComma ? trailingCommaHint() : nil)
         }
-        // Recorded before it is read, so a fault inside it leaves its position known.
-        let (node, isRepeat) = record(kind, at: start)
+        let (node, isRepeat) = record(kind, at: start)  // before reading, so a fault inside has a place
         defer { if isRepeat { nodes.removeSubrange(node...) } }  // a repeat is not kept
         switch kind {
         case .string: _ = try string(openedAt: start)
@@ -160,54 +120,44 @@ struct JSONScanner {
         return .afterValue
     }
 
-    /// Adds a node for a value starting at `position` and counts it in its
-    /// container, unless its key repeats one already there (which is reported).
+    /// Adds a node for a value at `position`, counted in its container unless
+    /// its key repeats one already there, which is reported.
     private mutating func record(_ kind: JSONLayout.Kind, at position: SourcePosition) -> (node: Int, isRepeat: Bool) {
         let node = nodes.count
-        var entry = JSONLayout.Node(kind: kind, bytes: offset..<offset, end: node + 1, position: position)
-        guard let top = stack.indices.last else {
-            nodes.append(entry)
-            return (node, false)
-        }
-        guard stack[top].isObject else {
-            nodes[stack[top].node].count += 1
-            nodes.append(entry)
-            return (node, false)
-        }
-        entry.key = pendingKey.range
-        entry.keyHasEscapes = pendingKey.hasEscapes
-        entry.keyPosition = pendingKey.position
-        nodes.append(entry)
-        if let first = firstMember(sameAs: node, in: top) {
-            duplicateKeys.append(DuplicateKey(
-                path: path(toMember: node), first: nodes[first].keyPosition ?? pendingKey.position,
-                duplicate: pendingKey.position))
-            return (node, true)
+        nodes.append(JSONLayout.Node(kind: kind, bytes: offset..<offset, end: node + 1, position: position))
+        guard let top = stack.indices.last else { return (node, false) }
+        if stack[top].isObject {
+            (nodes[node].key, nodes[node].keyHasEscapes, nodes[node].keyPosition) = pendingKey
+            if let first = firstMember(sameAs: node, in: top) {
+                let path = PointerPath(parent: containerPath(), key: keyText(of: node))
+                duplicateKeys.append(DuplicateKey(path: path, first: nodes[first].keyPosition ?? position, duplicate: pendingKey.position))
+                return (node, true)
+            }
         }
         nodes[stack[top].node].count += 1
         return (node, false)
     }
 
-    /// The earlier member of the object of frame `top` whose key is member
-    /// `node`'s; nil if there is none. Keys are compared as written (decoded
-    /// only when one has escapes); an object of many members is indexed by key.
+    /// The earlier member of frame `top`'s object with member `node`'s key, if
+    /// any. Keys are compared as written (decoded only with escapes); past 16
+    /// members an object's keys are indexed by hash.
     private mutating func firstMember(sameAs node: Int, in top: Int) -> Int? {
         if !stack[top].keyIndex.isEmpty {
-            func current(_ entry: inout Int) -> Int { entry }
-            let first = current(&stack[top].keyIndex[keyText(of: node), default: node])  // one lookup finds or adds
-            return first == node ? nil : first
+            let key = keyText(of: node)
+            if let first = stack[top].keyIndex[key] { return first }
+            stack[top].keyIndex[key] = node
+            return nil
         }
-        var member = stack[top].node + 1, count = 0
+        var member = stack[top].node + 1
         while member < node {
             if sameKey(member, node) { return member }
             member = nodes[member].end
-            count += 1
         }
-        if count + 1 == Self.keyIndexThreshold {
+        if nodes[stack[top].node].count == 15 {
             member = stack[top].node + 1
-            while member <= node {
+            while member <= node {  // a value being read ends at node + 1 for now
                 stack[top].keyIndex[keyText(of: member)] = member
-                member = member == node ? node + 1 : nodes[member].end
+                member = nodes[member].end
             }
         }
         return nil
@@ -215,32 +165,39 @@ struct JSONScanner {
 
     /// Whether members `a` and `b` have the same key.
     private func sameKey(_ a: Int, _ b: Int) -> Bool {
-        let first = nodes[a], second = nodes[b]
-        if first.keyHasEscapes || second.keyHasEscapes { return keyText(of: a) == keyText(of: b) }
-        return first.key.count == second.key.count
-            && memcmp(bytes.baseAddress! + first.key.lowerBound, bytes.baseAddress! + second.key.lowerBound,
-                first.key.count) == 0
+        let (first, second) = (nodes[a].key, nodes[b].key)
+        if nodes[a].keyHasEscapes || nodes[b].keyHasEscapes { return keyText(of: a) == keyText(of: b) }
+        return first.count == second.count && memcmp(bytes.baseAddress! + first.lowerBound, bytes.baseAddress! + second.lowerBound, first.count) == 0
     }
 
-    /// Member `node`'s key: as it stands, or decoded by `JSONDecoder` when it has escapes.
+    /// Member `node`'s key, decoded when it has escapes.
     private func keyText(of node: Int) -> String {
-        let content = nodes[node].key
-        let asWritten = String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self)
-        guard nodes[node].keyHasEscapes else { return asWritten }
-        let quoted = UnsafeBufferPointer(rebasing: bytes[content.lowerBound - 1..<content.upperBound + 1])
-        return (try? JSONDecoder().decode(String.self, from: Data(quoted))) ?? asWritten  // a lone surrogate stays
+        JSONLayout.key(nodes[node], in: UnsafeRawBufferPointer(bytes))
+    }
+
+    /// The innermost container's pointer; each open container's is made once
+    /// and shared by every repeat beneath it.
+    private mutating func containerPath() -> PointerPath? {
+        var path: PointerPath?
+        for index in stack.indices.dropFirst() {
+            if stack[index].path == nil {
+                let (owner, node) = (stack[index - 1].node, stack[index].node)
+                let segment = nodes[owner].kind == .object ? keyText(of: node) : String(nodes[owner].count - 1)
+                stack[index].path = PointerPath(parent: path, key: segment)
+            }
+            path = stack[index].path
+        }
+        return path
     }
 
     /// Scans a member's key and its `:`.
     private mutating func key(expected: String, afterComma: Bool = false) throws(Stop) -> State {
-        guard isAtByte("\"") else {
-            throw failure(expected: expected, at: offset, hint: afterComma ? trailingCommaHint() : nil)
-        }
-        let keyPosition = position(at: offset)
-        let (content, hasEscapes) = try string(openedAt: keyPosition)
-        pendingKey = (content, hasEscapes, keyPosition)
+        guard isAt("\"") else { throw failure(expected: expected, at: offset, hint: afterComma ? trailingCommaHint() : nil) }
+        let position = position(at: offset)
+        let (content, hasEscapes) = try string(openedAt: position)
+        pendingKey = (content, hasEscapes, position)
         skipWhitespace()
-        guard isAtByte(":") else { throw failure(expected: "':' after object key", at: offset) }
+        guard isAt(":") else { throw failure(expected: "':' after object key", at: offset) }
         offset += 1
         return .memberValue
     }
@@ -252,10 +209,10 @@ struct JSONScanner {
         return .afterValue
     }
 
-    /// Records where a container ends; drops it if it is a repeat's value.
+    /// Records where a container ends; drops the outermost container of a repeat, with all within it.
     private mutating func finish(_ frame: Frame) {
-        if frame.isRepeat, !(stack.last?.isRepeat ?? false) {
-            nodes.removeSubrange(frame.node...)  // the outermost container of a repeat: it and all within it go
+        if frame.isRepeat, stack.last?.isRepeat != true {
+            nodes.removeSubrange(frame.node...)
             return
         }
         nodes[frame.node].end = nodes.count
@@ -265,57 +222,114 @@ struct JSONScanner {
     /// Scans a number: `-`? then `0` or 1-9 digits, then an optional fraction and exponent.
     private mutating func number() throws(Stop) {
         let start = offset
-        var hasExponent = false
-        defer { if hasExponent || offset - start > 15 { checkRange(ofNumberFrom: start) } }
-        if isAtByte("-") {
-            offset += 1
-            guard isAtDigit() else { throw failure(expected: "a digit after '-'", at: offset) }
+        if isAt("-") { offset += 1 }
+        let firstDigit = offset
+        try digits(expected: "a digit after '-'")  // a number starts with '-' or a digit
+        if bytes[firstDigit] == UInt8(ascii: "0"), offset - firstDigit > 1 {
+            throw failure(expected: "'.', 'e' or the end of the number after '0'", at: firstDigit + 1,
+                hint: "leading zeros are not allowed", wholeWord: false)
         }
-        if isAtByte("0") {
+        if isAt(".") {
             offset += 1
-            if isAtDigit() {
-                throw failure(expected: "'.', 'e' or the end of the number after '0'", at: offset,
-                    hint: "leading zeros are not allowed", wholeWord: false)
-            }
-        } else {
-            skipDigits()
+            try digits(expected: "a digit after '.' in a number")
         }
-        if isAtByte(".") {
-            offset += 1
-            guard isAtDigit() else { throw failure(expected: "a digit after '.' in a number", at: offset) }
-            skipDigits()
+        let hasExponent = isAt("e") || isAt("E")
+        if hasExponent {
+            offset += isAt("+", after: 1) || isAt("-", after: 1) ? 2 : 1
+            try digits(expected: "a digit in the number's exponent")
         }
-        if isAtByte("e") || isAtByte("E") {
-            hasExponent = true
-            offset += 1
-            if isAtByte("+") || isAtByte("-") { offset += 1 }
-            guard isAtDigit() else { throw failure(expected: "a digit in the number's exponent", at: offset) }
-            skipDigits()
-        }
-    }
-
-    /// Notes a number too large for a `Double` (`1e999`), which JSON allows and
-    /// `JSONDecoder` rejects. Only numbers with an exponent or many digits can be.
-    private mutating func checkRange(ofNumberFrom start: Int) {
-        guard unrepresentable == nil else { return }
+        // JSON allows 1e999, which JSONDecoder rejects; only an exponent or many digits can get there.
+        guard hasExponent || offset - start > 15, unrepresentable == nil else { return }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
         guard let value = Double(text), !value.isFinite else { return }
-        let shown = text.count > 24 ? String(text.prefix(24)) + "..." : text
-        unrepresentable = JSONSyntaxError(
-            position: position(at: start),
-            message: "number \(shown) is out of range: numbers must fit a 64-bit floating-point value "
-                + "(up to about 1.8e308)")
+        unrepresentable = JSONSyntaxError(position: position(at: start), message: "number \(text.count > 24 ? text.prefix(24) + "..." : text) "
+            + "is out of range: numbers must fit a 64-bit floating-point value (up to about 1.8e308)")
+    }
+
+    private mutating func digits(expected: String) throws(Stop) {
+        guard isAtDigit() else { throw failure(expected: expected, at: offset) }
+        while isAtDigit() { offset += 1 }
     }
 
     /// Scans `true`, `false` or `null`, which must not run on into a longer word.
     private mutating func literal(expected: String) throws(Stop) {
-        let word: StaticString = isAtByte("t") ? "true" : isAtByte("f") ? "false" : "null"
-        let matches = word.withUTF8Buffer { word in
-            bytes.count - offset >= word.count && word.indices.allSatisfy { word[$0] == bytes[offset + $0] }
-                && !isWordByte(at: offset + word.count)
+        let word = isAt("t") ? "true" : isAt("f") ? "false" : "null"
+        guard bytes[offset...].starts(with: word.utf8), !isWordByte(at: offset + word.utf8.count) else {
+            throw failure(expected: expected, at: offset)
         }
-        guard matches else { throw failure(expected: expected, at: offset) }
-        offset += word.utf8CodeUnitCount
+        offset += word.utf8.count
+    }
+
+    /// Reads a string from its opening quote: the bytes between the quotes, and whether it has escapes.
+    mutating func string(openedAt opening: SourcePosition) throws(Stop) -> (Range<Int>, Bool) {
+        offset += 1
+        let start = offset
+        var hasEscapes = false
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {  // most bytes
+                offset += 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                offset += 1
+                return (start..<offset - 1, hasEscapes)
+            case UInt8(ascii: "\\"):
+                hasEscapes = true
+                try escape()
+            case 0..<0x20:
+                throw failure(controlCharacterMessage(byte), at: offset)
+            default:
+                guard let length = utf8Length(at: offset) else { throw invalidUTF8(at: offset) }
+                continuationBytes += length - 1
+                offset += length
+            }
+        }
+        throw .syntax(JSONSyntaxError(position: opening, message: "unterminated string"))
+    }
+
+    /// Checks one escape sequence, from its backslash.
+    private mutating func escape() throws(Stop) {
+        let backslash = offset
+        offset += 1
+        guard offset < bytes.count else { return }  // the string's loop reports it unterminated
+        switch bytes[offset] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            offset += 1
+        case UInt8(ascii: "u"):
+            offset += 1
+            if let bad = (offset..<min(offset + 4, bytes.count)).first(where: { !Character(Unicode.Scalar(bytes[$0])).isHexDigit }) {
+                throw failure(expected: "4 hex digits after '\\u'", at: bad, wholeWord: false)
+            }
+            guard let unit = utf16Unit(at: offset - 2) else {
+                offset = bytes.count  // the string's loop reports it unterminated
+                return
+            }
+            offset += 4
+            guard (0xD800..<0xE000).contains(unit) else { return }
+            // A high surrogate must be followed at once by a low one; the pair is one character.
+            if unit < 0xDC00, let low = utf16Unit(at: offset), (0xDC00..<0xE000).contains(low) {
+                offset += 6
+                return
+            }
+            guard unrepresentable == nil else { return }
+            unrepresentable = JSONSyntaxError(position: position(at: backslash), message: "unpaired surrogate "
+                + "'\\u\(String(unit, radix: 16, uppercase: true))' in string: it is not a character; escape a "
+                + "character above U+FFFF as a pair (\\uD83D\\uDE00), or write it as UTF-8")
+        case 0..<0x20:
+            throw failure(controlCharacterMessage(bytes[offset]), at: offset)
+        default:
+            guard utf8Length(at: offset) != nil else { throw invalidUTF8(at: offset) }
+            throw failure("invalid escape '\\\(scalar(at: offset))' in string", at: backslash)
+        }
+    }
+
+    /// The code unit of a `\uXXXX` escape at `offset`, if one stands there.
+    private func utf16Unit(at offset: Int) -> UInt32? {
+        guard bytes.count - offset >= 6, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u") else { return nil }
+        return UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[offset + 2..<offset + 6]), as: UTF8.self), radix: 16)
     }
 
     /// Skips spaces, tabs and line breaks, counting lines: `\n`, `\r\n` and a lone `\r` each end one.
@@ -325,19 +339,12 @@ struct JSONScanner {
             case UInt8(ascii: " "), UInt8(ascii: "\t"):
                 offset += 1
             case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                offset += bytes[offset] == UInt8(ascii: "\r") && offset + 1 < bytes.count
-                    && bytes[offset + 1] == UInt8(ascii: "\n") ? 2 : 1
-                line += 1
-                lineStart = offset
-                continuationBytes = 0
+                offset += isAt("\r") && isAt("\n", after: 1) ? 2 : 1
+                (line, lineStart, continuationBytes) = (line + 1, offset, 0)
             default:
                 return
             }
         }
-    }
-
-    private mutating func skipDigits() {
-        while isAtDigit() { offset += 1 }
     }
 
     /// The line and column of the byte at `offset`, on the current line.
@@ -345,32 +352,9 @@ struct JSONScanner {
         SourcePosition(line: line, column: offset - lineStart - continuationBytes + 1)
     }
 
-    func isAtByte(_ ascii: Unicode.Scalar) -> Bool {
-        offset < bytes.count && bytes[offset] == UInt8(ascii: ascii)
+    func isAt(_ ascii: Unicode.Scalar, after distance: Int = 0) -> Bool {
+        offset + distance < bytes.count && bytes[offset + distance] == UInt8(ascii: ascii)
     }
 
-    private func isAtDigit() -> Bool {
-        offset < bytes.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset])
-    }
-
-    /// The path of member `node` of the innermost object; each open
-    /// container's path is made once and shared by every repeat beneath it.
-    private mutating func path(toMember node: Int) -> PointerPath {
-        var parent: PointerPath?
-        for frame in stack.indices {
-            if stack[frame].path == nil, let owner = stack[frame].parent {
-                stack[frame].path = PointerPath(parent: parent, key: segment(of: stack[frame].node, in: owner))
-            }
-            parent = stack[frame].path ?? parent
-        }
-        return PointerPath(parent: parent, key: keyText(of: node))
-    }
-
-    /// How container `owner` reaches `node`: its key, or its index.
-    private func segment(of node: Int, in owner: Int) -> String {
-        if nodes[owner].kind == .object { return keyText(of: node) }
-        var index = 0, child = owner + 1
-        while child < node { child = nodes[child].end; index += 1 }
-        return String(index)
-    }
+    private func isAtDigit() -> Bool { offset < bytes.count && (0x30...0x39).contains(bytes[offset]) }
 }

@@ -78,7 +78,7 @@ struct ParameterCheck {
         defer { if closed { checkUnknownKeys(of: value, against: fields, present: present, at: pointer) } }
         for field in fields {
             let fieldPointer = pointer + "/" + JSONPointer.escape(field.name)
-            guard let member = value[field.name] else {
+            guard let member = value.child(named: field.name) else {
                 if field.required {
                     report("\(parameter(fieldPointer)) is missing, but \(typeName) needs it (\(Self.article(field.type)))",
                         at: pointer, position: value.position)

@@ -1,15 +1,11 @@
-/// What one scan of a JSON document found: where its values stand, and every
-/// fault where it is. After a fault that stopped the scan, `root` maps what was read before it.
+/// What one scan found: where the values stand, and every fault where it is. After a fault that
+/// stopped the scan, `root` maps what was read before it.
 struct JSONDocument: Sendable {
     var root: JSONPlace?
     /// Every repeated key, in document order.
     var duplicateKeys: [DuplicateKey] = []
-    /// The first syntax error, where the scan stopped.
-    var syntaxError: JSONSyntaxError?
-    /// Nesting deeper than the limit, where the scan stopped.
-    var depthExceeded: DepthExceeded?
-    /// A document over the size limit, not scanned at all.
-    var sizeExceeded: SizeExceeded?
+    /// Where the scan stopped: on a syntax error, nesting over the limit, or a document over the size limit (not read).
+    var syntaxError: JSONSyntaxError?, depthExceeded: DepthExceeded?, sizeExceeded: SizeExceeded?
     /// The first value JSON allows but no decoder represents (`"\uD800"`, `1e999`); the scan goes on.
     var unrepresentable: JSONSyntaxError?
 
@@ -18,29 +14,18 @@ struct JSONDocument: Sendable {
 }
 
 /// A fault at the offending character or the end of the file, as "expected X, found Y" where that fits.
-struct JSONSyntaxError: Hashable, Sendable {
-    var position: SourcePosition
-    var message: String
-}
+struct JSONSyntaxError: Hashable, Sendable { var position: SourcePosition, message: String }
 
 /// The bracket that went one level deeper than `limit`.
-struct DepthExceeded: Hashable, Sendable {
-    var position: SourcePosition
-    var limit: Int
-}
+struct DepthExceeded: Hashable, Sendable { var position: SourcePosition, limit: Int }
 
-struct SizeExceeded: Hashable, Sendable {
-    var size: Int
-    var limit: Int
-}
+struct SizeExceeded: Hashable, Sendable { var size: Int, limit: Int }
 
-/// A key that appears again in one object: where it first stands, and where it repeats.
-struct DuplicateKey: Hashable, Sendable {
+/// A key repeated in one object: where it first stands, and where it repeats.
+struct DuplicateKey: Equatable, Sendable {
     /// Shared with the other repeats in the same containers: a million repeats under one long key hold it once.
     private var path: PointerPath
-    var first: SourcePosition
-    var duplicate: SourcePosition
-
+    var first: SourcePosition, duplicate: SourcePosition
     var key: String { path.key }
     /// The member's JSON Pointer, e.g. `/bindings/3/factory`.
     var pointer: String { path.pointer }
@@ -49,17 +34,12 @@ struct DuplicateKey: Hashable, Sendable {
         (self.path, self.first, self.duplicate) = (path, first, duplicate)
     }
 
-    static func == (lhs: DuplicateKey, rhs: DuplicateKey) -> Bool {
-        lhs.first == rhs.first && lhs.duplicate == rhs.duplicate && lhs.pointer == rhs.pointer
-    }
-
-    func hash(into hasher: inout Hasher) { hasher.combine(pointer) }
+    static func == (lhs: Self, rhs: Self) -> Bool { (lhs.first, lhs.duplicate, lhs.pointer) == (rhs.first, rhs.duplicate, rhs.pointer) }
 }
 
 /// A JSON Pointer as a chain of keys, each link shared by every longer pointer that extends it.
 final class PointerPath: Sendable {
-    let parent: PointerPath?
-    let key: String
+    let parent: PointerPath?, key: String
 
     init(parent: PointerPath?, key: String) { (self.parent, self.key) = (parent, key) }
 

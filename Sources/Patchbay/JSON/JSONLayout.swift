@@ -1,25 +1,15 @@
 import Foundation
 
-/// Where every value of one scanned document stands: its kind, bytes, line and
-/// column, and its key's. Nothing is decoded here: this is what `JSONDecoder`
-/// cannot say, read when a diagnostic is built or a value's bytes go to the decoder.
-///
-/// Values are in document order, each subtree one run, so a container's members
-/// are found by stepping from one sibling's end to the next. Made by ``JSONScanner``.
+/// Where each value of a scanned document stands (kind, bytes, line and column, its key's): what
+/// `JSONDecoder` cannot say. Values are in document order, each subtree one run, so a container's
+/// members are found by stepping from one sibling's end to the next. Made by ``JSONScanner``.
 final class JSONLayout: Sendable {
     enum Kind: UInt8, Sendable { case null, bool, number, string, array, object }
 
-    /// One value; offsets index ``bytes``.
+    /// One value: its bytes (a string's quotes included), the node after its subtree, its members or
+    /// elements (a repeated key's not counted), and for a member its key's bytes and opening quote.
     struct Node: Sendable {
-        var kind: Kind
-        /// Quotes included for a string.
-        var bytes: Range<Int>
-        /// The node after this value's subtree.
-        var end: Int
-        /// Its elements or members, a repeated key's not counted.
-        var count = 0
-        var position: SourcePosition
-        /// The key's bytes between its quotes, whether it has escapes, its opening quote; none for the root and elements.
+        var kind: Kind, bytes: Range<Int>, end: Int, count = 0, position: SourcePosition
         var key = 0..<0, keyHasEscapes = false, keyPosition: SourcePosition?
     }
 
@@ -32,8 +22,7 @@ final class JSONLayout: Sendable {
         (self.bytes, self.nodes, self.hasPositions) = (bytes, nodes, hasPositions)
     }
 
-    /// A member's key: as written, or decoded by `JSONDecoder` when it has
-    /// escapes (a lone surrogate, which it refuses, stays as written).
+    /// A member's key, decoded by `JSONDecoder` if escaped (a lone surrogate, which it refuses, stays as written).
     static func key(_ node: Node, in bytes: UnsafeRawBufferPointer) -> String {
         let written = String(decoding: bytes[node.key], as: UTF8.self)
         guard node.keyHasEscapes else { return written }
@@ -43,8 +32,7 @@ final class JSONLayout: Sendable {
 
     func key(of node: Int) -> String { bytes.withUnsafeBytes { Self.key(nodes[node], in: $0) } }
 
-    /// Each member of object `node` with its key as one of `table`'s, or nil
-    /// for another: matched as written, so the parser makes no string of a key.
+    /// Each member of object `node` with its key as one of `table`'s (else nil), matched as written: no strings made.
     func forEachMember<K>(of node: Int, in table: KeyTable<K>, _ body: (K?, Int) -> Void) {
         bytes.withUnsafeBytes { raw in
             for child in children(of: node) {
@@ -59,7 +47,7 @@ final class JSONLayout: Sendable {
     }
 }
 
-/// One value of a scanned document. Copying one costs a retain; `JSONDecoder` decodes it on demand.
+/// One value of a scanned document; `JSONDecoder` decodes it on demand.
 struct JSONPlace: Sendable {
     let layout: JSONLayout
     let node: Int
@@ -69,7 +57,6 @@ struct JSONPlace: Sendable {
     var kind: JSONLayout.Kind { layout.nodes[node].kind }
     /// Where its first character is; nil in a document written in code.
     var position: SourcePosition? { layout.hasPositions ? layout.nodes[node].position : nil }
-    /// Its JSON text.
     var bytes: Data { layout.bytes[layout.nodes[node].bytes] }
     /// As written: a number's digits, a string with its quotes.
     var text: String { String(decoding: bytes, as: UTF8.self) }
@@ -84,13 +71,10 @@ struct JSONPlace: Sendable {
     var stringValue: String? { kind == .string ? decoded(as: String.self) : nil }
 
     /// For messages: "a string", "an object".
-    var kindDescription: String {
-        ["null", "a boolean", "a number", "a string", "an array", "an object"][Int(kind.rawValue)]
-    }
+    var kindDescription: String { ["null", "a boolean", "a number", "a string", "an array", "an object"][Int(kind.rawValue)] }
 
     var children: [JSONPlace] { layout.children(of: node).map { JSONPlace(layout, node: $0) } }
 
-    /// An object's members; none for anything else.
     var members: [Member] { kind == .object ? children.map(Member.init) : [] }
 
     struct Member {

@@ -1,14 +1,9 @@
 import Foundation
 
-/// Scans a JSON document once, strictly (RFC 8259), for what `JSONDecoder`
-/// does not give: every fault at its line and column in our words, repeated
-/// keys, nesting and size limits, and the ``JSONLayout`` that maps a place to
-/// its line and column. It decodes nothing: `JSONDecoder` does, from the same bytes.
-///
-///     JSONScanner.scan(Data(#"{"a": [{"b": 7}]}"#.utf8)).root?.position(at: "/a/0/b")   // 1:14
-///
-/// A loop over an explicit stack of open containers, so no input overflows the
-/// call stack; the depth limit is checked before a container opens. It never traps.
+/// Scans a JSON document once, strictly (RFC 8259), for what `JSONDecoder` does not give: each fault at its
+/// line and column in our words, repeated keys, nesting and size limits, and the ``JSONLayout`` that maps a
+/// place to its line and column. It decodes nothing. A loop over an explicit stack of open containers, so
+/// no input overflows the call stack; it never traps.
 struct JSONScanner {
     /// What the grammar allows at the next non-whitespace byte.
     enum State { case rootValue, firstElement, element, firstMember, member, memberValue, afterValue }
@@ -90,7 +85,6 @@ struct JSONScanner {
         }
     }
 
-    /// Scans one value, or opens a container's frame.
     private mutating func value(expected: String, afterComma: Bool = false) throws(Stop) -> State {
         guard offset < bytes.count else { throw failure(expected: expected, at: offset) }
         let start = position(at: offset)
@@ -111,17 +105,18 @@ struct JSONScanner {
         }
         let (node, isRepeat) = record(kind, at: start)  // before reading, so a fault inside has a place
         defer { if isRepeat { nodes.removeSubrange(node...) } }  // a repeat is not kept
-        switch kind {
-        case .string: _ = try string(openedAt: start)
-        case .number: try number()
-        default: try literal(expected: expected)
+        if kind == .string { _ = try string(openedAt: start) } else if kind == .number { try number() } else {
+            let word = isAt("t") ? "true" : isAt("f") ? "false" : "null"  // not running on into a longer word
+            guard bytes[offset...].starts(with: word.utf8), !isWordByte(at: offset + word.utf8.count) else {
+                throw failure(expected: expected, at: offset)
+            }
+            offset += word.utf8.count
         }
         nodes[node].bytes = nodes[node].bytes.lowerBound..<offset
         return .afterValue
     }
 
-    /// Adds a node for a value at `position`, counted in its container unless
-    /// its key repeats one already there, which is reported.
+    /// Adds a node, counted in its container unless its key repeats one there, which is reported.
     private mutating func record(_ kind: JSONLayout.Kind, at position: SourcePosition) -> (node: Int, isRepeat: Bool) {
         let node = nodes.count
         nodes.append(JSONLayout.Node(kind: kind, bytes: offset..<offset, end: node + 1, position: position))
@@ -138,9 +133,8 @@ struct JSONScanner {
         return (node, false)
     }
 
-    /// The earlier member of frame `top`'s object with member `node`'s key, if
-    /// any. Keys are compared as written (decoded only with escapes); past 16
-    /// members an object's keys are indexed by hash.
+    /// The earlier member with member `node`'s key in frame `top`'s object, compared as written (decoded
+    /// only with escapes); past 16 members, looked up by hash.
     private mutating func firstMember(sameAs node: Int, in top: Int) -> Int? {
         if !stack[top].keyIndex.isEmpty {
             let key = keyText(of: node)
@@ -163,20 +157,16 @@ struct JSONScanner {
         return nil
     }
 
-    /// Whether members `a` and `b` have the same key.
     private func sameKey(_ a: Int, _ b: Int) -> Bool {
         let (first, second) = (nodes[a].key, nodes[b].key)
         if nodes[a].keyHasEscapes || nodes[b].keyHasEscapes { return keyText(of: a) == keyText(of: b) }
-        return first.count == second.count && memcmp(bytes.baseAddress! + first.lowerBound, bytes.baseAddress! + second.lowerBound, first.count) == 0
+        return first.count == second.count
+            && memcmp(bytes.baseAddress! + first.lowerBound, bytes.baseAddress! + second.lowerBound, first.count) == 0
     }
 
-    /// Member `node`'s key, decoded when it has escapes.
-    private func keyText(of node: Int) -> String {
-        JSONLayout.key(nodes[node], in: UnsafeRawBufferPointer(bytes))
-    }
+    private func keyText(of node: Int) -> String { JSONLayout.key(nodes[node], in: UnsafeRawBufferPointer(bytes)) }
 
-    /// The innermost container's pointer; each open container's is made once
-    /// and shared by every repeat beneath it.
+    /// The innermost container's pointer; each open container's is made once and shared by every repeat beneath it.
     private mutating func containerPath() -> PointerPath? {
         var path: PointerPath?
         for index in stack.indices.dropFirst() {
@@ -190,7 +180,6 @@ struct JSONScanner {
         return path
     }
 
-    /// Scans a member's key and its `:`.
     private mutating func key(expected: String, afterComma: Bool = false) throws(Stop) -> State {
         guard isAt("\"") else { throw failure(expected: expected, at: offset, hint: afterComma ? trailingCommaHint() : nil) }
         let position = position(at: offset)
@@ -202,14 +191,13 @@ struct JSONScanner {
         return .memberValue
     }
 
-    /// Consumes a closing bracket and closes the innermost container.
     private mutating func close() -> State {
         offset += 1
         finish(stack.removeLast())
         return .afterValue
     }
 
-    /// Records where a container ends; drops the outermost container of a repeat, with all within it.
+    /// Records where a container ends; drops a repeat's outermost container, with all within it.
     private mutating func finish(_ frame: Frame) {
         if frame.isRepeat, stack.last?.isRepeat != true {
             nodes.removeSubrange(frame.node...)
@@ -251,15 +239,6 @@ struct JSONScanner {
         while isAtDigit() { offset += 1 }
     }
 
-    /// Scans `true`, `false` or `null`, which must not run on into a longer word.
-    private mutating func literal(expected: String) throws(Stop) {
-        let word = isAt("t") ? "true" : isAt("f") ? "false" : "null"
-        guard bytes[offset...].starts(with: word.utf8), !isWordByte(at: offset + word.utf8.count) else {
-            throw failure(expected: expected, at: offset)
-        }
-        offset += word.utf8.count
-    }
-
     /// Reads a string from its opening quote: the bytes between the quotes, and whether it has escapes.
     mutating func string(openedAt opening: SourcePosition) throws(Stop) -> (Range<Int>, Bool) {
         offset += 1
@@ -289,7 +268,6 @@ struct JSONScanner {
         throw .syntax(JSONSyntaxError(position: opening, message: "unterminated string"))
     }
 
-    /// Checks one escape sequence, from its backslash.
     private mutating func escape() throws(Stop) {
         let backslash = offset
         offset += 1
@@ -326,7 +304,7 @@ struct JSONScanner {
         }
     }
 
-    /// The code unit of a `\uXXXX` escape at `offset`, if one stands there.
+    /// The code unit of a `\uXXXX` at `offset`, if one is there.
     private func utf16Unit(at offset: Int) -> UInt32? {
         guard bytes.count - offset >= 6, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u") else { return nil }
         return UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[offset + 2..<offset + 6]), as: UTF8.self), radix: 16)
@@ -347,7 +325,6 @@ struct JSONScanner {
         }
     }
 
-    /// The line and column of the byte at `offset`, on the current line.
     func position(at offset: Int) -> SourcePosition {
         SourcePosition(line: line, column: offset - lineStart - continuationBytes + 1)
     }

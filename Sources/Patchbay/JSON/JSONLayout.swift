@@ -35,9 +35,11 @@ final class JSONLayout: Sendable {
     /// Each member of object `node` with its key as one of `table`'s (else nil), matched as written: no strings made.
     func forEachMember<K>(of node: Int, in table: KeyTable<K>, _ body: (K?, Int) -> Void) {
         bytes.withUnsafeBytes { raw in
-            for child in children(of: node) {
+            var child = node + 1
+            while child < nodes[node].end {
                 body(nodes[child].keyHasEscapes ? K(rawValue: Self.key(nodes[child], in: raw))
                     : table.key(spelled: UnsafeRawBufferPointer(rebasing: raw[nodes[child].key])), child)
+                child = nodes[child].end
             }
         }
     }
@@ -89,15 +91,20 @@ struct JSONPlace: Sendable {
         switch kind {
         case .object:  // keys compared as written, unless escaped
             var name = key
-            let found = name.withUTF8 { name in
+            return name.withUTF8 { name in
                 layout.bytes.withUnsafeBytes { raw in
-                    layout.children(of: node).first { child in
+                    var child = node + 1
+                    while child < layout.nodes[node].end {
                         let entry = layout.nodes[child]
-                        return entry.keyHasEscapes ? layout.key(of: child) == key : raw[entry.key].elementsEqual(name)
+                        if entry.keyHasEscapes ? layout.key(of: child) == key : entry.key.count == name.count
+                            && (name.isEmpty || memcmp(raw.baseAddress! + entry.key.lowerBound, name.baseAddress!, name.count) == 0) {
+                            return JSONPlace(layout, node: child)
+                        }
+                        child = entry.end
                     }
+                    return nil
                 }
             }
-            return found.map { JSONPlace(layout, node: $0) }
         case .array:
             guard let index = Int(key), index >= 0, String(index) == key else { return nil }
             return children.dropFirst(index).first

@@ -31,6 +31,7 @@ struct JSONScanner {
 
     /// Scans `data`. A document over `maxBytes` is not read; `{"a":{}}` is 2 levels deep.
     static func scan(_ data: Data, maxBytes: Int = .max, maxDepth: Int = 64) -> JSONDocument {
+        let maxBytes = min(maxBytes, Int(exactly: UInt32.max) ?? .max)  // a layout's offsets are 32 bits
         guard data.count <= maxBytes else { return JSONDocument(sizeExceeded: SizeExceeded(size: data.count, limit: maxBytes)) }
         let data = data.startIndex == 0 ? data : Data(data)  // node offsets index from 0
         return data.withUnsafeBytes { raw in

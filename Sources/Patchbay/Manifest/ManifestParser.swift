@@ -150,8 +150,9 @@ struct ManifestParser {
             let elements = topLevel.bindings?.children ?? []
             let decodedBindings = decoded?.bindings
             manifest.bindings.reserveCapacity(elements.count)
+            let prefix = "/\(ManifestKey.bindings)/"
             for (offset, element) in elements.enumerated() {
-                let pointer = "/\(ManifestKey.bindings)/\(offset)"
+                let pointer = prefix + String(offset)
                 guard element.kind == .object else {
                     report(.wrongType, "each binding must be an object with '\(BindingKey.protocol)' (or "
                         + "'\(BindingKey.collection)') and '\(BindingKey.factory)'; found \(element.kindDescription)",
@@ -200,8 +201,10 @@ struct ManifestParser {
     private mutating func binding(_ object: JSONPlace, decoded: BindingDocument?, at pointer: String) -> Binding? {
         let reportedBefore = diagnostics.count
         let keyed = BindingMembers(object)
-        let bindingKeys = BindingKey.allCases.map(\.rawValue)
-        checkUnknownKeys(keyed.unknown, known: bindingKeys, suggested: bindingKeys, at: pointer, what: "binding key")
+        if !keyed.unknown.isEmpty {
+            let bindingKeys = BindingKey.allCases.map(\.rawValue)
+            checkUnknownKeys(keyed.unknown, known: bindingKeys, suggested: bindingKeys, at: pointer, what: "binding key")
+        }
         // `protocol` names the type's single binding, `collection` adds an element to its collection.
         let protocolName: String?
         var isCollectionElement = false
@@ -341,7 +344,7 @@ struct ManifestParser {
 
 /// Limits enforced on a manifest file before it is decoded.
 public struct ManifestLimits: Sendable, Hashable {
-    /// The largest file accepted, in bytes. 16 MiB by default.
+    /// The largest file accepted, in bytes. 16 MiB by default; at most 4 GiB whatever is set.
     public var maxBytes: Int
     /// The deepest nesting of objects and arrays accepted. 64 by default.
     public var maxDepth: Int

@@ -95,7 +95,7 @@ extension CatalogDescriptionValidator {
             let start = SourcePosition(line: 1, column: 1)
             if let exceeded = document.sizeExceeded {
                 report(.tooLarge, "the catalog description is \(exceeded.size) bytes, over the limit of \(exceeded.limit) "
-                    + "bytes; is it the file the app wrote? \(regenerate)", at: "", position: start)
+                    + "bytes, far beyond any description an app writes; \(regenerate)", at: "", position: start)
                 return nil
             }
             if let exceeded = document.depthExceeded {

@@ -69,7 +69,7 @@ public struct ManifestChecker: Sendable {
         public let description: String
         /// For a catalog description that could not be read as one: its every
         /// problem, each at its line and column (the command prints them
-        /// before ``description``); empty otherwise.
+        /// before the one-line description); empty otherwise.
         public let diagnostics: [Diagnostic]
 
         package init(description: String, diagnostics: [Diagnostic] = []) {
@@ -234,10 +234,8 @@ public func checkManifests(
     do {
         report = try ManifestChecker(catalog: catalog, loader: loader).check([url])
     } catch {
-        // A broken catalog description is its own problems, at their places; anything else is the path's.
-        throw ManifestError(diagnostics: error.diagnostics.isEmpty ? [Diagnostic(
-            code: .unreadable, message: error.description, file: ManifestLoader.displayPath(for: url))]
-            : error.diagnostics)
+        throw ManifestError(diagnostics: [Diagnostic(
+            code: .unreadable, message: error.description, file: ManifestLoader.displayPath(for: url))])
     }
     if report.failed(strict: strict) { throw ManifestError(diagnostics: report.diagnostics) }
 }

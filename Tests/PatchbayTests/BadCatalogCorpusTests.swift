@@ -131,6 +131,23 @@ enum BadCatalogCorpus {
         }
     }
 
+    /// A long name or value is quoted cut, with its length: a message quotes, it does not copy.
+    @Test func longNamesAndValuesAreQuotedCut() throws {
+        let long = String(repeating: "x", count: 5_000)
+        let text = #"{ "version": 2, "types": [], "factories": [ { "name": "\#(long)\n", "provides": [], "#
+            + #""productType": "T", "productIsClass": "\#(long)" } ] }"#
+        do {
+            _ = try CatalogDescription(jsonData: Data(text.utf8))
+            Issue.record("a control character and a string for a boolean were read")
+        } catch {
+            let messages = error.diagnostics.map(\.message)
+            #expect(messages.count == 2)
+            #expect(messages.contains { $0.hasPrefix("factory name '\(long.prefix(64))...' (5001 bytes) holds") })
+            #expect(messages.contains { $0.contains("found the string \"\(long.prefix(64))...\" (5000 bytes)") })
+            #expect(messages.allSatisfy { $0.utf8.count < 400 })
+        }
+    }
+
     /// What `describe()` writes reads back as itself, for every catalog the tests know.
     @Test func everyCatalogsOwnDescriptionReadsBack() throws {
         for catalog in [FactoryCatalog.notes, .corpus, Docs.catalog, Plugins.catalog()] {

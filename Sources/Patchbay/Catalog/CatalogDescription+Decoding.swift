@@ -104,10 +104,10 @@ struct FoundValue {
     /// The longest text quoted in a message, in characters.
     static let longestQuoted = 64
 
-    /// `"text"`, cut after ``longestQuoted`` characters with the full length said.
-    static func quoted(_ text: String) -> String {
-        guard text.count > longestQuoted else { return "\"\(text)\"" }
-        return "\"\(text.prefix(longestQuoted))...\" (\(text.utf8.count) bytes)"
+    /// `"text"` (or `'text'` with that `mark`), cut after ``longestQuoted`` characters with the full length said.
+    static func quoted(_ text: String, mark: String = "\"") -> String {
+        guard text.count > longestQuoted else { return mark + text + mark }
+        return mark + text.prefix(longestQuoted) + "..." + mark + " (\(text.utf8.count) bytes)"
     }
 }
 

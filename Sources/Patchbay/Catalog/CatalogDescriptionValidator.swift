@@ -386,10 +386,7 @@ extension CatalogDescriptionValidator {
         static func pointer(_ path: [String]) -> String { path.map { "/" + JSONPointer.escape($0) }.joined() }
 
         /// `'name'`, cut when long: a message quotes, it does not copy.
-        static func quoted(_ name: String) -> String {
-            guard name.count > FoundValue.longestQuoted else { return "'\(name)'" }
-            return "'\(name.prefix(FoundValue.longestQuoted))...' (\(name.utf8.count) bytes)"
-        }
+        static func quoted(_ name: String) -> String { FoundValue.quoted(name, mark: "'") }
 
         private var regenerate: String { CatalogDescriptionValidator.regenerate }
     }

@@ -539,29 +539,36 @@ func expectOne(
         let folder = try ManifestFolder([
             // Format 1: written before entry points, so the entry-point rule could not be applied.
             "old.json": #"{ "version": 1, "types": [], "factories": [] }"#,
-            "broken.json": #"{ "version": 1, "types": [], "factories": [ { "name": "x" } ] }"#,
+            "broken.json": #"{ "version": 2, "types": [], "factories": [ { "name": "x" } ] }"#,
         ])
         #expect(throws: ManifestChecker.UnusablePath.self) { try ManifestChecker.readCatalog(folder.file("old.json")) }
+        let old = folder.file("old.json").relativePath
         do {
             _ = try ManifestChecker.readCatalog(folder.file("old.json"))
         } catch {
-            #expect(error.description.hasSuffix("old.json is catalog description format 1; this build reads format 2. "
+            #expect(error.diagnostics.map(\.description) == ["\(old):1:14: error: catalog description format 1; this "
+                + "build reads format 2 (regenerate the description from the app's catalog with this build) "
+                + "[unsupported-catalog-version]"])
+            #expect(error.description.hasSuffix("old.json is not a catalog description this build can read (1 error). "
                 + "Regenerate it with `swift test` (a test that calls `catalog.refreshDescription(at:)` rewrites it) "
                 + "or with the app's `catalog` subcommand (PatchbayCommandLine), e.g. "
-                + "`swift run my-app patchbay catalog > \(folder.file("old.json").relativePath)`"))
+                + "`swift run my-app patchbay catalog > \(old)`"))
         }
         do {
             _ = try ManifestChecker.readCatalog(folder.file("broken.json"))
             Issue.record("a description with a factory of no 'provides' was read")
         } catch {
-            #expect(error.description.contains("broken.json is not a catalog description this build can read: "
-                + "'factories[0]' has no key 'provides', which is required. Is it stale? Regenerate it"), "\(error)")
+            // Every missing member of the factory, at the object that lacks it.
+            #expect(error.diagnostics.map(\.code) == [.missingKey, .missingKey, .missingKey], "\(error.diagnostics)")
+            #expect(error.diagnostics.allSatisfy { $0.line == 1 && $0.column == 45 && $0.path == "/factories/0" })
+            #expect(error.diagnostics.first?.message == "factory 'x' is missing required key 'provides'; regenerate "
+                + "the description from the app's catalog")
         }
     }
 }
 
 /// The real type's own decoding, where the recorded shape cannot speak (a
-/// dictionary's values), and the catalog-description reader's words.
+/// dictionary's values).
 @Suite struct DecodingMessageTextTests {
     struct Limits: Decodable, Sendable { var byName: [String: Int] }
 
@@ -575,32 +582,5 @@ func expectOne(
             "m.json:1:109: error: parameter 'byName/a' of binding Widget -> 'limited' is the string \"many\", but "
                 + "PatchbayTests.DecodingMessageTextTests.Limits needs an integer there [invalid-parameters]",
         ])
-    }
-
-    @Test func decodingErrorsReadAsOneSentence() {
-        struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(_ name: String) { stringValue = name }
-            init?(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-        let path: [any CodingKey] = [Key("factories"), IndexKey(0)]
-        #expect(DecodingError.keyNotFound(Key("provides"), .init(codingPath: path, debugDescription: "")).readableDescription
-            == "'factories[0]' has no key 'provides', which is required")
-        #expect(DecodingError.typeMismatch([String].self, .init(codingPath: path + [Key("provides")], debugDescription: ""))
-            .readableDescription == "'factories[0].provides' must be an array")
-        #expect(DecodingError.valueNotFound(Int.self, .init(codingPath: [Key("version")], debugDescription: ""))
-            .readableDescription == "'version' must be an integer, not null")
-        #expect(DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON."))
-            .readableDescription == "the document is not valid: The given data was not valid JSON.")
-    }
-
-    struct IndexKey: CodingKey {
-        var intValue: Int?
-        var stringValue: String { "\(intValue!)" }
-        init(_ index: Int) { intValue = index }
-        init?(stringValue: String) { nil }
-        init?(intValue: Int) { self.intValue = intValue }
     }
 }

@@ -96,6 +96,7 @@ let runVariants: [String: (file: String?, text: String, replacement: String)] = 
     "file-stor": ("production.json", #""factory": "file-store","#, #""factory": "file-stor","#),
     "no json-logger": (nil, #""factory": "json-logger""#, #""factory": "console-logger""#),
     "SMTP_HOST unset": ("production.json", "${SMTP_HOST:-smtp.example.com}", "${SMTP_HOST}"),
+    "catalog lists file-store twice": ("catalog.json", #""name" : "in-memory-store""#, #""name" : "file-store""#),
 ]
 
 /// Runs every `<!-- run ...: PRODUCT ARGUMENTS -->` block of a Markdown file

@@ -6,10 +6,13 @@ import Foundation
 ///
 /// `patchbay check --catalog catalog.json` reads this file to validate
 /// manifests without building the app, on a Linux CI runner for an iOS app, say.
+/// Reading one checks it as a manifest is checked, every problem at its line
+/// and column (``init(jsonData:file:)``), so a broken description is refused
+/// as itself rather than blamed on the manifests.
 ///
 ///     try catalog.describe().jsonData().write(to: URL(fileURLWithPath: "Manifests/catalog.json"))
 public struct CatalogDescription: Codable, Sendable, Hashable {
-    /// The description format; this build writes and reads `1`.
+    /// The description format; this build writes and reads ``currentVersion``.
     package var version: Int
     /// Every type named in the catalog, with its short and module-qualified names.
     package var types: [TypeName]
@@ -115,9 +118,9 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         package var type: String
         /// `direct` (must be bound), `optional` (`T?`), `lazy` (``Lazy``, resolved on first use) or
         /// `collection` (`[T]`, the elements of `T`'s collection; `type` is the element type) or
-        /// `lazy-collection` (`Lazy<[T]>`, the same, read on first use, so no edge of a cycle). This
-        /// build reads a kind it does not know as `direct`; a reader older than collections does
-        /// the same with `collection`, and so checks a need of the element type itself.
+        /// `lazy-collection` (`Lazy<[T]>`, the same, read on first use, so no edge of a cycle). A
+        /// kind this build does not know makes the description unreadable (`unknown-need-kind`):
+        /// a new kind changes what the checks must do, so it comes with a new ``CatalogDescription/version``.
         package var kind: String
         /// Creates a need.
         package init(type: String, kind: String = "direct") {
@@ -186,7 +189,8 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         return data
     }
 
-    /// The format this build writes and reads: 2 since descriptions record
+    /// The format this build writes and reads (`unsupported-catalog-version`
+    /// for any other): 2 since descriptions record
     /// entry points, so a description without them is refused as out of date
     /// rather than checked without the entry-point rule.
     package static let currentVersion = 2
@@ -197,9 +201,20 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
             + "or with the app's `catalog` subcommand (PatchbayCommandLine), e.g. `swift run my-app patchbay catalog > \(file)`"
     }
 
-    /// Reads a description written by ``jsonData()``.
-    public init(jsonData data: Data) throws {
-        self = try JSONDecoder().decode(CatalogDescription.self, from: data)
+    /// Reads a description written by ``jsonData()``, and checks it as a
+    /// manifest is checked: syntax, shape, its `version`, its names, need
+    /// kinds and field types, and that every type it names is in its `types`.
+    ///
+    ///     let description = try CatalogDescription(jsonData: Data(contentsOf: url), file: "Manifests/catalog.json")
+    ///
+    /// - Parameters:
+    ///   - data: The description's bytes.
+    ///   - file: The file as diagnostics name it, as the user named it.
+    /// - Throws: ``ManifestError`` with every problem, each at its line and column in `file`.
+    public init(jsonData data: Data, file: String = "catalog.json") throws(ManifestError) {
+        let (description, diagnostics) = CatalogDescriptionValidator(file: file).validate(data)
+        guard let description else { throw ManifestError(diagnostics: diagnostics) }
+        self = description
     }
 }
 

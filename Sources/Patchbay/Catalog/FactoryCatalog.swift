@@ -59,6 +59,10 @@ public struct FactoryCatalog: Sendable {
 
     /// Adds a definition, or explains why it cannot be added.
     mutating func add(_ definition: FactoryDefinition) throws(RegistrationError) {
+        // The rule a catalog description's names are read by: what `describe()` writes must read back.
+        if let problem = Self.validNameProblem(definition.name) {
+            throw .invalidName(definition.name, problem, at: definition.registeredAt)
+        }
         // One hash of the name: the place it already has, or the new one.
         let offset = offsetsByName.update(definition.name, initial: definitions.count) { $0 }
         if offset != definitions.count {
@@ -98,7 +102,7 @@ public protocol CatalogModule {
 ///
 ///     catch let error as RegistrationError where error == .duplicateName { ... }
 public struct RegistrationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The stable code: `duplicate-name`, `does-not-conform`.
+    /// The stable code: `duplicate-name`, `does-not-conform`, `invalid-name`.
     public let code: String
     /// The factory the mistake is about.
     public let factory: String
@@ -118,6 +122,8 @@ public struct RegistrationError: Error, Hashable, Sendable, CustomStringConverti
     public static let duplicateName = RegistrationError(code: "duplicate-name")
     /// A factory claims to provide a type its product does not conform to.
     public static let doesNotConform = RegistrationError(code: "does-not-conform")
+    /// A factory name that is empty or holds a control character: no manifest could name it plainly.
+    public static let invalidName = RegistrationError(code: "invalid-name")
 
     /// Whether two errors have the same code.
     public static func == (lhs: RegistrationError, rhs: RegistrationError) -> Bool { lhs.code == rhs.code }
@@ -131,6 +137,14 @@ public struct RegistrationError: Error, Hashable, Sendable, CustomStringConverti
             code: duplicateName.code, factory: name, locations: [first, second],
             description: "Patchbay: factory '\(name)' is registered twice, at \(first) and at \(second). "
                 + "Each factory needs its own name: rename one of them.")
+    }
+
+    /// `name`, registered at `location`, is not a name a manifest can use.
+    static func invalidName(_ name: String, _ problem: String, at location: CodeLocation) -> RegistrationError {
+        RegistrationError(
+            code: invalidName.code, factory: name, locations: [location],
+            description: "Patchbay: the factory name '\(name.escapingControlCharacters)' registered at \(location) "
+                + "\(problem). A manifest names the factory by it: give it a plain, non-empty name.")
     }
 
     /// `factory`, registered at `location`, claims `provided`, which its `product` does not conform to.

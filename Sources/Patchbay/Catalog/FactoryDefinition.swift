@@ -82,7 +82,7 @@ struct ProvidedType: Sendable {
 /// How a factory gets one of its dependencies.
 @usableFromInline
 struct DependencySpec: Sendable {
-    enum Kind: String, Sendable, Codable {
+    enum Kind: String, Sendable, Codable, CaseIterable {
         /// Resolved when the factory runs; missing is an error.
         case direct
         /// `T?`: nil when the type is not bound.

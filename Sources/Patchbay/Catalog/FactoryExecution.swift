@@ -5,7 +5,7 @@
 /// already checked the closure (a `@MainActor` closure may call main-actor
 /// initializers; an `async` one may `await`). Validation reads it to refuse
 /// a binding that could not be made where it is needed, and `explain` shows it.
-package enum FactoryExecution: String, Sendable, Codable {
+package enum FactoryExecution: String, Sendable, Codable, CaseIterable {
     /// A nonisolated, synchronous closure: resolvable anywhere.
     case synchronous
     /// A `@MainActor` closure: resolved on the main actor, or through

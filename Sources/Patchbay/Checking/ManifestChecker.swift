@@ -67,8 +67,15 @@ public struct ManifestChecker: Sendable {
     public struct UnusablePath: Error, Sendable, CustomStringConvertible {
         /// What is wrong.
         public let description: String
+        /// For a catalog description that could not be read as one: its every
+        /// problem, each at its line and column (the command prints them
+        /// before the one-line description); empty otherwise.
+        public let diagnostics: [Diagnostic]
 
-        package init(description: String) { self.description = description }
+        package init(description: String, diagnostics: [Diagnostic] = []) {
+            self.description = description
+            self.diagnostics = diagnostics
+        }
     }
 
     /// Checks every manifest at `paths` (files or folders) and reports every problem.
@@ -165,26 +172,22 @@ public struct ManifestChecker: Sendable {
         return try readCatalog(file)
     }
 
-    /// Reads a catalog description file.
-    /// - Throws: ``UnusablePath`` when it is missing, unreadable or not a description.
+    /// Reads a catalog description file, checked as a manifest is (see ``CatalogDescription/init(jsonData:file:)``).
+    /// - Throws: ``UnusablePath`` when it is missing or unreadable, or, with
+    ///   its every problem in ``UnusablePath/diagnostics``, not a description this build reads.
     public static func readCatalog(_ file: URL) throws(UnusablePath) -> CatalogDescription {
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw UnusablePath(description: "cannot read the catalog \(file.relativePath)")
         }
-        let description: CatalogDescription
         do {
-            description = try CatalogDescription(jsonData: data)
+            return try CatalogDescription(jsonData: data, file: file.relativePath)
         } catch {
-            throw UnusablePath(description: "\(file.relativePath) is not a catalog description this build can read: "
-                + ((error as? DecodingError)?.readableDescription ?? "it is not JSON")
-                + ". Is it stale? " + CatalogDescription.howToRegenerate(file.relativePath))
+            let count = error.diagnostics.count
+            throw UnusablePath(
+                description: "\(file.relativePath) is not a catalog description this build can read "
+                    + "(\(count) error\(count == 1 ? "" : "s")). " + CatalogDescription.howToRegenerate(file.relativePath),
+                diagnostics: error.diagnostics)
         }
-        guard description.version == CatalogDescription.currentVersion else {
-            throw UnusablePath(description: "\(file.relativePath) is catalog description format \(description.version); "
-                + "this build reads format \(CatalogDescription.currentVersion). "
-                + CatalogDescription.howToRegenerate(file.relativePath))
-        }
-        return description
     }
 }
 

@@ -101,4 +101,25 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let unknownEnvironment: Self = "unknown-environment"
     /// A file that could not be read.
     public static let unreadable: Self = "unreadable"
+
+    // A catalog description's own problems: the description is refused, and no manifest is judged by it.
+
+    /// A catalog description whose `version` is missing, not an integer, or not the format this build reads.
+    public static let unsupportedCatalogVersion: Self = "unsupported-catalog-version"
+    /// A catalog description that lists a factory name, a type, or a parameter field of one object twice.
+    public static let duplicateName: Self = "duplicate-name"
+    /// A factory or type name in a catalog description that is empty or holds a control character.
+    public static let invalidName: Self = "invalid-name"
+    /// A type a catalog description's factory or entry point names that its `types` does not list.
+    public static let undeclaredType: Self = "undeclared-type"
+    /// A need kind in a catalog description that this build does not know.
+    public static let unknownNeedKind: Self = "unknown-need-kind"
+    /// A parameter field type (or integer width) in a catalog description that this build does not know.
+    public static let unknownFieldType: Self = "unknown-field-type"
+    /// A factory execution in a catalog description that this build does not know.
+    public static let unknownExecution: Self = "unknown-execution"
+    /// A `parameterDecoding` strategy in a catalog description that this build does not know.
+    public static let unknownParameterDecoding: Self = "unknown-parameter-decoding"
+    /// More problems in a catalog description than are listed; says how many more.
+    public static let tooManyProblems: Self = "too-many-problems"
 }

@@ -87,31 +87,6 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 }
 
-extension DecodingError {
-    /// One plain sentence of what did not fit and where, in Patchbay's words
-    /// rather than the decoder's: "'factories[0].provides' must be an array".
-    var readableDescription: String {
-        func path(_ context: Context, appending key: (any CodingKey)? = nil) -> String {
-            let keys = context.codingPath + (key.map { [$0] } ?? [])
-            let text = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-                .joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
-            return text.isEmpty ? "the document" : "'\(text)'"
-        }
-        switch self {
-        case let .typeMismatch(type, context):
-            return "\(path(context)) must be \(JSONValue.article(swiftType: type))"
-        case let .valueNotFound(type, context):
-            return "\(path(context)) must be \(JSONValue.article(swiftType: type)), not null"
-        case let .keyNotFound(key, context):
-            return "\(path(context)) has no key '\(key.stringValue)', which is required"
-        case let .dataCorrupted(context):
-            return "\(path(context)) is not valid: \(context.debugDescription)"
-        @unknown default:
-            return "it does not fit"
-        }
-    }
-}
-
 extension JSONValue {
     /// What JSON a Swift type is read from, with its article: "an integer", "an array".
     static func article(swiftType type: Any.Type) -> String {

@@ -128,7 +128,8 @@ package struct CatalogIndex: Sendable {
         }
         for type in description.types { _ = intern(type.qualified, short: type.name) }
         for (offset, factory) in description.factories.enumerated() {
-            // A description that repeats a name: the last one is the factory of that name.
+            // A description read from a file never repeats a name (`duplicate-name`);
+            // one made in code that does: the last one is the factory of that name.
             factoryOffsets.update(factory.name, initial: offset) { $0 = offset }
             let providedStart = providedTypes.count
             for provided in factory.provides { providedTypes.append(intern(provided, short: nil)) }
@@ -136,7 +137,7 @@ package struct CatalogIndex: Sendable {
             if let described = factory.needs {
                 let needStart = needs.count
                 for need in described {
-                    // A kind from a newer build is read as a direct need.
+                    // A file's kinds are known (`unknown-need-kind`); one made in code may not be: a direct need.
                     let kind = DependencySpec.Kind(rawValue: need.kind) ?? .direct
                     needs.append(Need(type: intern(need.type, short: nil), kind: kind))
                 }

@@ -99,6 +99,8 @@ public struct PatchbayCommandLine: Sendable {
             output.error("Error: \(problem.description)\n\n" + usage)
             return 2
         } catch let problem as ManifestChecker.UnusablePath {
+            // A broken catalog description's problems, in the compiler's format, then what to do about them.
+            problem.diagnostics.forEach { output.error("\($0)\n") }
             output.error("Error: \(problem.description)\n")
             return 2
         } catch {

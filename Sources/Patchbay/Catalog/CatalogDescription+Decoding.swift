@@ -1,0 +1,295 @@
+import Foundation
+
+// How a catalog description decodes. `JSONDecoder` stops at the first value
+// that does not fit and says so in its own words; a description can come
+// from anyone (a pull request, a merge gone wrong), and `patchbay check`
+// must name every problem of it at once, at its place, in Patchbay's words.
+//
+// So each type of the description reads its members through the few helpers
+// below. When a validation run listens (a ``ShapeProblems`` in the decoder's
+// `userInfo`, see ``CatalogDescriptionValidator``), a member that is missing
+// or does not fit is noted with its coding path and what was found there, a
+// placeholder takes its place, and decoding goes on: one pass of
+// `JSONDecoder` finds every problem of shape. With a plain `JSONDecoder`
+// (no listener), the first problem throws, as synthesized decoding would.
+//
+// The keys are declared here rather than synthesized so that these
+// initializers can name them; encoding is still synthesized, from the same keys.
+
+extension CodingUserInfoKey {
+    /// Where a validation run listens for the problems of shape that decoding a description meets.
+    static let catalogShapeProblems = CodingUserInfoKey(rawValue: "Patchbay.CatalogShapeProblems")!
+}
+
+/// The problems of shape met while decoding one catalog description.
+final class ShapeProblems: Sendable {
+    /// What did not fit.
+    enum Kind: Sendable, Hashable {
+        /// A required key is absent.
+        case missing(key: String)
+        /// A value of another JSON type (or `null`, or a number that is not an integer).
+        case mismatch(expected: String, found: String)
+        /// A string that is not one of the values the format names.
+        case notOneOf(choices: [String], found: String)
+    }
+
+    /// One problem, at the JSON Pointer segments of the value it is about
+    /// (for a missing key, of the object that lacks it).
+    struct Problem: Sendable, Hashable {
+        var path: [String]
+        var kind: Kind
+    }
+
+    private let noted = Locked<[Problem]>([])
+
+    /// Every problem, in the order decoding met them (document order).
+    var all: [Problem] { noted.withLock { $0 } }
+
+    func note(_ kind: Kind, at path: [any CodingKey]) {
+        let problem = Problem(path: path.map(Self.segment), kind: kind)
+        noted.withLock { $0.append(problem) }
+    }
+
+    /// The listener of a decoder; nil for a plain `JSONDecoder`.
+    static func listening(to decoder: any Decoder) -> ShapeProblems? {
+        decoder.userInfo[.catalogShapeProblems] as? ShapeProblems
+    }
+
+    /// A coding key as a pointer segment: an array element's index, else the key.
+    static func segment(_ key: any CodingKey) -> String { key.intValue.map(String.init) ?? key.stringValue }
+}
+
+/// A value that notes, rather than throws, that it does not fit: decoding
+/// goes on past it, and ``value`` is nil.
+struct Checked<Value: Decodable>: Decodable {
+    var value: Value?
+
+    init(from decoder: any Decoder) throws {
+        do {
+            value = try Value(from: decoder)
+        } catch {
+            guard let problems = ShapeProblems.listening(to: decoder) else { throw error }
+            // The value's own place: every member below it is itself checked,
+            // so what failed here is this value's JSON type.
+            problems.note(.mismatch(expected: Self.expected, found: FoundValue(decoder).words), at: decoder.codingPath)
+            value = nil
+        }
+    }
+
+    /// The JSON type `Value` is read from: the description's own types are objects.
+    private static var expected: String {
+        if Value.self == String.self { return "a string" }
+        if Value.self == Bool.self { return "a boolean" }
+        if Value.self is any BinaryInteger.Type { return "an integer" }
+        return Value.self is any Collection.Type ? "an array" : "an object"
+    }
+}
+
+/// What a value that did not fit is, for messages: `null`, `the number 1.5`,
+/// `the string "2"`, `an array`. A long string is cut: a message quotes, it does not copy.
+struct FoundValue {
+    let words: String
+
+    init(_ decoder: any Decoder) {
+        if let single = try? decoder.singleValueContainer() {
+            if single.decodeNil() { words = "null"; return }
+            if let flag = try? single.decode(Bool.self) { words = "the boolean \(flag)"; return }
+            if let text = try? single.decode(String.self) { words = "the string " + Self.quoted(text); return }
+            if let number = try? single.decode(Int.self) { words = "the number \(number)"; return }
+            if let number = try? single.decode(Double.self) { words = "the number \(number)"; return }
+        }
+        words = (try? decoder.unkeyedContainer()) != nil ? "an array" : "an object"
+    }
+
+    /// The longest text quoted in a message, in characters.
+    static let longestQuoted = 64
+
+    /// `"text"` (or `'text'` with that `mark`), cut after ``longestQuoted`` characters with the full length said.
+    static func quoted(_ text: String, mark: String = "\"") -> String {
+        guard text.count > longestQuoted else { return mark + text + mark }
+        return mark + text.prefix(longestQuoted) + "..." + mark + " (\(text.utf8.count) bytes)"
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A required member; with a listener, `placeholder` after noting that it is missing or does not fit.
+    func required<T: Decodable>(_ key: Key, or placeholder: T, _ problems: ShapeProblems?) throws -> T {
+        guard let problems else { return try decode(T.self, forKey: key) }
+        guard contains(key) else {
+            problems.note(.missing(key: key.stringValue), at: codingPath)
+            return placeholder
+        }
+        return (try? decode(Checked<T>.self, forKey: key))?.value ?? placeholder
+    }
+
+    /// An optional member (absent or `null` is nil); with a listener, nil after noting that it does not fit.
+    func optional<T: Decodable>(_ key: Key, _ problems: ShapeProblems?) throws -> T? {
+        // Checked notes its own problem, in the listener it finds in the decoder.
+        guard problems != nil else { return try decodeIfPresent(T.self, forKey: key) }
+        guard contains(key), (try? decodeNil(forKey: key)) == false else { return nil }
+        return (try? decode(Checked<T>.self, forKey: key))?.value
+    }
+
+    /// A required array whose elements are each checked: one bad element is
+    /// noted at its own index, and `placeholder` keeps the others at theirs.
+    func requiredList<T: Decodable>(_ key: Key, each placeholder: T, _ problems: ShapeProblems?) throws -> [T] {
+        guard let problems else { return try decode([T].self, forKey: key) }
+        return try required(key, or: [Checked<T>](), problems).map { $0.value ?? placeholder }
+    }
+
+    /// An optional array whose elements are each checked (see ``requiredList(_:each:_:)``).
+    func optionalList<T: Decodable>(_ key: Key, each placeholder: T, _ problems: ShapeProblems?) throws -> [T]? {
+        guard let problems else { return try decodeIfPresent([T].self, forKey: key) }
+        return try optional(key, problems).map { (list: [Checked<T>]) in list.map { $0.value ?? placeholder } }
+    }
+
+    /// An optional member that names one of `T`'s cases; with a listener, nil
+    /// after noting a string that names none (the validator says which rule).
+    func optionalChoice<T>(_ key: Key, _ problems: ShapeProblems?) throws -> T?
+    where T: RawRepresentable & CaseIterable & Decodable, T.RawValue == String {
+        guard let problems else { return try decodeIfPresent(T.self, forKey: key) }
+        guard let text: String = try optional(key, problems) else { return nil }
+        guard let value = T(rawValue: text) else {
+            problems.note(.notOneOf(choices: T.allCases.map(\.rawValue), found: text),
+                at: codingPath + [key])
+            return nil
+        }
+        return value
+    }
+
+    /// A required member that names one of `T`'s cases (see ``optionalChoice(_:_:)``).
+    func requiredChoice<T>(_ key: Key, or placeholder: T, _ problems: ShapeProblems?) throws -> T
+    where T: RawRepresentable & CaseIterable & Decodable, T.RawValue == String {
+        guard let problems else { return try decode(T.self, forKey: key) }
+        guard contains(key) else {
+            problems.note(.missing(key: key.stringValue), at: codingPath)
+            return placeholder
+        }
+        return try optionalChoice(key, problems) ?? placeholder
+    }
+}
+
+extension CatalogDescription {
+    enum CodingKeys: String, CodingKey { case version, types, factories, parameterDecoding, entryPoints }
+
+    /// Reads a description, each member checked (see the top of this file).
+    public init(from decoder: any Decoder) throws {
+        let problems = ShapeProblems.listening(to: decoder)
+        let object = try decoder.container(keyedBy: CodingKeys.self)
+        version = try object.required(.version, or: 0, problems)
+        types = try object.requiredList(.types, each: TypeName(qualified: "", name: ""), problems)
+        factories = try object.requiredList(.factories, each: .placeholder, problems)
+        parameterDecoding = try object.optional(.parameterDecoding, problems)
+        entryPoints = try object.optionalList(.entryPoints, each: EntryPointDescription(type: ""), problems)
+    }
+}
+
+extension CatalogDescription.TypeName {
+    enum CodingKeys: String, CodingKey { case qualified, name }
+
+    /// Reads a type's names, each checked.
+    package init(from decoder: any Decoder) throws {
+        let problems = ShapeProblems.listening(to: decoder)
+        let object = try decoder.container(keyedBy: CodingKeys.self)
+        qualified = try object.required(.qualified, or: "", problems)
+        name = try object.required(.name, or: "", problems)
+    }
+}
+
+extension CatalogDescription.EntryPointDescription {
+    enum CodingKeys: String, CodingKey { case type, injector, optional, declaredAt }
+
+    /// Reads an entry point, each member checked.
+    package init(from decoder: any Decoder) throws {
+        let problems = ShapeProblems.listening(to: decoder)
+        let object = try decoder.container(keyedBy: CodingKeys.self)
+        type = try object.required(.type, or: "", problems)
+        injector = try object.optional(.injector, problems)
+        optional = try object.optional(.optional, problems)
+        declaredAt = try object.optional(.declaredAt, problems)
+    }
+}
+
+extension CatalogDescription.Factory {
+    enum CodingKeys: String, CodingKey {
+        case name, provides, needs, defaultLifetime, productType, productIsClass, parameters, argument, registeredAt,
+            execution
+    }
+
+    /// What stands in for a factory that is not an object, so the next keeps its index.
+    static let placeholder = Self(name: "", provides: [], needs: nil, productType: "", productIsClass: false)
+
+    /// Reads a factory, each member checked.
+    package init(from decoder: any Decoder) throws {
+        let problems = ShapeProblems.listening(to: decoder)
+        let object = try decoder.container(keyedBy: CodingKeys.self)
+        name = try object.required(.name, or: "", problems)
+        provides = try object.requiredList(.provides, each: "", problems)
+        needs = try object.optionalList(.needs, each: CatalogDescription.Need(type: ""), problems)
+        defaultLifetime = try object.optionalChoice(.defaultLifetime, problems)
+        productType = try object.required(.productType, or: "", problems)
+        productIsClass = try object.required(.productIsClass, or: false, problems)
+        parameters = try object.optional(.parameters, problems)
+        argument = try object.optional(.argument, problems)
+        registeredAt = try object.optional(.registeredAt, problems)
+        execution = try object.optionalChoice(.execution, problems)
+    }
+}
+
+extension CatalogDescription.Need {
+    enum CodingKeys: String, CodingKey { case type, kind }
+
+    /// Reads a need, each member checked. Its kind is a string here, checked by the validator.
+    package init(from decoder: any Decoder) throws {
+        let problems = ShapeProblems.listening(to: decoder)
+        let object = try decoder.container(keyedBy: CodingKeys.self)
+        type = try object.required(.type, or: "", problems)
+        kind = try object.required(.kind, or: "direct", problems)
+    }
+}
+
+extension CatalogDescription.Parameters {
+    enum CodingKeys: String, CodingKey { case type, fields, closed }
+
+    /// Reads a parameter type, each member checked.
+    package init(from decoder: any Decoder) throws {
+        let problems = ShapeProblems.listening(to: decoder)
+        let object = try decoder.container(keyedBy: CodingKeys.self)
+        type = try object.required(.type, or: "", problems)
+        fields = try object.optionalList(.fields, each: .placeholder, problems)
+        closed = try object.optional(.closed, problems)
+    }
+}
+
+extension CatalogDescription.ParameterField {
+    enum CodingKeys: String, CodingKey { case name, type, required, fields, bits, signed }
+
+    /// What stands in for a field that is not an object.
+    static let placeholder = Self(name: "", type: "any", required: false)
+
+    /// Reads a field, each member checked; nested fields the same way (the
+    /// scanner's depth limit bounds the nesting before this runs).
+    package init(from decoder: any Decoder) throws {
+        let problems = ShapeProblems.listening(to: decoder)
+        let object = try decoder.container(keyedBy: CodingKeys.self)
+        name = try object.required(.name, or: "", problems)
+        type = try object.required(.type, or: "any", problems)
+        required = try object.required(.required, or: false, problems)
+        fields = try object.optionalList(.fields, each: .placeholder, problems)
+        bits = try object.optional(.bits, problems)
+        signed = try object.optional(.signed, problems)
+    }
+}
+
+extension ParameterDecoding {
+    enum CodingKeys: String, CodingKey { case dates, data }
+
+    /// Reads the strategies; a strategy this build does not know is noted,
+    /// under a validation run, rather than told in the decoder's words.
+    public init(from decoder: any Decoder) throws {
+        let problems = ShapeProblems.listening(to: decoder)
+        let object = try decoder.container(keyedBy: CodingKeys.self)
+        dates = try object.requiredChoice(.dates, or: .deferredToDate, problems)
+        data = try object.requiredChoice(.data, or: .base64, problems)
+    }
+}

@@ -1,0 +1,407 @@
+import Foundation
+
+/// Reads a catalog description's bytes the way a manifest is read: every
+/// problem reported at once, each at its line and column in the file, with a
+/// stable code and what to do, in Patchbay's words. `patchbay check` judges
+/// manifests by the description, so a broken one must be refused as itself,
+/// not let through to blame the manifests.
+///
+/// ## The rules, in the order they run
+///
+/// 1. `too-large`, `too-deep`, `syntax`: the bytes are one JSON document
+///    within ``ManifestLimits`` (16 MiB, 64 levels), read as strictly as a
+///    manifest. After one of these nothing else can be read.
+/// 2. `duplicate-key`: no object holds a key twice.
+/// 3. `wrong-type`: the document is an object.
+/// 4. `unsupported-catalog-version`: `version` is the integer this build
+///    reads (``CatalogDescription/currentVersion``). When it is not, nothing
+///    more is checked: the rest is in another format, and regenerating the
+///    file fixes it whole.
+/// 5. `missing-key`, `wrong-type`: every member the format requires is
+///    present, and every member has its JSON type. `JSONDecoder` decodes the
+///    description once, and each misfit is noted at its place (see
+///    `CatalogDescription+Decoding.swift`).
+/// 6. `unknown-lifetime`, `unknown-execution`, `unknown-parameter-decoding`:
+///    a factory's `defaultLifetime` and `execution`, and the
+///    `parameterDecoding` strategies, are values this build knows.
+/// 7. `unknown-need-kind`: each need's `kind` is one this build knows. A
+///    new kind changes what the checks must do, so it comes with a new `version`.
+/// 8. `unknown-field-type`: each parameter field's `type` is one of the JSON
+///    types the app records, and its `bits`, when present, are those of a
+///    Swift integer type (8, 16, 32 or 64) on an `integer` field.
+/// 9. `invalid-name`: a factory's name, and each type's qualified and short
+///    names, are non-empty and hold no control character, as registration
+///    requires (``FactoryCatalog/validNameProblem(_:)``).
+/// 10. `duplicate-name`: a factory name, a type's qualified name, or a
+///     field's name in one object, listed twice.
+/// 11. `undeclared-type`: every type a factory provides, needs or takes as
+///     its argument, and every entry point's type, is listed in `types`
+///     (whose short names manifests use).
+///
+/// A value inside one that broke a rule of shape (5) is not judged again:
+/// one problem, one diagnostic. Keys this build does not know are ignored,
+/// as `JSONDecoder` ignores them: a later build may record more of a factory
+/// without a new `version`, and its descriptions stay readable here.
+///
+/// At most ``maxListed`` problems are listed, each at its place; then one
+/// `too-many-problems` says how many more there were. A description is fixed
+/// by regenerating it whole, and the place of a value in a long array costs a
+/// walk of it, so a hostile file of a million bad names costs no more than a
+/// hundred.
+struct CatalogDescriptionValidator {
+    /// The file as the user named it, as diagnostics name it.
+    let file: String
+    /// The size and depth limits, a manifest's.
+    var limits = ManifestLimits.default
+
+    /// The most problems listed each at its place.
+    static let maxListed = 100
+
+    /// What every message ends with: a description is written by the app, so
+    /// regenerating it is the fix (``CatalogDescription/howToRegenerate(_:)`` says how).
+    static let regenerate = "regenerate the description from the app's catalog"
+
+    /// The field types the app records (``CatalogDescription/ParameterField/type``).
+    static let fieldTypes = ["string", "integer", "number", "boolean", "object", "array", "any"]
+
+    /// The description, when it has no problem, and every problem found.
+    func validate(_ data: Data) -> (description: CatalogDescription?, diagnostics: [Diagnostic]) {
+        let run = Run(file: file)
+        let description = run.read(data, limits: limits)
+        run.listUnlisted()
+        return (run.diagnostics.isEmpty ? description : nil, run.diagnostics)
+    }
+}
+
+extension CatalogDescriptionValidator {
+    /// One validation: the diagnostics so far, and where values stand. A
+    /// class, so that a message made only when it is listed can read the map.
+    private final class Run {
+        let file: String
+        private var root: JSONPlace?
+        private(set) var diagnostics: [Diagnostic] = []
+        /// Problems found beyond ``maxListed``.
+        private var unlisted = 0
+        /// The pointers of values that broke a rule of shape, or whose placeholder stands for a missing member.
+        private var broken: Set<String> = []
+        private var description: CatalogDescription?
+
+        init(file: String) { self.file = file }
+
+        // MARK: - Rules 1 to 5: the document and its shape
+
+        func read(_ data: Data, limits: ManifestLimits) -> CatalogDescription? {
+            let document = JSONScanner.scan(data, maxBytes: limits.maxBytes, maxDepth: limits.maxDepth)
+            let start = SourcePosition(line: 1, column: 1)
+            if let exceeded = document.sizeExceeded {
+                report(.tooLarge, "the catalog description is \(exceeded.size) bytes, over the limit of \(exceeded.limit) "
+                    + "bytes, far beyond any description an app writes; \(regenerate)", at: "", position: start)
+                return nil
+            }
+            if let exceeded = document.depthExceeded {
+                report(.tooDeep, "JSON nests deeper than the limit of \(exceeded.limit) levels, deeper than any "
+                    + "description the app writes; \(regenerate)", at: "", position: exceeded.position)
+                return nil
+            }
+            // A value no decoder represents comes first: reading stops at the first syntax error.
+            if let error = document.unrepresentable {
+                report(.syntax, error.message + "; \(regenerate)", at: "", position: error.position)
+            }
+            if let error = document.syntaxError {
+                report(.syntax, error.message + "; \(regenerate) (a merge or a cut-off write leaves it so)", at: "",
+                    position: error.position)
+            }
+            guard !document.isUnusable, let root = document.root else { return nil }
+            self.root = root
+            for duplicate in document.duplicateKeys {
+                report(.duplicateKey, "key '\(duplicate.key)' appears twice in one object (first at line "
+                    + "\(duplicate.first.line), column \(duplicate.first.column)); JSON parsers silently keep one of "
+                    + "them: \(regenerate)", at: duplicate.pointer, position: duplicate.duplicate)
+            }
+            let problems = ShapeProblems()
+            let decoder = JSONDecoder()
+            decoder.userInfo[.catalogShapeProblems] = problems
+            guard let checked = try? decoder.decode(Checked<CatalogDescription>.self, from: data) else {
+                // The scanner and JSONDecoder differ on a few documents (`0e9`), which the format's reference lists.
+                report(.syntax, "Foundation's JSONDecoder does not read this JSON (a number such as 0e9?); "
+                    + regenerate, at: "", position: start)
+                return nil
+            }
+            let found = problems.all
+            if let notObject = found.first(where: { $0.path.isEmpty }), case .mismatch(_, let what) = notObject.kind {
+                report(.wrongType, "a catalog description is a JSON object with 'version', 'types' and 'factories'; "
+                    + "found \(what); \(regenerate)", at: "")
+                return nil
+            }
+            guard let description = checked.value, checkVersion(description.version, found) else { return nil }
+            self.description = description
+            for problem in found { reportShape(problem) }
+            checkTypes(description.types)
+            checkFactories(description.factories)
+            checkEntryPoints(description.entryPoints ?? [])
+            return description
+        }
+
+        /// Rule 4; false when the rest is not to be read.
+        private func checkVersion(_ version: Int, _ found: [ShapeProblems.Problem]) -> Bool {
+            let current = CatalogDescription.currentVersion
+            let problem = found.first { $0.path == ["version"] || ($0.path.isEmpty && $0.kind == .missing(key: "version")) }
+            switch problem?.kind {
+            case .missing?:
+                report(.unsupportedCatalogVersion, "missing key 'version'; this build reads catalog description format "
+                    + "\(current) (\"version\": \(current)): \(regenerate)", at: "")
+            case .mismatch(_, let what)?, .notOneOf(_, let what)?:
+                report(.unsupportedCatalogVersion, "'version' must be an integer, the description's format; found "
+                    + "\(what). This build reads format \(current): \(regenerate)", at: "/version")
+            case nil where version != current:
+                report(.unsupportedCatalogVersion, "catalog description format \(version); this build reads format "
+                    + "\(current)" + (version > current ? " (a newer Patchbay wrote it: update this one, or " : " (")
+                    + "\(regenerate) with this build)", at: "/version")
+            case nil:
+                return true
+            }
+            return false
+        }
+
+        /// Rules 5 and 6: one problem decoding met.
+        private func reportShape(_ problem: ShapeProblems.Problem) {
+            let pointer = Self.pointer(problem.path)
+            switch problem.kind {
+            case .missing(let key):
+                guard !(problem.path.isEmpty && key == "version") else { return }
+                broken.insert(pointer + "/" + JSONPointer.escape(key))
+                report(.missingKey, "\(subject(problem.path)) is missing required key '\(key)'; \(regenerate)",
+                    at: pointer)
+            case .mismatch(let expected, let what):
+                guard problem.path != ["version"] else { return }
+                broken.insert(pointer)
+                report(.wrongType, "\(subject(problem.path)) must be \(expected); found \(what); \(regenerate)",
+                    at: pointer)
+            case .notOneOf(let choices, let text):
+                broken.insert(pointer)
+                let (code, what): (DiagnosticCode, String) =
+                    switch problem.path.last {
+                    case "defaultLifetime": (.unknownLifetime, "lifetime")
+                    case "execution": (.unknownExecution, "execution")
+                    default: (.unknownParameterDecoding, "parameter decoding strategy")
+                    }
+                reportUnknown(code, what, text, at: problem.path, choices: choices)
+            }
+        }
+
+        // MARK: - Rules 7 to 11: what the values say
+
+        private func checkTypes(_ types: [CatalogDescription.TypeName]) {
+            var firstOfName: [String: Int] = [:]
+            for (offset, type) in types.enumerated() {
+                let path = ["types", String(offset)]
+                _ = checkName(type.name, at: path + ["name"], what: "type's short name")
+                guard checkName(type.qualified, at: path + ["qualified"], what: "type's qualified name") else { continue }
+                checkUnique(type.qualified, at: path + ["qualified"], what: "type", rule: "the app lists each type once",
+                    firstOf: &firstOfName) {
+                    ["types", String($0), "qualified"]
+                }
+            }
+        }
+
+        private func checkFactories(_ factories: [CatalogDescription.Factory]) {
+            let declared = Set(description?.types.map(\.qualified) ?? [])
+            let kinds = DependencySpec.Kind.allCases.map(\.rawValue)
+            var firstOfName: [String: Int] = [:]
+            for (offset, factory) in factories.enumerated() {
+                let path = ["factories", String(offset)]
+                if checkName(factory.name, at: path + ["name"], what: "factory name") {
+                    checkUnique(factory.name, at: path + ["name"], what: "factory",
+                        rule: "the app registers each factory name once", firstOf: &firstOfName) {
+                        ["factories", String($0), "name"]
+                    }
+                }
+                for (index, type) in factory.provides.enumerated() {
+                    checkDeclared(type, at: path + ["provides", String(index)], in: declared, as: "provides")
+                }
+                for (index, need) in (factory.needs ?? []).enumerated() {
+                    let needPath = path + ["needs", String(index)]
+                    checkDeclared(need.type, at: needPath + ["type"], in: declared, as: "needs")
+                    if !kinds.contains(need.kind), !isBroken(needPath + ["kind"]) {
+                        reportUnknown(.unknownNeedKind, "need kind", need.kind, at: needPath + ["kind"], choices: kinds)
+                    }
+                }
+                if let argument = factory.argument {
+                    checkDeclared(argument, at: path + ["argument"], in: declared, as: "takes as its argument")
+                }
+                if let fields = factory.parameters?.fields {
+                    checkFields(fields, at: path + ["parameters", "fields"])
+                }
+            }
+        }
+
+        /// Rules 8 and 10 for a parameter type's fields, nested ones too, without recursion.
+        private func checkFields(_ top: [CatalogDescription.ParameterField], at topPath: [String]) {
+            var pending = [(fields: top, path: topPath)]
+            while let (fields, path) = pending.popLast() {
+                var firstOfName: [String: Int] = [:]
+                for (offset, field) in fields.enumerated() {
+                    let fieldPath = path + [String(offset)]
+                    guard !isBroken(fieldPath) else { continue }
+                    if !isBroken(fieldPath + ["name"]) {
+                        checkUnique(field.name, at: fieldPath + ["name"], what: "field",
+                            rule: "a parameter type reads each key once", firstOf: &firstOfName) {
+                            path + [String($0), "name"]
+                        }
+                    }
+                    if !CatalogDescriptionValidator.fieldTypes.contains(field.type), !isBroken(fieldPath + ["type"]) {
+                        reportUnknown(.unknownFieldType, "field type", field.type, at: fieldPath + ["type"],
+                            choices: CatalogDescriptionValidator.fieldTypes)
+                    } else if let bits = field.bits, !isBroken(fieldPath + ["bits"]),
+                              field.type != "integer" || ![8, 16, 32, 64].contains(bits) {
+                        report(.unknownFieldType, "\(subject(fieldPath)) has 'bits' \(bits) on a field of type "
+                            + "'\(field.type)'; 'bits' are those of a Swift integer type (8, 16, 32 or 64), on an "
+                            + "'integer' field only; \(regenerate)", at: Self.pointer(fieldPath + ["bits"]))
+                    }
+                    if let nested = field.fields { pending.append((nested, fieldPath + ["fields"])) }
+                }
+            }
+        }
+
+        private func checkEntryPoints(_ entryPoints: [CatalogDescription.EntryPointDescription]) {
+            let declared = Set(description?.types.map(\.qualified) ?? [])
+            for (offset, entry) in entryPoints.enumerated() {
+                checkDeclared(entry.type, at: ["entryPoints", String(offset), "type"], in: declared, as: "declares the entry point")
+            }
+        }
+
+        /// Rule 9; true when the name is valid (or already reported as broken).
+        private func checkName(_ name: String, at path: [String], what: String) -> Bool {
+            if isBroken(path) { return false }
+            guard let problem = FactoryCatalog.validNameProblem(name) else { return true }
+            report(.invalidName, "\(what) \(Self.quoted(name)) \(problem); \(regenerate)", at: Self.pointer(path))
+            return false
+        }
+
+        /// Rule 10: the second and later mentions of a name, each pointing back to the first.
+        private func checkUnique(
+            _ name: String, at path: [String], what: String, rule: String, firstOf: inout [String: Int],
+            pathOfOffset: (Int) -> [String]
+        ) {
+            guard !isBroken(path), let offset = Int(path[path.count - 2]) else { return }
+            guard let first = firstOf[name] else {
+                firstOf[name] = offset
+                return
+            }
+            let firstPointer = Self.pointer(pathOfOffset(first))
+            report(.duplicateName, "\(what) \(Self.quoted(name)) is listed twice (first at \(place(of: firstPointer))); "
+                + "\(rule): \(regenerate)", at: Self.pointer(path))
+        }
+
+        /// Rule 11.
+        private func checkDeclared(_ type: String, at path: [String], in declared: Set<String>, as relation: String) {
+            guard !declared.contains(type), !isBroken(path) else { return }
+            let owner = path.first == "factories" ? factoryLabel(path) : "the catalog"
+            report(.undeclaredType, "\(owner) \(relation) \(Self.quoted(type)), which 'types' does not list; every "
+                + "type the catalog names is listed there, with the short name manifests use: \(regenerate)",
+                at: Self.pointer(path))
+        }
+
+        private func reportUnknown(
+            _ code: DiagnosticCode, _ what: String, _ text: String, at path: [String], choices: [String]
+        ) {
+            let suggestion = EditDistance.suggestions(for: text, among: choices).first
+            report(code, "unknown \(what) \(Self.quoted(text)) in \(subject(path)); this build reads "
+                + choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")
+                + (suggestion.map { " (did you mean '\($0)'?)" } ?? "") + ": \(regenerate)", at: Self.pointer(path),
+                suggestion: suggestion)
+        }
+
+        // MARK: - Places and words
+
+        /// Whether the value at `path`, or one it is inside, broke a rule of shape.
+        private func isBroken(_ path: [String]) -> Bool {
+            guard !broken.isEmpty else { return false }
+            var pointer = ""
+            for segment in path {
+                pointer += "/" + JSONPointer.escape(segment)
+                if broken.contains(pointer) { return true }
+            }
+            return false
+        }
+
+        /// Adds a diagnostic, while fewer than ``maxListed`` are; the message
+        /// is made, and the place looked up, only then.
+        private func report(
+            _ code: DiagnosticCode, _ message: @autoclosure () -> String, at pointer: String,
+            position: SourcePosition? = nil, suggestion: String? = nil
+        ) {
+            guard diagnostics.count < CatalogDescriptionValidator.maxListed else {
+                unlisted += 1
+                return
+            }
+            let position = position ?? root?.position(at: pointer) ?? SourcePosition(line: 1, column: 1)
+            diagnostics.append(Diagnostic(
+                code: code, message: message(), file: file, line: position.line, column: position.column,
+                path: pointer, suggestion: suggestion))
+        }
+
+        /// The one line that says how many problems were not listed.
+        func listUnlisted() {
+            guard unlisted > 0 else { return }
+            diagnostics.append(Diagnostic(
+                code: .tooManyProblems, message: "\(unlisted) more problem\(unlisted == 1 ? "" : "s") than the "
+                    + "\(diagnostics.count) listed; \(regenerate)", file: file))
+        }
+
+        /// "line 8, column 15".
+        private func place(of pointer: String) -> String {
+            let position = root?.position(at: pointer) ?? SourcePosition(line: 1, column: 1)
+            return "line \(position.line), column \(position.column)"
+        }
+
+        /// What a path is about: `'types[2]'`; for a factory or its member,
+        /// `factory 'mailer'` or `'needs[1].kind' of factory 'mailer'` when its name is known.
+        private func subject(_ path: [String]) -> String {
+            guard path.first == "factories", path.count >= 2 else { return "'\(Self.words(path))'" }
+            let factory = factoryLabel(path)
+            return path.count == 2 ? factory : "'\(Self.words(Array(path.dropFirst(2))))' of " + factory
+        }
+
+        /// `factory 'mailer'`, or `'factories[3]'` when its name is not one to show.
+        private func factoryLabel(_ path: [String]) -> String {
+            let factoryPath = Array(path.prefix(2))
+            if let offset = Int(path[1]), let factories = description?.factories, offset < factories.count,
+               !isBroken(factoryPath + ["name"]), FactoryCatalog.validNameProblem(factories[offset].name) == nil {
+                return "factory \(Self.quoted(factories[offset].name))"
+            }
+            return "'\(Self.words(factoryPath))'"
+        }
+
+        /// `factories[3].needs[1].kind`; `the description` for the root.
+        static func words(_ path: [String]) -> String {
+            guard !path.isEmpty else { return "the description" }
+            var text = ""
+            for segment in path {
+                if Int(segment) != nil { text += "[\(segment)]" } else { text += (text.isEmpty ? "" : ".") + segment }
+            }
+            return text
+        }
+
+        static func pointer(_ path: [String]) -> String { path.map { "/" + JSONPointer.escape($0) }.joined() }
+
+        /// `'name'`, cut when long: a message quotes, it does not copy.
+        static func quoted(_ name: String) -> String { FoundValue.quoted(name, mark: "'") }
+
+        private var regenerate: String { CatalogDescriptionValidator.regenerate }
+    }
+}
+
+extension FactoryCatalog {
+    /// Why `name` cannot name a factory (or a type in a description), or nil
+    /// when it can: the one rule that registration and a description's
+    /// validation share. An empty name cannot be written in a manifest, and a
+    /// control character in one would reach every message that quotes it.
+    static func validNameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "is empty" }
+        guard let control = name.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        else { return nil }
+        let hex = String(control.value, radix: 16, uppercase: true)
+        return "holds the control character U+" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
+}

@@ -70,7 +70,7 @@ final class JSONLayout: Sendable {
     }
 
     func children(of node: Int) -> some Sequence<Int> {
-        sequence(first: node + 1) { self.nodes[$0].end }.prefix { $0 < self.nodes[node].end }
+        sequence(first: node + 1) { self.nodes[$0].end }.lazy.prefix { $0 < self.nodes[node].end }  // lazy: no array
     }
 }
 
@@ -132,7 +132,8 @@ struct JSONPlace: Sendable {
             }
         case .array:
             guard let index = Int(key), index >= 0, String(index) == key else { return nil }
-            return children.dropFirst(index).first
+            var elements = layout.children(of: node).dropFirst(index).makeIterator()
+            return elements.next().map { JSONPlace(layout, node: $0) }
         default: return nil
         }
     }

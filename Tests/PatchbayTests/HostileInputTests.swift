@@ -77,6 +77,24 @@ import Testing
         #expect(throws: ManifestError.self) { try ManifestLoader().load(contentsOf: folder.file("pipe.json")) }
     }
 
+    @Test func aCatalogThatIsNoRegularFileIsRefusedUnread() throws {
+        let folder = try ManifestFolder(["good.json": #"{ "format": 1, "bindings": [] }"#])
+        #expect(mkfifo(folder.file("catalog.json").path, 0o600) == 0)
+        try FileManager.default.createDirectory(at: folder.file("dir-catalog.json"), withIntermediateDirectories: true)
+        for (name, what) in [("catalog.json", "a FIFO"), ("dir-catalog.json", "a folder")] {
+            do {
+                _ = try ManifestChecker.readCatalog(folder.file(name))
+                Issue.record("\(name) was read")
+            } catch {
+                #expect(error.description.contains("is not a regular file (\(what)"), "\(error.description)")
+            }
+        }
+        // Found beside the manifests, the FIFO does not block the command either: it exits 2 naming it.
+        let result = try runProduct("patchbay", ["check", folder.url.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("catalog.json is not a regular file"), "\(result.stderr)")
+    }
+
     @Test func aCheckThatFindsNothingToCheckFailsNamingWhereItLooked() throws {
         let empty = try ManifestFolder([:])
         try FileManager.default.createDirectory(at: empty.url, withIntermediateDirectories: true)

@@ -176,6 +176,18 @@ public struct ManifestChecker: Sendable {
     /// - Throws: ``UnusablePath`` when it is missing or unreadable, or, with
     ///   its every problem in ``UnusablePath/diagnostics``, not a description this build reads.
     public static func readCatalog(_ file: URL) throws(UnusablePath) -> CatalogDescription {
+        // As for a manifest: only a regular file is read (a FIFO would block, a device never end),
+        // and one over the manifest size limit is not read whole.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.resolvingSymlinksInPath().path)
+        if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
+            throw UnusablePath(description: "the catalog \(file.relativePath) is not a regular file ("
+                + (type == .typeDirectory ? "a folder" : "a FIFO, a socket or a device") + "); name catalog.json")
+        }
+        let limit = ManifestLimits.default.maxBytes
+        if let size = (attributes?[.size] as? NSNumber)?.int64Value, size > Int64(limit) {
+            throw UnusablePath(description: "the catalog \(file.relativePath) is \(size) bytes, over the limit of "
+                + "\(limit) bytes; is it a catalog description?")
+        }
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw UnusablePath(description: "cannot read the catalog \(file.relativePath)")
         }

@@ -77,6 +77,10 @@ struct ProvidedType: Sendable {
     /// `nil` when the product already is the provided type (the common,
     /// compiler-checked case): no conversion, no cast.
     let convert: (@Sendable (AnyObject) -> AnyObject)?
+    /// Makes `[type]` for a collection of this type's elements, specialized
+    /// for it where a registration knew it statically; nil where none did
+    /// (activation then makes an unspecialized one, see ``CollectionMaker``).
+    let collection: CollectionMaker?
 }
 
 /// How a factory gets one of its dependencies.

@@ -5,6 +5,12 @@
 // `@Injected var x: [T]` find it as they find any type, with the same
 // injector fallback, and a plain bound type's lookup is not touched: the
 // table merely holds one entry more per collection.
+//
+// The array is made by a `CollectionMaker` that the registration of one of
+// the elements' factories captured, where `T` is a static type: activation
+// knows `T` only as a metatype it opens, and generic code opened from it
+// would look up the metadata of `[T]` and of its storage on every resolve
+// (with the elements' own lookups, they were most of a collection's cost).
 
 extension Activation {
     /// A collection's place among those activation compiles: its element type and injector.
@@ -24,30 +30,91 @@ extension Activation {
         func serving<Element>(_: Element.Type) -> CompiledBinding {
             let type = [Element].self
             let key = TypeKey(type)
-            let provided = ProvidedType(key: key, type: type, convert: nil)
+            let provided = ProvidedType(key: key, type: type, convert: nil, collection: nil)
+            // Every element provides `Element`, so any of their makers makes
+            // the array; one made here, unspecialized, only when none did.
+            let maker = elements.lazy.compactMap(\.provided.collection).first ?? CollectionMaker.of(Element.self)
             // A transient of unknown needs (it resolves its elements itself):
-            // never light, so always built by the general engine, which tracks
-            // the path for cycles and messages and shares `graph` instances.
+            // never light, so always built by the general engine, which
+            // tracks the path for cycles and messages and shares `graph`
+            // instances. Made straight into the caller's memory, never
+            // boxed: a transient product that is the bound type is always
+            // made into memory, so `build` is not called.
             let definition = FactoryDefinition(
                 name: "[\(TypeKey.shortName(of: Element.self))]", provides: [provided], dependencies: nil,
                 defaultLifetime: .transient, productTypeName: key.qualifiedName, productIsClass: false,
-                parameters: nil, argument: nil, registeredAt: CodeLocation(#fileID, #line), buildInto: nil,
+                parameters: nil, argument: nil, registeredAt: CodeLocation(#fileID, #line),
+                buildInto: maker.buildInto,
                 build: { call in
-                    let context = call.context
-                    let elements = call.binding.elements
-                    var made: [Element] = []
-                    made.reserveCapacity(elements.count)
-                    // Each element as its own lifetime says: a singleton's one
-                    // instance, a new transient, this scope's scoped one.
-                    for element in elements {
-                        made.append(try context.instance(of: element, as: Element.self, argument: nil))
-                    }
-                    return Instance(made)
+                    let memory = UnsafeMutablePointer<[Element]>.allocate(capacity: 1)
+                    defer { memory.deallocate() }
+                    try maker.buildInto(call, memory)
+                    return Instance(memory.move())
                 })
             return CompiledBinding(
                 key: key, injector: injector, definition: definition, provided: provided,
                 parameters: nil, storage: TransientLifetime(), described: nil, elements: elements)
         }
         return serving(elementType)
+    }
+}
+
+/// Makes the array `[T]` of a collection's elements, with code specialized
+/// for `T`: made by the inlinable registrations of a factory that provides
+/// `T`, in the app's module, where `T` is a static type, so the array needs
+/// no run-time lookup of `[T]`'s metadata. (The standard library still looks
+/// up its storage class's, once per array, in an allocation function it does
+/// not inline.) A struct around the closure, so an optional maker does not
+/// store the closure in its most general form, which would reabstract every call.
+@usableFromInline
+struct CollectionMaker: Sendable {
+    /// Makes the collection's array into uninitialized memory for a `[T]`,
+    /// each element as its own lifetime says, in manifest order.
+    let buildInto: @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void
+
+    @usableFromInline
+    init(buildInto: @escaping @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void) {
+        self.buildInto = buildInto
+    }
+
+    /// The maker of `[T]`. Inlinable, so that a registration in the app's
+    /// module makes it specialized for `T`; elsewhere it is the same code, unspecialized.
+    @inlinable
+    static func of<T>(_: T.Type) -> CollectionMaker {
+        CollectionMaker { call, memory in
+            // Only the array is made here, where its type is static: the
+            // elements are made by code shared by every `T` (see
+            // `FactoryCall.makeElements`), which is passed `T`'s metadata
+            // and instantiates none.
+            let array = try [T](unsafeUninitializedCapacity: call.elementCount) { buffer, made in
+                guard let base = buffer.baseAddress else { return }
+                try call.makeElements(into: base, made: &made)
+            }
+            memory.assumingMemoryBound(to: [T].self).initialize(to: array)
+        }
+    }
+}
+
+extension FactoryCall {
+    /// How many elements the collection this call makes has.
+    @usableFromInline
+    var elementCount: Int { binding.elements.count }
+
+    /// Makes the elements of the collection this call's binding serves, in
+    /// manifest order, into `elements`, counting each in `made` once it is
+    /// made, so that if one fails, the array destroys exactly those made.
+    ///
+    /// Unspecialized: `T`'s metadata is passed in, and each element is
+    /// moved into its place in the array, so nothing here instantiates any
+    /// (no `[T]`, `T?` or `Result`).
+    @usableFromInline
+    func makeElements<T>(into elements: UnsafeMutablePointer<T>, made: inout Int) throws {
+        let context = context
+        for element in binding.elements {
+            // Each element as its own lifetime says: a singleton's one
+            // instance, a new transient, this scope's scoped one.
+            (elements + made).initialize(to: try context.instance(of: element, as: T.self, argument: nil))
+            made += 1
+        }
     }
 }

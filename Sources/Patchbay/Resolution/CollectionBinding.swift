@@ -34,12 +34,13 @@ extension Activation {
             // Every element provides `Element`, so any of their makers makes
             // the array; one made here, unspecialized, only when none did.
             let maker = elements.lazy.compactMap(\.provided.collection).first ?? CollectionMaker.of(Element.self)
-            // A transient of unknown needs (it resolves its elements itself):
-            // never light, so always built by the general engine, which
+            // A transient of unknown needs (it resolves its elements itself),
+            // made straight into the caller's memory: light (see
+            // `Activation.isLight`) when served from primary and every
+            // element's tree is plain, else by the general engine, which
             // tracks the path for cycles and messages and shares `graph`
-            // instances. Made straight into the caller's memory, never
-            // boxed: a transient product that is the bound type is always
-            // made into memory, so `build` is not called.
+            // instances. Never boxed: a transient product that is the bound
+            // type is always made into memory, so `build` is not called.
             let definition = FactoryDefinition(
                 name: "[\(TypeKey.shortName(of: Element.self))]", provides: [provided], dependencies: nil,
                 defaultLifetime: .transient, productTypeName: key.qualifiedName, productIsClass: false,
@@ -104,17 +105,65 @@ extension FactoryCall {
     /// manifest order, into `elements`, counting each in `made` once it is
     /// made, so that if one fails, the array destroys exactly those made.
     ///
-    /// Unspecialized: `T`'s metadata is passed in, and each element is
-    /// moved into its place in the array, so nothing here instantiates any
-    /// (no `[T]`, `T?` or `Result`).
+    /// Unspecialized: `T`'s metadata is passed in, and each element is made
+    /// into its place in the array, so nothing here instantiates any (no
+    /// `[T]`, `T?` or `Result`). On a light call, an element the light path
+    /// makes itself is built there by its factory or copied out of a made
+    /// singleton's box, which looks up no metadata either.
     @usableFromInline
     func makeElements<T>(into elements: UnsafeMutablePointer<T>, made: inout Int) throws {
-        let context = context
-        for element in binding.elements {
-            // Each element as its own lifetime says: a singleton's one
-            // instance, a new transient, this scope's scoped one.
-            (elements + made).initialize(to: try context.instance(of: element, as: T.self, argument: nil))
-            made += 1
+        let bindings = binding.elements
+        if let light {
+            for element in bindings {
+                try light.make(element, as: T.self, into: elements + made)
+                made += 1
+            }
+        } else {
+            let context = context
+            for element in bindings {
+                // Each element as its own lifetime says: a singleton's one
+                // instance, a new transient, this scope's scoped one.
+                (elements + made).initialize(to: try context.instance(of: element, as: T.self, argument: nil))
+                made += 1
+            }
         }
+    }
+}
+
+extension LightResolution {
+    /// Makes one element of a light collection into `place`, as the general
+    /// engine would: a made singleton's instance is read, a light transient
+    /// is built straight into `place`, and anything else (a singleton not
+    /// made yet, a weak, scoped or non-light element, a path too deep) is
+    /// made by the general engine, in the context that this light
+    /// resolution goes on in, with the path it would have had.
+    func make<T>(_ element: CompiledBinding, as _: T.Type, into place: UnsafeMutablePointer<T>) throws(ResolutionError) {
+        if let ready = element.ready, let box = _stdlib_atomicAcquiringLoadARCRef(object: ready) {
+            place.initialize(to: unboxed(box, as: T.self))
+            return
+        }
+        if element.isLight, try build(Unmanaged.passUnretained(element), into: UnsafeMutableRawPointer(place)) {
+            return
+        }
+        place.initialize(to: try container.instance(ofLightElement: element, as: T.self))
+    }
+
+    /// Runs a light binding's factory straight into `memory`, with the
+    /// binding on the light path while it runs, as ``build(_:_:)`` does
+    /// into scratch memory; false, having run nothing, when the path is full.
+    func build(_ binding: Unmanaged<CompiledBinding>, into memory: UnsafeMutableRawPointer) throws(ResolutionError) -> Bool {
+        let depth = cache.pointee.lightDepth
+        guard depth < ResolveCache.lightPathCapacity else { return false }
+        cache.pointee.lightPath[depth] = binding
+        cache.pointee.lightDepth = depth + 1
+        defer { cache.pointee.lightDepth = depth }
+        do {
+            try binding._withUnsafeGuaranteedRef { binding in
+                try binding.buildInto(FactoryCall(light: self, binding: binding), memory)
+            }
+        } catch {
+            throw ResolutionError.failure(error, of: binding.takeUnretainedValue(), lightPath: cache)
+        }
+        return true
     }
 }

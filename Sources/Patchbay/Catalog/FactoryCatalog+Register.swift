@@ -275,10 +275,10 @@ extension FactoryCatalog {
     ) -> FactoryDefinition {
         let key = TypeKey(type)  // its name is the product's: one demangling, not two
         return FactoryDefinition(
-            name: name, provides: [ProvidedType(key: key, type: type, convert: nil, collection: collection)],
+            name: name, provides: [ProvidedType(key: key, type: type, convert: nil)],
             dependencies: specs, defaultLifetime: lifetime, productTypeName: key.qualifiedName,
             productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: argument,
-            registeredAt: CodeLocation(file, line), buildInto: buildInto, build: build)
+            registeredAt: CodeLocation(file, line), buildInto: buildInto, collection: collection, build: build)
     }
 
     /// The definition of a main-actor or `async` factory of one type: never
@@ -293,7 +293,7 @@ extension FactoryCatalog {
     ) -> FactoryDefinition {
         let key = TypeKey(type)
         return FactoryDefinition(
-            name: name, provides: [ProvidedType(key: key, type: type, convert: nil, collection: nil)],
+            name: name, provides: [ProvidedType(key: key, type: type, convert: nil)],
             dependencies: specs, defaultLifetime: lifetime, productTypeName: key.qualifiedName,
             productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: nil,
             registeredAt: CodeLocation(file, line), buildInto: nil, execution: execution,
@@ -323,9 +323,9 @@ extension FactoryCatalog {
             }
             // The conversion is a dynamic cast, checked above; it runs once per
             // instance made, never on a cached read.
-            provided.append(ProvidedType(key: TypeKey(type), type: type, convert: { box in
+            provided.append(ProvidedType(key: TypeKey(type), type: type) { box in
                 Instance<T>(unsafeDowncast(box, to: Instance<Product>.self).value as! T)
-            }, collection: nil))
+            })
         }
         repeat append(each types)
         if let mismatch { throw mismatch }

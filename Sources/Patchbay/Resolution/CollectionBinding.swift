@@ -30,10 +30,12 @@ extension Activation {
         func serving<Element>(_: Element.Type) -> CompiledBinding {
             let type = [Element].self
             let key = TypeKey(type)
-            let provided = ProvidedType(key: key, type: type, convert: nil, collection: nil)
-            // Every element provides `Element`, so any of their makers makes
-            // the array; one made here, unspecialized, only when none did.
-            let maker = elements.lazy.compactMap(\.provided.collection).first ?? CollectionMaker.of(Element.self)
+            let provided = ProvidedType(key: key, type: type, convert: nil)
+            // Every element provides `Element`, and a factory has a maker
+            // only when that is its one provided type, so any element's
+            // maker makes the array; one is made here, unspecialized, only
+            // when none has one.
+            let maker = elements.lazy.compactMap(\.definition.collection).first ?? CollectionMaker.of(Element.self)
             // A transient of unknown needs (it resolves its elements itself),
             // made straight into the caller's memory: light (see
             // `Activation.isLight`) when served from primary and every
@@ -137,7 +139,9 @@ extension LightResolution {
     /// made yet, a weak, scoped or non-light element, a path too deep) is
     /// made by the general engine, in the context that this light
     /// resolution goes on in, with the path it would have had.
-    func make<T>(_ element: CompiledBinding, as _: T.Type, into place: UnsafeMutablePointer<T>) throws(ResolutionError) {
+    func make<T>(
+        _ element: CompiledBinding, as _: T.Type, into place: UnsafeMutablePointer<T>
+    ) throws(ResolutionError) {
         if let ready = element.ready, let box = _stdlib_atomicAcquiringLoadARCRef(object: ready) {
             place.initialize(to: unboxed(box, as: T.self))
             return
@@ -151,7 +155,9 @@ extension LightResolution {
     /// Runs a light binding's factory straight into `memory`, with the
     /// binding on the light path while it runs, as ``build(_:_:)`` does
     /// into scratch memory; false, having run nothing, when the path is full.
-    func build(_ binding: Unmanaged<CompiledBinding>, into memory: UnsafeMutableRawPointer) throws(ResolutionError) -> Bool {
+    func build(
+        _ binding: Unmanaged<CompiledBinding>, into memory: UnsafeMutableRawPointer
+    ) throws(ResolutionError) -> Bool {
         let depth = cache.pointee.lightDepth
         guard depth < ResolveCache.lightPathCapacity else { return false }
         cache.pointee.lightPath[depth] = binding

@@ -42,7 +42,7 @@ extension FactoryCatalog {
         make: @escaping @Sendable () throws -> T
     ) {
         addOrStop(Self.singleTypeDefinition(
-            name, type, lifetime, specs: [], parameters: nil, argument: nil, file, line,
+            name, type, lifetime, specs: [], parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { _, memory in
                 let product = try make()
                 memory.assumingMemoryBound(to: T.self).initialize(to: product)
@@ -78,7 +78,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(Dependency.self)
         addOrStop(Self.singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line,
+            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { call, memory in
                 let product = try make(call.dependency(Dependency.self, specs: specs, index: 0))
                 memory.assumingMemoryBound(to: T.self).initialize(to: product)
@@ -117,7 +117,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(First.self, Second.self)
         addOrStop(Self.singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line,
+            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { call, memory in
                 let product = try make(
                     call.dependency(First.self, specs: specs, index: 0),

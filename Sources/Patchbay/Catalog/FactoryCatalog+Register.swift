@@ -48,7 +48,7 @@ extension FactoryCatalog {
         // `produce` closure (as the other forms do): one closure layer fewer
         // on every transient this form builds, the most common kind.
         addOrStop(Self.singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line,
+            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { call, memory in
                 var needs = call.dependencies
                 let product = try make(repeat needs.next((each Dependency).self, specs))
@@ -251,6 +251,7 @@ extension FactoryCatalog {
     ) -> FactoryDefinition {
         singleTypeDefinition(
             name, type, lifetime, specs: specs, parameters: parameters, argument: argument, file, line,
+            collection: .of(T.self),
             buildInto: { call, memory in memory.assumingMemoryBound(to: T.self).initialize(to: try produce(call)) },
             build: { call in Instance<T>(try produce(call)) })
     }
@@ -260,24 +261,29 @@ extension FactoryCatalog {
     // `buildInto` parameter: passing the closure through one more generic
     // optional reabstracts it, and every light transient then calls it
     // through two thunks (the figures are in the commit that undid it).
+    //
+    // `collection` is `CollectionMaker.of(T.self)`, made by the inlinable
+    // caller: there, in the app's module, it is specialized for `T`; made
+    // here, it would not be.
     @usableFromInline
     static func singleTypeDefinition<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,
         parameters: ParametersSpec?, argument: TypeKey?, _ file: StaticString, _ line: UInt,
+        collection: CollectionMaker,
         buildInto: @escaping @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) -> FactoryDefinition {
         let key = TypeKey(type)  // its name is the product's: one demangling, not two
         return FactoryDefinition(
-            name: name, provides: [ProvidedType(key: key, type: type, convert: nil)], dependencies: specs,
-            defaultLifetime: lifetime, productTypeName: key.qualifiedName,
+            name: name, provides: [ProvidedType(key: key, type: type, convert: nil)],
+            dependencies: specs, defaultLifetime: lifetime, productTypeName: key.qualifiedName,
             productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: argument,
-            registeredAt: CodeLocation(file, line), buildInto: buildInto, build: build)
+            registeredAt: CodeLocation(file, line), buildInto: buildInto, collection: collection, build: build)
     }
 
     /// The definition of a main-actor or `async` factory of one type: never
     /// built into memory (neither is ever on the light path), so it shares
-    /// nothing with ``singleTypeDefinition(_:_:_:specs:parameters:argument:_:_:buildInto:build:)``,
+    /// nothing with ``singleTypeDefinition(_:_:_:specs:parameters:argument:_:_:collection:buildInto:build:)``,
     /// whose closure it would otherwise reabstract.
     static func isolatedDefinition<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec],
@@ -287,8 +293,8 @@ extension FactoryCatalog {
     ) -> FactoryDefinition {
         let key = TypeKey(type)
         return FactoryDefinition(
-            name: name, provides: [ProvidedType(key: key, type: type, convert: nil)], dependencies: specs,
-            defaultLifetime: lifetime, productTypeName: key.qualifiedName,
+            name: name, provides: [ProvidedType(key: key, type: type, convert: nil)],
+            dependencies: specs, defaultLifetime: lifetime, productTypeName: key.qualifiedName,
             productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: nil,
             registeredAt: CodeLocation(file, line), buildInto: nil, execution: execution,
             buildAwaiting: buildAwaiting, build: build)

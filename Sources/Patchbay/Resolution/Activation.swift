@@ -177,19 +177,38 @@ final class Activation: Sendable {
     /// has no binding whose instance a context shares across the tree (a
     /// `graph` one) and no factory that resolves by hand (whose needs are
     /// unknown). Validation has ruled out cycles among known needs, so
-    /// nothing is left for a context to do.
+    /// nothing is left for a context to do. A collection's binding has a rule
+    /// of its own (see ``isLightCollection(_:in:plainTrees:)``).
     ///
     /// Asked once per bound type while `table` is built, with its types in
     /// place; `plainTrees` remembers the trees already followed.
     static func isLight(
         _ binding: CompiledBinding, in table: TypeTable, plainTrees: inout [ObjectIdentifier: Bool]
     ) -> Bool {
+        if !binding.elements.isEmpty { return isLightCollection(binding, in: table, plainTrees: &plainTrees) }
         guard type(of: binding.storage).isBuiltLight, binding.injector == .primary, binding.definition.buildsInto,
             binding.definition.execution == .synchronous,
             binding.definition.argument == nil, binding.provided.convert == nil,
             let needs = binding.definition.dependencies, needs.allSatisfy({ $0.kind == .direct })
         else { return false }
         return isPlainTree(binding, in: table, depth: 0, memo: &plainTrees)
+    }
+
+    /// Whether a resolve may build the collection `binding` serves light:
+    /// it is served from `primary` and every element's tree is plain, so a
+    /// light resolution makes each element as the general engine would (see
+    /// ``LightResolution/make(_:as:into:)``). Its elements are not heads, so
+    /// their own lightness, which says which of them that build makes
+    /// itself, is decided here.
+    private static func isLightCollection(
+        _ binding: CompiledBinding, in table: TypeTable, plainTrees: inout [ObjectIdentifier: Bool]
+    ) -> Bool {
+        guard binding.injector == .primary, binding.definition.buildsInto else { return false }
+        for element in binding.elements {
+            guard isPlainTree(element, in: table, depth: 0, memo: &plainTrees) else { return false }
+            element.isLight = isLight(element, in: table, plainTrees: &plainTrees)
+        }
+        return true
     }
 
     /// Whether a binding's tree is free of bindings shared within a resolve and of opaque factories.
@@ -206,7 +225,7 @@ final class Activation: Sendable {
         memo[ObjectIdentifier(binding)] = false  // until shown otherwise: a loop is not plain
         var plain = true
         for need in needs where !need.kind.isLazy {
-            // A collection's elements are served by the general engine (see `collectionBinding`).
+            // A collection need is read through a context (see `CollectionDependency`).
             if need.kind.isCollection {
                 plain = false
                 break
@@ -264,9 +283,10 @@ final class CompiledBinding: Sendable {
     @usableFromInline nonisolated(unsafe) let ready: UnsafeMutablePointer<AnyObject?>?
     /// Whether the fast path may build this binding itself, with no
     /// resolution context (see ``Activation/isLight(_:in:plainTrees:)``).
-    /// Decided once per head binding while its activation is compiled,
-    /// before any resolve can see it; never changed after, so the dynamic
-    /// exclusivity check a class's `var` gets would guard nothing.
+    /// Decided once per head binding, and per element of a light
+    /// collection, while its activation is compiled, before any resolve can
+    /// see it; never changed after, so the dynamic exclusivity check a
+    /// class's `var` gets would guard nothing.
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var isLight = false
     /// On the binding that heads its type (the first in injector order,
     /// which the type table holds), the type's bindings in other injectors;

@@ -5,6 +5,12 @@
 // `@Injected var x: [T]` find it as they find any type, with the same
 // injector fallback, and a plain bound type's lookup is not touched: the
 // table merely holds one entry more per collection.
+//
+// The array is made by a `CollectionMaker` that the registration of one of
+// the elements' factories captured, where `T` is a static type: activation
+// knows `T` only as a metatype it opens, and generic code opened from it
+// would look up the metadata of `[T]` and of its storage on every resolve
+// (with the elements' own lookups, they were most of a collection's cost).
 
 extension Activation {
     /// A collection's place among those activation compiles: its element type and injector.
@@ -25,29 +31,145 @@ extension Activation {
             let type = [Element].self
             let key = TypeKey(type)
             let provided = ProvidedType(key: key, type: type, convert: nil)
-            // A transient of unknown needs (it resolves its elements itself):
-            // never light, so always built by the general engine, which tracks
-            // the path for cycles and messages and shares `graph` instances.
+            // Every element provides `Element`, and a factory has a maker
+            // only when that is its one provided type, so any element's
+            // maker makes the array; one is made here, unspecialized, only
+            // when none has one.
+            let maker = elements.lazy.compactMap(\.definition.collection).first ?? CollectionMaker.of(Element.self)
+            // A transient of unknown needs (it resolves its elements itself),
+            // made straight into the caller's memory: light (see
+            // `Activation.isLight`) when served from primary and every
+            // element's tree is plain, else by the general engine, which
+            // tracks the path for cycles and messages and shares `graph`
+            // instances. Never boxed: a transient product that is the bound
+            // type is always made into memory, so `build` is not called.
             let definition = FactoryDefinition(
                 name: "[\(TypeKey.shortName(of: Element.self))]", provides: [provided], dependencies: nil,
                 defaultLifetime: .transient, productTypeName: key.qualifiedName, productIsClass: false,
-                parameters: nil, argument: nil, registeredAt: CodeLocation(#fileID, #line), buildInto: nil,
+                parameters: nil, argument: nil, registeredAt: CodeLocation(#fileID, #line),
+                buildInto: maker.buildInto,
                 build: { call in
-                    let context = call.context
-                    let elements = call.binding.elements
-                    var made: [Element] = []
-                    made.reserveCapacity(elements.count)
-                    // Each element as its own lifetime says: a singleton's one
-                    // instance, a new transient, this scope's scoped one.
-                    for element in elements {
-                        made.append(try context.instance(of: element, as: Element.self, argument: nil))
-                    }
-                    return Instance(made)
+                    let memory = UnsafeMutablePointer<[Element]>.allocate(capacity: 1)
+                    defer { memory.deallocate() }
+                    try maker.buildInto(call, memory)
+                    return Instance(memory.move())
                 })
             return CompiledBinding(
                 key: key, injector: injector, definition: definition, provided: provided,
                 parameters: nil, storage: TransientLifetime(), described: nil, elements: elements)
         }
         return serving(elementType)
+    }
+}
+
+/// Makes the array `[T]` of a collection's elements, with code specialized
+/// for `T`: made by the inlinable registrations of a factory that provides
+/// `T`, in the app's module, where `T` is a static type, so the array needs
+/// no run-time lookup of `[T]`'s metadata. (The standard library still looks
+/// up its storage class's, once per array, in an allocation function it does
+/// not inline.) A struct around the closure, so an optional maker does not
+/// store the closure in its most general form, which would reabstract every call.
+@usableFromInline
+struct CollectionMaker: Sendable {
+    /// Makes the collection's array into uninitialized memory for a `[T]`,
+    /// each element as its own lifetime says, in manifest order.
+    let buildInto: @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void
+
+    @usableFromInline
+    init(buildInto: @escaping @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void) {
+        self.buildInto = buildInto
+    }
+
+    /// The maker of `[T]`. Inlinable, so that a registration in the app's
+    /// module makes it specialized for `T`; elsewhere it is the same code, unspecialized.
+    @inlinable
+    static func of<T>(_: T.Type) -> CollectionMaker {
+        CollectionMaker { call, memory in
+            // Only the array is made here, where its type is static: the
+            // elements are made by code shared by every `T` (see
+            // `FactoryCall.makeElements`), which is passed `T`'s metadata
+            // and instantiates none.
+            let array = try [T](unsafeUninitializedCapacity: call.elementCount) { buffer, made in
+                guard let base = buffer.baseAddress else { return }
+                try call.makeElements(into: base, made: &made)
+            }
+            memory.assumingMemoryBound(to: [T].self).initialize(to: array)
+        }
+    }
+}
+
+extension FactoryCall {
+    /// How many elements the collection this call makes has.
+    @usableFromInline
+    var elementCount: Int { binding.elements.count }
+
+    /// Makes the elements of the collection this call's binding serves, in
+    /// manifest order, into `elements`, counting each in `made` once it is
+    /// made, so that if one fails, the array destroys exactly those made.
+    ///
+    /// Unspecialized: `T`'s metadata is passed in, and each element is made
+    /// into its place in the array, so nothing here instantiates any (no
+    /// `[T]`, `T?` or `Result`). On a light call, an element the light path
+    /// makes itself is built there by its factory or copied out of a made
+    /// singleton's box, which looks up no metadata either.
+    @usableFromInline
+    func makeElements<T>(into elements: UnsafeMutablePointer<T>, made: inout Int) throws {
+        let bindings = binding.elements
+        if let light {
+            for element in bindings {
+                try light.make(element, as: T.self, into: elements + made)
+                made += 1
+            }
+        } else {
+            let context = context
+            for element in bindings {
+                // Each element as its own lifetime says: a singleton's one
+                // instance, a new transient, this scope's scoped one.
+                (elements + made).initialize(to: try context.instance(of: element, as: T.self, argument: nil))
+                made += 1
+            }
+        }
+    }
+}
+
+extension LightResolution {
+    /// Makes one element of a light collection into `place`, as the general
+    /// engine would: a made singleton's instance is read, a light transient
+    /// is built straight into `place`, and anything else (a singleton not
+    /// made yet, a weak, scoped or non-light element, a path too deep) is
+    /// made by the general engine, in the context that this light
+    /// resolution goes on in, with the path it would have had.
+    func make<T>(
+        _ element: CompiledBinding, as _: T.Type, into place: UnsafeMutablePointer<T>
+    ) throws(ResolutionError) {
+        if let ready = element.ready, let box = _stdlib_atomicAcquiringLoadARCRef(object: ready) {
+            place.initialize(to: unboxed(box, as: T.self))
+            return
+        }
+        if element.isLight, try build(Unmanaged.passUnretained(element), into: UnsafeMutableRawPointer(place)) {
+            return
+        }
+        place.initialize(to: try container.instance(ofLightElement: element, as: T.self))
+    }
+
+    /// Runs a light binding's factory straight into `memory`, with the
+    /// binding on the light path while it runs, as ``build(_:_:)`` does
+    /// into scratch memory; false, having run nothing, when the path is full.
+    func build(
+        _ binding: Unmanaged<CompiledBinding>, into memory: UnsafeMutableRawPointer
+    ) throws(ResolutionError) -> Bool {
+        let depth = cache.pointee.lightDepth
+        guard depth < ResolveCache.lightPathCapacity else { return false }
+        cache.pointee.lightPath[depth] = binding
+        cache.pointee.lightDepth = depth + 1
+        defer { cache.pointee.lightDepth = depth }
+        do {
+            try binding._withUnsafeGuaranteedRef { binding in
+                try binding.buildInto(FactoryCall(light: self, binding: binding), memory)
+            }
+        } catch {
+            throw ResolutionError.failure(error, of: binding.takeUnretainedValue(), lightPath: cache)
+        }
+        return true
     }
 }

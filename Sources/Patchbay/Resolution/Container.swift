@@ -272,23 +272,10 @@ public final class Container: Sendable {
         let fromLight = cache.pointee.lightActive
         cache.pointee.lightActive = false
         defer { if fromLight { cache.pointee.lightActive = true } }
-        if fromLight {
-            // Called from a light factory: directly, or for a need the fast
-            // table does not serve. Go on in the context a resolution would
-            // have had: one begun now, kept until the light resolution ends
-            // (so `graph` instances are shared by everything it builds),
-            // holding the light path (for cycles and messages).
-            if scope == nil, !context.isActive || context.container === self {
-                if !context.isActive {
-                    let lightActivation = Unmanaged<Activation>.fromOpaque(cache.pointee.lightActivation!)
-                    context.begin(
-                        container: self, activation: lightActivation.takeUnretainedValue(), overrides: overrides,
-                        scope: nil)
-                    cache.pointee.holdsContext = true
-                }
-                context.continueLight(from: cache)
-                return try run(T.self) { try context.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
-            }
+        // Called from a light factory: directly, or for a need the fast
+        // table does not serve.
+        if fromLight, scope == nil, continueLight(in: context, cache: cache, overrides: overrides) {
+            return try run(T.self) { try context.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
         }
         if context.isActive {
             // Joined also when the scope is the one this resolution runs in (a Lazy
@@ -303,6 +290,53 @@ public final class Container: Sendable {
         context.begin(container: self, activation: activation, overrides: overrides, scope: scope)
         defer { context.end() }
         return try run(T.self) { try context.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
+    }
+
+    /// Makes `context` the one a resolution would have had at the light
+    /// resolution's place, for a resolve called from a light factory: one
+    /// begun now, kept until the light resolution ends (so `graph`
+    /// instances are shared by everything it builds), holding the light
+    /// path (for cycles and messages). False, changing nothing, when
+    /// `context` runs another container's resolution: the resolve needs
+    /// one of its own.
+    @inline(__always)
+    private func continueLight(
+        in context: ResolutionContext, cache: UnsafeMutablePointer<ResolveCache>, overrides: OverrideTable?
+    ) -> Bool {
+        guard !context.isActive || context.container === self else { return false }
+        if !context.isActive {
+            let lightActivation = Unmanaged<Activation>.fromOpaque(cache.pointee.lightActivation!)
+            context.begin(
+                container: self, activation: lightActivation.takeUnretainedValue(), overrides: overrides, scope: nil)
+            cache.pointee.holdsContext = true
+        }
+        context.continueLight(from: cache)
+        return true
+    }
+
+    /// An element of a light collection that the light path does not make
+    /// itself (see ``LightResolution/make(_:as:into:)``), made as the
+    /// general engine makes a collection's element: by its binding, not by
+    /// its type, in the context a resolve from a light factory goes on in.
+    func instance<T>(ofLightElement element: CompiledBinding, as _: T.Type) throws(ResolutionError) -> T {
+        let state = ThreadResolutionState.current
+        let cache = state.cache
+        let wasLight = cache.pointee.lightActive
+        cache.pointee.lightActive = false
+        defer { cache.pointee.lightActive = wasLight }
+        // A light resolution has no overrides in force: the fast table is not served with them.
+        let context = state.context
+        if continueLight(in: context, cache: cache, overrides: nil) {
+            return try run(T.self) { try context.instance(of: element, as: T.self, argument: nil) }
+        }
+        // The thread's context runs another container's resolution (a light
+        // factory called one by hand): a context of its own, on the light path.
+        let own = ResolutionContext(cache: cache)
+        let lightActivation = Unmanaged<Activation>.fromOpaque(cache.pointee.lightActivation!)
+        own.begin(container: self, activation: lightActivation.takeUnretainedValue(), overrides: nil, scope: nil)
+        defer { own.end() }
+        own.continueLight(from: cache)
+        return try run(T.self) { try own.instance(of: element, as: T.self, argument: nil) }
     }
 
     /// Runs `body`, turning any error that is not a ``ResolutionError`` into one.

@@ -46,6 +46,27 @@ final class LightBottomImpl: LightBottom, LightShared {
         container.currentActivation().entries[ObjectIdentifier(T.self)]?.isLight == true
     }
 
+    /// A light factory that resolves from another container by hand gets
+    /// that container's binding, resolved in that container's activation.
+    @Test func aLightFactoryResolvingFromAnotherContainerGetsThatContainersBinding() throws {
+        var otherCatalog = FactoryCatalog()
+        otherCatalog.register("other-bottom", provides: (any LightBottom).self) { LightBottomImpl(serial: 999) }
+        // `graph`: not served by the other container's fast table, so its resolve goes the general way.
+        let other = try makeContainer(otherCatalog, [bind("LightBottom", to: "other-bottom", .graph)])
+        let container = try makeContainer(
+            chainCatalog { LightBottomImpl(serial: try other.resolve((any LightBottom).self).serial + 1) }, chain)
+        #expect(isLight((any LightTop).self, in: container))
+        #expect(try container.resolve((any LightTop).self).middle.bottom.serial == 1000)
+        #expect(try container.resolve((any LightBottom).self).serial == 1000)
+        // A type only the other container binds, made there as a singleton on first use.
+        var sharedCatalog = FactoryCatalog()
+        sharedCatalog.register("shared", provides: (any LightShared).self) { LightBottomImpl(serial: 7) }
+        let sharing = try makeContainer(sharedCatalog, [bind("LightShared", to: "shared", .singleton)])
+        let asking = try makeContainer(
+            chainCatalog { LightBottomImpl(serial: try sharing.resolve((any LightShared).self).serial) }, chain)
+        #expect(try asking.resolve((any LightTop).self).middle.bottom.serial == 7)
+    }
+
     @Test func aTransientChainIsBuiltLightWithFreshInstancesEachTime() throws {
         let serials = Counter()
         let container = try makeContainer(chainCatalog { LightBottomImpl(serial: serials.increment()) }, chain)

@@ -166,6 +166,12 @@ package struct ValidationRun {
     var namedFactories: [Bool]
     /// The decoder of parameter types, made when the first binding with parameters is checked.
     var parameterDecoder: JSONDecoder?
+    /// Suggestions among the manifest's `injectors`, made for the first undeclared one.
+    var declaredInjectorSuggestions: SuggestionIndex?
+    /// Suggestions among the factories that provide a type, by type, made for the first binding that needs them.
+    var providerSuggestions: [CatalogIndex.TypeID: SuggestionIndex] = [:]
+    /// Suggestions among parameter types' fields (see ``ParameterCheck/fieldSuggestions``).
+    var fieldSuggestions: [String: SuggestionIndex] = [:]
     /// A type the catalog does not know (or, without a catalog, any type) is
     /// its protocol name as written, numbered here after the catalog's types.
     var namesWithoutCatalog = NameTable<Int>()
@@ -276,7 +282,8 @@ package struct ValidationRun {
         guard let declared, let listed = manifest.injectors, binding.injector != .primary,
             binding.injector != .secondary, !declared.contains(binding.injector)
         else { return true }
-        let suggestion = EditDistance.suggestions(for: binding.injector.rawValue, among: listed.map(\.rawValue)).first
+        if declaredInjectorSuggestions == nil { declaredInjectorSuggestions = SuggestionIndex(listed.map(\.rawValue)) }
+        let suggestion = declaredInjectorSuggestions?.suggestions(for: binding.injector.rawValue, limit: 1).first
         report(diagnostic(
             binding, .undeclaredInjector, "injector '\(binding.injector)' is not listed in 'injectors' "
                 + "(\(listed.map { "'\($0)'" }.joined(separator: ", "))); add it there"
@@ -303,7 +310,7 @@ package struct ValidationRun {
         case .unknown:
             break
         }
-        let suggestion = EditDistance.suggestions(for: name, among: catalog.providedShortNames).first
+        let suggestion = catalog.providedShortNameSuggestions.suggestions(for: name, limit: 1).first
         report(diagnostic(
             binding, .unknownProtocol, "no factory in the catalog provides '\(name)'"
                 + (suggestion.map { "; did you mean '\($0)'?" } ?? "; check the spelling, or register a factory for it"),
@@ -321,9 +328,14 @@ package struct ValidationRun {
             return offset
         }
         let providers = type.map { catalog.providers(of: $0) } ?? []
-        let suggestion = EditDistance.suggestions(
-            for: binding.factory, among: providers.isEmpty ? catalog.factoryNames : providers
-        ).first
+        // Among the type's providers when it has any (an index made for the first of its
+        // bindings that needs one), else among every factory.
+        var suggestions = catalog.factoryNameSuggestions
+        if let type, !providers.isEmpty {
+            if providerSuggestions[type] == nil { providerSuggestions[type] = SuggestionIndex(providers) }
+            suggestions = providerSuggestions[type]!
+        }
+        let suggestion = suggestions.suggestions(for: binding.factory, limit: 1).first
         var message = "unknown factory '\(binding.factory)' for \(binding.protocolName)"
         if let suggestion {
             message += "; did you mean '\(suggestion)'?"
@@ -378,7 +390,10 @@ package struct ValidationRun {
         if parameterDecoder == nil { parameterDecoder = catalog.makeParameterDecoder() }
         var check = ParameterCheck(
             binding: binding, factory: factory, catalog: catalog, manifestFile: manifest.file, decoder: parameterDecoder)
+        // Moved in and out, not copied, so that adding to it never copies the whole table.
+        swap(&check.fieldSuggestions, &fieldSuggestions)
         let value = check.run()
+        swap(&check.fieldSuggestions, &fieldSuggestions)
         diagnostics += check.diagnostics
         return check.diagnostics.isEmpty ? DecodedParameters(value: value) : nil
     }

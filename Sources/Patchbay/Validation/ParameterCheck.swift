@@ -25,6 +25,10 @@ struct ParameterCheck {
     /// The decoder the validation run shares; nil with a description, which decodes nothing.
     let decoder: JSONDecoder?
     private(set) var diagnostics: [Diagnostic] = []
+    /// Suggestions among the fields of each object of a parameter type, by
+    /// factory and JSON Pointer: made once per validation run, however many
+    /// bindings misspell a key (the run hands them from check to check).
+    var fieldSuggestions: [String: SuggestionIndex] = [:]
 
     init(binding: Binding, factory: Int, catalog: CatalogIndex, manifestFile: String, decoder: JSONDecoder?) {
         self.binding = binding
@@ -161,9 +165,11 @@ struct ParameterCheck {
         // Usually every key is a field: the count of fields found says so, with no key made into a string.
         guard present != value.layout.nodes[value.node].count else { return }
         let known = Set(fields.map(\.name))
+        let place = "\(factory)\(pointer)"
         for member in value.members where !known.contains(member.key) {
             let key = pointer + "/" + JSONPointer.escape(member.key)
-            let suggestion = EditDistance.suggestions(for: member.key, among: fields.map(\.name)).first
+            if fieldSuggestions[place] == nil { fieldSuggestions[place] = SuggestionIndex(fields.map(\.name)) }
+            let suggestion = fieldSuggestions[place]?.suggestions(for: member.key, limit: 1).first
             diagnostics.append(binding.diagnostic(
                 .unknownParameter, "\(parameter(key)) is not a field of \(typeName), which would ignore it"
                     + (suggestion.map { "; did you mean '\($0)'?" }

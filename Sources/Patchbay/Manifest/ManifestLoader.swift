@@ -208,6 +208,8 @@ public struct ManifestLoader: Sendable {
     // MARK: - Interpolation
 
     private func interpolate(_ manifest: Manifest, diagnostics: inout [Diagnostic]) -> Manifest {
+        // Only a manifest with parameters is copied to be changed.
+        guard manifest.bindings.contains(where: { $0.parameterSource != nil }) else { return manifest }
         var manifest = manifest
         let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
         for offset in manifest.bindings.indices {

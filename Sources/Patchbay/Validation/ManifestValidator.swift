@@ -122,8 +122,9 @@ public struct ManifestValidator: Sendable {
 
 /// What validation found, and what activation compiles.
 package struct ValidationResult: Sendable {
-    /// Every problem found, in the order found.
-    package let diagnostics: [Diagnostic]
+    /// Every problem found, in the order found; taken out (left empty) by
+    /// whoever throws them, so that hundreds of thousands are not copied.
+    package var diagnostics: [Diagnostic]
     /// The bindings in effect after `extends` overrides, in manifest order; none broken.
     package let bindings: [BindingDescription]
     /// The binding that stands for each type and injector after `extends`
@@ -239,6 +240,7 @@ package struct ValidationRun {
         }
         let types = catalog.types
         for (index, binding) in bindings.enumerated() {
+            reserveForProblems(seenIn: index, of: bindings.count)
             let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
             let type = boundType(of: binding, in: catalog)
             // A broken element leaves the type's single binding as it is: only that counts for `T` needs.
@@ -275,6 +277,16 @@ package struct ValidationRun {
                 parameters: parameters?.value, isBroken: binding.isBroken || !injectorIsDeclared || !checksPass))
         }
         resolveOverrides()
+    }
+
+    /// When thousands of bindings have problems, makes room for as many
+    /// diagnostics as the rate so far foretells for all of them, once:
+    /// doubling the array again and again would hold both copies each time,
+    /// and leave it up to twice as large as needed.
+    private mutating func reserveForProblems(seenIn checked: Int, of total: Int) {
+        guard diagnostics.count >= 4_096, diagnostics.count == diagnostics.capacity, checked > 0 else { return }
+        let foretold = Double(diagnostics.count) / Double(checked) * Double(total) * 1.05
+        if foretold > Double(diagnostics.capacity) * 2 { diagnostics.reserveCapacity(Int(foretold)) }
     }
 
     /// Rule `undeclared-injector`: with an `injectors` list, a binding's custom injector is in it.

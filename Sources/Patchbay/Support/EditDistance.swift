@@ -63,33 +63,77 @@ package enum EditDistance {
         guard !word.isEmpty else { return nil }
         let (short, long) = word.count <= name.count ? (word, name) : (name, word)
         if long.starts(with: short) || long.reversed().starts(with: short.reversed()) { return long.count - short.count }
-        // Deleting letters leaves a common subsequence: one long enough for both sides' allowance.
-        guard long.count - short.count <= 2 else { return nil }
-        let common = longestCommonSubsequence(word, name)
-        guard word.count - common <= deletions(word.count), name.count - common <= deletions(name.count) else {
-            return nil
-        }
-        let distance = between(word, name)
-        return distance <= max(1, max(word.count, name.count) / 3) ? distance : nil
+        // Deletions that make them equal make the edit distance at most 4, and they
+        // keep to a band of 2 around the diagonal: only those cells are computed.
+        guard long.count - short.count <= 2,
+              let distance = distance(word, name, atMost: min(4, max(1, long.count / 3))),
+              deletionsMakeEqual(word, name, fromFirst: deletions(word.count), fromSecond: deletions(name.count))
+        else { return nil }
+        return distance
     }
 
-    /// The length of the longest common subsequence of two runs of scalars.
-    private static func longestCommonSubsequence(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        var previous = [Int](repeating: 0, count: b.count + 1)
-        var current = previous
-        for i in a.indices {
-            for j in b.indices {
-                current[j + 1] = a[i] == b[j] ? previous[j] + 1 : max(previous[j + 1], current[j])
+    /// The edit distance of `a` and `b` when it is at most `bound`, else nil:
+    /// only the cells within `bound` of the diagonal can lead to such a distance.
+    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost bound: Int) -> Int? {
+        let (n, m) = (a.count, b.count)
+        guard abs(n - m) <= bound else { return nil }
+        let beyond = bound + 1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (m + 1)) { rows in
+            var previous = UnsafeMutableBufferPointer(rebasing: rows[0...m])
+            var current = UnsafeMutableBufferPointer(rebasing: rows[(m + 1)...])
+            for j in 0...m { previous[j] = min(j, beyond) }
+            for i in stride(from: 1, through: n, by: 1) {
+                current.update(repeating: beyond)
+                current[0] = min(i, beyond)
+                for j in stride(from: max(1, i - bound), through: min(m, i + bound), by: 1) {
+                    let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                    current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution, beyond)
+                }
+                swap(&previous, &current)
             }
-            swap(&previous, &current)
+            return previous[m] <= bound ? previous[m] : nil
         }
-        return previous[b.count]
+    }
+
+    /// Whether deleting at most `fromFirst` letters of `a` and `fromSecond`
+    /// of `b` makes them equal: whether their longest common subsequence
+    /// leaves no more than that of each. Such a subsequence keeps within
+    /// the larger of the two of the diagonal, so only those cells are computed.
+    static func deletionsMakeEqual(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], fromFirst: Int, fromSecond: Int) -> Bool {
+        let (n, m) = (a.count, b.count)
+        guard n - m <= fromFirst, m - n <= fromSecond else { return false }
+        let band = max(fromFirst, fromSecond), unreachable = -(n + m + 1)
+        let common = withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (m + 1)) { rows in
+            var previous = UnsafeMutableBufferPointer(rebasing: rows[0...m])
+            var current = UnsafeMutableBufferPointer(rebasing: rows[(m + 1)...])
+            for j in 0...m { previous[j] = j <= band ? 0 : unreachable }
+            for i in stride(from: 1, through: n, by: 1) {
+                current.update(repeating: unreachable)
+                if i <= band { current[0] = 0 }
+                for j in stride(from: max(1, i - band), through: min(m, i + band), by: 1) {
+                    let kept = a[i - 1] == b[j - 1] ? previous[j - 1] + 1 : unreachable
+                    current[j] = max(previous[j], current[j - 1], kept)
+                }
+                swap(&previous, &current)
+            }
+            return previous[m]
+        }
+        return n - common <= fromFirst && m - common <= fromSecond
     }
 
     /// The names of `ranked` nearest first, then by name, at most `limit`.
     static func nearest(_ ranked: [(name: String, distance: Int)], limit: Int) -> [String] {
-        ranked.sorted { $0.distance != $1.distance ? $0.distance < $1.distance : $0.name < $1.name }
-            .prefix(limit).map(\.name)
+        // A few are kept, in order, as each is seen: no sort of them all.
+        var best: [(name: String, distance: Int)] = []
+        for candidate in ranked {
+            let place = best.firstIndex {
+                candidate.distance != $0.distance ? candidate.distance < $0.distance : candidate.name < $0.name
+            } ?? best.count
+            guard place < limit else { continue }
+            best.insert(candidate, at: place)
+            if best.count > limit { best.removeLast() }
+        }
+        return best.map(\.name)
     }
 
     /// The candidates close enough to `word` to suggest, nearest first,

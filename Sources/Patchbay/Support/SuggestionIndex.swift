@@ -41,6 +41,7 @@ package struct SuggestionIndex: Sendable {
         for (rank, offset) in byNearness.enumerated() where !folded[offset].isEmpty {
             let letters = folded[offset], hashes = Hashes(letters), rank = Int32(rank)
             hashes.forEachDeletion { entries.append(($0, rank, false)) }
+            entries.append((hashes.beginning(letters.count, as: .name), rank, false))
             for length in 1..<letters.count {
                 entries.append((hashes.beginning(length, as: .beginning), rank, true))
                 entries.append((hashes.ending(length, as: .ending), rank, true))
@@ -93,8 +94,8 @@ package struct SuggestionIndex: Sendable {
         collect(hashes.beginning(letters.count, as: .beginning))
         collect(hashes.ending(letters.count, as: .ending))
         for length in 1..<letters.count {
-            collect(hashes.beginning(length, as: .whole))
-            collect(hashes.ending(length, as: .whole))
+            collect(hashes.beginning(length, as: .name))
+            collect(hashes.ending(length, as: .name))
         }
         // Each checked by the rule, not trusted: two strings can share a hash.
         var ranked: [(name: String, distance: Int)] = []
@@ -107,10 +108,13 @@ package struct SuggestionIndex: Sendable {
         return EditDistance.nearest(ranked, limit: min(limit, Self.maximumLimit))
     }
 
-    /// What a key stands for: a whole name (or what is left of one after
-    /// deletions), or a beginning or an ending of a longer name.
+    /// What a key stands for: what is left of a name after deletions (none
+    /// included); a name itself, for a word that begins or ends with it
+    /// (not what is left of one, which would bring hundreds of names that
+    /// lose a letter or two to become `P1`); or a beginning or an ending of a
+    /// longer name.
     private enum Kind: UInt64 {
-        case whole = 1, beginning, ending
+        case whole = 1, name, beginning, ending
     }
 
     /// Polynomial hashes of every beginning and ending of a run of letters,

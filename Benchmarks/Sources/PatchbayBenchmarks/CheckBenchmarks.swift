@@ -87,7 +87,7 @@ func writeHostileFolder(_ folder: URL? = nil) throws -> URL {
 
 /// `check` of the hostile manifest, as `patchbay check FILE` runs it (the
 /// catalog found beside the file): one sample and no warm-up, since one
-/// check takes tens of seconds. Made and run only on request
+/// check takes seconds and several hundred MB. Made and run only on request
 /// (`--include-hostile`, or a `--filter` containing "hostile"), so the
 /// default run and CI's stay short.
 func hostileCheckCases() throws -> [Case] {

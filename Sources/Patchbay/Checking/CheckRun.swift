@@ -74,11 +74,16 @@ struct CheckRun {
         }
     }
 
+    /// Adds diagnostics found, taking over the array when it is the first:
+    /// a hostile manifest's may be hundreds of thousands, not to be copied.
+    mutating func add(_ found: [Diagnostic]) {
+        if diagnostics.isEmpty { diagnostics = found } else { diagnostics += found }
+    }
+
     /// The report: each diagnostic once (a parent's problem is found through
-    /// each of its children), errors first.
-    func report(manifestCount: Int) -> CheckReport {
-        var seen: Set<Diagnostic> = []
-        let unique = diagnostics.filter { seen.insert($0).inserted }
+    /// each of its children), errors first. The run's diagnostics are moved
+    /// into it, sorted where they stand.
+    mutating func report(manifestCount: Int) -> CheckReport {
         var notes = self.notes
         let variables = unsetVariables.keys.sorted()
         if !variables.isEmpty {
@@ -86,8 +91,11 @@ struct CheckRun {
                 + variables.map { "\($0) (used at \(unsetVariables[$0]!))" }.joined(separator: ", ")
                 + "; unset here, so those values were not checked (pass --require-env to make this an error)")
         }
+        var sorted: [Diagnostic] = []
+        swap(&sorted, &diagnostics)
+        Diagnostic.sortForDisplay(&sorted, removingRepeats: true)
         return CheckReport(
-            diagnostics: Diagnostic.sortedForDisplay(unique), manifestCount: manifestCount, notes: notes,
+            diagnostics: sorted, manifestCount: manifestCount, notes: notes,
             requiredVariables: variables)
     }
 }

@@ -92,7 +92,7 @@ public struct ManifestChecker: Sendable {
             // A manifest in a checked folder that is a link to a file outside it is
             // refused unread, by the rule `extends` follows: CI logs are often public.
             let folder = Self.isFolder(path) ? PhysicalPath.of(path.standardizedFileURL.path) : nil
-            let loaded = files.map { file -> (file: URL, result: (Manifest?, [Diagnostic])) in
+            var loaded = files.map { file -> (file: URL, result: (Manifest?, [Diagnostic])) in
                 if let folder, PhysicalPath.relative(PhysicalPath.of(file.standardizedFileURL.path), below: folder) == nil {
                     return (file, (nil, [Diagnostic(
                         code: .unreadable, message: "not read: it is a link to a file outside the folder checked "
@@ -110,15 +110,19 @@ public struct ManifestChecker: Sendable {
                     URL(fileURLWithPath: relative, relativeTo: file.deletingLastPathComponent()).standardizedFileURL.path)
             })
             var named: [Bool]?
-            for (file, (manifest, loadDiagnostics)) in loaded {
-                run.diagnostics += loadDiagnostics
+            for index in loaded.indices {
+                let file = loaded[index].file
+                let (manifest, loadDiagnostics) = loaded[index].result
+                // Each manifest, with the text it was read from, is let go once validated.
+                loaded[index].result = (nil, [])
+                run.add(loadDiagnostics)
                 guard let manifest, !parents.contains(PhysicalPath.of(file.standardizedFileURL.path)) else {
                     continue
                 }
                 run.noteUnsetVariables(in: manifest)
                 let validator = try run.validator(forFolder: file.deletingLastPathComponent())
                 let result = validator.run(manifest)
-                run.diagnostics += result.diagnostics
+                run.add(result.diagnostics)
                 if validator.catalog != nil {
                     named = named.map { zip($0, result.namedFactories).map { $0 || $1 } } ?? result.namedFactories
                 }

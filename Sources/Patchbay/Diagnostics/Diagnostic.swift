@@ -67,14 +67,82 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Orders diagnostics errors first, then by file, position and the order
     /// found: the order they are printed in.
     package static func sortedForDisplay(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        diagnostics.enumerated().sorted { a, b in
-            let (x, y) = (a.element, b.element)
-            if x.severity != y.severity { return x.severity == .error }
-            if x.file != y.file { return x.file < y.file }
-            if x.line != y.line { return x.line < y.line }
-            if x.column != y.column { return x.column < y.column }
-            return a.offset < b.offset
-        }.map(\.element)
+        var sorted = diagnostics
+        sortForDisplay(&sorted)
+        return sorted
+    }
+
+    /// Puts diagnostics in display order (see ``sortedForDisplay(_:)``) in
+    /// place, keeping each once when `removingRepeats` (a parent manifest's
+    /// problem is found through each of its children). A check may hold
+    /// hundreds of thousands: they are moved within their own array, never
+    /// copied, and an array already in order is not touched.
+    package static func sortForDisplay(_ diagnostics: inout [Diagnostic], removingRepeats: Bool = false) {
+        let order = displayOrder(of: diagnostics)
+        var keep: [Bool] = []
+        if removingRepeats {
+            keep = Array(repeating: true, count: order.count)
+            // Equal diagnostics have one place, so repeats are neighbours in this
+            // order: only a run at one place is compared, and the first of each stays.
+            var start = 0
+            while start < order.count {
+                var end = start + 1
+                while end < order.count, diagnostics[order[end]].isAtSamePlace(as: diagnostics[order[start]]) { end += 1 }
+                if end - start > 1 {
+                    var seen: Set<Diagnostic> = []
+                    for place in start..<end where !seen.insert(diagnostics[order[place]]).inserted { keep[place] = false }
+                }
+                start = end
+            }
+        }
+        // Each diagnostic goes to its place by following the cycles of the
+        // permutation: position `place` receives the one at `order[place]`.
+        var placed = Array(repeating: false, count: order.count)
+        for first in order.indices where !placed[first] {
+            var place = first
+            while true {
+                placed[place] = true
+                let next = order[place]
+                if next == first { break }
+                diagnostics.swapAt(place, next)
+                place = next
+            }
+        }
+        guard removingRepeats, keep.contains(false) else { return }
+        var kept = 0
+        for place in keep.indices where keep[place] {
+            if kept != place { diagnostics.swapAt(kept, place) }
+            kept += 1
+        }
+        diagnostics.removeLast(diagnostics.count - kept)
+    }
+
+    /// The places of `diagnostics` in display order. Small keys are sorted,
+    /// not the diagnostics, which are costly to move; files are ranked once.
+    private static func displayOrder(of diagnostics: [Diagnostic]) -> [Int] {
+        var fileRanks: [String: Int] = [:]
+        for diagnostic in diagnostics where fileRanks[diagnostic.file] == nil { fileRanks[diagnostic.file] = 0 }
+        for (rank, file) in fileRanks.keys.sorted().enumerated() { fileRanks[file] = rank }
+        let keys = diagnostics.enumerated().map { offset, diagnostic in
+            DisplayKey(
+                isWarning: diagnostic.severity == .warning, file: fileRanks[diagnostic.file]!, line: diagnostic.line,
+                column: diagnostic.column, offset: offset)
+        }
+        return keys.sorted().map(\.offset)
+    }
+
+    /// What display order compares, the found order last so that it decides ties.
+    private struct DisplayKey: Comparable {
+        let isWarning: Bool, file: Int, line: Int, column: Int, offset: Int
+
+        static func < (a: DisplayKey, b: DisplayKey) -> Bool {
+            (a.isWarning ? 1 : 0, a.file, a.line, a.column, a.offset) < (b.isWarning ? 1 : 0, b.file, b.line, b.column, b.offset)
+        }
+    }
+
+    /// Whether two diagnostics share a severity, a file and a position.
+    private func isAtSamePlace(as other: Diagnostic) -> Bool {
+        severity == other.severity && line == other.line && column == other.column && file == other.file
     }
 }
 

@@ -16,13 +16,42 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
     }
 
     /// One diagnostic per line, then a summary line ("2 errors, 1 warning").
+    ///
+    /// At most the first 200 diagnostics are listed, then one line says how
+    /// many more there are; the summary counts them all, and ``diagnostics``
+    /// holds every one.
     public var description: String {
-        (diagnostics.map(\.description) + [ManifestError.summary(of: diagnostics)]).joined(separator: "\n")
+        let (shown, more) = Diagnostic.printed(
+            diagnostics, limit: Diagnostic.defaultPrintLimit, hint: "ManifestError.diagnostics lists every one")
+        return (shown.map(\.description) + (more.map { [$0] } ?? []) + [ManifestError.summary(of: diagnostics)])
+            .joined(separator: "\n")
     }
 
     /// "2 errors, 1 warning".
     static func summary(of diagnostics: [Diagnostic]) -> String {
-        let errors = diagnostics.errors.count, warnings = diagnostics.warnings.count
+        // Counted, not filtered into copies: there may be hundreds of thousands.
+        let errors = diagnostics.lazy.filter { $0.severity == .error }.count, warnings = diagnostics.count - errors
         return "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+    }
+}
+
+extension Diagnostic {
+    /// How many diagnostics a printed report lists by default before one line
+    /// says how many more there are, as compilers' error limits do: every
+    /// problem is still counted and kept, but a manifest with 400,000 of them
+    /// must not print 400,000 lines (`patchbay check --max-diagnostics`).
+    package static let defaultPrintLimit = 200
+
+    /// The diagnostics to print, at most `limit` of them (all when nil), and
+    /// the line that says how many were left out (nil when none was), ending with `hint`.
+    package static func printed(
+        _ diagnostics: [Diagnostic], limit: Int?, hint: String
+    ) -> (shown: ArraySlice<Diagnostic>, more: String?) {
+        guard let limit, diagnostics.count > limit else { return (diagnostics[...], nil) }
+        let hidden = diagnostics[limit...]
+        let errors = hidden.lazy.filter { $0.severity == .error }.count
+        let warnings = hidden.count - errors
+        return (diagnostics[..<limit], "... and \(hidden.count) more not shown (\(errors) error\(errors == 1 ? "" : "s"), "
+            + "\(warnings) warning\(warnings == 1 ? "" : "s")); \(hint)")
     }
 }

@@ -51,7 +51,10 @@ struct Interpolation {
                   text.contains("$") else { return }
             switch interpolate(text) {
             case .success(let result):
-                if let name = Self.wholeReference(text) { record.wholeValues[pointer] = name }
+                if let name = Self.wholeReference(text) {
+                    // Whether the variable or the manifest's default gave the value: a message blames the one that did.
+                    record.wholeValues[pointer] = WholeReference(variable: name, fromDefault: environment[name] == nil)
+                }
                 if result != text { parameters.replace(value, with: .string(result)) }
             case .failure(let found):
                 let unset = found.list.compactMap { if case .missing(let name) = $0 { name } else { nil } }
@@ -59,6 +62,8 @@ struct Interpolation {
                     record.unset[pointer] = UnsetReference(variables: unset, position: value.position)
                     return
                 }
+                // Reported here once; the parameter check must not judge the text left as written a second time.
+                record.refused.insert(pointer)
                 problems += found.list.map { Located(pointer: pointer, position: value.position, problem: $0) }
             }
         case .array:
@@ -111,6 +116,17 @@ struct Interpolation {
                     problems.append(.malformed("'${\(expression)}' is not a valid reference; names are letters, digits and '_', not starting with a digit (write '$${' for a literal '${')"))
                     continue
                 }
+                if let fallback, fallback.contains("${") {
+                    // A default is literal text up to the first '}': a reference inside it would be
+                    // cut in two and kept as text, which no author means. Refused, quoted, and
+                    // reading resumes after it so its tail is not a second problem.
+                    let end = Self.endOfNested(body, firstClose: close)
+                    rest = body[end...]
+                    problems.append(.malformed("'\(Self.quoted(after[..<end]))' puts '${' inside the default of ${\(name)}, "
+                        + "which is not supported: a default is plain text up to the first '}'; write the default "
+                        + "value itself (${\(name):-value})"))
+                    continue
+                }
                 if let value = environment[name] {
                     output += value
                 } else if let fallback {
@@ -125,6 +141,36 @@ struct Interpolation {
         }
         output += rest
         return problems.isEmpty ? .success(output) : .failure(Problems(list: problems))
+    }
+
+    /// Where a reference whose default holds `${` ends: after the `}` that
+    /// balances its opening, else after its first `}` (`firstClose`). `body`
+    /// follows the opening `${`. The search is bounded, so a string of many
+    /// unbalanced openings costs linear time, not quadratic.
+    private static func endOfNested(_ body: Substring, firstClose: Substring.Index) -> Substring.Index {
+        var depth = 1
+        var index = body.startIndex
+        var looked = 0
+        while index < body.endIndex, looked < 1_024 {
+            looked += 1
+            if body[index...].hasPrefix("${") {
+                depth += 1
+                index = body.index(index, offsetBy: 2)
+                continue
+            }
+            let next = body.index(after: index)
+            if body[index] == "}" {
+                depth -= 1
+                if depth == 0 { return next }
+            }
+            index = next
+        }
+        return body.index(after: firstClose)
+    }
+
+    /// Text quoted in a message, cut short: a hostile string may be megabytes long.
+    private static func quoted(_ text: Substring) -> String {
+        text.count > 80 ? text.prefix(80) + "..." : String(text)
     }
 
     private func split(_ expression: Substring) -> (name: String, fallback: String?) {

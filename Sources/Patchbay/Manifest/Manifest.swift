@@ -118,13 +118,25 @@ public struct Binding: Sendable, Hashable {
 /// Pointer under `parameters`.
 struct InterpolationRecord: Sendable, Hashable {
     /// Strings that were exactly one reference, `${NAME}` or `${NAME:-default}`:
-    /// the variable's name. Such a value may be converted to the number or
-    /// boolean its field takes.
-    var wholeValues: [String: String] = [:]
+    /// the variable's name and what gave the value. Such a value may be
+    /// converted to the number or boolean its field takes.
+    var wholeValues: [String: WholeReference] = [:]
     /// Strings that reference a variable that is unset and has no default,
     /// left as written: the variables' names. Only a loader that allows
     /// unset variables (`patchbay check`) leaves any.
     var unset: [String: UnsetReference] = [:]
+    /// Strings whose interpolation was reported as a problem (a malformed
+    /// reference, an unset variable where one is required), left as
+    /// written: the parameter check does not judge them again.
+    var refused: Set<String> = []
+}
+
+/// A string that was exactly one reference, and where its value came from.
+struct WholeReference: Sendable, Hashable {
+    /// The variable's name.
+    var variable: String
+    /// Whether the variable was unset, so the value is the default written in the manifest.
+    var fromDefault: Bool
 }
 
 /// A string left as written because the variables it names are unset.

@@ -128,7 +128,8 @@ public struct ManifestLoader: Sendable {
         }
         let parentURL = URL(fileURLWithPath: relative, relativeTo: url.deletingLastPathComponent())
             .standardizedFileURL
-        let parentDisplay = Self.display(parentURL, relativeTo: url, childDisplay: child.file, relative: relative)
+        let parentDisplay = Self.display(
+            parentURL, relativeTo: url, childDisplay: child.file, relative: relative, root: root)
         // Resolved the same way on both sides, whether or not the parent
         // exists (see ``PhysicalPath``), so that a root under a symlink
         // (`/var` on macOS) still contains a parent that is missing.
@@ -207,6 +208,8 @@ public struct ManifestLoader: Sendable {
     // MARK: - Interpolation
 
     private func interpolate(_ manifest: Manifest, diagnostics: inout [Diagnostic]) -> Manifest {
+        // Only a manifest with parameters is copied to be changed.
+        guard manifest.bindings.contains(where: { $0.parameterSource != nil }) else { return manifest }
         var manifest = manifest
         let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
         for offset in manifest.bindings.indices {
@@ -262,10 +265,35 @@ public struct ManifestLoader: Sendable {
     }
 
     /// The parent's display path, in the same style as the child's.
-    private static func display(_ parent: URL, relativeTo child: URL, childDisplay: String, relative: String) -> String {
+    ///
+    /// An absolute `extends` inside the manifests folder (`root`) is shown as
+    /// the relative path that names the same file, so that a file has one
+    /// name in every diagnostic and chain whichever way it was reached;
+    /// outside the folder it is shown as the absolute path it names.
+    private static func display(
+        _ parent: URL, relativeTo child: URL, childDisplay: String, relative: String, root: URL
+    ) -> String {
+        var relative = relative
+        if relative.hasPrefix("/") {
+            guard let fromChild = relativePath(
+                of: parent.path, from: child.deletingLastPathComponent().path, within: root.standardizedFileURL.path)
+            else { return parent.path }
+            relative = fromChild
+        }
         let childFolder = (childDisplay as NSString).deletingLastPathComponent
         let joined = childFolder.isEmpty ? relative : childFolder + "/" + relative
         return normalized(joined)
+    }
+
+    /// The path from the folder `base` to `target` (`../base.json`), both
+    /// absolute and standardized; nil when `target` is not below `folder`.
+    static func relativePath(of target: String, from base: String, within folder: String) -> String? {
+        let target = target.split(separator: "/"), base = base.split(separator: "/")
+        let folder = folder.split(separator: "/")
+        guard target.count > folder.count, target.starts(with: folder) else { return nil }
+        let shared = zip(target, base).prefix { $0 == $1 }.count
+        return (Array(repeating: "..", count: base.count - shared) + target[shared...].map(String.init))
+            .joined(separator: "/")
     }
 
     /// Removes `.` and resolves `name/..` in a path, keeping leading `..`s:

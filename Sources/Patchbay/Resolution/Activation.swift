@@ -55,8 +55,8 @@ final class Activation: Sendable {
     /// Validates `manifest` against `catalog` and compiles it.
     /// - Throws: ``ManifestError`` with every problem, when there is any error.
     static func compile(_ manifest: Manifest, catalog: FactoryCatalog) throws(ManifestError) -> Activation {
-        let result = ManifestValidator(catalog: catalog).run(manifest)
-        guard !result.diagnostics.containsErrors else { throw ManifestError(diagnostics: result.diagnostics) }
+        var result = ManifestValidator(catalog: catalog).run(manifest)
+        guard !result.diagnostics.containsErrors else { throw refusal(&result) }
         return compile(result, of: manifest, catalog: catalog)
     }
 
@@ -67,10 +67,21 @@ final class Activation: Sendable {
     static func load(contentsOf url: URL, loader: ManifestLoader, catalog: FactoryCatalog) throws(ManifestError) -> Activation {
         let (manifest, loaded) = loader.loadCollecting(contentsOf: url)
         guard let manifest else { throw ManifestError(diagnostics: loaded) }
-        let result = ManifestValidator(catalog: catalog).run(manifest)
-        let all = loaded + result.diagnostics
-        guard !all.containsErrors else { throw ManifestError(diagnostics: Diagnostic.sortedForDisplay(all)) }
+        var result = ManifestValidator(catalog: catalog).run(manifest)
+        guard !loaded.containsErrors, !result.diagnostics.containsErrors else { throw refusal(&result, after: loaded) }
         return compile(result, of: manifest, catalog: catalog)
+    }
+
+    /// The error that refuses a manifest: what reading it found, then what
+    /// validating it found, in display order. They are taken out of the
+    /// result and sorted where they stand: a manifest broken in every one of
+    /// its 400,000 bindings must not cost copies of them all.
+    private static func refusal(_ result: inout ValidationResult, after loaded: [Diagnostic] = []) -> ManifestError {
+        var all: [Diagnostic] = []
+        swap(&all, &result.diagnostics)
+        if !loaded.isEmpty { all.insert(contentsOf: loaded, at: 0) }
+        Diagnostic.sortForDisplay(&all)
+        return ManifestError(diagnostics: all)
     }
 
     /// Compiles what the validator accepted. Its factory places are places

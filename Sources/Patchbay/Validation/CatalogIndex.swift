@@ -79,6 +79,10 @@ package struct CatalogIndex: Sendable {
     /// names types by their short names, the usual one, never asks), or at
     /// once for a description, whose factories name types that way.
     private var typesByQualifiedName = MadeOnce<NameTable<TypeID>>()
+    /// What messages about unknown names look up, made when the first such
+    /// message is: a valid manifest never pays for it, a manifest with
+    /// thousands of unknown names pays for it once.
+    private let messageTables = MadeOnce<MessageTables>()
     /// Whether some qualified name has no dot (`Any`): otherwise a manifest
     /// name without one, the usual short name, is looked up as short only.
     private var hasDotlessTypeNames = false
@@ -275,9 +279,39 @@ package struct CatalogIndex: Sendable {
 
     /// The factories that provide a type, sorted; empty when none does. For messages.
     package func providers(of type: TypeID) -> [String] {
-        factories.indices.filter { provides($0).contains(type) }.map { factories[$0].name }.sorted()
+        let byType = tables.providersByType
+        return type < byType.count ? byType[type] : []
     }
 
     /// The short names of the types some factory provides, for suggestions.
     package var providedShortNames: [String] { Array(Set(providedTypes.map(display))) }
+
+    /// Suggestions among the short names of the types some factory provides.
+    package var providedShortNameSuggestions: SuggestionIndex { tables.providedShortNames }
+
+    /// Suggestions among every factory's name.
+    package var factoryNameSuggestions: SuggestionIndex { tables.factoryNames }
+
+    /// The tables messages read, made the first time one is asked for.
+    private var tables: MessageTables {
+        messageTables.value {
+            var byType = [[String]](repeating: [], count: types.count)
+            for factory in factories.indices {
+                // A factory that lists a type twice provides it once.
+                for type in Set(provides(factory)) { byType[type].append(factories[factory].name) }
+            }
+            return MessageTables(
+                providersByType: byType.map { $0.sorted() },
+                providedShortNames: SuggestionIndex(providedTypes.map(display)),
+                factoryNames: SuggestionIndex(factories.map(\.name)))
+        }
+    }
+
+    /// See ``messageTables``.
+    private struct MessageTables: Sendable {
+        /// The names of the factories that provide each type, sorted, by type.
+        let providersByType: [[String]]
+        let providedShortNames: SuggestionIndex
+        let factoryNames: SuggestionIndex
+    }
 }

@@ -122,8 +122,9 @@ public struct ManifestValidator: Sendable {
 
 /// What validation found, and what activation compiles.
 package struct ValidationResult: Sendable {
-    /// Every problem found, in the order found.
-    package let diagnostics: [Diagnostic]
+    /// Every problem found, in the order found; taken out (left empty) by
+    /// whoever throws them, so that hundreds of thousands are not copied.
+    package var diagnostics: [Diagnostic]
     /// The bindings in effect after `extends` overrides, in manifest order; none broken.
     package let bindings: [BindingDescription]
     /// The binding that stands for each type and injector after `extends`
@@ -166,6 +167,12 @@ package struct ValidationRun {
     var namedFactories: [Bool]
     /// The decoder of parameter types, made when the first binding with parameters is checked.
     var parameterDecoder: JSONDecoder?
+    /// Suggestions among the manifest's `injectors`, made for the first undeclared one.
+    var declaredInjectorSuggestions: SuggestionIndex?
+    /// Suggestions among the factories that provide a type, by type, made for the first binding that needs them.
+    var providerSuggestions: [CatalogIndex.TypeID: SuggestionIndex] = [:]
+    /// Suggestions among parameter types' fields (see ``ParameterCheck/fieldSuggestions``).
+    var fieldSuggestions: [String: SuggestionIndex] = [:]
     /// A type the catalog does not know (or, without a catalog, any type) is
     /// its protocol name as written, numbered here after the catalog's types.
     var namesWithoutCatalog = NameTable<Int>()
@@ -233,6 +240,7 @@ package struct ValidationRun {
         }
         let types = catalog.types
         for (index, binding) in bindings.enumerated() {
+            reserveForProblems(seenIn: index, of: bindings.count)
             let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
             let type = boundType(of: binding, in: catalog)
             // A broken element leaves the type's single binding as it is: only that counts for `T` needs.
@@ -271,12 +279,23 @@ package struct ValidationRun {
         resolveOverrides()
     }
 
+    /// When thousands of bindings have problems, makes room for as many
+    /// diagnostics as the rate so far foretells for all of them, once:
+    /// doubling the array again and again would hold both copies each time,
+    /// and leave it up to twice as large as needed.
+    private mutating func reserveForProblems(seenIn checked: Int, of total: Int) {
+        guard diagnostics.count >= 4_096, diagnostics.count == diagnostics.capacity, checked > 0 else { return }
+        let foretold = Double(diagnostics.count) / Double(checked) * Double(total) * 1.05
+        if foretold > Double(diagnostics.capacity) * 2 { diagnostics.reserveCapacity(Int(foretold)) }
+    }
+
     /// Rule `undeclared-injector`: with an `injectors` list, a binding's custom injector is in it.
     mutating func checkInjectorIsDeclared(_ binding: Binding, declared: Set<InjectorName>?) -> Bool {
         guard let declared, let listed = manifest.injectors, binding.injector != .primary,
             binding.injector != .secondary, !declared.contains(binding.injector)
         else { return true }
-        let suggestion = EditDistance.suggestions(for: binding.injector.rawValue, among: listed.map(\.rawValue)).first
+        if declaredInjectorSuggestions == nil { declaredInjectorSuggestions = SuggestionIndex(listed.map(\.rawValue)) }
+        let suggestion = declaredInjectorSuggestions?.suggestions(for: binding.injector.rawValue, limit: 1).first
         report(diagnostic(
             binding, .undeclaredInjector, "injector '\(binding.injector)' is not listed in 'injectors' "
                 + "(\(listed.map { "'\($0)'" }.joined(separator: ", "))); add it there"
@@ -303,7 +322,7 @@ package struct ValidationRun {
         case .unknown:
             break
         }
-        let suggestion = EditDistance.suggestions(for: name, among: catalog.providedShortNames).first
+        let suggestion = catalog.providedShortNameSuggestions.suggestions(for: name, limit: 1).first
         report(diagnostic(
             binding, .unknownProtocol, "no factory in the catalog provides '\(name)'"
                 + (suggestion.map { "; did you mean '\($0)'?" } ?? "; check the spelling, or register a factory for it"),
@@ -321,9 +340,14 @@ package struct ValidationRun {
             return offset
         }
         let providers = type.map { catalog.providers(of: $0) } ?? []
-        let suggestion = EditDistance.suggestions(
-            for: binding.factory, among: providers.isEmpty ? catalog.factoryNames : providers
-        ).first
+        // Among the type's providers when it has any (an index made for the first of its
+        // bindings that needs one), else among every factory.
+        var suggestions = catalog.factoryNameSuggestions
+        if let type, !providers.isEmpty {
+            if providerSuggestions[type] == nil { providerSuggestions[type] = SuggestionIndex(providers) }
+            suggestions = providerSuggestions[type]!
+        }
+        let suggestion = suggestions.suggestions(for: binding.factory, limit: 1).first
         var message = "unknown factory '\(binding.factory)' for \(binding.protocolName)"
         if let suggestion {
             message += "; did you mean '\(suggestion)'?"
@@ -378,7 +402,10 @@ package struct ValidationRun {
         if parameterDecoder == nil { parameterDecoder = catalog.makeParameterDecoder() }
         var check = ParameterCheck(
             binding: binding, factory: factory, catalog: catalog, manifestFile: manifest.file, decoder: parameterDecoder)
+        // Moved in and out, not copied, so that adding to it never copies the whole table.
+        swap(&check.fieldSuggestions, &fieldSuggestions)
         let value = check.run()
+        swap(&check.fieldSuggestions, &fieldSuggestions)
         diagnostics += check.diagnostics
         return check.diagnostics.isEmpty ? DecodedParameters(value: value) : nil
     }

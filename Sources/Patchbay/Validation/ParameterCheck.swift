@@ -25,6 +25,10 @@ struct ParameterCheck {
     /// The decoder the validation run shares; nil with a description, which decodes nothing.
     let decoder: JSONDecoder?
     private(set) var diagnostics: [Diagnostic] = []
+    /// Suggestions among the fields of each object of a parameter type, by
+    /// factory and JSON Pointer: made once per validation run, however many
+    /// bindings misspell a key (the run hands them from check to check).
+    var fieldSuggestions: [String: SuggestionIndex] = [:]
 
     init(binding: Binding, factory: Int, catalog: CatalogIndex, manifestFile: String, decoder: JSONDecoder?) {
         self.binding = binding
@@ -45,8 +49,11 @@ struct ParameterCheck {
         if let fields = spec.fields {
             check(parameters.place, against: fields, at: "", in: &parameters, closed: spec.closed == true)
         }
-        // A value that comes from a variable unset here is known only where the app runs.
-        guard diagnostics.isEmpty, binding.interpolation.unset.isEmpty else { return nil }
+        // A value that comes from a variable unset here is known only where the app runs;
+        // one whose interpolation was refused has its problem reported already.
+        guard diagnostics.isEmpty, binding.interpolation.unset.isEmpty, binding.interpolation.refused.isEmpty else {
+            return nil
+        }
         do {
             guard let decoder else { return nil }
             return try catalog.decodeParameters(factory, parameters.json, with: decoder)
@@ -95,7 +102,7 @@ struct ParameterCheck {
         _ value: JSONPlace, as field: CatalogDescription.ParameterField, at pointer: String,
         in parameters: inout BindingParameters, closed: Bool
     ) {
-        if binding.interpolation.unset[pointer] != nil { return }
+        if binding.interpolation.unset[pointer] != nil || binding.interpolation.refused.contains(pointer) { return }
         if value.kind == .null {
             if field.required { reportMismatch(field, found: value, in: parameters, at: pointer) }
             return
@@ -126,15 +133,23 @@ struct ParameterCheck {
             if let fields = field.fields { check(value, against: fields, at: pointer, in: &parameters, closed: closed) }
             return
         case ("integer", .string), ("number", .string), ("boolean", .string):
-            guard let variable = binding.interpolation.wholeValues[pointer],
+            guard let reference = binding.interpolation.wholeValues[pointer],
                   let text = parameters.string(at: value) else { break }
             if let converted = Self.convert(text, to: field.type) {
                 parameters.replace(value, with: .literal(converted))
                 return
             }
-            report("\(parameter(pointer)) gets \"\(text)\" from environment variable \(variable), but \(typeName) "
-                + "needs \(Self.article(field.type)) there; set \(variable) to "
-                + (field.type == "boolean" ? "true or false" : "a number"), at: pointer, position: value.position)
+            let wanted = field.type == "boolean" ? "true or false" : "a number"
+            let variable = reference.variable
+            // The fix depends on who gave the text: the deployment's variable, or the manifest's own default.
+            let source = reference.fromDefault
+                ? "from the default written in the manifest (\(variable) is unset here)"
+                : "from environment variable \(variable)"
+            let fix = reference.fromDefault
+                ? "write \(wanted) as the default (${\(variable):-...}), or set \(variable)"
+                : "set \(variable) to \(wanted)"
+            report("\(parameter(pointer)) gets \"\(text)\" \(source), but \(typeName) needs "
+                + "\(Self.article(field.type)) there; \(fix)", at: pointer, position: value.position)
             return
         default:
             break
@@ -150,9 +165,11 @@ struct ParameterCheck {
         // Usually every key is a field: the count of fields found says so, with no key made into a string.
         guard present != value.layout.nodes[value.node].count else { return }
         let known = Set(fields.map(\.name))
+        let place = "\(factory)\(pointer)"
         for member in value.members where !known.contains(member.key) {
             let key = pointer + "/" + JSONPointer.escape(member.key)
-            let suggestion = EditDistance.suggestions(for: member.key, among: fields.map(\.name)).first
+            if fieldSuggestions[place] == nil { fieldSuggestions[place] = SuggestionIndex(fields.map(\.name)) }
+            let suggestion = fieldSuggestions[place]?.suggestions(for: member.key, limit: 1).first
             diagnostics.append(binding.diagnostic(
                 .unknownParameter, "\(parameter(key)) is not a field of \(typeName), which would ignore it"
                     + (suggestion.map { "; did you mean '\($0)'?" }

@@ -2,43 +2,131 @@ import Foundation
 import Patchbay
 
 extension CheckReport {
+    /// How many diagnostics each format lists by default (`--max-diagnostics`):
+    /// after them one line (in JSON, `summary.omitted`) says how many more
+    /// there are. The summary's counts and the exit status include them all.
+    public static let defaultMaxDiagnostics = Diagnostic.defaultPrintLimit
+
     /// One diagnostic per line in the compiler's format, then the summary line.
-    public func text() -> String {
-        (diagnostics.map(\.description) + [summary]).joined(separator: "\n") + "\n"
+    /// - Parameter maxDiagnostics: How many diagnostics to list before one line
+    ///   says how many more there are; nil lists every one.
+    public func text(maxDiagnostics: Int? = CheckReport.defaultMaxDiagnostics) -> String {
+        collected { writeText(maxDiagnostics: maxDiagnostics, to: $0) }
     }
 
     /// `{"version": 1, "diagnostics": [...], "summary": {...}}`, with sorted keys.
-    public func json() -> String {
-        struct Document: Encodable {
-            let version = 1
-            let diagnostics: [Diagnostic]
-            let summary: Summary
-        }
-        struct Summary: Encodable {
-            let errors: Int
-            let warnings: Int
-            let manifests: Int
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let document = Document(
-            diagnostics: diagnostics,
-            summary: Summary(errors: diagnostics.errors.count, warnings: diagnostics.warnings.count,
-                manifests: manifestCount))
-        return ((try? String(decoding: encoder.encode(document), as: UTF8.self)) ?? "{}") + "\n"
+    ///
+    /// `diagnostics` lists at most `maxDiagnostics` of them, the first in
+    /// display order, as the other formats do; `summary.omitted` says how
+    /// many more there are, and `summary.errors` and `summary.warnings` count every one.
+    /// - Parameter maxDiagnostics: How many diagnostics to list; nil lists every one.
+    public func json(maxDiagnostics: Int? = CheckReport.defaultMaxDiagnostics) -> String {
+        collected { writeJSON(maxDiagnostics: maxDiagnostics, to: $0) }
     }
 
     /// One GitHub Actions workflow command per diagnostic
     /// (`::error file=F,line=L,col=C,title=CODE::MESSAGE`), then the summary.
-    public func github() -> String {
-        var lines = diagnostics.map { diagnostic in
+    /// - Parameter maxDiagnostics: How many diagnostics to list before one line
+    ///   says how many more there are; nil lists every one.
+    public func github(maxDiagnostics: Int? = CheckReport.defaultMaxDiagnostics) -> String {
+        collected { writeGitHub(maxDiagnostics: maxDiagnostics, to: $0) }
+    }
+
+    // MARK: - Written in pieces
+
+    /// How many diagnostics each piece written holds by default: `--max-diagnostics 0`
+    /// on a report of hundreds of thousands must not build one string of them all.
+    static let piece = 1_000
+
+    /// ``text(maxDiagnostics:)``, handed to `write` a piece at a time.
+    func writeText(maxDiagnostics: Int?, piece: Int = CheckReport.piece, to write: (String) -> Void) {
+        let (shown, more) = printed(maxDiagnostics)
+        writeLines(of: shown, piece: piece, to: write) { $0.description }
+        write((more.map { [$0] } ?? []).map { $0 + "\n" }.joined() + summary + "\n")
+    }
+
+    /// ``github(maxDiagnostics:)``, handed to `write` a piece at a time.
+    func writeGitHub(maxDiagnostics: Int?, piece: Int = CheckReport.piece, to write: (String) -> Void) {
+        let (shown, more) = printed(maxDiagnostics)
+        writeLines(of: shown, piece: piece, to: write) { diagnostic in
             let place = diagnostic.line > 0 ? ",line=\(diagnostic.line),col=\(diagnostic.column)" : ""
             let properties = "file=\(Self.escapeProperty(diagnostic.file))\(place),"
                 + "title=\(Self.escapeProperty(diagnostic.code.rawValue))"
             return "::\(diagnostic.severity.rawValue) \(properties)::\(Self.escapeData(diagnostic.message))"
         }
-        lines.append(summary)
-        return lines.joined(separator: "\n") + "\n"
+        write((more.map { [$0] } ?? []).map { $0 + "\n" }.joined() + summary + "\n")
+    }
+
+    /// One line per diagnostic, a piece at a time.
+    private func writeLines(
+        of shown: ArraySlice<Diagnostic>, piece: Int, to write: (String) -> Void, _ line: (Diagnostic) -> String
+    ) {
+        var start = shown.startIndex
+        while start < shown.endIndex {
+            let end = min(start + piece, shown.endIndex)
+            write(shown[start..<end].map { line($0) + "\n" }.joined())
+            start = end
+        }
+    }
+
+    /// ``json(maxDiagnostics:)``, handed to `write` a piece at a time: the
+    /// document JSONEncoder makes, with the diagnostics encoded a piece at a
+    /// time and set in it as it would set them.
+    func writeJSON(maxDiagnostics: Int?, piece: Int = CheckReport.piece, to write: (String) -> Void) {
+        let (shown, _) = printed(maxDiagnostics)
+        let errors = diagnostics.lazy.filter { $0.severity == .error }.count
+        let summary = JSONSummary(
+            errors: errors, warnings: diagnostics.count - errors, manifests: manifestCount,
+            omitted: diagnostics.count - shown.count)
+        // A short list is one document; only the pieces of a long one need setting in.
+        guard shown.count > piece else {
+            write(Self.encoded(JSONDocument(diagnostics: Array(shown), summary: summary)) + "\n")
+            return
+        }
+        write("{\n  \"diagnostics\" : [\n")
+        var start = shown.startIndex
+        while start < shown.endIndex {
+            let end = min(start + piece, shown.endIndex)
+            // `[\n  {...},\n  {...}\n]`: the elements, one level deeper, joined to the pieces before.
+            let lines = Self.encoded(Array(shown[start..<end])).split(separator: "\n", omittingEmptySubsequences: false)
+            write((start == shown.startIndex ? "" : ",\n") + lines.dropFirst().dropLast().map { "  " + $0 }.joined(separator: "\n"))
+            start = end
+        }
+        let summaryLines = Self.encoded(summary).split(separator: "\n", omittingEmptySubsequences: false)
+        write("\n  ],\n  \"summary\" : " + summaryLines.first! + "\n"
+            + summaryLines.dropFirst().map { "  " + $0 }.joined(separator: "\n") + ",\n  \"version\" : 1\n}\n")
+    }
+
+    private struct JSONDocument: Encodable {
+        let version = 1
+        let diagnostics: [Diagnostic]
+        let summary: JSONSummary
+    }
+
+    private struct JSONSummary: Encodable {
+        let errors: Int
+        let warnings: Int
+        let manifests: Int
+        let omitted: Int
+    }
+
+    /// A value as the JSON format writes it: pretty-printed, keys sorted.
+    private static func encoded(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
+    }
+
+    /// What `write` was handed, as one string.
+    private func collected(_ body: ((String) -> Void) -> Void) -> String {
+        var text = ""
+        body { text += $0 }
+        return text
+    }
+
+    /// The diagnostics listed, and the line that says how many more there are.
+    private func printed(_ limit: Int?) -> (shown: ArraySlice<Diagnostic>, more: String?) {
+        Diagnostic.printed(diagnostics, limit: limit, hint: "--max-diagnostics N lists N, 0 lists all")
     }
 
     // GitHub's escaping rules for workflow commands.

@@ -45,6 +45,15 @@ struct CommandArguments {
         }
     }
 
+    /// A limit: a whole number, 0 meaning none (nil); `fallback` when the option is not given.
+    func count(_ name: String, default fallback: Int) throws(Problem) -> Int? {
+        guard let value = options[name] else { return fallback }
+        guard let number = Int(value), number >= 0 else {
+            throw Problem(description: "invalid value '\(value)' for '\(name)'; use a whole number, or 0 for no limit")
+        }
+        return number == 0 ? nil : number
+    }
+
     /// A value constrained to a few choices.
     func choice(_ name: String, among choices: [String], default fallback: String) throws(Problem) -> String {
         guard let value = options[name] else { return fallback }

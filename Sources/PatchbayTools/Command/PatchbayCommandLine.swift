@@ -158,7 +158,8 @@ public struct PatchbayCommandLine: Sendable {
         """
         OVERVIEW: Validate manifests and report every problem at once.
 
-        USAGE: \(commandName) check [--catalog FILE] [--format text|json|github] [--strict] [--require-env] PATH...
+        USAGE: \(commandName) check [--catalog FILE] [--format text|json|github] [--strict] [--require-env]
+                  [--max-diagnostics N] PATH...
 
         ARGUMENTS:
           PATH              A manifest file, or a folder: every *.json in it except
@@ -174,6 +175,10 @@ public struct PatchbayCommandLine: Sendable {
           --require-env     Fail when a ${NAME} with no default is unset here (for a job
                             that runs with production's environment). Without it, such
                             variables are listed in a note and their values not checked.
+          --max-diagnostics N
+                            List at most N diagnostics, then one line with how many more
+                            (default \(CheckReport.defaultMaxDiagnostics); 0 lists all). The summary and
+                            the exit status count them all.
           -h, --help        Show help information.
 
         EXIT STATUS: 0 no errors; 1 errors (or warnings with --strict); 2 the command could not run.
@@ -187,8 +192,9 @@ public struct PatchbayCommandLine: Sendable {
             return 0
         }
         let parsed = try CommandArguments(
-            arguments, valued: ["--catalog", "--format"], boolean: ["--strict", "--require-env"])
+            arguments, valued: ["--catalog", "--format", "--max-diagnostics"], boolean: ["--strict", "--require-env"])
         let format = try parsed.choice("--format", among: ["text", "json", "github"], default: "text")
+        let limit = try parsed.count("--max-diagnostics", default: CheckReport.defaultMaxDiagnostics)
         guard !parsed.operands.isEmpty else {
             throw CommandArguments.Problem(description: "missing PATH: name a manifest file or a folder of manifests")
         }
@@ -198,9 +204,9 @@ public struct PatchbayCommandLine: Sendable {
         let report = try checker.check(parsed.operands.map { URL(fileURLWithPath: $0) })
         if format == "text" { report.notes.forEach { output.error("note: \($0)\n") } }
         switch format {
-        case "json": output.standard(report.json())
-        case "github": output.standard(report.github())
-        default: output.standard(report.text())
+        case "json": report.writeJSON(maxDiagnostics: limit, to: output.standard)
+        case "github": report.writeGitHub(maxDiagnostics: limit, to: output.standard)
+        default: report.writeText(maxDiagnostics: limit, to: output.standard)
         }
         return report.failed(strict: parsed.flags.contains("--strict")) ? 1 : 0
     }

@@ -14,8 +14,8 @@ import PackagePlugin
 /// its folder) and the package's top-level `Manifests` folder, or the
 /// folders listed in the package's `.patchbay-manifests` file. The other
 /// options of `patchbay check` (`--strict`, `--format`, `--catalog`,
-/// `--require-env`) are passed on. It prints `patchbay check`'s diagnostics
-/// and fails when the check finds errors.
+/// `--require-env`, `--max-diagnostics`) are passed on. It prints `patchbay
+/// check`'s diagnostics and fails when the check finds errors.
 @main
 struct CheckManifests: CommandPlugin {
     /// Runs `patchbay check` on the named paths, or on every target's
@@ -77,14 +77,14 @@ struct CheckManifests: CommandPlugin {
     }
 
     /// Whether the arguments for `patchbay check` name a PATH. The values of
-    /// its options that take one (`--catalog FILE`, `--format FORMAT`) are
+    /// its options that take one (`--catalog FILE`, `--format FORMAT`, `--max-diagnostics N`) are
     /// not paths to check; everything after `--` is. (A new valued option of
     /// `patchbay check` belongs here too: its value would pass for a PATH.)
     static func hasOperand(_ arguments: [String]) -> Bool {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             if argument == "--" { return !rest.isEmpty }
-            if argument == "--catalog" || argument == "--format" {
+            if argument == "--catalog" || argument == "--format" || argument == "--max-diagnostics" {
                 _ = rest.popFirst()
             } else if !argument.hasPrefix("-") || argument == "-" {
                 return true
@@ -96,7 +96,7 @@ struct CheckManifests: CommandPlugin {
     static let usage = """
         OVERVIEW: Check Patchbay manifests with `patchbay check`, as the PatchbayCheck build-tool plugin does on every build.
 
-        USAGE: swift package check-manifests [--target NAME]... [--strict] [--format text|json|github] [--catalog FILE] [--require-env] [PATH...]
+        USAGE: swift package check-manifests [--target NAME]... [--strict] [--format text|json|github] [--catalog FILE] [--require-env] [--max-diagnostics N] [PATH...]
 
         ARGUMENTS:
           PATH            A manifest file, or a folder of manifests with catalog.json beside them.

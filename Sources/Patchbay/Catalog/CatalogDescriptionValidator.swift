@@ -43,19 +43,14 @@ import Foundation
 /// as `JSONDecoder` ignores them: a later build may record more of a factory
 /// without a new `version`, and its descriptions stay readable here.
 ///
-/// At most ``maxListed`` problems are listed, each at its place; then one
-/// `too-many-problems` says how many more there were. A description is fixed
-/// by regenerating it whole, and the place of a value in a long array costs a
-/// walk of it, so a hostile file of a million bad names costs no more than a
-/// hundred.
+/// Every problem is kept, each at its place (a message is made and its place
+/// looked up once each, and a long array's elements are indexed for that);
+/// only printing limits how many are shown, as for a manifest.
 struct CatalogDescriptionValidator {
     /// The file as the user named it, as diagnostics name it.
     let file: String
     /// The size and depth limits, a manifest's.
     var limits = ManifestLimits.default
-
-    /// The most problems listed each at its place.
-    static let maxListed = 100
 
     /// What every message ends with: a description is written by the app, so
     /// regenerating it is the fix (``CatalogDescription/howToRegenerate(_:)`` says how).
@@ -68,7 +63,6 @@ struct CatalogDescriptionValidator {
     func validate(_ data: Data) -> (description: CatalogDescription?, diagnostics: [Diagnostic]) {
         let run = Run(file: file)
         let description = run.read(data, limits: limits)
-        run.listUnlisted()
         return (run.diagnostics.isEmpty ? description : nil, run.diagnostics)
     }
 }
@@ -80,8 +74,6 @@ extension CatalogDescriptionValidator {
         let file: String
         private var root: JSONPlace?
         private(set) var diagnostics: [Diagnostic] = []
-        /// Problems found beyond ``maxListed``.
-        private var unlisted = 0
         /// The pointers of values that broke a rule of shape, or whose placeholder stands for a missing member.
         private var broken: Set<String> = []
         private var description: CatalogDescription?
@@ -325,28 +317,15 @@ extension CatalogDescriptionValidator {
             return false
         }
 
-        /// Adds a diagnostic, while fewer than ``maxListed`` are; the message
-        /// is made, and the place looked up, only then.
+        /// Adds a diagnostic.
         private func report(
             _ code: DiagnosticCode, _ message: @autoclosure () -> String, at pointer: String,
             position: SourcePosition? = nil, suggestion: String? = nil
         ) {
-            guard diagnostics.count < CatalogDescriptionValidator.maxListed else {
-                unlisted += 1
-                return
-            }
             let position = position ?? root?.position(at: pointer) ?? SourcePosition(line: 1, column: 1)
             diagnostics.append(Diagnostic(
                 code: code, message: message(), file: file, line: position.line, column: position.column,
                 path: pointer, suggestion: suggestion))
-        }
-
-        /// The one line that says how many problems were not listed.
-        func listUnlisted() {
-            guard unlisted > 0 else { return }
-            diagnostics.append(Diagnostic(
-                code: .tooManyProblems, message: "\(unlisted) more problem\(unlisted == 1 ? "" : "s") than the "
-                    + "\(diagnostics.count) listed; \(regenerate)", file: file))
         }
 
         /// "line 8, column 15".

@@ -120,6 +120,4 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let unknownExecution: Self = "unknown-execution"
     /// A `parameterDecoding` strategy in a catalog description that this build does not know.
     public static let unknownParameterDecoding: Self = "unknown-parameter-decoding"
-    /// More problems in a catalog description than are listed; says how many more.
-    public static let tooManyProblems: Self = "too-many-problems"
 }

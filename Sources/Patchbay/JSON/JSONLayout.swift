@@ -69,6 +69,23 @@ final class JSONLayout: Sendable {
         }
     }
 
+    /// Each long array's elements, listed when one is first found by index, so that finding every element
+    /// of an array of 100,000 by its pointer (a diagnostic's place) is no walk of it each time.
+    private let elementLists = Locked<[Int: [Int]]>([:])
+
+    /// Element `index` of array `node`.
+    func element(_ index: Int, of node: Int) -> Int? {
+        guard nodes[node].count > 32 else {
+            var elements = children(of: node).dropFirst(index).makeIterator()
+            return elements.next()
+        }
+        return elementLists.withLock { lists in
+            let elements = lists[node] ?? Array(children(of: node))
+            lists[node] = elements
+            return index < elements.count ? elements[index] : nil
+        }
+    }
+
     func children(of node: Int) -> some Sequence<Int> {
         sequence(first: node + 1) { self.nodes[$0].end }.lazy.prefix { $0 < self.nodes[node].end }  // lazy: no array
     }
@@ -132,8 +149,7 @@ struct JSONPlace: Sendable {
             }
         case .array:
             guard let index = Int(key), index >= 0, String(index) == key else { return nil }
-            var elements = layout.children(of: node).dropFirst(index).makeIterator()
-            return elements.next().map { JSONPlace(layout, node: $0) }
+            return layout.element(index, of: node).map { JSONPlace(layout, node: $0) }
         default: return nil
         }
     }

@@ -100,7 +100,11 @@ public struct PatchbayCommandLine: Sendable {
             return 2
         } catch let problem as ManifestChecker.UnusablePath {
             // A broken catalog description's problems, in the compiler's format, then what to do about them.
-            problem.diagnostics.forEach { output.error("\($0)\n") }
+            // As many as a check lists, then how many more (the description is fixed by regenerating it whole).
+            let (shown, more) = Diagnostic.printed(
+                problem.diagnostics, limit: Diagnostic.defaultPrintLimit, hint: "regenerate the description")
+            shown.forEach { output.error("\($0)\n") }
+            if let more { output.error(more + "\n") }
             output.error("Error: \(problem.description)\n")
             return 2
         } catch {

@@ -226,7 +226,9 @@ final class Activation: Sendable {
     private static func isPlainTree(
         _ binding: CompiledBinding, in table: TypeTable, depth: Int, memo: inout [ObjectIdentifier: Bool]
     ) -> Bool {
-        guard depth < 10_000, !type(of: binding.storage).isSharedWithinAResolve,
+        // A tree deeper than 256 is simply not light (the general engine serves it): the
+        // recursion stays a few dozen KiB deep on any thread, whatever the catalog and manifest.
+        guard depth < 256, !type(of: binding.storage).isSharedWithinAResolve,
             let needs = binding.definition.dependencies
         else {
             return false

@@ -12,8 +12,7 @@
 //     `CatalogDescription(jsonData:)` throws exactly those;
 //   - every diagnostic has a code, a message, the file, a 1-based line and
 //     column inside the file, no raw control character, and no Swift or
-//     Foundation wording; at most `maxListed` are placed, plus one
-//     `too-many-problems`;
+//     Foundation wording;
 //   - reading the same bytes twice gives the same diagnostics;
 //   - what the validator accepts, a plain JSONDecoder decodes to the same value;
 //   - an accepted description written again (`jsonData()`) reads back equal;

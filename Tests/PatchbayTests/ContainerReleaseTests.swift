@@ -26,6 +26,21 @@ extension Heavy: HeavyService {}
         #expect(weakSingleton == nil, "the thread's resolve cache kept a released container's singleton alive")
     }
 
+    @Test func aReleasedContainersActivationIsFreedOnTheThreadThatReleasedIt() throws {
+        var catalog = FactoryCatalog()
+        catalog.register("heavy", provides: (any HeavyService).self, lifetime: .singleton) { Heavy() }
+        weak var weakActivation: Activation?
+        try {
+            let container = try Container(catalog: catalog, manifest: Manifest(bindings: [
+                Binding(protocol: "HeavyService", factory: "heavy"),
+            ]))
+            _ = try container.resolve((any HeavyService).self)
+            _ = try container.resolve((any HeavyService).self)  // cached on this thread
+            weakActivation = container.currentActivation()
+        }()
+        #expect(weakActivation == nil, "this thread's resolve cache kept a released container's activation")
+    }
+
     @Test func aReplacedManifestsSingletonsStayValidForTheirHolders() throws {
         var catalog = FactoryCatalog()
         catalog.register("heavy", provides: (any HeavyService).self, lifetime: .singleton) { Heavy() }

@@ -42,6 +42,9 @@ public final class Container: Sendable {
     }
 
     deinit {
+        // The releasing thread lets go of this container's activation at once (another thread does when
+        // it next resolves, or ends), so the manifest is freed with the container.
+        ThreadResolutionState.existing?.forget(self)
         current.load()?.takeUnretainedValue().retire()
         for old in replaced { old.activation?.retire() }
         current.destroy()

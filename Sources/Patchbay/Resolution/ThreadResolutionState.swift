@@ -80,6 +80,19 @@ final class ThreadResolutionState {
         return current
     }
 
+    /// Drops `container`'s activation from this thread's cache, when it is the
+    /// one cached and no resolution runs here: a released container's manifest
+    /// is then freed with it, not kept until this thread next resolves.
+    func forget(_ container: Container) {
+        guard cache.pointee.container == Unmanaged.passUnretained(container).toOpaque(), cache.pointee.busy == 0
+        else { return }
+        cache.pointee.container = nil
+        cache.pointee.activation = nil
+        cache.pointee.fastActivation = nil
+        cache.pointee.table = FastTable.empty
+        cachedActivation = nil
+    }
+
     /// Lets go of parked activations, once no light resolution runs on this thread.
     @usableFromInline @inline(never)
     func releaseParked() {
@@ -117,6 +130,11 @@ final class ThreadResolutionState {
         _ = Unmanaged.passRetained(state)  // balanced in `ResolveCache.threadEnded`
         pthread_setspecific(key, state.cache)
         return state.cache
+    }
+
+    /// This thread's state if it has one; none is made for asking.
+    static var existing: ThreadResolutionState? {
+        pthread_getspecific(key).map { $0.assumingMemoryBound(to: ResolveCache.self).pointee.owner!.takeUnretainedValue() }
     }
 
     /// This thread's state.

@@ -180,19 +180,18 @@ public struct ManifestChecker: Sendable {
     /// - Throws: ``UnusablePath`` when it is missing or unreadable, or, with
     ///   its every problem in ``UnusablePath/diagnostics``, not a description this build reads.
     public static func readCatalog(_ file: URL) throws(UnusablePath) -> CatalogDescription {
-        // As for a manifest: only a regular file is read (a FIFO would block, a device never end),
-        // and one over the manifest size limit is not read whole.
-        let attributes = try? FileManager.default.attributesOfItem(atPath: file.resolvingSymlinksInPath().path)
-        if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
+        // Read as a manifest is: only a regular file (a FIFO would block, a device never end), and one
+        // over the manifest size limit not whole.
+        let data: Data
+        do {
+            data = try ManifestLoader.read(file, limit: ManifestLimits.default.maxBytes)
+        } catch let error as ManifestLoader.NotAFile {
             throw UnusablePath(description: "the catalog \(file.relativePath) is not a regular file ("
-                + (type == .typeDirectory ? "a folder" : "a FIFO, a socket or a device") + "); name catalog.json")
-        }
-        let limit = ManifestLimits.default.maxBytes
-        if let size = (attributes?[.size] as? NSNumber)?.int64Value, size > Int64(limit) {
-            throw UnusablePath(description: "the catalog \(file.relativePath) is \(size) bytes, over the limit of "
-                + "\(limit) bytes; is it a catalog description?")
-        }
-        guard let data = FileManager.default.contents(atPath: file.path) else {
+                + (error.type == .typeDirectory ? "a folder" : "a FIFO, a socket or a device") + "); name catalog.json")
+        } catch let error as ManifestLoader.TooLarge {
+            throw UnusablePath(description: "the catalog \(file.relativePath) is \(error.size) bytes, over the limit of "
+                + "\(ManifestLimits.default.maxBytes) bytes; is it a catalog description?")
+        } catch {
             throw UnusablePath(description: "cannot read the catalog \(file.relativePath)")
         }
         do {

@@ -180,7 +180,7 @@ public struct ManifestLoader: Sendable {
     }
 
     /// The path names something other than a regular file.
-    private struct NotAFile: Error, CustomStringConvertible {
+    struct NotAFile: Error, CustomStringConvertible {
         let type: FileAttributeType
         var description: String {
             type == .typeDirectory ? "it is a folder, not a manifest file; name the .json file in it"
@@ -188,14 +188,16 @@ public struct ManifestLoader: Sendable {
         }
     }
 
-    private struct TooLarge: Error { let size: Int64 }
+    /// The file is over the size limit.
+    struct TooLarge: Error { let size: Int64 }
 
     /// Reads a file, refusing one over the limit before reading it whole.
     ///
     /// The size is read as 64 bits: on a 32-bit watch, a file of 2 GiB or
     /// more does not fit an `Int`, and `as? Int` would let it through to be
     /// read whole.
-    private static func read(_ url: URL, limit: Int) throws -> Data {
+    /// Also how `patchbay check` reads a catalog description, by the same rule.
+    static func read(_ url: URL, limit: Int) throws -> Data {
         // Only a regular file is read: a FIFO would block, a device never end.
         let attributes = try FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)
         if let type = attributes[.type] as? FileAttributeType, type != .typeRegular { throw NotAFile(type: type) }

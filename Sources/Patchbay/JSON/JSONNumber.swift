@@ -29,8 +29,7 @@ enum JSONNumber {
 
     /// Whether the number is whole and within the range of the integer type of `bits` (8 to 64) and sign.
     static func fits(_ text: String, bits: Int, signed: Bool) -> Bool {
-        let bits = min(max(bits, 1), 64), high = UInt64.max >> (64 - bits + (signed ? 1 : 0))
-        let low = signed ? -Int64(high) - 1 : 0
+        let (low, high) = bounds(bits: min(max(bits, 1), 64), signed: signed)
         // Digits alone, the usual form, are read as they are; Decimal's parse costs a hundred times more.
         if let value = Int64(text) { return value >= low && (value < 0 || UInt64(value) <= high) }
         if let value = UInt64(text) { return value <= high }
@@ -41,7 +40,13 @@ enum JSONNumber {
     /// The range of the integer type of `bits` and sign, for messages; nil beyond 64 bits.
     static func range(bits: Int, signed: Bool) -> (lowest: String, highest: String)? {
         guard (1...64).contains(bits) else { return nil }
-        let highest = UInt64.max >> (64 - bits + (signed ? 1 : 0))
-        return (signed ? "-\(highest + 1)" : "0", "\(highest)")
+        let (low, high) = bounds(bits: bits, signed: signed)
+        return ("\(low)", "\(high)")
+    }
+
+    /// The least and greatest value of the integer type of `bits` (1 to 64) and sign.
+    private static func bounds(bits: Int, signed: Bool) -> (low: Int64, high: UInt64) {
+        let high = UInt64.max >> (64 - bits + (signed ? 1 : 0))
+        return (signed ? -Int64(high) - 1 : 0, high)
     }
 }

@@ -456,7 +456,7 @@ struct JSONSyntaxCase: Sendable, CustomTestStringConvertible {
             #expect(scan(bytes[..<length]).syntaxError != nil, "length \(length)")
         }
         // Flipping bytes exercises paths the cases above do not: it must never trap.
-        var generator = SplitMix64(seed: 2026)
+        var generator = SplitMix(seed: 2026)
         for _ in 0..<2_000 {
             var mutated = bytes
             for _ in 0..<3 { mutated[Int.random(in: 0..<mutated.count, using: &generator)] = .random(in: 0...255, using: &generator) }
@@ -468,20 +468,6 @@ struct JSONSyntaxCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// A small seeded generator, so that a failure found by random mutation recurs.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct JSONScannerDepthLimitTests {
     @Test func tenThousandDeepIsRejectedAtTheLimit() {

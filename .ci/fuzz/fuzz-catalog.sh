@@ -19,30 +19,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT="$PWD"
-export PATH="/opt/swift/usr/bin:$PATH"
-
 SECONDS_TO_RUN="${1:-600}"
 REPLAY="${2:-}"
 OUT="$ROOT/.build-fuzz-catalog"
-mkdir -p "$OUT/modules" "$OUT/corpus" "$OUT/artifacts" "$OUT/cwd"
+source .ci/fuzz/fuzz-common.sh
 
-# -O like a release build (the fuzzer should look for what ships), -g for stacks.
-# -package-name: Patchbay declares package symbols, shared with the tools and the entry as SwiftPM shares them.
-FLAGS=(-sanitize=fuzzer,address -O -g -swift-version 6 -parse-as-library -package-name Patchbay -I "$OUT/modules")
-
-build() {
-    echo "== building the fuzzer in $OUT"
-    mapfile -t patchbay < <(find Sources/Patchbay -name '*.swift' | sort)
-    mapfile -t tools < <(find Sources/PatchbayTools -name '*.swift' | sort)
-    swiftc "${FLAGS[@]}" -module-name Patchbay -enable-testing -wmo -emit-module \
-        -emit-module-path "$OUT/modules/Patchbay.swiftmodule" -c "${patchbay[@]}" -o "$OUT/Patchbay.o"
-    swiftc "${FLAGS[@]}" -module-name PatchbayTools -wmo -emit-module \
-        -emit-module-path "$OUT/modules/PatchbayTools.swiftmodule" -c "${tools[@]}" -o "$OUT/PatchbayTools.o"
-    # lld: gold warns about every ASan helper symbol.
-    swiftc "${FLAGS[@]}" -use-ld=lld -module-name FuzzCatalog .ci/fuzz/FuzzCatalog.swift \
-        "$OUT/Patchbay.o" "$OUT/PatchbayTools.o" -o "$OUT/fuzz-catalog"
-}
-build
+fuzz_build fuzz-catalog .ci/fuzz/FuzzCatalog.swift PatchbayTools
 
 # Accepted descriptions are checked against the example's manifests, read from the current folder.
 cp Manifests/*.json "$OUT/cwd/"
@@ -58,18 +40,5 @@ while IFS= read -r -d '' file; do
 done < <(find Manifests/catalog.json Tests/Fixtures/BadCatalogs -type f -name '*.json' ! -name 'manifest.json' -print0)
 echo "== $n seed files"
 
-# Crashes are libFuzzer's to report: the Swift runtime's own backtracer would
-# hold the process for its timeout first.
-export SWIFT_BACKTRACE=enable=no
-# Leak checking stays on: a leak found in the pipeline is a finding too.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
-
-cd "$OUT/cwd"
-if [[ -n "$REPLAY" ]]; then
-    exec "$OUT/fuzz-catalog" "$(cd "$ROOT" && realpath "$REPLAY")"
-fi
 # A description is longer than a manifest: the example's is 7 KB.
-exec "$OUT/fuzz-catalog" "$OUT/corpus" "$SEEDS" \
-    -dict="$ROOT/.ci/fuzz/catalog.dict" \
-    -max_total_time="$SECONDS_TO_RUN" -max_len=16384 -timeout=10 -rss_limit_mb=4096 \
-    -artifact_prefix="$OUT/artifacts/" -print_final_stats=1
+fuzz_run fuzz-catalog "$ROOT/.ci/fuzz/catalog.dict" 16384

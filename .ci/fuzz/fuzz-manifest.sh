@@ -17,30 +17,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT="$PWD"
-export PATH="/opt/swift/usr/bin:$PATH"
-
 SECONDS_TO_RUN="${1:-600}"
 REPLAY="${2:-}"
 OUT="$ROOT/.build-fuzz"
-mkdir -p "$OUT/modules" "$OUT/corpus" "$OUT/artifacts" "$OUT/cwd"
+source .ci/fuzz/fuzz-common.sh
 
-# -O like a release build (the fuzzer should look for what ships), -g for stacks.
-# -package-name: Patchbay declares package symbols, shared with the entry as SwiftPM shares them.
-FLAGS=(-sanitize=fuzzer,address -O -g -swift-version 6 -parse-as-library -package-name Patchbay -I "$OUT/modules")
-
-build() {
-    echo "== building the fuzzer in $OUT"
-    mapfile -t patchbay < <(find Sources/Patchbay -name '*.swift' | sort)
-    mapfile -t noteskit < <(find Sources/NotesKit -name '*.swift' | sort)
-    swiftc "${FLAGS[@]}" -module-name Patchbay -enable-testing -wmo -emit-module \
-        -emit-module-path "$OUT/modules/Patchbay.swiftmodule" -c "${patchbay[@]}" -o "$OUT/Patchbay.o"
-    swiftc "${FLAGS[@]}" -module-name NotesKit -wmo -emit-module \
-        -emit-module-path "$OUT/modules/NotesKit.swiftmodule" -c "${noteskit[@]}" -o "$OUT/NotesKit.o"
-    # lld: gold warns about every ASan helper symbol.
-    swiftc "${FLAGS[@]}" -use-ld=lld -module-name FuzzManifest .ci/fuzz/FuzzManifest.swift \
-        "$OUT/Patchbay.o" "$OUT/NotesKit.o" -o "$OUT/fuzz-manifest"
-}
-build
+fuzz_build fuzz-manifest .ci/fuzz/FuzzManifest.swift NotesKit
 
 # The loader resolves `extends` of an in-memory manifest against the current
 # folder: run in a copy of the example manifests, so `"extends": "base.json"` works.
@@ -57,17 +39,4 @@ while IFS= read -r -d '' file; do
 done < <(find Manifests Tests/Fixtures/BadManifests -type f ! -name '*.expected' ! -name '*.md' ! -name '.*' -print0)
 echo "== $n seed files"
 
-# Crashes are libFuzzer's to report: the Swift runtime's own backtracer would
-# hold the process for its timeout first.
-export SWIFT_BACKTRACE=enable=no
-# Leak checking stays on: a leak found in the pipeline is a finding too.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
-
-cd "$OUT/cwd"
-if [[ -n "$REPLAY" ]]; then
-    exec "$OUT/fuzz-manifest" "$(cd "$ROOT" && realpath "$REPLAY")"
-fi
-exec "$OUT/fuzz-manifest" "$OUT/corpus" "$SEEDS" \
-    -dict="$ROOT/.ci/fuzz/manifest.dict" \
-    -max_total_time="$SECONDS_TO_RUN" -max_len=8192 -timeout=10 -rss_limit_mb=4096 \
-    -artifact_prefix="$OUT/artifacts/" -print_final_stats=1
+fuzz_run fuzz-manifest "$ROOT/.ci/fuzz/manifest.dict" 8192

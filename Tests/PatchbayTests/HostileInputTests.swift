@@ -60,6 +60,40 @@ import Testing
         #expect(report.failed())
     }
 
+    @Test func aCatalogLinkedFromOutsideTheFolderIsNotRead() throws {
+        let outside = try ManifestFolder(["token": "ghp_SECRETTOKEN12345"])
+        let folder = try ManifestFolder(["good.json": #"{ "format": 1, "bindings": [] }"#])
+        try FileManager.default.createSymbolicLink(at: folder.file("catalog.json"), withDestinationURL: outside.file("token"))
+        do {
+            _ = try ManifestChecker().check([folder.url])
+            Issue.record("a check read a catalog.json linked from outside its folder")
+        } catch {
+            #expect(!error.description.contains("SECRET") && error.diagnostics.isEmpty)
+            #expect(error.description.contains("link to a file outside its folder"), "\(error.description)")
+        }
+        let result = try runProduct("patchbay", ["check", folder.url.path])
+        #expect(result.status == 2)
+        #expect(!result.stderr.contains("SECRET") && !result.stdout.contains("SECRET"), "\(result.stderr)")
+        // Named with --catalog, the file is read as the user asked (and refused here as no description).
+        let named = try runProduct("patchbay", ["check", "--catalog", folder.file("catalog.json").path, folder.url.path])
+        #expect(named.status == 2)
+        #expect(named.stderr.contains("not a catalog description"), "\(named.stderr)")
+    }
+
+    @Test func aPathWithControlCharactersIsPrintedEscaped() throws {
+        let folder = try ManifestFolder([:])
+        let forged = folder.url.appendingPathComponent("no\n::error::FORGED\u{1B}[2J")
+        try FileManager.default.createDirectory(at: forged, withIntermediateDirectories: true)
+        try Data(#"{ "format": 1, "bindings": [] }"#.utf8).write(to: forged.appendingPathComponent("a.json"))
+        for arguments in [["check", forged.path], ["check", forged.appendingPathComponent("missing").path],
+                          ["check", forged.deletingLastPathComponent().appendingPathComponent("x\ny").path]] {
+            let result = try runProduct("patchbay", arguments)
+            let printed = result.stdout + result.stderr
+            #expect(!printed.contains("\n::error") && !printed.unicodeScalars.contains { $0.value == 0x1B }, "\(printed)")
+            #expect(printed.contains(#"no\n::error::FORGED\u{1B}[2J"#) || printed.contains(#"x\ny"#), "\(printed)")
+        }
+    }
+
     @Test func onlyRegularFilesAreReadAndNothingBlocks() throws {
         let folder = try ManifestFolder(["good.json": #"{ "format": 1, "bindings": [] }"#])
         try FileManager.default.createDirectory(at: folder.file("x.json"), withIntermediateDirectories: true)

@@ -75,6 +75,25 @@ import Testing
         #expect(fine.app.isEmpty && fine.check.isEmpty && fine.status == 0, "\(fine)")
     }
 
+    @Test func anIntegerOutOfRangeFromAVariableOrADefaultSaysSo() throws {
+        for (port, environment, source) in [
+            ("${PORT_SET}", ["PORT_SET": "99999999999999999999"], "from environment variable PORT_SET"),
+            ("${PORT_UNSET:-99999999999999999999}", [:], "from the default written in the manifest"),
+            ("${PORT_SET}", ["PORT_SET": "-9223372036854775809"], "from environment variable PORT_SET"),
+        ] {
+            let (app, check, status) = try Self.verdicts(port: port, environment: environment)
+            let message = app.first?.message ?? ""
+            #expect(app.map(\.code) == [.invalidParameters], "\(port): \(app)")
+            #expect(message.contains(source) && message.contains("which is out of range"), "\(message)")
+            #expect(message.contains("from -9223372036854775808 to 9223372036854775807"), "\(message)")
+            #expect(!message.contains("needs an integer there"), "\(message)")
+            #expect(check.count == 1 && check[0].contains(message) && status == 1, "\(check)")
+        }
+        // The largest Int is still converted and accepted.
+        let fine = try Self.verdicts(port: "${PORT_SET}", environment: ["PORT_SET": "9223372036854775807"])
+        #expect(fine.check.isEmpty && fine.status == 0, "\(fine.check)")
+    }
+
     @Test func anUnsetVariableUnderRequireEnvIsOneDiagnostic() throws {
         let (app, check, status) = try Self.verdicts(port: "${PORT}")
         #expect(app.map(\.code) == [.envVarMissing], "\(app)")

@@ -95,7 +95,8 @@ struct CheckRun {
         swap(&sorted, &diagnostics)
         Diagnostic.sortForDisplay(&sorted, removingRepeats: true)
         return CheckReport(
-            diagnostics: sorted, manifestCount: manifestCount, notes: notes,
+            // A note names folders and files, escaped as a diagnostic's are.
+            diagnostics: sorted, manifestCount: manifestCount, notes: notes.map(\.escapingControlCharacters),
             requiredVariables: variables)
     }
 }

@@ -72,8 +72,10 @@ public struct ManifestChecker: Sendable {
         /// before the one-line description); empty otherwise.
         public let diagnostics: [Diagnostic]
 
+        /// `description` names paths from the command line and folders, which may hold a line break or
+        /// a terminal escape: escaped here, so no message of this kind forges or rewrites a line.
         package init(description: String, diagnostics: [Diagnostic] = []) {
-            self.description = description
+            self.description = description.escapingControlCharacters
             self.diagnostics = diagnostics
         }
     }
@@ -170,9 +172,18 @@ public struct ManifestChecker: Sendable {
     }
 
     /// The `catalog.json` in a folder, if any.
+    /// - Throws: ``UnusablePath`` when it is a link to a file outside the folder: not read, by the rule
+    ///   manifests in a checked folder follow, since its text would be quoted in a (perhaps public) CI log.
+    ///   A description kept elsewhere is named with `--catalog`, which reads what it names.
     package static func discoverCatalog(in folder: URL) throws(UnusablePath) -> CatalogDescription? {
         let file = folder.appendingPathComponent("catalog.json")
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        let physicalFolder = PhysicalPath.of(folder.standardizedFileURL.path)
+        guard PhysicalPath.relative(PhysicalPath.of(file.standardizedFileURL.path), below: physicalFolder) != nil else {
+            throw UnusablePath(description: "the catalog \(file.relativePath) is a link to a file outside its folder "
+                + "(\(physicalFolder)), so it was not read; keep catalog.json in the manifests' folder, or name the "
+                + "description with --catalog FILE")
+        }
         return try readCatalog(file)
     }
 

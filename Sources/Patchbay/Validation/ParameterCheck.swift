@@ -135,11 +135,16 @@ struct ParameterCheck {
         case ("integer", .string), ("number", .string), ("boolean", .string):
             guard let reference = binding.interpolation.wholeValues[pointer],
                   let text = parameters.string(at: value) else { break }
-            if let converted = Self.convert(text, to: field.type) {
+            let converted = Self.convert(text, to: field.type)
+            // An integer out of the field's range is named as such, wherever it came from.
+            let bits = field.bits ?? 64, signed = field.signed ?? true
+            let range = field.type == "integer" ? JSONNumber.range(bits: bits, signed: signed) : nil
+            let outOfRange = converted.map { range != nil && !JSONNumber.fits($0, bits: bits, signed: signed) } ?? false
+            if let converted, !outOfRange {
                 parameters.replace(value, with: .literal(converted))
                 return
             }
-            let wanted = field.type == "boolean" ? "true or false" : "a number"
+            let wanted = outOfRange ? "a number in that range" : field.type == "boolean" ? "true or false" : "a number"
             let variable = reference.variable
             // The fix depends on who gave the text: the deployment's variable, or the manifest's own default.
             let source = reference.fromDefault
@@ -148,8 +153,11 @@ struct ParameterCheck {
             let fix = reference.fromDefault
                 ? "write \(wanted) as the default (${\(variable):-...}), or set \(variable)"
                 : "set \(variable) to \(wanted)"
-            report("\(parameter(pointer)) gets \"\(text)\" \(source), but \(typeName) needs "
-                + "\(Self.article(field.type)) there; \(fix)", at: pointer, position: value.position)
+            let problem = outOfRange
+                ? "which is out of range: \(typeName) needs an integer from \(range!.lowest) to \(range!.highest) there"
+                : "but \(typeName) needs \(Self.article(field.type)) there"
+            report("\(parameter(pointer)) gets \"\(text)\" \(source), \(problem); \(fix)", at: pointer,
+                position: value.position)
             return
         default:
             break
@@ -190,11 +198,18 @@ struct ParameterCheck {
     /// The text of a whole-value reference as the JSON text of the value a field of `type` takes.
     static func convert(_ text: String, to type: String) -> String? {
         switch type {
-        case "integer": Int64(text).map { String($0) }
+        // Digits of any length: a value beyond 64 bits is then refused as out of range, not as no number.
+        case "integer": Int64(text).map { String($0) } ?? UInt64(text).map { String($0) } ?? (isDigits(text) ? text : nil)
         case "number": Int64(text).map { String($0) } ?? Double(text).flatMap { $0.isFinite ? "\($0)" : nil }
         case "boolean": text == "true" || text == "false" ? text : nil
         default: nil
         }
+    }
+
+    /// Whether `text` is an optional `-` and one or more ASCII digits.
+    private static func isDigits(_ text: String) -> Bool {
+        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+        return !digits.isEmpty && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
 

@@ -10,7 +10,9 @@ struct CommandArguments {
 
     /// A mistake in the arguments: the command prints it with the usage and exits 2.
     struct Problem: Error, CustomStringConvertible {
+        /// Quotes what was typed, escaped: an argument may hold a line break or a terminal escape.
         let description: String
+        init(description: String) { self.description = description.escapingControlCharacters }
     }
 
     /// Parses `arguments` knowing which options take a value and which are flags.

@@ -180,7 +180,7 @@ extension PatchbayCommandLine {
             description = try ManifestChecker.discoverCatalog(in: url.deletingLastPathComponent())
             validator = description.map(ManifestValidator.init(description:)) ?? ManifestValidator()
             if description == nil {
-                output.error("note: no catalog.json beside \(path): what factories need and their default "
+                output.error("note: no catalog.json beside \(path.escapingControlCharacters): what factories need and their default "
                     + "lifetimes are unknown; pass --catalog FILE\n")
             }
         }
@@ -192,7 +192,7 @@ extension PatchbayCommandLine {
         guard let manifest else { return nil }
         if !errors.isEmpty {
             let count = "\(errors.count) error\(errors.count == 1 ? "" : "s")"
-            output.error("note: \(ManifestLoader.displayPath(for: url)) has \(count), "
+            output.error("note: \(ManifestLoader.displayPath(for: url).escapingControlCharacters) has \(count), "
                 + "so a container would not activate it; this shows what it says as written\n")
         }
         return Loaded(manifest: manifest, catalog: description, hasErrors: !errors.isEmpty)

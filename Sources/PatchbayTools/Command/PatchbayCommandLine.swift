@@ -108,7 +108,7 @@ public struct PatchbayCommandLine: Sendable {
             output.error("Error: \(problem.description)\n")
             return 2
         } catch {
-            output.error("Error: \(error)\n")
+            output.error("Error: \("\(error)".escapingControlCharacters)\n")
             return 2
         }
     }

@@ -97,7 +97,7 @@ public struct ManifestChecker: Sendable {
             var loaded = files.map { file -> (file: URL, result: (Manifest?, [Diagnostic])) in
                 if let folder, PhysicalPath.relative(PhysicalPath.of(file.standardizedFileURL.path), below: folder) == nil {
                     return (file, (nil, [Diagnostic(
-                        code: .unreadable, message: "not read: it is a link to a file outside the folder checked "
+                        code: .unreadable, message: "not read: it is a link to a place outside the folder checked "
                             + "(\(folder)); keep manifests inside the folder, as 'extends' requires",
                         file: ManifestLoader.displayPath(for: file))]))
                 }

@@ -113,7 +113,7 @@ struct ParameterCheck {
         case ("number", .number):
             if JSONNumber.underflows(value.text) {
                 report("\(parameter(pointer)) is \(value.text), which is too small for a 64-bit floating-point number "
-                    + "(it would be read as 0); write 0, or a number above about 2.2e-308", at: pointer,
+                    + "(it would be read as 0); write 0, or a number of at least about 4.9e-324 (the least above 0 that one holds)", at: pointer,
                     position: value.position)
             } else if Double(value.text) == 0, value.text.contains(where: { $0 == "e" || $0 == "E" }) {
                 // JSONDecoder's floating-point path refuses a zero with an exponent (`0e9`): give it plain zero.

@@ -2,6 +2,7 @@ import Foundation
 import NotesKit
 import Testing
 @testable import Patchbay
+@testable import PatchbayTools
 
 /// Inputs written to break the check or the app: no crash, no hang, no
 /// forged line, nothing read from outside the folder, a clear word for every path.
@@ -45,6 +46,27 @@ import Testing
         #expect(!printed.unicodeScalars.contains { $0.value == 0x1B })
         #expect(printed.contains(#"x\n::error file=production.json"#))
         #expect(printed.contains(#"\u{1B}[2J"#))
+    }
+
+    @Test func explainAndGraphPrintNamesFromTheManifestEscaped() throws {
+        let folder = try ManifestFolder(["m.json": #"""
+            { "format": 1, "environment": "e\n::error::FORGED",
+              "bindings": [ { "protocol": "A\n::error::FORGED\u001b[2J", "factory": "x\nFORGED2" } ] }
+            """#])
+        let file = folder.file("m.json").path
+        let forged = "A\n::error::FORGED\u{1B}[2J"
+        for arguments in [["explain", "--manifest", file, forged], ["explain", "--manifest", file, "Missing"],
+                          ["graph", file], ["graph", "--format", "dot", file]] {
+            let standard = Collected<String>(), error = Collected<String>()
+            let status = PatchbayCommandLine(loader: ManifestLoader(environment: [:]))
+                .run(arguments, output: .init(standard: standard.append, error: error.append))
+            let printed = standard.all.joined() + error.all.joined()
+            #expect(status <= 1, "\(arguments): \(printed)")
+            #expect(!printed.contains("\n::error") && !printed.contains("\nFORGED2"), "\(arguments): \(printed)")
+            #expect(!printed.unicodeScalars.contains { $0.value == 0x1B }, "\(arguments): \(printed)")
+            #expect(arguments[1] != "--manifest" || arguments[3] != forged || printed.contains(#"\u{1B}[2J"#),
+                "\(arguments): \(printed)")
+        }
     }
 
     @Test func aLinkToAFileOutsideTheFolderIsNotRead() throws {

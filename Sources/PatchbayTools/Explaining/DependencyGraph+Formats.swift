@@ -39,7 +39,7 @@ extension DependencyGraph {
             lines.append("  classDef entry stroke-width: 3px")
             lines.append("  class " + roots.joined(separator: ",") + " entry")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.map(\.escapingControlCharacters).joined(separator: "\n") + "\n"
     }
 
     /// The graph in Graphviz DOT (`dot -Tsvg`): each injector a cluster, each
@@ -77,7 +77,7 @@ extension DependencyGraph {
         // Entry points, the types the app resolves itself: the graph's roots.
         for root in roots { lines.append("  \(root) [penwidth=3];") }
         lines.append("}")
-        return lines.joined(separator: "\n") + "\n"
+        return lines.map(\.escapingControlCharacters).joined(separator: "\n") + "\n"
     }
 
     // MARK: - Labels
@@ -86,10 +86,11 @@ extension DependencyGraph {
         file + (environment.map { " (environment \($0))" } ?? "")
     }
 
-    /// The lines of a node's label, unescaped.
+    /// The lines of a node's label, not yet escaped for a format; a control character in a name (from
+    /// the manifest) is already written as an escape, so it neither breaks a line nor reaches a terminal.
     static func labelLines(_ node: Node) -> [String] {
-        guard let factory = node.factory else { return [node.type, "not bound"] }
-        var lines = [node.type, factory + (node.lifetime.map { " (\($0))" } ?? "")]
+        guard let factory = node.factory else { return [node.type.escapingControlCharacters, "not bound"] }
+        var lines = [node.type, factory + (node.lifetime.map { " (\($0))" } ?? "")].map(\.escapingControlCharacters)
         if node.resolvesByHand { lines.append("needs unknown (resolves by hand)") }
         return lines
     }

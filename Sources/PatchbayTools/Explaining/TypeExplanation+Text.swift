@@ -31,7 +31,7 @@ extension TypeExplanation {
         }
         let place = file + (environment.map { " (environment \($0))" } ?? "")
         if let collection, requestedCollection || (resolution == nil && !collection.elements.isEmpty) {
-            return collectionLines(collection, place: place).joined(separator: "\n") + "\n"
+            return collectionLines(collection, place: place).map(\.escapingControlCharacters).joined(separator: "\n") + "\n"
         }
         switch outcome {
         case .bound(let resolution):
@@ -101,7 +101,8 @@ extension TypeExplanation {
                     + (injector == .primary ? "" : ", \"injector\": \"\(injector)\"") + " }")
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        // Names come from the manifest: a line break or terminal escape in one prints escaped, forging no line.
+        return lines.map(\.escapingControlCharacters).joined(separator: "\n") + "\n"
     }
 
     /// A collection: its elements in order, or why it is empty.

@@ -33,6 +33,22 @@ import Testing
         #expect(try loader.load(contentsOf: short.file("a0.json")).bindings.isEmpty)
     }
 
+    @Test func aFolderOfChainedFilesIsCheckedThroughTheManifestsAnAppLoads() throws {
+        // Every file but a0.json is a parent, checked through a0.json's chain: one error, at the
+        // `extends` that crosses the limit, not one chain of 32 loaded (and reported) per file.
+        let folder = try Self.chain(300)
+        let report = try ManifestChecker(catalog: FactoryCatalog.notes.ignoringEntryPoints).check([folder.url])
+        #expect(report.manifestCount == 300)
+        #expect(report.diagnostics.map(\.code) == [.extendsTooLong], "\(report.diagnostics.prefix(3))")
+        #expect(report.diagnostics.first?.file.hasSuffix("a32.json") == true)
+        // A parent with a problem of its own is still reported, once.
+        let broken = try Self.chain(5)
+        try Data(#"{"format":1,"extends":"a3.json","bindings":[],"oops":1}"#.utf8).write(to: broken.file("a2.json"))
+        let brokenReport = try ManifestChecker(catalog: FactoryCatalog.notes.ignoringEntryPoints).check([broken.url])
+        #expect(brokenReport.diagnostics.map(\.code) == [.unknownKey], "\(brokenReport.diagnostics)")
+        #expect(brokenReport.diagnostics.first?.file.hasSuffix("a2.json") == true)
+    }
+
     @Test func controlCharactersFromTheInputNeverReachTheOutputRaw() throws {
         let forged = "x\n::error file=production.json,line=1,col=1::FORGED\u{1B}[2J"
         let text = #"{ "format": 1, "bindings": [ { "protocol": "Clock", "factory": ""#

@@ -94,6 +94,9 @@ public struct ManifestChecker: Sendable {
             // A manifest in a checked folder that is a link to a file outside it is
             // refused unread, by the rule `extends` follows: CI logs are often public.
             let folder = Self.isFolder(path) ? PhysicalPath.of(path.standardizedFileURL.path) : nil
+            // Each file is read on its own first, its `extends` not followed: that is enough to know
+            // which files are parents, and a folder of 10,000 files each extending the next must not
+            // load every chain of 32 (the limit) once per file.
             var loaded = files.map { file -> (file: URL, result: (Manifest?, [Diagnostic])) in
                 if let folder, PhysicalPath.relative(PhysicalPath.of(file.standardizedFileURL.path), below: folder) == nil {
                     return (file, (nil, [Diagnostic(
@@ -101,11 +104,12 @@ public struct ManifestChecker: Sendable {
                             + "(\(folder)); keep manifests inside the folder, as 'extends' requires",
                         file: ManifestLoader.displayPath(for: file))]))
                 }
-                return (file, loader.loadCollecting(contentsOf: file))
+                return (file, loader.loadCollecting(contentsOf: file, followingExtends: false))
             }
             // A file that another checked manifest extends is a partial manifest
             // (a shared base): its bindings are validated through each child, at
-            // their places in the parent file, not on their own.
+            // their places in the parent file, not on their own, and its own
+            // `extends` is followed by each child's chain, as an app follows it.
             let parents = Set(loaded.compactMap { file, result -> String? in
                 guard let relative = result.0?.extends else { return nil }
                 return PhysicalPath.of(
@@ -114,13 +118,16 @@ public struct ManifestChecker: Sendable {
             var named: [Bool]?
             for index in loaded.indices {
                 let file = loaded[index].file
-                let (manifest, loadDiagnostics) = loaded[index].result
+                var (manifest, loadDiagnostics) = loaded[index].result
                 // Each manifest, with the text it was read from, is let go once validated.
                 loaded[index].result = (nil, [])
-                run.add(loadDiagnostics)
-                guard let manifest, !parents.contains(PhysicalPath.of(file.standardizedFileURL.path)) else {
-                    continue
+                let isParent = parents.contains(PhysicalPath.of(file.standardizedFileURL.path))
+                if !isParent, manifest?.extends != nil {
+                    // A manifest an app loads: read again with its chain, every parent's problems with it.
+                    (manifest, loadDiagnostics) = loader.loadCollecting(contentsOf: file)
                 }
+                run.add(loadDiagnostics)
+                guard let manifest, !isParent else { continue }
                 run.noteUnsetVariables(in: manifest)
                 let validator = try run.validator(forFolder: file.deletingLastPathComponent())
                 let result = validator.run(manifest)

@@ -69,13 +69,17 @@ public struct ManifestLoader: Sendable {
     }
 
     /// Loads a file, returning whatever could be read and every diagnostic.
-    package func loadCollecting(contentsOf url: URL, displayPath: String? = nil) -> (Manifest?, [Diagnostic]) {
+    /// - Parameter followingExtends: Whether its `extends` chain is loaded and merged (as an app loads
+    ///   it); without, the file alone is read, with `extends` left as written.
+    package func loadCollecting(
+        contentsOf url: URL, displayPath: String? = nil, followingExtends: Bool = true
+    ) -> (Manifest?, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         let url = url.standardizedFileURL
         let root = url.deletingLastPathComponent()
         let manifest = loadFile(
             url, display: displayPath ?? Self.displayPath(for: url), root: root, chain: [], depth: 0,
-            diagnostics: &diagnostics)
+            followingExtends: followingExtends, diagnostics: &diagnostics)
         return (manifest, diagnostics)
     }
 
@@ -83,7 +87,7 @@ public struct ManifestLoader: Sendable {
 
     private func loadFile(
         _ url: URL, display: String, root: URL, chain: [String], visited: [String] = [], depth: Int,
-        diagnostics: inout [Diagnostic]
+        followingExtends: Bool = true, diagnostics: inout [Diagnostic]
     ) -> Manifest? {
         let data: Data
         do {
@@ -106,7 +110,7 @@ public struct ManifestLoader: Sendable {
         diagnostics += parser.diagnostics
         guard let parsed else { return nil }
         let manifest = interpolate(parsed, diagnostics: &diagnostics)
-        guard manifest.extends != nil else { return manifest }
+        guard manifest.extends != nil, followingExtends else { return manifest }
         return resolveExtends(
             of: manifest, at: url, root: root, chain: chain + [display],
             visited: visited + [PhysicalPath.of(url.path)], diagnostics: &diagnostics)

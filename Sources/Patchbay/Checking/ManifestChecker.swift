@@ -122,9 +122,10 @@ public struct ManifestChecker: Sendable {
                 // Each manifest, with the text it was read from, is let go once validated.
                 loaded[index].result = (nil, [])
                 let isParent = parents.contains(PhysicalPath.of(file.standardizedFileURL.path))
-                if !isParent, manifest?.extends != nil {
-                    // A manifest an app loads: read again with its chain, every parent's problems with it.
-                    (manifest, loadDiagnostics) = loader.loadCollecting(contentsOf: file)
+                if !isParent, let alone = manifest, alone.extends != nil {
+                    // A manifest an app loads: its chain followed, every parent's problems with it.
+                    let (merged, chainDiagnostics) = loader.resolvingExtends(of: alone, at: file)
+                    (manifest, loadDiagnostics) = (merged, loadDiagnostics + chainDiagnostics)
                 }
                 run.add(loadDiagnostics)
                 guard let manifest, !isParent else { continue }

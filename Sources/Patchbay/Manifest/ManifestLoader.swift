@@ -83,6 +83,18 @@ public struct ManifestLoader: Sendable {
         return (manifest, diagnostics)
     }
 
+    /// Follows the `extends` chain of `manifest`, read from `url` alone (by `loadCollecting(contentsOf:displayPath:followingExtends:)`
+    /// without following it), as loading the file with its chain would: a check that read every file of a
+    /// folder alone reads the manifests an app loads no second time.
+    package func resolvingExtends(of manifest: Manifest, at url: URL) -> (Manifest, [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        let url = url.standardizedFileURL
+        let merged = resolveExtends(
+            of: manifest, at: url, root: url.deletingLastPathComponent(), chain: [manifest.file],
+            visited: [PhysicalPath.of(url.path)], diagnostics: &diagnostics)
+        return (merged, diagnostics)
+    }
+
     // MARK: - Files and extends
 
     private func loadFile(

@@ -36,17 +36,45 @@ import Testing
     @Test func aFolderOfChainedFilesIsCheckedThroughTheManifestsAnAppLoads() throws {
         // Every file but a0.json is a parent, checked through a0.json's chain: one error, at the
         // `extends` that crosses the limit, not one chain of 32 loaded (and reported) per file.
+        let checker = ManifestChecker(loader: ManifestLoader(environment: [:]))  // no catalog: no warnings
         let folder = try Self.chain(300)
-        let report = try ManifestChecker(catalog: FactoryCatalog.notes.ignoringEntryPoints).check([folder.url])
+        let report = try checker.check([folder.url])
         #expect(report.manifestCount == 300)
         #expect(report.diagnostics.map(\.code) == [.extendsTooLong], "\(report.diagnostics.prefix(3))")
         #expect(report.diagnostics.first?.file.hasSuffix("a32.json") == true)
         // A parent with a problem of its own is still reported, once.
         let broken = try Self.chain(5)
         try Data(#"{"format":1,"extends":"a3.json","bindings":[],"oops":1}"#.utf8).write(to: broken.file("a2.json"))
-        let brokenReport = try ManifestChecker(catalog: FactoryCatalog.notes.ignoringEntryPoints).check([broken.url])
+        let brokenReport = try checker.check([broken.url])
         #expect(brokenReport.diagnostics.map(\.code) == [.unknownKey], "\(brokenReport.diagnostics)")
         #expect(brokenReport.diagnostics.first?.file.hasSuffix("a2.json") == true)
+    }
+
+    @Test func aCycleOfParentsAloneIsStillReported() throws {
+        // Every file of these folders is a parent: no child outside the cycle would follow it.
+        let checker = ManifestChecker(loader: ManifestLoader(environment: [:]))
+        let itself = try ManifestFolder(["a.json": #"{"format":1,"extends":"a.json","bindings":[]}"#])
+        let pair = try ManifestFolder([
+            "production.json": #"{"format":1,"extends":"base.json","bindings":[]}"#,
+            "base.json": #"{"format":1,"extends":"production.json","bindings":[]}"#,
+        ])
+        for folder in [itself, pair] {
+            let report = try checker.check([folder.url])
+            #expect(report.diagnostics.map(\.code) == [.extendsCycle], "\(report.diagnostics)")
+            #expect(report.failed())
+            // As the app refuses it.
+            let first = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()[0]
+            #expect(throws: ManifestError.self) { try ManifestLoader(environment: [:]).load(contentsOf: folder.file(first)) }
+        }
+        // A cycle with a child outside it is reported through the child, once.
+        let tail = try ManifestFolder([
+            "app.json": #"{"format":1,"extends":"base.json","bindings":[]}"#,
+            "base.json": #"{"format":1,"extends":"shared.json","bindings":[]}"#,
+            "shared.json": #"{"format":1,"extends":"base.json","bindings":[]}"#,
+        ])
+        let tailReport = try checker.check([tail.url])
+        #expect(tailReport.diagnostics.filter { $0.code == .extendsCycle }.count >= 1, "\(tailReport.diagnostics)")
+        #expect(tailReport.failed())
     }
 
     @Test func controlCharactersFromTheInputNeverReachTheOutputRaw() throws {
@@ -82,6 +110,8 @@ import Testing
             #expect(!printed.unicodeScalars.contains { $0.value == 0x1B }, "\(arguments): \(printed)")
             #expect(arguments[1] != "--manifest" || arguments[3] != forged || printed.contains(#"\u{1B}[2J"#),
                 "\(arguments): \(printed)")
+            // The binding is there, escaped, not dropped.
+            #expect(arguments[0] != "graph" || printed.contains("::error::FORGED") && printed.contains("[2J"), "\(arguments): \(printed)")
         }
     }
 
@@ -107,7 +137,7 @@ import Testing
             Issue.record("a check read a catalog.json linked from outside its folder")
         } catch {
             #expect(!error.description.contains("SECRET") && error.diagnostics.isEmpty)
-            #expect(error.description.contains("link to a file outside its folder"), "\(error.description)")
+            #expect(error.description.contains("link leading outside its folder"), "\(error.description)")
         }
         let result = try runProduct("patchbay", ["check", folder.url.path])
         #expect(result.status == 2)

@@ -110,24 +110,29 @@ public struct ManifestChecker: Sendable {
             // (a shared base): its bindings are validated through each child, at
             // their places in the parent file, not on their own, and its own
             // `extends` is followed by each child's chain, as an app follows it.
-            let parents = Set(loaded.compactMap { file, result -> String? in
-                guard let relative = result.0?.extends else { return nil }
-                return PhysicalPath.of(
-                    URL(fileURLWithPath: relative, relativeTo: file.deletingLastPathComponent()).standardizedFileURL.path)
-            })
+            let links = loaded.map { file, result in
+                ExtendsLinks.Link(file: PhysicalPath.of(file.standardizedFileURL.path), parent: result.0?.extends.map {
+                    PhysicalPath.of(URL(fileURLWithPath: $0, relativeTo: file.deletingLastPathComponent()).standardizedFileURL.path)
+                })
+            }
+            let parents = Set(links.compactMap(\.parent))
+            // A cycle of parents has no child outside it to follow it: one file of each is followed too.
+            let cycleEntries = ExtendsLinks.cycleEntries(of: links)
             var named: [Bool]?
             for index in loaded.indices {
                 let file = loaded[index].file
-                var (manifest, loadDiagnostics) = loaded[index].result
+                let (alone, loadDiagnostics) = loaded[index].result
+                var manifest = alone
                 // Each manifest, with the text it was read from, is let go once validated.
                 loaded[index].result = (nil, [])
-                let isParent = parents.contains(PhysicalPath.of(file.standardizedFileURL.path))
-                if !isParent, let alone = manifest, alone.extends != nil {
+                let isParent = parents.contains(links[index].file)
+                run.add(loadDiagnostics)
+                if !isParent || cycleEntries.contains(links[index].file), let alone, alone.extends != nil {
                     // A manifest an app loads: its chain followed, every parent's problems with it.
                     let (merged, chainDiagnostics) = loader.resolvingExtends(of: alone, at: file)
-                    (manifest, loadDiagnostics) = (merged, loadDiagnostics + chainDiagnostics)
+                    manifest = merged
+                    run.add(chainDiagnostics)
                 }
-                run.add(loadDiagnostics)
                 guard let manifest, !isParent else { continue }
                 run.noteUnsetVariables(in: manifest)
                 let validator = try run.validator(forFolder: file.deletingLastPathComponent())
@@ -188,7 +193,7 @@ public struct ManifestChecker: Sendable {
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         let physicalFolder = PhysicalPath.of(folder.standardizedFileURL.path)
         guard PhysicalPath.relative(PhysicalPath.of(file.standardizedFileURL.path), below: physicalFolder) != nil else {
-            throw UnusablePath(description: "the catalog \(file.relativePath) is a link to a file outside its folder "
+            throw UnusablePath(description: "the catalog \(file.relativePath) is a link leading outside its folder "
                 + "(\(physicalFolder)), so it was not read; keep catalog.json in the manifests' folder, or name the "
                 + "description with --catalog FILE")
         }

@@ -135,6 +135,15 @@ struct ManifestLocation {
     /// A configuration file that cannot be followed; SwiftPM prints it and the build fails.
     struct ConfigurationError: Error, CustomStringConvertible {
         let description: String
+        /// The folders come from the configuration file: a control character in one is escaped, as
+        /// `patchbay check` escapes what it quotes, so no line of the build log is forged.
+        init(description: String) { self.description = ManifestLocation.printable(description) }
+    }
+
+    /// `text` with every control character written as an escape (`\u{1B}`), for the build log.
+    static func printable(_ text: String) -> String {
+        text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
+            ? "\\u{" + String($0.value, radix: 16, uppercase: true) + "}" : String($0) }.joined()
     }
 }
 

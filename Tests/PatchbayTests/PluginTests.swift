@@ -187,6 +187,19 @@ import Testing
         let configured = package.appendingPathComponent("Config/Manifests")
         try files.createDirectory(at: configured, withIntermediateDirectories: true)
         try good.write(to: configured.appendingPathComponent("production.json"), atomically: true, encoding: .utf8)
+
+        // A listed folder that holds no manifest fails the build, naming it
+        // (asked while the build still fails, so that SwiftPM runs the plugin again):
+        // its name comes from the file, so a control character in it is
+        // printed escaped (no terminal cleared, no line forged), while the
+        // message keeps its own line breaks.
+        try "Config/Manifests\nGone\u{1B}[2J\n"
+            .write(to: package.appendingPathComponent(".patchbay-manifests"), atomically: true, encoding: .utf8)
+        let gone = try swift(["build"], in: package)
+        #expect(gone.status != 0, "\(gone.output)")
+        #expect(gone.output.contains("/PluginPackage/Gone\\u{1B}[2J, which holds no manifest"), "\(gone.output)")
+        #expect(!gone.output.contains("\u{1B}"), "\(gone.output)")
+
         try "# folders of manifests, one per line\nConfig/Manifests\n"
             .write(to: package.appendingPathComponent(".patchbay-manifests"), atomically: true, encoding: .utf8)
         let chosen = try swift(["build"], in: package)

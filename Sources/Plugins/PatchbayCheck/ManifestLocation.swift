@@ -35,7 +35,7 @@ struct ManifestLocation {
 
         /// The folders looked in, one per line, for a message.
         var lookedList: String {
-            looked.map { "  " + $0.path }.joined(separator: "\n")
+            looked.map { "  " + ManifestLocation.printable($0.path) }.joined(separator: "\n")
         }
     }
 
@@ -56,7 +56,7 @@ struct ManifestLocation {
                 search.looked.append(folder)
                 guard let location = find(in: folder) else {
                     throw ConfigurationError(description: """
-                        \(configured.file.path) lists \(folder.path), which holds no manifest \
+                        \(printable(configured.file.path)) lists \(printable(folder.path)), which holds no manifest \
                         (a *.json file other than catalog.json and *.schema.json)
                         """)
                 }
@@ -91,13 +91,13 @@ struct ManifestLocation {
         let file = package.appendingPathComponent(configurationFileName)
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-            throw ConfigurationError(description: "cannot read \(file.path) as UTF-8 text")
+            throw ConfigurationError(description: "cannot read \(printable(file.path)) as UTF-8 text")
         }
         let lines = text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         guard !lines.isEmpty else {
-            throw ConfigurationError(description: "\(file.path) names no folder: write one folder of manifests per line")
+            throw ConfigurationError(description: "\(printable(file.path)) names no folder: write one folder of manifests per line")
         }
         let folders = lines.map { line in
             (line.hasPrefix("/") ? URL(fileURLWithPath: line) : package.appendingPathComponent(line)).standardizedFileURL
@@ -133,14 +133,15 @@ struct ManifestLocation {
     }
 
     /// A configuration file that cannot be followed; SwiftPM prints it and the build fails.
+    /// Every path it quotes goes through ``printable(_:)``; the message's own
+    /// line breaks stay, so the list of folders reads one per line.
     struct ConfigurationError: Error, CustomStringConvertible {
         let description: String
-        /// The folders come from the configuration file: a control character in one is escaped, as
-        /// `patchbay check` escapes what it quotes, so no line of the build log is forged.
-        init(description: String) { self.description = ManifestLocation.printable(description) }
     }
 
-    /// `text` with every control character written as an escape (`\u{1B}`), for the build log.
+    /// `text` with every control character written as an escape (`\u{1B}`), for the build log:
+    /// the folders come from the configuration file, and a line break in one would forge a
+    /// line of the log, so each quoted path is escaped as `patchbay check` escapes what it quotes.
     static func printable(_ text: String) -> String {
         text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
             ? "\\u{" + String($0.value, radix: 16, uppercase: true) + "}" : String($0) }.joined()

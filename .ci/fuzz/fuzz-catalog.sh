@@ -30,15 +30,7 @@ fuzz_build fuzz-catalog .ci/fuzz/FuzzCatalog.swift PatchbayTools
 cp Manifests/*.json "$OUT/cwd/"
 
 # Seeds: the example's description and every description of the bad corpus.
-SEEDS="$OUT/seeds"
-rm -rf "$SEEDS"
-mkdir -p "$SEEDS"
-n=0
-while IFS= read -r -d '' file; do
-    n=$((n + 1))
-    cp "$file" "$SEEDS/seed-$n-$(basename "$(dirname "$file")")-$(basename "$file")"
-done < <(find Manifests/catalog.json Tests/Fixtures/BadCatalogs -type f -name '*.json' ! -name 'manifest.json' -print0)
-echo "== $n seed files"
+find Manifests/catalog.json Tests/Fixtures/BadCatalogs -type f -name '*.json' ! -name 'manifest.json' -print0 | fuzz_seeds
 
 # A description is longer than a manifest: the example's is 7 KB.
 fuzz_run fuzz-catalog "$ROOT/.ci/fuzz/catalog.dict" 16384

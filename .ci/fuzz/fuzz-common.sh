@@ -30,6 +30,20 @@ fuzz_build() {
         "$OUT/Patchbay.o" "$OUT/$module.o" -o "$OUT/$executable"
 }
 
+# fuzz_seeds: copies the files whose paths come NUL-separated on standard
+# input into $OUT/seeds, each named after its folder and its name (corpus
+# cases share names such as catalog.json), and says how many.
+fuzz_seeds() {
+    local seeds="$OUT/seeds" n=0 file
+    rm -rf "$seeds"
+    mkdir -p "$seeds"
+    while IFS= read -r -d '' file; do
+        n=$((n + 1))
+        cp "$file" "$seeds/seed-$n-$(basename "$(dirname "$file")")-$(basename "$file")"
+    done
+    echo "== $n seed files"
+}
+
 # fuzz_run EXECUTABLE DICTIONARY MAX_LEN: replays REPLAY, or fuzzes for
 # SECONDS_TO_RUN from the corpus and $OUT/seeds, in $OUT/cwd.
 fuzz_run() {

@@ -29,14 +29,6 @@ fuzz_build fuzz-manifest .ci/fuzz/FuzzManifest.swift NotesKit
 cp Manifests/*.json "$OUT/cwd/"
 
 # Seeds: the example manifests and every file of the bad corpus (sub-folders too).
-SEEDS="$OUT/seeds"
-rm -rf "$SEEDS"
-mkdir -p "$SEEDS"
-n=0
-while IFS= read -r -d '' file; do
-    n=$((n + 1))
-    cp "$file" "$SEEDS/seed-$n-$(basename "$file")"
-done < <(find Manifests Tests/Fixtures/BadManifests -type f ! -name '*.expected' ! -name '*.md' ! -name '.*' -print0)
-echo "== $n seed files"
+find Manifests Tests/Fixtures/BadManifests -type f ! -name '*.expected' ! -name '*.md' ! -name '.*' -print0 | fuzz_seeds
 
 fuzz_run fuzz-manifest "$ROOT/.ci/fuzz/manifest.dict" 8192

@@ -33,6 +33,24 @@ import Testing
         #expect(try loader.load(contentsOf: short.file("a0.json")).bindings.isEmpty)
     }
 
+    @Test func aLimitRaisedFarIsFollowedInALoopNotOnTheStack() throws {
+        // The message advises raising the limit, and an app may raise it far: a chain of thousands then
+        // loads, each parent read in a loop, where a call per parent ran out of stack at 3,000 files.
+        let folder = try Self.chain(5_000)
+        try Data(#"{"format":1,"bindings":[{"protocol":"Base","factory":"f"}]}"#.utf8).write(to: folder.file("a4999.json"))
+        try Data(#"{"format":1,"extends":"a1.json","bindings":[{"protocol":"Child","factory":"g"}]}"#.utf8)
+            .write(to: folder.file("a0.json"))
+        let loader = ManifestLoader(limits: ManifestLimits(maxExtendsChain: 10_000), environment: [:])
+        let manifest = try loader.load(contentsOf: folder.file("a0.json"))
+        // The topmost parent's binding first, the child's last: the whole chain was merged.
+        #expect(manifest.bindings.map(\.protocolName) == ["Base", "Child"])
+        // A cycle at the end of a long chain is still found, and named with the whole chain.
+        try Data(#"{"format":1,"extends":"a0.json","bindings":[]}"#.utf8).write(to: folder.file("a4999.json"))
+        let (_, diagnostics) = loader.loadCollecting(contentsOf: folder.file("a0.json"), displayPath: "a0.json")
+        #expect(diagnostics.map(\.code) == [.extendsCycle], "\(diagnostics.map(\.code))")
+        #expect(diagnostics.first?.file == "a4999.json")
+    }
+
     @Test func aFolderOfChainedFilesIsCheckedThroughTheManifestsAnAppLoads() throws {
         // Every file but a0.json is a parent, checked through a0.json's chain: one error, at the
         // `extends` that crosses the limit, not one chain of 32 loaded (and reported) per file.

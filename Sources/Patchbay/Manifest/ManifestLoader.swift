@@ -128,14 +128,52 @@ public struct ManifestLoader: Sendable {
             visited: visited + [PhysicalPath.of(url.path)], diagnostics: &diagnostics)
     }
 
-    /// Loads the parent and puts the child's bindings after the parent's; the
-    /// validator lets a child's binding replace the parent's with the same key.
+    /// Loads the chain of parents of `child`, each file alone, and merges it
+    /// from the topmost parent down: a child's bindings come after its
+    /// parent's, and the validator lets them replace the parent's with the
+    /// same key. A loop, not a recursion: `maxExtendsChain` bounds the chain,
+    /// an app may raise it, and no chain of files may then exhaust the stack
+    /// (a secondary thread's is 512 KiB on Apple platforms).
     private func resolveExtends(
         of child: Manifest, at url: URL, root: URL, chain: [String], visited: [String] = [],
         diagnostics: inout [Diagnostic]
     ) -> Manifest {
-        guard let relative = child.extends else { return child }
-        let chain = chain.isEmpty ? [child.file] : chain
+        var files = [child]
+        var current = (manifest: child, url: url)
+        var chain = chain.isEmpty ? [child.file] : chain
+        var visited = Set(visited)
+        while let parent = loadParent(
+            of: current.manifest, at: current.url, root: root, chain: chain, visited: visited, diagnostics: &diagnostics)
+        {
+            files.append(parent.manifest)
+            chain.append(parent.display)
+            visited.insert(PhysicalPath.of(parent.url.path))
+            current = (parent.manifest, parent.url)
+        }
+        var merged = files.removeLast()
+        while let child = files.popLast() {
+            // The validator lets a binding of a shallower file (the child)
+            // replace the parent's binding with the same key.
+            merged.bindings = merged.bindings + child.bindings
+            merged.file = child.file
+            merged.origin = child.origin
+            merged.extends = child.extends
+            merged.environment = child.environment ?? merged.environment
+            merged.injectors = child.injectors ?? merged.injectors
+            merged.format = child.format
+        }
+        return merged
+    }
+
+    /// The parent that `child`'s `extends` names, read alone; nil, with the
+    /// problem reported at the `extends`, when it is outside the folder,
+    /// closes a cycle, is missing or a folder, would make the chain too long,
+    /// or cannot be read. `chain` is the files loaded so far, for messages.
+    private func loadParent(
+        of child: Manifest, at url: URL, root: URL, chain: [String], visited: Set<String>,
+        diagnostics: inout [Diagnostic]
+    ) -> (manifest: Manifest, url: URL, display: String)? {
+        guard let relative = child.extends else { return nil }
         let position = child.origin?.position(of: ManifestKey.extends.rawValue) ?? SourcePosition(line: 1, column: 1)
         func report(_ code: DiagnosticCode, _ message: String) {
             diagnostics.append(Diagnostic(
@@ -155,44 +193,34 @@ public struct ManifestLoader: Sendable {
             report(.extendsOutside, "'extends' names \(relative), which is outside the manifests folder "
                 + "\(Self.displayPath(for: root)); chain: \((chain + [parentDisplay]).joined(separator: " -> ")). "
                 + "Keep every parent manifest inside the folder of the first one loaded")
-            return child
+            return nil
         }
         if visited.contains(resolvedParent) || resolvedParent == PhysicalPath.of(url.path) {
             report(.extendsCycle, "'extends' forms a cycle: \((chain + [parentDisplay]).joined(separator: " -> ")); "
                 + "remove 'extends' from one of these files")
-            return child
+            return nil
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parentURL.path, isDirectory: &isFolder) else {
             report(.extendsNotFound, "'extends' names \(relative), which does not exist (looked for "
                 + "\(parentDisplay)); chain: \((chain + [parentDisplay]).joined(separator: " -> "))")
-            return child
+            return nil
         }
         guard !isFolder.boolValue else {
             report(.extendsNotFound, "'extends' names \(relative), which is a folder, not a manifest file; "
                 + "chain: \((chain + [parentDisplay]).joined(separator: " -> ")). Name the parent's .json file")
-            return child
+            return nil
         }
         let depth = (child.origin?.depth ?? 0) + 1
         guard depth <= limits.maxExtendsChain else {
             report(.extendsTooLong, "'extends' chain is longer than \(limits.maxExtendsChain) files (the limit) at "
                 + "\(child.file) -> \(parentDisplay); flatten the chain, or raise ManifestLimits.maxExtendsChain")
-            return child
+            return nil
         }
-        guard var merged = loadFile(
-            parentURL, display: parentDisplay, root: root, chain: chain, visited: visited, depth: depth,
-            diagnostics: &diagnostics)
-        else { return child }
-        // The validator lets a binding of a shallower file (the child) replace
-        // the parent's binding with the same key.
-        merged.bindings = merged.bindings + child.bindings
-        merged.file = child.file
-        merged.origin = child.origin
-        merged.extends = child.extends
-        merged.environment = child.environment ?? merged.environment
-        merged.injectors = child.injectors ?? merged.injectors
-        merged.format = child.format
-        return merged
+        let parent = loadFile(
+            parentURL, display: parentDisplay, root: root, chain: chain, visited: [], depth: depth,
+            followingExtends: false, diagnostics: &diagnostics)
+        return parent.map { ($0, parentURL, parentDisplay) }
     }
 
     /// The path names something other than a regular file.

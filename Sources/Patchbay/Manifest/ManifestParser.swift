@@ -350,7 +350,8 @@ public struct ManifestLimits: Sendable, Hashable {
     public var maxDepth: Int
     /// The longest `extends` chain followed, in files after the first: 32 by
     /// default, far beyond any real deployment's. Checked before each parent
-    /// is loaded, so no chain of files can exhaust the stack.
+    /// is loaded; parents are loaded in a loop, not a call per parent, so
+    /// even a limit raised far lets no chain of files exhaust the stack.
     public var maxExtendsChain: Int
 
     /// Creates limits.

@@ -59,9 +59,10 @@ public struct ManifestLoader: Sendable {
                 // does its folder, as the first file's folder does in `load(contentsOf:)`.
                 let url = URL(fileURLWithPath: file, relativeTo: base).absoluteURL.standardizedFileURL
                 let isAbsolute = file.hasPrefix("/")
+                // Bytes from memory: the file at `url` is not what was read.
                 manifest = resolveExtends(
-                    of: manifest!, at: url, root: isAbsolute ? url.deletingLastPathComponent() : base, chain: [],
-                    diagnostics: &diagnostics)
+                    of: manifest!, at: url, root: isAbsolute ? url.deletingLastPathComponent() : base,
+                    startIsOnDisk: false, diagnostics: &diagnostics)
             }
         }
         guard let manifest, !diagnostics.containsErrors else { throw ManifestError(diagnostics: diagnostics) }
@@ -78,7 +79,7 @@ public struct ManifestLoader: Sendable {
         let url = url.standardizedFileURL
         let root = url.deletingLastPathComponent()
         let manifest = loadFile(
-            url, display: displayPath ?? Self.displayPath(for: url), root: root, chain: [], depth: 0,
+            url, display: displayPath ?? Self.displayPath(for: url), root: root, depth: 0,
             followingExtends: followingExtends, diagnostics: &diagnostics)
         return (manifest, diagnostics)
     }
@@ -89,16 +90,14 @@ public struct ManifestLoader: Sendable {
     package func resolvingExtends(of manifest: Manifest, at url: URL) -> (Manifest, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         let url = url.standardizedFileURL
-        let merged = resolveExtends(
-            of: manifest, at: url, root: url.deletingLastPathComponent(), chain: [manifest.file],
-            visited: [PhysicalPath.of(url.path)], diagnostics: &diagnostics)
+        let merged = resolveExtends(of: manifest, at: url, root: url.deletingLastPathComponent(), diagnostics: &diagnostics)
         return (merged, diagnostics)
     }
 
     // MARK: - Files and extends
 
     private func loadFile(
-        _ url: URL, display: String, root: URL, chain: [String], visited: [String] = [], depth: Int,
+        _ url: URL, display: String, root: URL, depth: Int,
         followingExtends: Bool = true, diagnostics: inout [Diagnostic]
     ) -> Manifest? {
         let data: Data
@@ -123,9 +122,7 @@ public struct ManifestLoader: Sendable {
         guard let parsed else { return nil }
         let manifest = interpolate(parsed, diagnostics: &diagnostics)
         guard manifest.extends != nil, followingExtends else { return manifest }
-        return resolveExtends(
-            of: manifest, at: url, root: root, chain: chain + [display],
-            visited: visited + [PhysicalPath.of(url.path)], diagnostics: &diagnostics)
+        return resolveExtends(of: manifest, at: url, root: root, diagnostics: &diagnostics)
     }
 
     /// Loads the chain of parents of `child`, each file alone, and merges it
@@ -134,21 +131,25 @@ public struct ManifestLoader: Sendable {
     /// same key. A loop, not a recursion: `maxExtendsChain` bounds the chain,
     /// an app may raise it, and no chain of files may then exhaust the stack
     /// (a secondary thread's is 512 KiB on Apple platforms).
+    /// - Parameter startIsOnDisk: Whether `child` was read from `url`; a
+    ///   parent that is that file closes a cycle further up the chain only
+    ///   then (extending it directly always does).
     private func resolveExtends(
-        of child: Manifest, at url: URL, root: URL, chain: [String], visited: [String] = [],
-        diagnostics: inout [Diagnostic]
+        of child: Manifest, at url: URL, root: URL, startIsOnDisk: Bool = true, diagnostics: inout [Diagnostic]
     ) -> Manifest {
+        // Each path is resolved once (see ``PhysicalPath``): the root for
+        // every containment check, each file for the cycle checks.
+        let resolvedRoot = PhysicalPath.of(root.path)
         var files = [child]
-        var current = (manifest: child, url: url)
-        var chain = chain.isEmpty ? [child.file] : chain
-        var visited = Set(visited)
+        var current = ExtendsLink(manifest: child, url: url, resolved: PhysicalPath.of(url.path))
+        var visited: Set<String> = startIsOnDisk ? [current.resolved] : []
         while let parent = loadParent(
-            of: current.manifest, at: current.url, root: root, chain: chain, visited: visited, diagnostics: &diagnostics)
+            of: current, root: root, resolvedRoot: resolvedRoot, loaded: files, visited: visited,
+            diagnostics: &diagnostics)
         {
             files.append(parent.manifest)
-            chain.append(parent.display)
-            visited.insert(PhysicalPath.of(parent.url.path))
-            current = (parent.manifest, parent.url)
+            visited.insert(parent.resolved)
+            current = parent
         }
         var merged = files.removeLast()
         while let child = files.popLast() {
@@ -168,11 +169,12 @@ public struct ManifestLoader: Sendable {
     /// The parent that `child`'s `extends` names, read alone; nil, with the
     /// problem reported at the `extends`, when it is outside the folder,
     /// closes a cycle, is missing or a folder, would make the chain too long,
-    /// or cannot be read. `chain` is the files loaded so far, for messages.
+    /// or cannot be read. `loaded` is the chain so far, for messages.
     private func loadParent(
-        of child: Manifest, at url: URL, root: URL, chain: [String], visited: Set<String>,
+        of link: ExtendsLink, root: URL, resolvedRoot: String, loaded: [Manifest], visited: Set<String>,
         diagnostics: inout [Diagnostic]
-    ) -> (manifest: Manifest, url: URL, display: String)? {
+    ) -> ExtendsLink? {
+        let (child, url) = (link.manifest, link.url)
         guard let relative = child.extends else { return nil }
         let position = child.origin?.position(of: ManifestKey.extends.rawValue) ?? SourcePosition(line: 1, column: 1)
         func report(_ code: DiagnosticCode, _ message: String) {
@@ -184,31 +186,31 @@ public struct ManifestLoader: Sendable {
             .standardizedFileURL
         let parentDisplay = Self.display(
             parentURL, relativeTo: url, childDisplay: child.file, relative: relative, root: root)
-        // Resolved the same way on both sides, whether or not the parent
+        var chain: String { (loaded.map(\.file) + [parentDisplay]).joined(separator: " -> ") }
+        // Resolved the same way as the root, whether or not the parent
         // exists (see ``PhysicalPath``), so that a root under a symlink
         // (`/var` on macOS) still contains a parent that is missing.
-        let resolvedRoot = PhysicalPath.of(root.path)
         let resolvedParent = PhysicalPath.of(parentURL.path)
         guard resolvedParent.hasPrefix(resolvedRoot.hasSuffix("/") ? resolvedRoot : resolvedRoot + "/") else {
             report(.extendsOutside, "'extends' names \(relative), which is outside the manifests folder "
-                + "\(Self.displayPath(for: root)); chain: \((chain + [parentDisplay]).joined(separator: " -> ")). "
+                + "\(Self.displayPath(for: root)); chain: \(chain). "
                 + "Keep every parent manifest inside the folder of the first one loaded")
             return nil
         }
-        if visited.contains(resolvedParent) || resolvedParent == PhysicalPath.of(url.path) {
-            report(.extendsCycle, "'extends' forms a cycle: \((chain + [parentDisplay]).joined(separator: " -> ")); "
+        if visited.contains(resolvedParent) || resolvedParent == link.resolved {
+            report(.extendsCycle, "'extends' forms a cycle: \(chain); "
                 + "remove 'extends' from one of these files")
             return nil
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parentURL.path, isDirectory: &isFolder) else {
             report(.extendsNotFound, "'extends' names \(relative), which does not exist (looked for "
-                + "\(parentDisplay)); chain: \((chain + [parentDisplay]).joined(separator: " -> "))")
+                + "\(parentDisplay)); chain: \(chain)")
             return nil
         }
         guard !isFolder.boolValue else {
             report(.extendsNotFound, "'extends' names \(relative), which is a folder, not a manifest file; "
-                + "chain: \((chain + [parentDisplay]).joined(separator: " -> ")). Name the parent's .json file")
+                + "chain: \(chain). Name the parent's .json file")
             return nil
         }
         let depth = (child.origin?.depth ?? 0) + 1
@@ -218,9 +220,15 @@ public struct ManifestLoader: Sendable {
             return nil
         }
         let parent = loadFile(
-            parentURL, display: parentDisplay, root: root, chain: chain, visited: [], depth: depth,
-            followingExtends: false, diagnostics: &diagnostics)
-        return parent.map { ($0, parentURL, parentDisplay) }
+            parentURL, display: parentDisplay, root: root, depth: depth, followingExtends: false,
+            diagnostics: &diagnostics)
+        return parent.map { ExtendsLink(manifest: $0, url: parentURL, resolved: resolvedParent) }
+    }
+
+    /// A file of an `extends` chain: what it holds, where it is, and its
+    /// path with every link resolved, for the cycle check.
+    private struct ExtendsLink {
+        let manifest: Manifest, url: URL, resolved: String
     }
 
     /// The path names something other than a regular file.

@@ -48,7 +48,7 @@ struct CheckManifests: CommandPlugin {
             guard !folders.isEmpty else {
                 throw Failure(description: """
                     found no manifests to check. It looked in:
-                    \(looked.map { "  " + ManifestLocation.printable($0.path) }.joined(separator: "\n"))
+                    \(ManifestLocation.list(looked))
                     Put the manifests (*.json) in one of these folders, list the folders that hold them in \
                     \(package.appendingPathComponent(ManifestLocation.configurationFileName).path), \
                     or name a file or folder: swift package check-manifests PATH

@@ -34,9 +34,7 @@ struct ManifestLocation {
         var configuration: URL?
 
         /// The folders looked in, one per line, for a message.
-        var lookedList: String {
-            looked.map { "  " + ManifestLocation.printable($0.path) }.joined(separator: "\n")
-        }
+        var lookedList: String { ManifestLocation.list(looked) }
     }
 
     /// The manifests the app reads, for a target whose sources are in
@@ -137,6 +135,11 @@ struct ManifestLocation {
     /// line breaks stay, so the list of folders reads one per line.
     struct ConfigurationError: Error, CustomStringConvertible {
         let description: String
+    }
+
+    /// `folders`, one per line and indented, each path printable, for a message.
+    static func list(_ folders: [URL]) -> String {
+        folders.map { "  " + printable($0.path) }.joined(separator: "\n")
     }
 
     /// `text` with every control character written as an escape (`\u{1B}`), for the build log:

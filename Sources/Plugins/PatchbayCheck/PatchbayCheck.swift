@@ -113,10 +113,9 @@ extension PatchbayCheck: XcodeBuildToolPlugin {
         }
         guard let location = ManifestLocation.find(among: candidates) else {
             // As for a package: a target that asked for the check and checks nothing fails.
-            let looked = candidates.map { "  " + ManifestLocation.printable($0.path) }.joined(separator: "\n")
             throw ManifestLocation.ConfigurationError(description: """
                 PatchbayCheck found no manifests for target '\(target.displayName)'. It looked in:
-                \(looked)
+                \(ManifestLocation.list(candidates))
                 Put the manifests (*.json) in a folder named Manifests, in the target or at \
                 \(project.appendingPathComponent("Manifests").path)
                 """)

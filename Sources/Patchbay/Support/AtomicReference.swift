@@ -16,15 +16,22 @@
 struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
     @usableFromInline let pointer: UnsafeMutablePointer<Object?>
 
-    /// Allocates storage holding `nil`. Call ``destroy()`` when the owner goes.
-    init() {
-        pointer = .allocate(capacity: 1)
-        pointer.initialize(to: nil)
+    /// Allocates storage holding `nil`; with a `count` over 1, that many
+    /// references side by side in one allocation, this one the first and
+    /// ``neighbour(_:)`` the others. Call ``destroy(count:)`` when the owner goes.
+    init(count: Int = 1) {
+        pointer = .allocate(capacity: count)
+        pointer.initialize(repeating: nil, count: count)
     }
 
-    /// Releases the value and frees the storage.
-    func destroy() {
-        pointer.deinitialize(count: 1)
+    private init(pointer: UnsafeMutablePointer<Object?>) { self.pointer = pointer }
+
+    /// The reference `index` places after this one, in storage made with a `count` above `index`.
+    func neighbour(_ index: Int) -> AtomicReference { AtomicReference(pointer: pointer + index) }
+
+    /// Releases the values and frees the storage; `count` as it was made.
+    func destroy(count: Int = 1) {
+        pointer.deinitialize(count: count)
         pointer.deallocate()
     }
 

@@ -10,25 +10,36 @@
 /// threads waiting for that same instance. A factory that resolves its own
 /// dependencies takes other cells' locks, never this one again: a loop back
 /// to this cell is a cycle, which the resolution reports before taking the lock.
+///
+/// Open to one subclass, ``SingletonLifetime``, which is the cell of its
+/// one shared instance: a singleton binding is then one object, not two.
+/// Every member is final, so the subclass changes nothing of this.
 @usableFromInline
-final class InstanceCell: @unchecked Sendable {
-    private let lock = Lock()
-    @usableFromInline let instance = AtomicReference<AnyObject>()
+class InstanceCell: @unchecked Sendable {
+    /// The instance, and beside it in the same allocation the lock that
+    /// makings take, made by the first: an activation of 10,000 singletons
+    /// makes no lock for those an app never resolves.
+    @usableFromInline final let instance = AtomicReference<AnyObject>(count: 2)
 
-    deinit { instance.destroy() }
+    deinit { instance.destroy(count: 2) }
+
+    private final var lock: Lock {
+        let slot = instance.neighbour(1)
+        return unsafeDowncast(slot.load()?.takeUnretainedValue() ?? slot.initialize(Lock()), to: Lock.self)
+    }
 
     /// The instance, when it has been made. Kept alive by this cell.
     @inlinable
-    var current: AnyObject? { instance.load()?.takeUnretainedValue() }
+    final var current: AnyObject? { instance.load()?.takeUnretainedValue() }
 
     /// Lets go of the instance. Only when nothing can read this cell any more:
     /// a read is lock-free, so it must not race with this.
-    func retire() {
+    final func retire() {
         _ = instance.exchange(nil)
     }
 
     /// The instance, made by `make` if this is the first request.
-    func value(orMake make: () throws -> AnyObject) rethrows -> AnyObject {
+    final func value(orMake make: () throws -> AnyObject) rethrows -> AnyObject {
         if let made = current { return made }
         lock.lock()
         defer { lock.unlock() }
@@ -37,7 +48,7 @@ final class InstanceCell: @unchecked Sendable {
     }
 
     /// `binding`'s instance from this cell, made in `context` on the first request.
-    func instance<T>(
+    final func sharedInstance<T>(
         of binding: CompiledBinding, as _: T.Type, in context: ResolutionContext, argument: ArgumentValue?
     ) throws -> T {
         if let box = current { return binding.typed(box, as: T.self) }
@@ -47,7 +58,7 @@ final class InstanceCell: @unchecked Sendable {
 
     /// `binding`'s instance from this cell, made by an awaited request
     /// whose path ends with `binding` on the first request.
-    func instance<T>(
+    final func sharedInstance<T>(
         of binding: CompiledBinding, as _: T.Type, awaitedIn resolution: AwaitingResolution, path: [CompiledBinding]
     ) async throws(ResolutionError) -> T {
         let made = try await value(
@@ -70,7 +81,7 @@ final class InstanceCell: @unchecked Sendable {
     /// asking first at once await one making: the first starts it, the others
     /// wait for its result. If it fails, each of them gets the error, and the
     /// next request tries again.
-    func value(
+    final func value(
         awaiting make: @escaping @Sendable () async throws(ResolutionError) -> AnyObject,
         loop: () -> ResolutionError
     ) async throws(ResolutionError) -> AnyObject {

@@ -29,13 +29,13 @@ final class ScopedLifetime: LifetimeStorage {
     ) throws -> T {
         // The scope the resolve was asked in, else the task's current one.
         try cell(in: context.scope, for: binding, path: context.names + [binding.key.name])
-            .instance(of: binding, as: T.self, in: context, argument: argument)
+            .sharedInstance(of: binding, as: T.self, in: context, argument: argument)
     }
 
     func instance<T>(
         of binding: CompiledBinding, as _: T.Type, awaitedIn resolution: AwaitingResolution, path: [CompiledBinding]
     ) async throws(ResolutionError) -> T {
         try await cell(in: Scope.current, for: binding, path: path.map(\.key.name))
-            .instance(of: binding, as: T.self, awaitedIn: resolution, path: path)
+            .sharedInstance(of: binding, as: T.self, awaitedIn: resolution, path: path)
     }
 }

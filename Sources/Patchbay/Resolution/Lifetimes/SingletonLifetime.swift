@@ -7,29 +7,31 @@
 /// cell that code outside sees. A made instance is also read without asking
 /// this type, through ``sharedCell``: by the resolve fast path (see
 /// ``CompiledBinding/ready``) and by an awaited resolve.
-final class SingletonLifetime: LifetimeStorage {
-    /// The instance every request outside overrides shares.
-    private let cell = InstanceCell()
+///
+/// It is itself the cell of the instance every request outside overrides
+/// shares, so a singleton binding's storage is one allocation.
+final class SingletonLifetime: InstanceCell, LifetimeStorage, @unchecked Sendable {
+    override init() {}
 
     static var sharesInstances: Bool { true }
     static var isBuiltLight: Bool { false }
     static var isSharedWithinAResolve: Bool { false }
-    var sharedCell: InstanceCell? { cell }
+    var sharedCell: InstanceCell? { self }
 
     /// The cell a request uses: its override block's, else the shared one.
     private func cell(in overrides: OverrideTable?) -> InstanceCell {
-        overrides?.cell(for: ObjectIdentifier(self)) ?? cell
+        overrides?.cell(for: ObjectIdentifier(self)) ?? self
     }
 
     func instance<T>(
         of binding: CompiledBinding, as _: T.Type, in context: ResolutionContext, argument: ArgumentValue?
     ) throws -> T {
-        try cell(in: context.overrides).instance(of: binding, as: T.self, in: context, argument: argument)
+        try cell(in: context.overrides).sharedInstance(of: binding, as: T.self, in: context, argument: argument)
     }
 
     func instance<T>(
         of binding: CompiledBinding, as _: T.Type, awaitedIn resolution: AwaitingResolution, path: [CompiledBinding]
     ) async throws(ResolutionError) -> T {
-        try await cell(in: resolution.overrides).instance(of: binding, as: T.self, awaitedIn: resolution, path: path)
+        try await cell(in: resolution.overrides).sharedInstance(of: binding, as: T.self, awaitedIn: resolution, path: path)
     }
 }

@@ -19,7 +19,7 @@ final class WeakLifetime: LifetimeStorage {
     ) throws -> T {
         if let overrides = context.overrides {
             return try overrides.cell(for: ObjectIdentifier(self))
-                .instance(of: binding, as: T.self, in: context, argument: argument)
+                .sharedInstance(of: binding, as: T.self, in: context, argument: argument)
         }
         try context.checkCycle(binding)
         // Made under the lock, so two first requests share one instance.
@@ -40,7 +40,7 @@ final class WeakLifetime: LifetimeStorage {
     ) async throws(ResolutionError) -> T {
         if let overrides = resolution.overrides {
             return try await overrides.cell(for: ObjectIdentifier(self))
-                .instance(of: binding, as: T.self, awaitedIn: resolution, path: path)
+                .sharedInstance(of: binding, as: T.self, awaitedIn: resolution, path: path)
         }
         if let live = lock.withLock({ object }) { return live as! T }
         // Not made under the lock, which an `await` must not hold: two first

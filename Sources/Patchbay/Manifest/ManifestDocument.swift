@@ -24,19 +24,29 @@ struct ManifestDocument: Decodable {
     }
 }
 
-/// One binding's values as `JSONDecoder` decodes them (see ``ManifestDocument``);
-/// every field nil when the binding is not an object, which the parser reports.
-/// One lookup per field, as a plain `Decodable` struct makes.
+/// One binding's values as `JSONDecoder` decodes them (see ``ManifestDocument``).
+/// Each field is nil outside when the document was not decoded (the empty
+/// document, ``notDecoded``), nil inside when absent, `null` or of another
+/// type; every field is nil inside when the binding is not an object, which
+/// the parser reports. One lookup per field, as a plain `Decodable` struct makes.
 struct BindingDocument: Decodable {
-    var protocolName, collection, factory, lifetime, injector: String?
+    var protocolName, collection, factory, lifetime, injector: String??
+
+    /// Nothing decoded: the parser reads each value from its place.
+    static let notDecoded = BindingDocument()
+
+    private init() {}
 
     init(from decoder: any Decoder) {
-        guard let object = try? decoder.container(keyedBy: BindingKey.self) else { return }
-        protocolName = try? object.decodeIfPresent(String.self, forKey: .protocol)
-        collection = try? object.decodeIfPresent(String.self, forKey: .collection)
-        factory = try? object.decodeIfPresent(String.self, forKey: .factory)
-        lifetime = try? object.decodeIfPresent(String.self, forKey: .lifetime)
-        injector = try? object.decodeIfPresent(String.self, forKey: .injector)
+        guard let object = try? decoder.container(keyedBy: BindingKey.self) else {
+            (protocolName, collection, factory, lifetime, injector) = (.some(nil), .some(nil), .some(nil), .some(nil), .some(nil))
+            return
+        }
+        protocolName = .some(try? object.decodeIfPresent(String.self, forKey: .protocol))
+        collection = .some(try? object.decodeIfPresent(String.self, forKey: .collection))
+        factory = .some(try? object.decodeIfPresent(String.self, forKey: .factory))
+        lifetime = .some(try? object.decodeIfPresent(String.self, forKey: .lifetime))
+        injector = .some(try? object.decodeIfPresent(String.self, forKey: .injector))
     }
 }
 

@@ -159,7 +159,7 @@ struct ManifestParser {
                         at: element, pointer: pointer)
                     continue
                 }
-                let decodedBinding = decodedBindings.flatMap { offset < $0.count ? $0[offset] : nil }
+                let decodedBinding = decodedBindings.flatMap { offset < $0.count ? $0[offset] : nil } ?? .notDecoded
                 if let binding = binding(element, decoded: decodedBinding, at: pointer) {
                     manifest.bindings.append(binding)
                 }
@@ -198,7 +198,7 @@ struct ManifestParser {
 
     /// The binding at `pointer`, marked broken when any of its keys has a
     /// problem; nil without a type name, which nothing could count as bound.
-    private mutating func binding(_ object: JSONPlace, decoded: BindingDocument?, at pointer: String) -> Binding? {
+    private mutating func binding(_ object: JSONPlace, decoded: BindingDocument, at pointer: String) -> Binding? {
         let reportedBefore = diagnostics.count
         let keyed = BindingMembers(object)
         if !keyed.unknown.isEmpty {
@@ -215,9 +215,9 @@ struct ManifestParser {
                 at: object, pointer: pointer)
             protocolName = nil
         case (let single?, nil):
-            protocolName = requiredString(single, decoded.map(\.protocolName), .protocol, at: pointer)
+            protocolName = requiredString(single, decoded.protocolName, .protocol, at: pointer)
         case (nil, let element?):
-            protocolName = requiredString(element, decoded.map(\.collection), .collection, at: pointer)
+            protocolName = requiredString(element, decoded.collection, .collection, at: pointer)
             isCollectionElement = true
         case (let single?, let element?):
             // Read as the single binding it also says it is, broken: its type
@@ -226,18 +226,18 @@ struct ManifestParser {
                 + "'\(BindingKey.collection)'; a binding is either a type's single binding ('\(BindingKey.protocol)') "
                 + "or one element of its collection ('\(BindingKey.collection)'): keep one of the two keys",
                 at: object, pointer: pointer)
-            _ = requiredString(element, decoded.map(\.collection), .collection, at: pointer)
-            protocolName = requiredString(single, decoded.map(\.protocolName), .protocol, at: pointer)
+            _ = requiredString(element, decoded.collection, .collection, at: pointer)
+            protocolName = requiredString(single, decoded.protocolName, .protocol, at: pointer)
         }
         var factory: String?
         if let value = keyed.factory {
-            factory = requiredString(value, decoded.map(\.factory), .factory, at: pointer)
+            factory = requiredString(value, decoded.factory, .factory, at: pointer)
         } else {
             report(.missingKey, "binding is missing required key '\(BindingKey.factory)' (a string)", at: object,
                 pointer: pointer)
         }
         var lifetime: Lifetime?
-        if let name = string(keyed.lifetime, decoded.map(\.lifetime), key: BindingKey.lifetime, in: pointer) {
+        if let name = string(keyed.lifetime, decoded.lifetime, key: BindingKey.lifetime, in: pointer) {
             lifetime = Lifetime(rawValue: name)
             if lifetime == nil {
                 let suggestion = EditDistance.suggestions(for: name, among: Lifetime.allCases.map(\.rawValue)).first
@@ -247,7 +247,7 @@ struct ManifestParser {
             }
         }
         var injector = InjectorName.primary
-        if let name = string(keyed.injector, decoded.map(\.injector), key: BindingKey.injector, in: pointer) {
+        if let name = string(keyed.injector, decoded.injector, key: BindingKey.injector, in: pointer) {
             if name.isEmpty {
                 report(.wrongType, "'\(BindingKey.injector)' must be a non-empty string", at: keyed.injector,
                     pointer: pointer + "/\(BindingKey.injector)")

@@ -124,7 +124,8 @@ final class Activation: Sendable {
         bindingsByType.reserveCapacity(result.bindings.count)
         // The elements of each collection, by element type and injector, in manifest order.
         var collections: [CollectionKey: [CompiledBinding]] = [:]
-        for validated in result.bindings {
+        let injectorCount = result.injectorOrder.count
+        for (place, validated) in result.bindings.enumerated() {
             let definition = catalog.definitions[validated.factoryPlace]
             let provided = definition.provides[validated.provided]
             let kind = validated.lifetime.storage
@@ -144,22 +145,24 @@ final class Activation: Sendable {
             }
             let binding = CompiledBinding(
                 key: provided.key, injector: validated.injector, definition: definition, provided: provided,
-                parameters: validated.parameters, storage: storage, described: validated)
+                parameters: validated.parameters, storage: storage, described: (result.bindings, place))
             if validated.isCollectionElement {
                 collections[CollectionKey(type: provided.key.id, injector: validated.injector), default: []].append(binding)
                 continue
             }
-            bindingsByType[provided.key.id, default: InjectorMap()].set(binding, for: validated.injector)
+            bindingsByType[provided.key.id, default: InjectorMap(injectorCount: injectorCount)].set(binding, for: validated.injector)
         }
         // Each collection is served as one more type, `[T]`, with the same fallback as any.
         for (key, elements) in collections {
             let collection = collectionBinding(of: elements[0].provided.type, elements: elements, injector: key.injector)
-            bindingsByType[collection.key.id, default: InjectorMap()].set(collection, for: key.injector)
+            bindingsByType[collection.key.id, default: InjectorMap(injectorCount: injectorCount)].set(collection, for: key.injector)
         }
         let heads = bindingsByType.values.map { own in
             // The head is the first in injector order, which starts with primary.
             let head = own.single ?? result.injectorOrder.lazy.compactMap { own[$0] }.first!
-            if own.single == nil {
+            if own.single == nil, head === own.first?.value {
+                head.head(own.others)  // bound first, as usual: the others are the map's own, shared
+            } else if own.single == nil {
                 var others: [InjectorName: CompiledBinding] = [:]
                 own.forEachValue { if $0 !== head { others[$0.injector] = $0 } }
                 head.head(others)
@@ -288,7 +291,11 @@ final class CompiledBinding: Sendable {
     /// ``Container/binding(for:from:)`` returns. Kept as made: it holds
     /// places and shared arrays, so compiling it costs no formatting. Nil
     /// for the implicit binding of an ``Injectable`` type, which no manifest wrote.
-    let described: BindingDescription?
+    var described: BindingDescription? { descriptions.isEmpty ? nil : descriptions[describedPlace] }
+    /// The validation's descriptions, shared by every binding of the
+    /// activation, and this one's place among them: a reference, where a
+    /// copy of the description would retain each of its own.
+    private let descriptions: [BindingDescription], describedPlace: Int
     /// Where the fast path may read a made instance straight from: the cell
     /// of a singleton whose factory takes no argument and whose product is
     /// the bound type; nil for every other binding. The memory is the
@@ -320,8 +327,8 @@ final class CompiledBinding: Sendable {
 
     init(
         key: TypeKey, injector: InjectorName, definition: FactoryDefinition, provided: ProvidedType,
-        parameters: (any Sendable)?, storage: any LifetimeStorage, described: BindingDescription?,
-        elements: [CompiledBinding] = []
+        parameters: (any Sendable)?, storage: any LifetimeStorage,
+        described: (all: [BindingDescription], place: Int)?, elements: [CompiledBinding] = []
     ) {
         self.elements = elements
         self.key = key
@@ -330,7 +337,7 @@ final class CompiledBinding: Sendable {
         self.provided = provided
         self.parameters = parameters
         self.storage = storage
-        self.described = described
+        (descriptions, describedPlace) = described ?? ([], 0)
         buildInto = definition.buildInto
         if let cell = storage.sharedCell, definition.argument == nil, provided.convert == nil {
             ready = cell.instance.pointer

@@ -9,9 +9,13 @@ struct InjectorMap<Value> {
     @usableFromInline var first: (injector: InjectorName, value: Value)?
     /// The other injectors' values.
     @usableFromInline var others: [InjectorName: Value] = [:]
+    /// Room made for the others at once, when the second injector is given a
+    /// value: every type of a manifest of ten injectors grew its dictionary
+    /// four times.
+    private let roomForOthers: Int
 
-    /// An empty map.
-    init() {}
+    /// An empty map, for the values of at most `injectorCount` injectors.
+    init(injectorCount: Int = 2) { roomForOthers = min(max(injectorCount - 1, 1), 16) }
 
     /// The value of `injector`, if it has one.
     @inlinable
@@ -31,6 +35,7 @@ struct InjectorMap<Value> {
             self.first = (injector, value)
             return first.value
         }
+        if others.isEmpty { others.reserveCapacity(roomForOthers) }
         return others.updateValue(value, forKey: injector)
     }
 

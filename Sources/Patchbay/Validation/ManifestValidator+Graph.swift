@@ -9,8 +9,10 @@ package struct ServingTable {
     /// The bindings of one type: each injector's own, and the first in injector order.
     package struct Serving {
         /// Each injector's own binding.
-        private var ownByInjector = InjectorMap<Int>()
+        private var ownByInjector: InjectorMap<Int>
         var first: (rank: Int, binding: Int)?
+
+        init(injectorCount: Int) { ownByInjector = InjectorMap(injectorCount: injectorCount) }
 
         /// The binding `injector` has of its own, if any.
         package func own(_ injector: InjectorName) -> Int? { ownByInjector[injector] }
@@ -28,14 +30,18 @@ package struct ServingTable {
     }
 
     private var types: [Serving?]
+    private let injectorCount: Int
 
-    /// An empty table for types numbered below `typeCount`.
-    package init(typeCount: Int) { types = Array(repeating: nil, count: typeCount) }
+    /// An empty table for types numbered below `typeCount`, bound in at most `injectorCount` injectors.
+    package init(typeCount: Int, injectorCount: Int = 2) {
+        types = Array(repeating: nil, count: typeCount)
+        self.injectorCount = injectorCount
+    }
 
     /// Records `binding` as `injector`'s binding of `type`; false when the
     /// injector already had one.
     package mutating func add(_ binding: Int, type: Int, injector: InjectorName, rank: Int) -> Bool {
-        if types[type] == nil { types[type] = Serving() }
+        if types[type] == nil { types[type] = Serving(injectorCount: injectorCount) }
         return types[type]!.add(binding, of: injector, rank: rank)
     }
 
@@ -51,7 +57,7 @@ package struct ServingTable {
 extension ValidationRun {
     /// The serving table of the single bindings in effect (elements of collections are served apart).
     func servingTable() -> ServingTable {
-        var table = ServingTable(typeCount: typeCount)
+        var table = ServingTable(typeCount: typeCount, injectorCount: injectorOrder.count)
         for (offset, binding) in effective.enumerated() where !binding.isCollectionElement {
             _ = table.add(offset, type: binding.typeID, injector: binding.injector, rank: ranks[binding.injector])
         }

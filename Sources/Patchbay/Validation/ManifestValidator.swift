@@ -440,7 +440,7 @@ package struct ValidationRun {
     private mutating func resolveSingleOverrides(_ candidates: [BindingDescription]) {
         // Usually every binding is the only one of its type and injector:
         // one pass finds that, and nothing is dropped.
-        var table = ServingTable(typeCount: typeCount)
+        var table = ServingTable(typeCount: typeCount, injectorCount: injectorOrder.count)
         var repeats = false
         var anyBroken = false
         for (offset, candidate) in candidates.enumerated() {

@@ -83,26 +83,30 @@ struct ParameterCheck {
         guard value.kind == .object else { return }
         var present = 0
         defer { if closed { checkUnknownKeys(of: value, against: fields, present: present, at: pointer) } }
-        for field in fields {
-            let fieldPointer = pointer + "/" + JSONPointer.escape(field.name)
-            guard let member = value.child(named: field.name) else {
-                if field.required {
-                    report("\(parameter(fieldPointer)) is missing, but \(typeName) needs it (\(Self.article(field.type)))",
+        for index in fields.indices {
+            guard let member = value.child(named: fields[index].name) else {
+                if fields[index].required {
+                    let fieldPointer = pointer + "/" + JSONPointer.escape(fields[index].name)
+                    report("\(parameter(fieldPointer)) is missing, but \(typeName) needs it (\(Self.article(fields[index].type)))",
                         at: pointer, position: value.position)
                 }
                 continue
             }
             present += 1
-            check(member, as: field, at: fieldPointer, in: &parameters, closed: closed)
+            check(member, as: fields[index], in: pointer, in: &parameters, closed: closed)
         }
     }
 
     /// One field's value; a whole-value reference is converted where it can be.
     private mutating func check(
-        _ value: JSONPlace, as field: CatalogDescription.ParameterField, at pointer: String,
+        _ value: JSONPlace, as field: CatalogDescription.ParameterField, in object: String,
         in parameters: inout BindingParameters, closed: Bool
     ) {
-        if binding.interpolation.unset[pointer] != nil || binding.interpolation.refused.contains(pointer) { return }
+        // Made when needed: most fields fit, and need neither a message nor a lookup by pointer.
+        var pointer: String { object + "/" + JSONPointer.escape(field.name) }
+        let interpolation = binding.interpolation
+        if !interpolation.unset.isEmpty || !interpolation.refused.isEmpty,
+            interpolation.unset[pointer] != nil || interpolation.refused.contains(pointer) { return }
         if value.kind == .null {
             if field.required { reportMismatch(field, found: value, in: parameters, at: pointer) }
             return
@@ -111,6 +115,8 @@ struct ParameterCheck {
         case ("string", .string), ("boolean", .bool), ("array", .array), ("any", _):
             return
         case ("number", .number):
+            // Only an exponent or a long fraction can make a number round to 0.
+            guard value.mayHold(UInt8(ascii: "e"), UInt8(ascii: "E")) || value.byteCount > 24 else { return }
             if JSONNumber.underflows(value.text) {
                 report("\(parameter(pointer)) is \(value.text), which is too small for a 64-bit floating-point number "
                     + "(it would be read as 0); write 0, or a number of at least about 4.9e-324 (the least above 0 that one holds)", at: pointer,
@@ -130,10 +136,13 @@ struct ParameterCheck {
                 + "integer from \(range.lowest) to \(range.highest) there", at: pointer, position: value.position)
             return
         case ("object", .object):
-            if let fields = field.fields { check(value, against: fields, at: pointer, in: &parameters, closed: closed) }
+            if let fields = field.fields {
+                let pointer = pointer
+                check(value, against: fields, at: pointer, in: &parameters, closed: closed)
+            }
             return
         case ("integer", .string), ("number", .string), ("boolean", .string):
-            guard let reference = binding.interpolation.wholeValues[pointer],
+            guard !interpolation.wholeValues.isEmpty, let reference = interpolation.wholeValues[pointer],
                   let text = parameters.string(at: value) else { break }
             let converted = Self.convert(text, to: field.type)
             // An integer out of the field's range is named as such, wherever it came from.

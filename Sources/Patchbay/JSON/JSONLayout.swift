@@ -102,7 +102,6 @@ struct JSONPlace: Sendable {
     /// Where its first character is; nil in a document written in code.
     var position: SourcePosition? { layout.hasPositions ? layout.nodes[node].position : nil }
     var bytes: Data { layout.bytes[layout.nodes[node].bytes] }
-    var byteCount: Int { layout.nodes[node].bytes.count }
     /// As written: a number's digits, a string with its quotes.
     var text: String { String(decoding: bytes, as: UTF8.self) }
 

@@ -31,11 +31,16 @@ struct Interpolation {
     /// notes in `record` what it did. Each changed string is a replacement in
     /// `parameters`, at its old position.
     func apply(to parameters: inout BindingParameters, record: inout InterpolationRecord) -> [Located] {
-        // Most parameters hold no `$`, written or escaped: one pass over their bytes says so.
-        guard parameters.place.mayHold(UInt8(ascii: "$"), UInt8(ascii: "\\")) else { return [] }
+        guard Self.mayRefer(parameters) else { return [] }
         var problems: [Located] = []
         visit(parameters.place, pointer: "", in: &parameters, problems: &problems, record: &record)
         return problems
+    }
+
+    /// Whether `parameters` may hold a reference: most hold no `$`, written
+    /// or escaped (`\u0024`), which one pass over their bytes says.
+    static func mayRefer(_ parameters: BindingParameters) -> Bool {
+        parameters.place.mayHold(UInt8(ascii: "$"), UInt8(ascii: "\\"))
     }
 
     /// Interpolates the strings under `value`. Recursion is bounded by the

@@ -262,16 +262,19 @@ public struct ManifestLoader: Sendable {
     // MARK: - Interpolation
 
     private func interpolate(_ manifest: Manifest, diagnostics: inout [Diagnostic]) -> Manifest {
-        // Only a manifest with parameters is copied to be changed.
-        guard manifest.bindings.contains(where: { $0.parameterSource != nil }) else { return manifest }
+        // Only a manifest with parameters that may hold a reference is copied to be changed,
+        // and only their bindings are touched.
+        func mayRefer(_ binding: Binding) -> Bool { binding.parameterSource.map(Interpolation.mayRefer) ?? false }
+        guard manifest.bindings.contains(where: mayRefer) else { return manifest }
         var manifest = manifest
         let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
-        for offset in manifest.bindings.indices {
+        for offset in manifest.bindings.indices where mayRefer(manifest.bindings[offset]) {
             guard var parameters = manifest.bindings[offset].parameterSource else { continue }
-            let binding = manifest.bindings[offset]
             let problems = interpolation.apply(to: &parameters, record: &manifest.bindings[offset].interpolation)
             manifest.bindings[offset].parameterSource = parameters
-            if !problems.isEmpty { manifest.bindings[offset].isBroken = true }
+            guard !problems.isEmpty else { continue }
+            manifest.bindings[offset].isBroken = true
+            let binding = manifest.bindings[offset]
             for located in problems {
                 let relative = "/\(BindingKey.parameters)" + located.pointer
                 let position = located.position ?? binding.origin?.position(at: relative)

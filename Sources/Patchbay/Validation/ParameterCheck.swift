@@ -116,7 +116,7 @@ struct ParameterCheck {
             return
         case ("number", .number):
             // Only an exponent or a long fraction can make a number round to 0.
-            guard value.mayHold(UInt8(ascii: "e"), UInt8(ascii: "E")) || value.byteCount > 24 else { return }
+            guard value.mayHold(UInt8(ascii: "e"), UInt8(ascii: "E")) || value.layout.nodes[value.node].bytes.count > 24 else { return }
             if JSONNumber.underflows(value.text) {
                 report("\(parameter(pointer)) is \(value.text), which is too small for a 64-bit floating-point number "
                     + "(it would be read as 0); write 0, or a number of at least about 4.9e-324 (the least above 0 that one holds)", at: pointer,

@@ -28,9 +28,11 @@ struct ManifestDocument: Decodable {
 /// Each field is nil outside when the document was not decoded (the empty
 /// document, ``notDecoded``), nil inside when absent, `null` or of another
 /// type; every field is nil inside when the binding is not an object, which
-/// the parser reports. One lookup per field, as a plain `Decodable` struct makes.
+/// the parser reports. One lookup per field, as a plain `Decodable` struct
+/// makes; `collection`, which few bindings have, is decoded from its place
+/// when present, since asking for an absent key costs as much as for a present one.
 struct BindingDocument: Decodable {
-    var protocolName, collection, factory, lifetime, injector: String??
+    var protocolName, factory, lifetime, injector: String??
 
     /// Nothing decoded: the parser reads each value from its place.
     static let notDecoded = BindingDocument()
@@ -39,11 +41,10 @@ struct BindingDocument: Decodable {
 
     init(from decoder: any Decoder) {
         guard let object = try? decoder.container(keyedBy: BindingKey.self) else {
-            (protocolName, collection, factory, lifetime, injector) = (.some(nil), .some(nil), .some(nil), .some(nil), .some(nil))
+            (protocolName, factory, lifetime, injector) = (.some(nil), .some(nil), .some(nil), .some(nil))
             return
         }
         protocolName = .some(try? object.decodeIfPresent(String.self, forKey: .protocol))
-        collection = .some(try? object.decodeIfPresent(String.self, forKey: .collection))
         factory = .some(try? object.decodeIfPresent(String.self, forKey: .factory))
         lifetime = .some(try? object.decodeIfPresent(String.self, forKey: .lifetime))
         injector = .some(try? object.decodeIfPresent(String.self, forKey: .injector))

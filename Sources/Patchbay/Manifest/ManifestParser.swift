@@ -160,9 +160,7 @@ struct ManifestParser {
                     continue
                 }
                 let decodedBinding = decodedBindings.flatMap { offset < $0.count ? $0[offset] : nil } ?? .notDecoded
-                if let binding = binding(element, decoded: decodedBinding, at: pointer) {
-                    manifest.bindings.append(binding)
-                }
+                addBinding(element, decoded: decodedBinding, at: pointer, to: &manifest.bindings)
             }
         case .some:
             report(.wrongType, "'\(ManifestKey.bindings)' must be an array of binding objects; found "
@@ -196,9 +194,13 @@ struct ManifestParser {
         return names
     }
 
-    /// The binding at `pointer`, marked broken when any of its keys has a
-    /// problem; nil without a type name, which nothing could count as bound.
-    private mutating func binding(_ object: JSONPlace, decoded: BindingDocument, at pointer: String) -> Binding? {
+    /// Adds the binding at `pointer` to `bindings`, marked broken when any of
+    /// its keys has a problem; none without a type name, which nothing could
+    /// count as bound. Made in place in the list: a binding holds a dozen
+    /// references, and a returned one was copied into it.
+    private mutating func addBinding(
+        _ object: JSONPlace, decoded: BindingDocument, at pointer: String, to bindings: inout [Binding]
+    ) {
         let reportedBefore = diagnostics.count
         let keyed = BindingMembers(object)
         if !keyed.unknown.isEmpty {
@@ -217,7 +219,7 @@ struct ManifestParser {
         case (let single?, nil):
             protocolName = requiredString(single, decoded.protocolName, .protocol, at: pointer)
         case (nil, let element?):
-            protocolName = requiredString(element, decoded.collection, .collection, at: pointer)
+            protocolName = requiredString(element, nil, .collection, at: pointer)
             isCollectionElement = true
         case (let single?, let element?):
             // Read as the single binding it also says it is, broken: its type
@@ -226,7 +228,7 @@ struct ManifestParser {
                 + "'\(BindingKey.collection)'; a binding is either a type's single binding ('\(BindingKey.protocol)') "
                 + "or one element of its collection ('\(BindingKey.collection)'): keep one of the two keys",
                 at: object, pointer: pointer)
-            _ = requiredString(element, decoded.collection, .collection, at: pointer)
+            _ = requiredString(element, nil, .collection, at: pointer)
             protocolName = requiredString(single, decoded.protocolName, .protocol, at: pointer)
         }
         var factory: String?
@@ -264,15 +266,15 @@ struct ManifestParser {
                     at: value, pointer: pointer + "/\(BindingKey.parameters)")
             }
         }
-        guard let protocolName else { return nil }
+        guard let protocolName else { return }
         // With no factory, the binding still binds its protocol, badly: its
         // dependents are not also reported. Validation skips the empty name.
-        var binding = Binding(protocol: protocolName, factory: factory ?? "", lifetime: lifetime, injector: injector)
-        binding.isCollectionElement = isCollectionElement
-        binding.parameterSource = parameters
-        binding.origin = SourceOrigin(file: file, pointer: pointer, value: object, depth: depth)
-        binding.isBroken = diagnostics.count > reportedBefore
-        return binding
+        bindings.append(Binding(protocol: protocolName, factory: factory ?? "", lifetime: lifetime, injector: injector))
+        let last = bindings.count - 1
+        bindings[last].isCollectionElement = isCollectionElement
+        bindings[last].parameterSource = parameters
+        bindings[last].origin = SourceOrigin(file: file, pointer: pointer, value: object, depth: depth)
+        bindings[last].isBroken = diagnostics.count > reportedBefore
     }
 
     // MARK: - Shape helpers

@@ -29,9 +29,9 @@ struct Interpolation {
 
     /// Interpolates every string inside `parameters`, in document order, and
     /// notes in `record` what it did. Each changed string is a replacement in
-    /// `parameters`, at its old position.
+    /// `parameters`, at its old position. Parameters that cannot hold one
+    /// (``mayRefer(_:)``) need not be given: the loader skips them.
     func apply(to parameters: inout BindingParameters, record: inout InterpolationRecord) -> [Located] {
-        guard Self.mayRefer(parameters) else { return [] }
         var problems: [Located] = []
         visit(parameters.place, pointer: "", in: &parameters, problems: &problems, record: &record)
         return problems

@@ -262,14 +262,13 @@ public struct ManifestLoader: Sendable {
     // MARK: - Interpolation
 
     private func interpolate(_ manifest: Manifest, diagnostics: inout [Diagnostic]) -> Manifest {
-        // Only a manifest with parameters that may hold a reference is copied to be changed,
-        // and only their bindings are touched.
-        func mayRefer(_ binding: Binding) -> Bool { binding.parameterSource.map(Interpolation.mayRefer) ?? false }
-        guard manifest.bindings.contains(where: mayRefer) else { return manifest }
+        // Only the bindings whose parameters may hold a reference are touched: the
+        // binding list is copied by the first change, and a manifest with none makes none.
         var manifest = manifest
         let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
-        for offset in manifest.bindings.indices where mayRefer(manifest.bindings[offset]) {
-            guard var parameters = manifest.bindings[offset].parameterSource else { continue }
+        for offset in manifest.bindings.indices {
+            guard var parameters = manifest.bindings[offset].parameterSource, Interpolation.mayRefer(parameters)
+            else { continue }
             let problems = interpolation.apply(to: &parameters, record: &manifest.bindings[offset].interpolation)
             manifest.bindings[offset].parameterSource = parameters
             guard !problems.isEmpty else { continue }

@@ -105,8 +105,10 @@ struct ParameterCheck {
         // Made when needed: most fields fit, and need neither a message nor a lookup by pointer.
         var pointer: String { object + "/" + JSONPointer.escape(field.name) }
         let interpolation = binding.interpolation
-        if !interpolation.unset.isEmpty || !interpolation.refused.isEmpty,
-            interpolation.unset[pointer] != nil || interpolation.refused.contains(pointer) { return }
+        if !interpolation.unset.isEmpty || !interpolation.refused.isEmpty {
+            let pointer = pointer
+            if interpolation.unset[pointer] != nil || interpolation.refused.contains(pointer) { return }
+        }
         if value.kind == .null {
             if field.required { reportMismatch(field, found: value, in: parameters, at: pointer) }
             return
@@ -116,12 +118,13 @@ struct ParameterCheck {
             return
         case ("number", .number):
             // Only an exponent or a long fraction can make a number round to 0.
-            guard value.mayHold(UInt8(ascii: "e"), UInt8(ascii: "E")) || value.layout.nodes[value.node].bytes.count > 24 else { return }
+            let hasExponent = value.mayHold(UInt8(ascii: "e"), UInt8(ascii: "E"))
+            guard hasExponent || value.layout.nodes[value.node].bytes.count > 24 else { return }
             if JSONNumber.underflows(value.text) {
                 report("\(parameter(pointer)) is \(value.text), which is too small for a 64-bit floating-point number "
                     + "(it would be read as 0); write 0, or a number of at least about 4.9e-324 (the least above 0 that one holds)", at: pointer,
                     position: value.position)
-            } else if Double(value.text) == 0, value.text.contains(where: { $0 == "e" || $0 == "E" }) {
+            } else if hasExponent, Double(value.text) == 0 {
                 // JSONDecoder's floating-point path refuses a zero with an exponent (`0e9`): give it plain zero.
                 parameters.replace(value, with: .literal("0"))
             }
@@ -136,10 +139,7 @@ struct ParameterCheck {
                 + "integer from \(range.lowest) to \(range.highest) there", at: pointer, position: value.position)
             return
         case ("object", .object):
-            if let fields = field.fields {
-                let pointer = pointer
-                check(value, against: fields, at: pointer, in: &parameters, closed: closed)
-            }
+            if let fields = field.fields { check(value, against: fields, at: pointer, in: &parameters, closed: closed) }
             return
         case ("integer", .string), ("number", .string), ("boolean", .string):
             guard !interpolation.wholeValues.isEmpty, let reference = interpolation.wholeValues[pointer],

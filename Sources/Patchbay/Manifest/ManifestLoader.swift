@@ -262,11 +262,15 @@ public struct ManifestLoader: Sendable {
     // MARK: - Interpolation
 
     private func interpolate(_ manifest: Manifest, diagnostics: inout [Diagnostic]) -> Manifest {
-        // Only the bindings whose parameters may hold a reference are touched: the
-        // binding list is copied by the first change, and a manifest with none makes none.
+        // Only the bindings whose parameters may hold a reference are touched, and a
+        // manifest with none is returned as it is: the optimizer makes the binding list
+        // unique before a loop that may change it, and the caller still holds the list,
+        // so entering the loop copies every binding (measured: 2% of a 10k activation).
+        guard let first = manifest.bindings.firstIndex(where: { $0.parameterSource.map(Interpolation.mayRefer) ?? false })
+        else { return manifest }
         var manifest = manifest
         let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
-        for offset in manifest.bindings.indices {
+        for offset in manifest.bindings.indices[first...] {
             guard var parameters = manifest.bindings[offset].parameterSource, Interpolation.mayRefer(parameters)
             else { continue }
             let problems = interpolation.apply(to: &parameters, record: &manifest.bindings[offset].interpolation)

@@ -84,27 +84,39 @@ struct ManifestParser {
         }
     }
 
-    /// A binding object's members, by key.
+    /// A binding object's members, by key. Each is kept as its node, not as a place: a place holds
+    /// the layout, and filing a binding's members then retained and released it for each of them.
     private struct BindingMembers {
-        var protocolName, collection, factory, lifetime, injector, parameters: JSONPlace?
+        private let layout: JSONLayout
+        private var nodes: (protocolName: Int?, collection: Int?, factory: Int?, lifetime: Int?, injector: Int?,
+            parameters: Int?) = (nil, nil, nil, nil, nil, nil)
         /// Members whose key the format does not define.
         var unknown: [JSONPlace.Member] = []
 
         /// Files each member of `object` under its key, in one pass.
         init(_ object: JSONPlace) {
+            layout = object.layout
             object.layout.forEachMember(of: object.node, in: BindingKey.table) { key, child in
-                let member = JSONPlace.Member(value: JSONPlace(object.layout, node: child))
                 switch key {
-                case .protocol: protocolName = member.value
-                case .collection: collection = member.value
-                case .factory: factory = member.value
-                case .lifetime: lifetime = member.value
-                case .injector: injector = member.value
-                case .parameters: parameters = member.value
-                case nil: unknown.append(member)
+                case .protocol: nodes.protocolName = child
+                case .collection: nodes.collection = child
+                case .factory: nodes.factory = child
+                case .lifetime: nodes.lifetime = child
+                case .injector: nodes.injector = child
+                case .parameters: nodes.parameters = child
+                case nil: unknown.append(JSONPlace.Member(value: JSONPlace(object.layout, node: child)))
                 }
             }
         }
+
+        var protocolName: JSONPlace? { place(nodes.protocolName) }
+        var collection: JSONPlace? { place(nodes.collection) }
+        var factory: JSONPlace? { place(nodes.factory) }
+        var lifetime: JSONPlace? { place(nodes.lifetime) }
+        var injector: JSONPlace? { place(nodes.injector) }
+        var parameters: JSONPlace? { place(nodes.parameters) }
+
+        private func place(_ node: Int?) -> JSONPlace? { node.map { JSONPlace(layout, node: $0) } }
     }
 
     private mutating func manifest(from root: JSONPlace, decoded: ManifestDocument?) -> Manifest {

@@ -5,7 +5,7 @@ extension JSONScanner {
     /// "expected \(expected), found ..." at `offset`, or invalid UTF-8 there, which cannot be shown.
     /// `wholeWord`: whether a letter or digit is shown with the word it starts.
     func failure(expected: String, at offset: Int, hint: String? = nil, wholeWord: Bool = true) -> Stop {
-        if offset < bytes.count, utf8Length(at: offset) == nil { return invalidUTF8(at: offset) }
+        if offset < bytes.count, scalar(at: offset) == nil { return invalidUTF8(at: offset) }
         let (found, foundHint) = found(at: offset, wholeWord: wholeWord)
         return failure("expected \(expected), found \(found)" + parenthesized(hint ?? foundHint), at: offset)
     }
@@ -16,7 +16,7 @@ extension JSONScanner {
 
     /// Anything but whitespace after the root value.
     func trailingContent() -> Stop {
-        if utf8Length(at: offset) == nil { return invalidUTF8(at: offset) }
+        if scalar(at: offset) == nil { return invalidUTF8(at: offset) }
         let (found, hint) = found(at: offset, wholeWord: true)
         return failure("unexpected \(found) after the end of the JSON document" + parenthesized(hint), at: offset)
     }
@@ -39,7 +39,7 @@ extension JSONScanner {
         case 0..<0x20, 0x7F:
             return ("control character U+\(hex(byte, 4))", nil)
         case 0x80...:
-            let scalar = scalar(at: offset)
+            let scalar = scalar(at: offset) ?? "\u{FFFD}"
             if scalar == "\u{201C}" || scalar == "\u{201D}" { return ("'\(scalar)'", "JSON strings need straight double quotes") }
             return ("'\(scalar)' (U+\(hex(scalar.value, 4)))", nil)  // a no-break space looks like a space
         case UInt8(ascii: "'"):
@@ -70,23 +70,13 @@ extension JSONScanner {
         return (0x61...0x7A).contains(byte | 0x20) || (0x30...0x39).contains(byte) || byte == 0x5F
     }
 
-    /// The length of the well-formed UTF-8 sequence at `offset` (the standard
-    /// library's validation: no overlong forms, surrogates or scalars above U+10FFFF), or nil.
-    func utf8Length(at offset: Int) -> Int? {
+    /// The scalar whose UTF-8 begins at `offset`, if well-formed (the standard library's
+    /// validation: no overlong forms, surrogates or scalars above U+10FFFF).
+    func scalar(at offset: Int) -> Unicode.Scalar? {
         var parser = Unicode.UTF8.ForwardParser(), input = bytes[offset...].makeIterator()
         guard case .valid(let sequence) = parser.parseScalar(from: &input) else { return nil }
-        return sequence.count
-    }
-
-    /// The scalar at `offset`, which begins well-formed UTF-8.
-    func scalar(at offset: Int) -> Unicode.Scalar {
-        var parser = Unicode.UTF8.ForwardParser(), input = bytes[offset...].makeIterator()
-        guard case .valid(let sequence) = parser.parseScalar(from: &input) else { return "\u{FFFD}" }
         return Unicode.UTF8.decode(sequence)
     }
 
-    private func hex(_ value: some BinaryInteger, _ digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
-    }
+    private func hex(_ value: some BinaryInteger, _ digits: Int) -> String { String(format: "%0\(digits)X", UInt32(value)) }
 }

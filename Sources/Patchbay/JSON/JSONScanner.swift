@@ -261,9 +261,9 @@ struct JSONScanner {
             case 0..<0x20:
                 throw failure(controlCharacterMessage(byte), at: offset)
             default:
-                guard let length = utf8Length(at: offset) else { throw invalidUTF8(at: offset) }
-                continuationBytes += length - 1
-                offset += length
+                guard let scalar = scalar(at: offset) else { throw invalidUTF8(at: offset) }
+                continuationBytes += UTF8.width(scalar) - 1
+                offset += UTF8.width(scalar)
             }
         }
         throw .syntax(JSONSyntaxError(position: opening, message: "unterminated string"))
@@ -300,8 +300,8 @@ struct JSONScanner {
         case 0..<0x20:
             throw failure(controlCharacterMessage(bytes[offset]), at: offset)
         default:
-            guard utf8Length(at: offset) != nil else { throw invalidUTF8(at: offset) }
-            throw failure("invalid escape '\\\(scalar(at: offset))' in string", at: backslash)
+            guard let scalar = scalar(at: offset) else { throw invalidUTF8(at: offset) }
+            throw failure("invalid escape '\\\(scalar)' in string", at: backslash)
         }
     }
 

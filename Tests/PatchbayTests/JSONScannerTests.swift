@@ -49,7 +49,7 @@ extension JSONDocument {
                 for member in value.members {
                     let memberPointer = pointer + "/" + JSONPointer.escape(member.key)
                     keys[memberPointer] = member.keyPosition
-                    pending.append((memberPointer, member.value))
+                    pending.append((memberPointer, member))
                 }
             default:
                 break

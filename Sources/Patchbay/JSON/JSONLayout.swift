@@ -119,14 +119,13 @@ struct JSONPlace: Sendable {
 
     var children: [JSONPlace] { layout.children(of: node).map { JSONPlace(layout, node: $0) } }
 
-    var members: [Member] { kind == .object ? children.map(Member.init) : [] }
+    /// An object's members, each its value's place, which knows its key.
+    var members: [JSONPlace] { kind == .object ? children : [] }
 
-    struct Member {
-        let value: JSONPlace
-        var key: String { value.layout.key(of: value.node) }
-        /// Where the key's opening quote is; nil in a document written in code.
-        var keyPosition: SourcePosition? { value.layout.hasPositions ? value.layout.nodes[value.node].keyPosition : nil }
-    }
+    /// A member's key.
+    var key: String { layout.key(of: node) }
+    /// Where a member's key's opening quote is; nil in a document written in code.
+    var keyPosition: SourcePosition? { layout.hasPositions ? layout.nodes[node].keyPosition : nil }
 
     /// An object's member `key`, or an array's element at index `key` (as a coding path or pointer names it).
     func child(named key: String) -> JSONPlace? {

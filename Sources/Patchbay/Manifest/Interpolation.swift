@@ -77,7 +77,7 @@ struct Interpolation {
             }
         case .object:
             for member in value.members {
-                visit(member.value, pointer: pointer + "/" + JSONPointer.escape(member.key), in: &parameters,
+                visit(member, pointer: pointer + "/" + JSONPointer.escape(member.key), in: &parameters,
                     problems: &problems, record: &record)
             }
         default:

@@ -65,19 +65,19 @@ struct ManifestParser {
     private struct TopLevel {
         var format, environment, extends, injectors, bindings: JSONPlace?
         /// Members whose key the format does not define.
-        var unknown: [JSONPlace.Member] = []
+        var unknown: [JSONPlace] = []
 
         /// Files each member of `object` under its key, in one pass.
         init(_ object: JSONPlace) {
             object.layout.forEachMember(of: object.node, in: ManifestKey.table) { key, child in
-                let member = JSONPlace.Member(value: JSONPlace(object.layout, node: child))
+                let member = JSONPlace(object.layout, node: child)
                 switch key {
                 case .schema: break  // for editors; the loader ignores it
-                case .format: format = member.value
-                case .environment: environment = member.value
-                case .extends: extends = member.value
-                case .injectors: injectors = member.value
-                case .bindings: bindings = member.value
+                case .format: format = member
+                case .environment: environment = member
+                case .extends: extends = member
+                case .injectors: injectors = member
+                case .bindings: bindings = member
                 case nil: unknown.append(member)
                 }
             }
@@ -91,7 +91,7 @@ struct ManifestParser {
         private var nodes: (protocolName: Int?, collection: Int?, factory: Int?, lifetime: Int?, injector: Int?,
             parameters: Int?) = (nil, nil, nil, nil, nil, nil)
         /// Members whose key the format does not define.
-        var unknown: [JSONPlace.Member] = []
+        var unknown: [JSONPlace] = []
 
         /// Files each member of `object` under its key, in one pass.
         init(_ object: JSONPlace) {
@@ -104,7 +104,7 @@ struct ManifestParser {
                 case .lifetime: nodes.lifetime = child
                 case .injector: nodes.injector = child
                 case .parameters: nodes.parameters = child
-                case nil: unknown.append(JSONPlace.Member(value: JSONPlace(object.layout, node: child)))
+                case nil: unknown.append(JSONPlace(object.layout, node: child))
                 }
             }
         }
@@ -128,7 +128,7 @@ struct ManifestParser {
         manifest.origin = SourceOrigin(file: file, pointer: "", value: root, depth: depth)
 
         let format = decoded.map { $0.format }
-            ?? topLevel.format.flatMap { $0.kind == .number ? JSONNumber.integer($0.text, as: Int.self) : nil }
+            ?? topLevel.format.flatMap { $0.kind == .number ? JSONNumber.integer($0.text) : nil }
         switch topLevel.format {
         case nil:
             report(.unsupportedFormat, "missing key '\(ManifestKey.format)'; add \"\(ManifestKey.format)\": 1 "
@@ -294,7 +294,7 @@ struct ManifestParser {
     /// Reports each member of the object at `pointer` whose key the format
     /// does not define, in the order of their keys, at the key.
     private mutating func checkUnknownKeys(
-        _ unknown: [JSONPlace.Member], known: [String], suggested: [String], at pointer: String, what: String
+        _ unknown: [JSONPlace], known: [String], suggested: [String], at pointer: String, what: String
     ) {
         guard !unknown.isEmpty else { return }
         for member in unknown.sorted(by: { $0.key < $1.key }) {

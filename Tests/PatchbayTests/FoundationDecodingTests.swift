@@ -122,16 +122,18 @@ import Testing
 
     /// The digits decide, not `Int` or `Double`: the same verdict on 32- and 64-bit platforms.
     @Test func integersBeyond2To31And2To53() {
-        #expect(JSONNumber.integer("4294967296", as: Int64.self) == 4_294_967_296)
-        #expect(JSONNumber.integer("9007199254740993", as: Int64.self) == 9_007_199_254_740_993)  // 2^53 + 1, exact
-        #expect(JSONNumber.integer("-9223372036854775808", as: Int64.self) == .min)
-        #expect(JSONNumber.integer("18446744073709551615", as: UInt64.self) == .max)
-        #expect(JSONNumber.integer("2147483648", as: Int32.self) == nil)
+        #expect(JSONNumber.fits("4294967296", bits: 64, signed: true) && !JSONNumber.fits("4294967296", bits: 32, signed: true))
+        #expect(JSONNumber.fits("-9223372036854775808", bits: 64, signed: true))
+        #expect(!JSONNumber.fits("-9223372036854775809", bits: 64, signed: true))
+        #expect(JSONNumber.fits("18446744073709551615", bits: 64, signed: false))
+        #expect(!JSONNumber.fits("18446744073709551616", bits: 64, signed: false))
         #expect(JSONNumber.fits("2147483647", bits: 32, signed: true))
         #expect(!JSONNumber.fits("2147483648", bits: 32, signed: true))
+        #expect(JSONNumber.integer("1e0") == 1 && JSONNumber.integer("2.000") == 2 && JSONNumber.integer("1.5") == nil)
+        #expect(JSONNumber.integer("9007199254740993") == Int(exactly: Int64(9_007_199_254_740_993)))  // 2^53 + 1, exact
         #expect(JSONNumber.isWhole("1e30") && JSONNumber.isWhole("2.000") && !JSONNumber.isWhole("9999555555600001.999"))
-        #expect(JSONNumber.range(bits: 8, signed: false).map { [$0.lowest, $0.highest] } == ["0", "255"])
-        #expect(JSONNumber.range(bits: 64, signed: true).map { [$0.lowest, $0.highest] }
+        #expect(JSONNumber.range(bits: 8, signed: false).map { ["\($0.lowest)", "\($0.highest)"] } == ["0", "255"])
+        #expect(JSONNumber.range(bits: 64, signed: true).map { ["\($0.lowest)", "\($0.highest)"] }
             == ["-9223372036854775808", "9223372036854775807"])
     }
 }

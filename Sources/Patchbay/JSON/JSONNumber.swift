@@ -4,14 +4,9 @@ import Foundation
 /// lists them). Worked on its exact decimal value (`Decimal` holds 38 digits, more than any 64-bit
 /// integer), never through `Int` or `Double`, so 32- and 64-bit platforms agree and nothing is rounded.
 enum JSONNumber {
-    /// The number as a `T`, when it is whole and fits.
-    static func integer<T: FixedWidthInteger>(_ text: String, as type: T.Type) -> T? {
-        guard isWhole(text), let value = Decimal(string: text) else { return nil }
-        if value < 0 {
-            guard T.isSigned, value >= Decimal(Int64(truncatingIfNeeded: T.min)) else { return nil }
-            return T(exactly: NSDecimalNumber(decimal: value).int64Value)
-        }
-        return value <= Decimal(UInt64(truncatingIfNeeded: T.max)) ? T(exactly: NSDecimalNumber(decimal: value).uint64Value) : nil
+    /// The number as an `Int`, when it is whole and fits.
+    static func integer(_ text: String) -> Int? {
+        fits(text, bits: Int.bitWidth, signed: true) ? Int(NSDecimalNumber(string: text).int64Value) : nil
     }
 
     /// Whether a non-zero number rounds to zero as a `Double` (`1e-400`).
@@ -29,7 +24,7 @@ enum JSONNumber {
 
     /// Whether the number is whole and within the range of the integer type of `bits` (8 to 64) and sign.
     static func fits(_ text: String, bits: Int, signed: Bool) -> Bool {
-        let (low, high) = bounds(bits: min(max(bits, 1), 64), signed: signed)
+        guard let (low, high) = range(bits: min(max(bits, 1), 64), signed: signed) else { return false }
         // Digits alone, the usual form, are read as they are; Decimal's parse costs a hundred times more.
         if let value = Int64(text) { return value >= low && (value < 0 || UInt64(value) <= high) }
         if let value = UInt64(text) { return value <= high }
@@ -37,15 +32,9 @@ enum JSONNumber {
         return Decimal(low) <= value && value <= Decimal(high)
     }
 
-    /// The range of the integer type of `bits` and sign, for messages; nil beyond 64 bits.
-    static func range(bits: Int, signed: Bool) -> (lowest: String, highest: String)? {
+    /// The least and greatest value of the integer type of `bits` and sign; nil beyond 64 bits.
+    static func range(bits: Int, signed: Bool) -> (lowest: Int64, highest: UInt64)? {
         guard (1...64).contains(bits) else { return nil }
-        let (low, high) = bounds(bits: bits, signed: signed)
-        return ("\(low)", "\(high)")
-    }
-
-    /// The least and greatest value of the integer type of `bits` (1 to 64) and sign.
-    private static func bounds(bits: Int, signed: Bool) -> (low: Int64, high: UInt64) {
         let high = UInt64.max >> (64 - bits + (signed ? 1 : 0))
         return (signed ? -Int64(high) - 1 : 0, high)
     }

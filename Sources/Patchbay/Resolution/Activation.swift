@@ -150,12 +150,12 @@ final class Activation: Sendable {
                 collections[CollectionKey(type: provided.key.id, injector: validated.injector), default: []].append(binding)
                 continue
             }
-            bindingsByType[provided.key.id, default: InjectorMap(injectorCount: injectorCount)].set(binding, for: validated.injector)
+            add(binding, to: &bindingsByType, injectorCount: injectorCount)
         }
         // Each collection is served as one more type, `[T]`, with the same fallback as any.
         for (key, elements) in collections {
             let collection = collectionBinding(of: elements[0].provided.type, elements: elements, injector: key.injector)
-            bindingsByType[collection.key.id, default: InjectorMap(injectorCount: injectorCount)].set(collection, for: key.injector)
+            add(collection, to: &bindingsByType, injectorCount: injectorCount)
         }
         let heads = bindingsByType.values.map { own in
             // The head is the first in injector order, which starts with primary.
@@ -176,6 +176,21 @@ final class Activation: Sendable {
             manifest: manifest, injectorOrder: result.injectorOrder,
             entries: TypeTable(heads, isLight: { lightPathAllowed && isLight($0, in: $1, plainTrees: &plainTrees) }),
             warnings: result.diagnostics.warnings, catalog: catalog)
+    }
+
+    /// Files `binding` under its type and injector, in a map made for `injectorCount` injectors when
+    /// the type is new. Not `maps[type, default: InjectorMap(injectorCount: count)]`: that default is
+    /// a closure capturing the count, and its context was allocated twice per binding, at every activation.
+    private static func add(
+        _ binding: CompiledBinding, to maps: inout [ObjectIdentifier: InjectorMap<CompiledBinding>], injectorCount: Int
+    ) {
+        if let index = maps.index(forKey: binding.key.id) {
+            maps.values[index].set(binding, for: binding.injector)
+            return
+        }
+        var map = InjectorMap<CompiledBinding>(injectorCount: injectorCount)
+        map.set(binding, for: binding.injector)
+        maps[binding.key.id] = map
     }
 
     /// For the differential tests only: while true in a task, activations

@@ -144,7 +144,7 @@ private func checkPlaces(of root: JSONPlace, lineBreaks: Int, complete: Bool) {
             precondition(Set(keys).count == keys.count, "an object keeps a repeated key")
             for member in value.members {
                 precondition(member.keyPosition != nil, "a member without its key's position")
-                pending.append((pointer + "/" + JSONPointer.escape(member.key), member.value))
+                pending.append((pointer + "/" + JSONPointer.escape(member.key), member))
             }
         default:
             // A scalar's bytes are one JSON value JSONDecoder reads (the scanner never decodes it);

@@ -262,8 +262,8 @@ struct JSONScanner {
                 throw failure(controlCharacterMessage(byte), at: offset)
             default:
                 guard let scalar = scalar(at: offset) else { throw invalidUTF8(at: offset) }
-                continuationBytes += UTF8.width(scalar) - 1
-                offset += UTF8.width(scalar)
+                let width = UTF8.width(scalar)
+                (offset, continuationBytes) = (offset + width, continuationBytes + width - 1)
             }
         }
         throw .syntax(JSONSyntaxError(position: opening, message: "unterminated string"))

@@ -4,11 +4,6 @@ import Foundation
 /// lists them). Worked on its exact decimal value (`Decimal` holds 38 digits, more than any 64-bit
 /// integer), never through `Int` or `Double`, so 32- and 64-bit platforms agree and nothing is rounded.
 enum JSONNumber {
-    /// The number as an `Int`, when it is whole and fits.
-    static func integer(_ text: String) -> Int? {
-        fits(text, bits: Int.bitWidth, signed: true) ? Int(NSDecimalNumber(string: text).int64Value) : nil
-    }
-
     /// Whether a non-zero number rounds to zero as a `Double` (`1e-400`).
     static func underflows(_ text: String) -> Bool {
         Double(text) == 0 && text.prefix { $0 != "e" && $0 != "E" }.contains { ("1"..."9").contains($0) }

@@ -127,8 +127,11 @@ struct ManifestParser {
         var manifest = Manifest(bindings: [], file: file)
         manifest.origin = SourceOrigin(file: file, pointer: "", value: root, depth: depth)
 
-        let format = decoded.map { $0.format }
-            ?? topLevel.format.flatMap { $0.kind == .number ? JSONNumber.integer($0.text) : nil }
+        // Read by JSONDecoder whether or not a repeated key kept the whole file from being decoded, so
+        // the verdict is the same; but not `1e-400`, which JSONDecoder reads as the integer 0.
+        let format = topLevel.format.flatMap { value in
+            JSONNumber.underflows(value.text) ? nil : decoded.map { $0.format } ?? value.decoded(as: Int.self)
+        }
         switch topLevel.format {
         case nil:
             report(.unsupportedFormat, "missing key '\(ManifestKey.format)'; add \"\(ManifestKey.format)\": 1 "

@@ -149,24 +149,33 @@ struct UnsetReference: Sendable, Hashable {
 
 /// Where a part of a manifest came from: the file, the JSON Pointer of the
 /// object, and the object's place in the scanned file, which knows where its values stand.
-package final class SourceOrigin: Sendable, Hashable {
-    /// The file, as diagnostics name it.
-    package let file: String
+///
+/// A value whose file part is shared: as an object of its own, a binding's
+/// origin was made and freed with each binding at every activation.
+package struct SourceOrigin: Sendable, Hashable {
+    /// What the origins in one file share.
+    final class File: Sendable {
+        let name: String, depth: Int, layout: JSONLayout
+
+        init(name: String, depth: Int, layout: JSONLayout) { (self.name, self.depth, self.layout) = (name, depth, layout) }
+    }
+
+    private let source: File
     /// The JSON Pointer of the object: `""` for the manifest, `/bindings/3` for a binding.
     package let pointer: String
-    /// The object at `pointer`, with its positions.
-    let value: JSONPlace?
+    private let node: Int
+
+    /// The file, as diagnostics name it.
+    package var file: String { source.name }
     /// How far up the `extends` chain the file is: 0 for the file loaded
     /// first, 1 for its parent, and so on. A binding from a lower depth (the
     /// child) replaces one with the same key from a higher depth (a parent).
-    package let depth: Int
+    package var depth: Int { source.depth }
+    /// The object at `pointer`, with its positions.
+    var value: JSONPlace { JSONPlace(source.layout, node: node) }
 
-    init(file: String, pointer: String, value: JSONPlace?, depth: Int = 0) {
-        self.file = file
-        self.pointer = pointer
-        self.value = value
-        self.depth = depth
-    }
+    /// The origin of `value`, at `pointer` in `file`.
+    init(_ file: File, pointer: String, value: JSONPlace) { (source, self.pointer, node) = (file, pointer, value.node) }
 
     /// The position of the member `key` of this object (its value), falling
     /// back to the object itself.
@@ -176,9 +185,7 @@ package final class SourceOrigin: Sendable, Hashable {
 
     /// The position of the value at `pointer`, relative to this object
     /// (`/parameters/port`), else of its nearest ancestor that exists.
-    package func position(at pointer: String) -> SourcePosition {
-        value?.position(at: pointer) ?? SourcePosition(line: 1, column: 1)
-    }
+    package func position(at pointer: String) -> SourcePosition { value.position(at: pointer) }
 
     /// The same place: file, pointer and depth; the values read are not compared.
     package static func == (lhs: SourceOrigin, rhs: SourceOrigin) -> Bool {

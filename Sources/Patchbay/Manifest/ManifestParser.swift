@@ -125,7 +125,8 @@ struct ManifestParser {
             topLevel.unknown, known: ManifestKey.allCases.map(\.rawValue),
             suggested: ManifestKey.allCases.filter { $0 != .schema }.map(\.rawValue), at: "", what: "top-level key")
         var manifest = Manifest(bindings: [], file: file)
-        manifest.origin = SourceOrigin(file: file, pointer: "", value: root, depth: depth)
+        let source = SourceOrigin.File(name: file, depth: depth, layout: root.layout)  // shared by every origin
+        manifest.origin = SourceOrigin(source, pointer: "", value: root)
 
         // Read by JSONDecoder whether or not a repeated key kept the whole file from being decoded, so
         // the verdict is the same; but not `1e-400`, which JSONDecoder reads as the integer 0.
@@ -175,7 +176,7 @@ struct ManifestParser {
                     continue
                 }
                 let decodedBinding = decodedBindings.flatMap { offset < $0.count ? $0[offset] : nil } ?? .notDecoded
-                addBinding(element, decoded: decodedBinding, at: pointer, to: &manifest.bindings)
+                addBinding(element, decoded: decodedBinding, at: pointer, in: source, to: &manifest.bindings)
             }
         case .some:
             report(.wrongType, "'\(ManifestKey.bindings)' must be an array of binding objects; found "
@@ -214,7 +215,8 @@ struct ManifestParser {
     /// count as bound. Made in place in the list: a binding holds a dozen
     /// references, and a returned one was copied into it.
     private mutating func addBinding(
-        _ object: JSONPlace, decoded: BindingDocument, at pointer: String, to bindings: inout [Binding]
+        _ object: JSONPlace, decoded: BindingDocument, at pointer: String, in source: SourceOrigin.File,
+        to bindings: inout [Binding]
     ) {
         let reportedBefore = diagnostics.count
         let keyed = BindingMembers(object)
@@ -288,7 +290,7 @@ struct ManifestParser {
         let last = bindings.count - 1
         bindings[last].isCollectionElement = isCollectionElement
         bindings[last].parameterSource = parameters
-        bindings[last].origin = SourceOrigin(file: file, pointer: pointer, value: object, depth: depth)
+        bindings[last].origin = SourceOrigin(source, pointer: pointer, value: object)
         bindings[last].isBroken = diagnostics.count > reportedBefore
     }
 

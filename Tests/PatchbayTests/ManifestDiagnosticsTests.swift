@@ -98,16 +98,19 @@ func expectOne(
     /// A repeated key keeps the document from being decoded whole, and each value is then decoded
     /// from its place: the format gets the same verdict either way.
     @Test func formatVerdictIsTheSameWithARepeatedKey() throws {
-        for format in ["1", "1.0", "1e0", "2", "2.000", "1.5", "1e-400", "9007199254740993", "\"1\"", "null"] {
+        let fractions = ["1.5", "1e-400", "9999555555600001.999", "1.0000000000000001"]
+        for format in ["1", "1.0", "1e0", "2", "2.000", "9007199254740993", "\"1\"", "null"] + fractions {
             let plain = "{\"format\": \(format), \"bindings\": []}"
             let repeated = "{\"format\": \(format), \"bindings\": [], \"environment\": \"a\", \"environment\": \"a\"}"
             let verdict = { (text: String) in try diagnostics(text).filter { $0.code != .duplicateKey }.map { "\($0.code) \($0.message)" } }
             #expect(try verdict(plain) == verdict(repeated), "format \(format)")
             #expect(try diagnostics(repeated).with(.duplicateKey).count == 1)
         }
-        // JSONDecoder reads 1e-400 as the integer 0: not an integer here, with or without a repeat.
-        let tiny = "{\"format\": 1e-400, \"bindings\": []}"
-        expectOne(.wrongType, in: try diagnostics(tiny), at: "1e-400", of: tiny, saying: ["'format' must be the integer 1"])
+        // JSONDecoder reads 1e-400 as the integer 0 and truncates the others: none is an integer here.
+        for fraction in fractions {
+            let text = "{\"format\": \(fraction), \"bindings\": []}"
+            expectOne(.wrongType, in: try diagnostics(text), at: fraction, of: text, saying: ["'format' must be the integer 1"])
+        }
     }
 
     @Test func unknownKeysEverywhereWithSuggestions() throws {

@@ -150,8 +150,8 @@ struct UnsetReference: Sendable, Hashable {
 /// Where a part of a manifest came from: the file, the JSON Pointer of the
 /// object, and the object's place in the scanned file, which knows where its values stand.
 ///
-/// A value whose file part is shared: as an object of its own, a binding's
-/// origin was made and freed with each binding at every activation.
+/// A value, with what the origins in one file have in common in one shared
+/// object: a binding's origin costs no allocation at each activation.
 package struct SourceOrigin: Sendable, Hashable {
     /// What the origins in one file share.
     final class File: Sendable {
@@ -174,8 +174,8 @@ package struct SourceOrigin: Sendable, Hashable {
     /// The object at `pointer`, with its positions.
     var value: JSONPlace { JSONPlace(source.layout, node: node) }
 
-    /// The origin of `value`, at `pointer` in `file`.
-    init(_ file: File, pointer: String, value: JSONPlace) { (source, self.pointer, node) = (file, pointer, value.node) }
+    /// The origin of the object at `node` of `file`'s layout, at `pointer`.
+    init(_ file: File, pointer: String, node: Int) { (source, self.pointer, self.node) = (file, pointer, node) }
 
     /// The position of the member `key` of this object (its value), falling
     /// back to the object itself.

@@ -126,12 +126,14 @@ struct ManifestParser {
             suggested: ManifestKey.allCases.filter { $0 != .schema }.map(\.rawValue), at: "", what: "top-level key")
         var manifest = Manifest(bindings: [], file: file)
         let source = SourceOrigin.File(name: file, depth: depth, layout: root.layout)  // shared by every origin
-        manifest.origin = SourceOrigin(source, pointer: "", value: root)
+        manifest.origin = SourceOrigin(source, pointer: "", node: root.node)
 
-        // Read by JSONDecoder whether or not a repeated key kept the whole file from being decoded, so
-        // the verdict is the same; but not `1e-400`, which JSONDecoder reads as the integer 0.
+        // Read by JSONDecoder whether or not a repeated key kept the whole file from being decoded, so the
+        // verdict is the same; once it is known to be a whole number that fits, as an integer parameter is:
+        // JSONDecoder reads `1e-400` as 0 and truncates `9999555555600001.999`.
         let format = topLevel.format.flatMap { value in
-            JSONNumber.underflows(value.text) ? nil : decoded.map { $0.format } ?? value.decoded(as: Int.self)
+            value.kind == .number && JSONNumber.fits(value.text, bits: Int.bitWidth, signed: true)
+                ? decoded.map { $0.format } ?? value.decoded(as: Int.self) : nil
         }
         switch topLevel.format {
         case nil:
@@ -290,7 +292,7 @@ struct ManifestParser {
         let last = bindings.count - 1
         bindings[last].isCollectionElement = isCollectionElement
         bindings[last].parameterSource = parameters
-        bindings[last].origin = SourceOrigin(source, pointer: pointer, value: object)
+        bindings[last].origin = SourceOrigin(source, pointer: pointer, node: object.node)
         bindings[last].isBroken = diagnostics.count > reportedBefore
     }
 

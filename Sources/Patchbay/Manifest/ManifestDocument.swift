@@ -10,14 +10,13 @@ import Foundation
 /// `parameters` is not decoded here: its text is decoded into the factory's
 /// parameter type, later.
 struct ManifestDocument: Decodable {
-    /// Each field's value; nil when absent, `null` or of another type.
-    var format: Int?
+    /// Each field's value; nil when absent, `null` or of another type. Not the
+    /// `format`, which is checked as a number before it is decoded from its place.
     var environment, extends: String?
     var bindings: [BindingDocument]?
 
     init(from decoder: any Decoder) throws {
         let object = try decoder.container(keyedBy: ManifestKey.self)
-        format = try? object.decodeIfPresent(Int.self, forKey: .format)
         environment = try? object.decodeIfPresent(String.self, forKey: .environment)
         extends = try? object.decodeIfPresent(String.self, forKey: .extends)
         bindings = try? object.decodeIfPresent([BindingDocument].self, forKey: .bindings)

@@ -128,12 +128,12 @@ struct ManifestParser {
         let source = SourceOrigin.File(name: file, depth: depth, layout: root.layout)  // shared by every origin
         manifest.origin = SourceOrigin(source, pointer: "", node: root.node)
 
-        // Read by JSONDecoder whether or not a repeated key kept the whole file from being decoded, so the
-        // verdict is the same; once it is known to be a whole number that fits, as an integer parameter is:
-        // JSONDecoder reads `1e-400` as 0 and truncates `9999555555600001.999`.
+        // Decoded from its place, whether or not a repeated key kept the whole file from being decoded, so
+        // the verdict is the same; once it is known to be a whole number that fits, as an integer parameter
+        // is: JSONDecoder reads `1e-400` as 0 and truncates `9999555555600001.999`.
         let format = topLevel.format.flatMap { value in
             value.kind == .number && JSONNumber.fits(value.text, bits: Int.bitWidth, signed: true)
-                ? decoded.map { $0.format } ?? value.decoded(as: Int.self) : nil
+                ? value.decoded(as: Int.self) : nil
         }
         switch topLevel.format {
         case nil:

@@ -10,14 +10,10 @@ enum JSONPointer {
 
     /// A segment as a key; nil when a `~` is not followed by 0 or 1.
     static func unescape(_ segment: Substring.UnicodeScalarView) -> String? {
-        var key = "", afterTilde = false
-        for scalar in segment {
-            if afterTilde, scalar != "0", scalar != "1" { return nil }
-            if scalar == "~", !afterTilde { afterTilde = true; continue }
-            key.unicodeScalars.append(afterTilde ? (scalar == "0" ? "~" : "/") : scalar)
-            afterTilde = false
-        }
-        return afterTilde ? nil : key
+        guard segment.split(separator: "~", omittingEmptySubsequences: false).dropFirst().allSatisfy({ $0.first == "0" || $0.first == "1" })
+        else { return nil }
+        return String(String.UnicodeScalarView(segment)).replacingOccurrences(of: "~1", with: "/", options: .literal)
+            .replacingOccurrences(of: "~0", with: "~", options: .literal)  // in this order: "~01" is "~1"
     }
 }
 

@@ -2,23 +2,17 @@
 /// there (a quoted character, a bare word such as `'tru'`, "end of file", a
 /// control character by code point), so a person finds it even when it is invisible.
 extension JSONScanner {
-    /// "expected \(expected), found ..." at `offset`, or invalid UTF-8 there, which cannot be shown.
-    /// `wholeWord`: whether a letter or digit is shown with the word it starts.
-    func failure(expected: String, at offset: Int, hint: String? = nil, wholeWord: Bool = true) -> Stop {
+    /// "expected \(expected), found ..." at `offset` (with no `expected`, anything after the root value), or
+    /// invalid UTF-8 there, which cannot be shown. `wholeWord`: whether a letter or digit is shown with its word.
+    func failure(expected: String?, at offset: Int, hint: String? = nil, wholeWord: Bool = true) -> Stop {
         if offset < bytes.count, scalar(at: offset) == nil { return invalidUTF8(at: offset) }
         let (found, foundHint) = found(at: offset, wholeWord: wholeWord)
-        return failure("expected \(expected), found \(found)" + parenthesized(hint ?? foundHint), at: offset)
+        let message = expected.map { "expected \($0), found \(found)" } ?? "unexpected \(found) after the end of the JSON document"
+        return failure(message + parenthesized(hint ?? foundHint), at: offset)
     }
 
     func failure(_ message: String, at offset: Int) -> Stop {
         .syntax(JSONSyntaxError(position: position(at: offset), message: message))
-    }
-
-    /// Anything but whitespace after the root value.
-    func trailingContent() -> Stop {
-        if scalar(at: offset) == nil { return invalidUTF8(at: offset) }
-        let (found, hint) = found(at: offset, wholeWord: true)
-        return failure("unexpected \(found) after the end of the JSON document" + parenthesized(hint), at: offset)
     }
 
     func invalidUTF8(at offset: Int) -> Stop { failure("invalid UTF-8 byte 0x\(hex(bytes[offset], 2))", at: offset) }

@@ -72,7 +72,7 @@ struct JSONScanner {
             case .member: state = try key(expected: "a string key after ','", afterComma: true)
             case .afterValue:
                 guard let top = stack.last else {
-                    guard offset == bytes.count else { throw trailingContent() }
+                    guard offset == bytes.count else { throw failure(expected: nil, at: offset) }  // trailing content
                     return
                 }
                 if isAt(",") {

@@ -23,7 +23,10 @@ let package = Package(
     ],
     targets: [
         // The container: catalog, manifests, validation, resolution, injection, reload.
-        .target(name: "Patchbay"),
+        .target(name: "Patchbay", dependencies: ["CPatchbayAtomics"]),
+        // The few atomic operations the container needs, over C11 <stdatomic.h>: a target of
+        // this package, not a dependency, since `Synchronization` needs iOS 18 / macOS 15.
+        .target(name: "CPatchbayAtomics"),
         // The `.patchbay(...)` test trait: a container and overrides of each test's own.
         .target(name: "PatchbayTesting", dependencies: ["Patchbay"]),
         // Report formats, explain, graph, schema and the command line, over the container's library calls.

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Activating a new manifest in a running container.
-@Suite(.bothEngines) struct ActivationTests {
+struct ActivationTests {
     private func catalog(_ counter: Counter) -> FactoryCatalog {
         var catalog = FactoryCatalog()
         catalog.register("red", provides: (any Widget).self) { Part(tag: "red", serial: counter.increment()) }

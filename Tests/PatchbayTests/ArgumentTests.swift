@@ -2,7 +2,7 @@
 import Testing
 
 /// Resolve-time arguments: `container.resolve(T.self, argument: x)`.
-@Suite(.bothEngines) struct ArgumentTests {
+struct ArgumentTests {
     struct Options: Decodable, Sendable {
         var prefix: String
     }

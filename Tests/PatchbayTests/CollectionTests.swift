@@ -52,7 +52,7 @@ enum Plugins {
     }
 }
 
-@Suite(.bothEngines) struct CollectionTests {
+struct CollectionTests {
     // MARK: - The catalog side
 
     @Test func anArrayParameterIsACollectionNeedOfItsElement() throws {
@@ -308,51 +308,14 @@ enum Plugins {
         #expect(try container.resolve(PluginHost.self).plugins.count == 3)
     }
 
-    // MARK: - Built light
+    // MARK: - Made by the engine
 
-    /// A container of `bindings` compiled for each engine: one whose
-    /// resolves may take the light path, and one that takes the general
-    /// engine alone (whatever this run's `GeneralEngineWhenAsked` says).
-    static func bothWays(_ catalog: FactoryCatalog, _ bindings: [Binding]) throws -> (light: Container, general: Container) {
-        let light = try Activation.$usesGeneralEngineOnly.withValue(false) { try makeContainer(catalog, bindings) }
-        let general = try Activation.$usesGeneralEngineOnly.withValue(true) { try makeContainer(catalog, bindings) }
-        return (light, general)
-    }
-
-    /// The binding that serves `[any Plugin]` from primary in `container`.
-    static func pluginCollection(in container: Container) -> CompiledBinding? {
-        container.currentActivation().entries[ObjectIdentifier([any Plugin].self)]
-    }
-
-    @Test func aPrimaryCollectionOfPlainElementsIsBuiltLightAsTheEngineBuildsIt() throws {
-        let (light, general) = try Self.bothWays(Plugins.catalog(), Self.mixedLifetimes())
-        let collection = try #require(Self.pluginCollection(in: light))
-        #expect(collection.isLight)
-        #expect(collection.elements.map(\.isLight) == [false, true, false], "the light path builds the transient itself")
-        #expect(Self.pluginCollection(in: general)?.isLight == false)
-        for container in [light, general] {
-            let first = try container.resolve([any Plugin].self)
-            let second = try container.resolve([any Plugin].self)
-            #expect(first.map(\.name) == ["audit", "metrics-5", "console"])
-            #expect(first[0] === second[0] && first[1] !== second[1] && first[2] === second[2])
-        }
-    }
-
-    @Test func aCollectionWithAnElementForAContextIsBuiltByTheEngine() throws {
-        var catalog = Plugins.catalog()
-        catalog.registerResolving("resolving-plugin", provides: (any Plugin).self) { _ in NamedPlugin("resolving") }
-        func isLight(_ bindings: [Binding]) throws -> Bool {
-            let container = try Self.bothWays(catalog, bindings).light
-            return try #require(container.currentActivation().entries[ObjectIdentifier([any Plugin].self)]).isLight
-        }
-        let audit = Binding(collection: "Plugin", factory: "audit-plugin")
-        #expect(try isLight([audit]))
-        // A graph element is shared across the resolve, which takes a context.
-        #expect(try !isLight([audit, Binding(collection: "Plugin", factory: "console-plugin", lifetime: .graph)]))
-        // An element whose factory resolves by hand has needs no one knows.
-        #expect(try !isLight([audit, Binding(collection: "Plugin", factory: "resolving-plugin")]))
-        // Served from another injector.
-        #expect(try !isLight([Binding(collection: "Plugin", factory: "audit-plugin", injector: "secondary")]))
+    @Test func aCollectionOfMixedLifetimesMakesEachElementAsItsLifetimeSays() throws {
+        let container = try makeContainer(Plugins.catalog(), Self.mixedLifetimes())
+        let first = try container.resolve([any Plugin].self)
+        let second = try container.resolve([any Plugin].self)
+        #expect(first.map(\.name) == ["audit", "metrics-5", "console"])
+        #expect(first[0] === second[0] && first[1] !== second[1] && first[2] === second[2])
     }
 
     @Test func anElementOfASeveralTypesFactoryIsMadeAsAnyOther() throws {
@@ -360,14 +323,10 @@ enum Plugins {
         catalog.register("several", product: NamedPlugin.self, provides: (any Plugin).self, NamedPlugin.self) {
             NamedPlugin("several")
         }
-        let (light, general) = try Self.bothWays(catalog, [
+        let container = try makeContainer(catalog, [
             Binding(collection: "Plugin", factory: "several"), Binding(collection: "Plugin", factory: "console-plugin"),
         ])
-        // Its product is converted to the element type, so the engine makes it.
-        #expect(Self.pluginCollection(in: light)?.elements.map(\.isLight) == [false, true])
-        for container in [light, general] {
-            #expect(try container.resolve([any Plugin].self).map(\.name) == ["several", "console"])
-        }
+        #expect(try container.resolve([any Plugin].self).map(\.name) == ["several", "console"])
     }
 
     @Test func anElementThatFailsNamesItsPathAndTheElementsMadeBeforeItAreLetGo() throws {
@@ -387,22 +346,18 @@ enum Plugins {
         catalog.register("failing-plugin", provides: (any Plugin).self) { () throws -> any Plugin in
             throw FixtureError(message: "no plugin")
         }
-        let (light, general) = try Self.bothWays(catalog, [
+        let container = try makeContainer(catalog, [
             Binding(collection: "Plugin", factory: "tracked-plugin"), Binding(collection: "Plugin", factory: "failing-plugin"),
         ])
-        #expect(Self.pluginCollection(in: light)?.isLight == true)
-        let lightError = try #require(throws: ResolutionError.self) { try light.resolve([any Plugin].self) }
-        let generalError = try #require(throws: ResolutionError.self) { try general.resolve([any Plugin].self) }
-        #expect(lightError.reason == .factoryFailed)
-        #expect(lightError.factory == "failing-plugin")
-        #expect(lightError.dependencyPath == ["Array<Plugin>", "Plugin"])
-        #expect(lightError.underlying as? FixtureError == FixtureError(message: "no plugin"))
-        #expect(lightError.description == generalError.description)
-        #expect(lightError.dependencyPath == generalError.dependencyPath)
-        #expect(made.value == 2 && released.value == 2, "each engine made the first element and let it go")
+        let error = try #require(throws: ResolutionError.self) { try container.resolve([any Plugin].self) }
+        #expect(error.reason == .factoryFailed)
+        #expect(error.factory == "failing-plugin")
+        #expect(error.dependencyPath == ["Array<Plugin>", "Plugin"])
+        #expect(error.underlying as? FixtureError == FixtureError(message: "no plugin"))
+        #expect(made.value == 1 && released.value == 1, "the first element was made and let go")
     }
 
-    @Test func anElementThatResolvesItsOwnCollectionIsACycleEitherWay() throws {
+    @Test func anElementThatResolvesItsOwnCollectionIsACycle() throws {
         let holder = Box<Container>()
         let calls = Counter()
         var catalog = Plugins.catalog()
@@ -411,24 +366,16 @@ enum Plugins {
             _ = try holder.value!.resolve([any Plugin].self)
             return NamedPlugin("looping")
         }
-        let bindings = [
+        let container = try makeContainer(catalog, [
             Binding(collection: "Plugin", factory: "audit-plugin", lifetime: .singleton),
             Binding(collection: "Plugin", factory: "looping-plugin"),
-        ]
-        let (light, general) = try Self.bothWays(catalog, bindings)
-        #expect(Self.pluginCollection(in: light)?.elements.map(\.isLight) == [false, true])
-        var descriptions: [String] = []
-        for container in [light, general] {
-            holder.value = container
-            let error = try #require(throws: ResolutionError.self) { try container.resolve([any Plugin].self) }
-            #expect(error.reason == .dependencyCycle)
-            #expect(error.dependencyPath == ["Array<Plugin>", "Plugin", "Array<Plugin>"])
-            descriptions.append(error.description)
-        }
-        #expect(descriptions[0] == descriptions[1])
-        #expect(calls.value == 2, "found on the first loop, by each engine")
+        ])
+        holder.value = container
+        let error = try #require(throws: ResolutionError.self) { try container.resolve([any Plugin].self) }
+        #expect(error.reason == .dependencyCycle)
+        #expect(error.dependencyPath == ["Array<Plugin>", "Plugin", "Array<Plugin>"])
+        #expect(calls.value == 1, "found on the first loop")
     }
-
     // MARK: - explain, graph and schema
 
     /// Three plugins in primary, one in secondary, and a host that needs them.

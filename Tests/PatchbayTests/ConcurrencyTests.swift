@@ -5,7 +5,7 @@ import Testing
 
 /// Concurrent first use: a singleton (or scoped, or weak) instance is made
 /// exactly once however many threads and tasks ask for it at the same time.
-@Suite(.bothEngines) struct ConcurrencyTests {
+struct ConcurrencyTests {
     static let rounds = 5
 
     /// A `Widget` factory that sleeps briefly, to widen the race, and counts its calls.

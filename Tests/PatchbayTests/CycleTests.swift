@@ -4,7 +4,7 @@ import Testing
 /// Cycles: static ones are activation errors that draw the loop; dynamic ones
 /// (through factories that resolve by hand) are thrown ResolutionErrors, never
 /// a crash or a hang.
-@Suite(.bothEngines) struct CycleTests {
+struct CycleTests {
     // MARK: - Static
 
     @Test func aStaticCycleIsAnActivationErrorThatDrawsTheLoop() throws {

@@ -2,7 +2,7 @@
 import Testing
 
 /// The kinds of need a factory can declare: direct, optional (`T?`) and `Lazy<T>`.
-@Suite(.bothEngines) struct DependencyKindTests {
+struct DependencyKindTests {
     // MARK: - Optional
 
     private func optionalCatalog(databaseFails: Bool = false) -> FactoryCatalog {

@@ -26,7 +26,7 @@ final class SelfInjecting: Sendable {
     }
 }
 
-@Suite(.bothEngines) struct FaultTests {
+struct FaultTests {
     // MARK: A factory that throws
 
     @Test(arguments: [Lifetime.transient, .singleton, .weak, .graph])

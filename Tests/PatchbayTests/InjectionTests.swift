@@ -51,7 +51,7 @@ struct DefaultArguments {
 }
 
 /// `@Injected`, `@SafelyInjected`, `inject()` and `PatchbaySystem.withContainer`.
-@Suite(.bothEngines) struct InjectionTests {
+struct InjectionTests {
     private func catalog(widgets: Counter = Counter()) -> FactoryCatalog {
         var catalog = FactoryCatalog()
         for tier in ["primary", "secondary", "fixtures"] {

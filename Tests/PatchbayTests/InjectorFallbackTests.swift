@@ -6,7 +6,7 @@ import Testing
 /// injectors in order (primary, secondary, then custom ones in `injectors`
 /// order, else in order of first appearance); a factory's dependencies are
 /// resolved from the injector that served it, with the same fallback.
-@Suite(.bothEngines) struct InjectorFallbackTests {
+struct InjectorFallbackTests {
     static let tiers = ["primary", "secondary", "alpha", "beta"]
 
     /// `widget-<tier>`, `gadget-<tier>`, `sprocket-<tier>`: parts tagged with their tier.

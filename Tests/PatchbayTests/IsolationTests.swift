@@ -56,7 +56,7 @@ final class ContainerHolder: @unchecked Sendable {
     var container: Container?
 }
 
-@Suite(.bothEngines) struct IsolationTests {
+struct IsolationTests {
     private func catalog(made: Counter = Counter(), failing: Bool = false) -> FactoryCatalog {
         var catalog = FactoryCatalog()
         catalog.register("part", provides: (any Widget).self) { Part(tag: "plain") }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The five lifetimes: how many instances each makes and who shares them.
-@Suite(.bothEngines) struct LifetimeTests {
+struct LifetimeTests {
     /// A catalog with one `Widget` factory that counts what it makes.
     private func partCatalog(_ counter: Counter, lifetime: Lifetime? = nil) -> FactoryCatalog {
         var catalog = FactoryCatalog()

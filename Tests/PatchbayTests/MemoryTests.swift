@@ -75,7 +75,7 @@ final class ParkedThread: @unchecked Sendable {
     }
 }
 
-@Suite(.bothEngines) struct MemoryTests {
+struct MemoryTests {
     private func catalog(_ counter: Counter) -> FactoryCatalog {
         var catalog = FactoryCatalog()
         catalog.register("part", provides: (any Widget).self) { Part(tag: "part", serial: counter.increment()) }

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 @testable import Patchbay
 
-@Suite(.bothEngines) struct MigrationGapTests {
+struct MigrationGapTests {
     // MARK: KOInject: `dispose()` lets go of the value
 
     @Test func koInjectDisposeLetsGoOfTheValue() throws {

@@ -63,7 +63,7 @@ private final class WorkbenchHolder {
     @Injected var workbench: Workbench
 }
 
-@Suite(.bothEngines) struct MigrationTests {
+struct MigrationTests {
     // MARK: KOInject: several resolve-time arguments, passed on to dependencies
 
     /// Gadget takes (String, Int); the pair takes the same and needs a gadget and a widget.

@@ -3,7 +3,7 @@ import Testing
 
 /// Test overrides: task-local, so code inside `withOverrides` sees them (also
 /// as dependencies of other factories) and nothing else does.
-@Suite(.bothEngines) struct OverrideTests {
+struct OverrideTests {
     private func catalog(widgets: Counter = Counter()) -> FactoryCatalog {
         var catalog = FactoryCatalog()
         catalog.register("real-part", provides: (any Widget).self) { Part(tag: "real", serial: widgets.increment()) }

@@ -13,7 +13,7 @@ final class Assembly: Sendable {
     init(_ tags: [String]) { self.tags = tags }
 }
 
-@Suite(.bothEngines) struct RegistrationArityTests {
+struct RegistrationArityTests {
     /// "w", "g", "s" and "d" make a Widget, Gadget, Sprocket and Database
     /// tagged with their names; "a0" to "a4" make an Assembly from the first
     /// 0 to 4 of them.

@@ -2,7 +2,7 @@
 import Testing
 
 /// What resolution and registration errors say.
-@Suite(.bothEngines) struct ResolutionErrorTests {
+struct ResolutionErrorTests {
     /// SignupService -> UserRepository (resolves by hand) -> Database, with two
     /// catalog factories that provide Database and a failing one.
     private func appCatalog() -> FactoryCatalog {

@@ -66,7 +66,7 @@ final class Tally: @unchecked Sendable {
     }
 }
 
-@Suite(.bothEngines) struct StressTests {
+struct StressTests {
     static let activations = 1_000
 
     /// Two families of factories, "a" and "b", one per lifetime, and a "bad"

@@ -10,16 +10,11 @@ final class Instance<Value>: @unchecked Sendable {
     @usableFromInline init(_ value: Value) { self.value = value }
 }
 
-/// The value in a box known to be an `Instance<T>`, read without retaining
-/// the box: for the paths that hold it unretained (the resolve fast path's
-/// made singleton).
-///
-/// An ordinary read of the field, which the compiler makes cheap either way:
-/// specialized for `T`, a load at a fixed offset; unspecialized, the field's
-/// offset is read from the box's own class metadata, with no lookup.
+/// The value in a box known to be an `Instance<T>`, which the caller holds
+/// unretained (the resolve fast path's made singleton, kept by its cell).
 @inlinable @inline(__always)
 func unboxed<T>(_ box: Unmanaged<AnyObject>, as _: T.Type) -> T {
-    box._withUnsafeGuaranteedRef { unsafeDowncast($0, to: Instance<T>.self).value }
+    unsafeDowncast(box.takeUnretainedValue(), to: Instance<T>.self).value
 }
 
 /// Where in the app's source a factory was registered.
@@ -183,7 +178,8 @@ final class FactoryDefinition: Sendable {
     let argument: TypeKey?
     let registeredAt: CodeLocation
     /// Makes the product into uninitialized memory for a `Product`, with no
-    /// box: how transients are made when the product is the bound type.
+    /// box: how transients are made when the product is the bound type
+    /// (see ``TransientLifetime``).
     /// Not optional: an optional closure is stored in its most general form,
     /// and calling it from specialized code would allocate a reabstraction
     /// thunk each time. `buildsInto` says whether it is real.
@@ -202,8 +198,7 @@ final class FactoryDefinition: Sendable {
     /// statically. Nil where none did (activation then makes an
     /// unspecialized one, see ``CollectionMaker``). Kept here rather than
     /// in ``ProvidedType``, which validation and activation copy several
-    /// times per binding: one more reference there cost each binding's
-    /// activation about 150 instructions.
+    /// times per binding, each copy retaining what it holds.
     let collection: CollectionMaker?
 
     init(

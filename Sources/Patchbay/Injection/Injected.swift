@@ -44,7 +44,7 @@ public struct Injected<Value>: @unchecked Sendable {
     // one call that loads the kept value's box, and a read of the value.
     @inlinable
     public var wrappedValue: Value {
-        if let box = storage.loadResolved() { return box._withUnsafeGuaranteedRef { $0.value } }
+        if let box = storage.loadResolved() { return box.takeUnretainedValue().value }
         return storage.firstAccess()
     }
 
@@ -102,7 +102,7 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
     /// The dependency, or `nil` when not bound; resolved on first access.
     @inlinable
     public var wrappedValue: Value? {
-        if let box = storage.loadResolved() { return box._withUnsafeGuaranteedRef { $0.value } }
+        if let box = storage.loadResolved() { return box.takeUnretainedValue().value }
         return storage.firstAccess()
     }
 
@@ -168,18 +168,7 @@ final class InjectionStorage<Value>: @unchecked Sendable {
     deinit { resolved.destroy() }
 
     /// The kept value's box, or nil before the first access: an acquiring load.
-    ///
-    /// Not inlined, and declared read-only to the optimizer, for speed. A
-    /// class's `@Injected` property is read by copying the wrapper out of the
-    /// instance, which retains this storage; the optimizer drops that retain
-    /// (and its release) only if nothing between them can write memory, and
-    /// it counts an inlined atomic load as a possible write. The declaration
-    /// is true in effect: the load writes nothing, and the value it reads is
-    /// set once, so a read moved earlier or shared between two accesses sees
-    /// nil (then `firstAccess`, which is not read-only, reads again) or the
-    /// one value there will ever be. Measured on a later access: four atomic
-    /// reference-count operations down to two, the same as a stored property.
-    @usableFromInline @inline(never) @_effects(readonly)
+    @usableFromInline @inline(never)
     func loadResolved() -> Unmanaged<Instance<Value>>? { resolved.load() }
 
     var isResolved: Bool { resolved.load() != nil }

@@ -43,18 +43,9 @@ struct ObjectOrigin: @unchecked Sendable {
 
     /// The origin of an object made now, on this thread.
     static var current: ObjectOrigin {
-        let cache = ResolveCache.current
-        guard cache.pointee.busy > 0 else { return awaited ?? outside }
-        if cache.pointee.lightActive, let light = cache.pointee.lightContainer, cache.pointee.lightDepth > 0 {
-            // A light factory runs: no overrides (they switch the light path
-            // off), no explicit scope, and the binding on top of the light path.
-            let binding = cache.pointee.lightPath[cache.pointee.lightDepth - 1].takeUnretainedValue()
-            return ObjectOrigin(
-                container: Unmanaged<Container>.fromOpaque(light).takeUnretainedValue(), injector: binding.injector,
-                overrides: nil, scope: Scope.current)
+        guard let context = ThreadResolutionState.current.running, let container = context.container else {
+            return awaited ?? outside
         }
-        let context = ThreadResolutionState.current.context
-        guard context.isActive, let container = context.container else { return outside }
         return ObjectOrigin(
             container: container, injector: context.innermostInjector ?? .primary, overrides: context.overrides,
             scope: context.scope)

@@ -21,10 +21,14 @@ final class Activation: Sendable {
     /// The types whose empty collection resolves to `[]` (see
     /// ``emptyCollection(_:)``), worked out the first time an unbound array is asked for.
     let knownElementTypes: MadeOnce<Set<ObjectIdentifier>>
+    /// Whether any binding is `graph`: only then does a `Lazy` made in a
+    /// resolution keep its graph instances (see ``SharedGraph``).
+    let hasGraphBindings: Bool
 
     init(
         manifest: Manifest, injectorOrder: [InjectorName], entries: TypeTable, overridesInUse: Bool = false,
-        warnings: [Diagnostic], catalog: FactoryCatalog, knownElementTypes: MadeOnce<Set<ObjectIdentifier>> = MadeOnce()
+        warnings: [Diagnostic], catalog: FactoryCatalog, knownElementTypes: MadeOnce<Set<ObjectIdentifier>> = MadeOnce(),
+        hasGraphBindings: Bool
     ) {
         self.manifest = manifest
         self.injectorOrder = injectorOrder
@@ -33,6 +37,7 @@ final class Activation: Sendable {
         self.warnings = warnings
         self.catalog = catalog
         self.knownElementTypes = knownElementTypes
+        self.hasGraphBindings = hasGraphBindings
     }
 
     /// The same activation — the same bindings and the same singleton
@@ -40,7 +45,8 @@ final class Activation: Sendable {
     func withOverridesInUse() -> Activation {
         Activation(
             manifest: manifest, injectorOrder: injectorOrder, entries: entries, overridesInUse: true,
-            warnings: warnings, catalog: catalog, knownElementTypes: knownElementTypes)
+            warnings: warnings, catalog: catalog, knownElementTypes: knownElementTypes,
+            hasGraphBindings: hasGraphBindings)
     }
 
     /// The short names of the bound types, for "did you mean" in messages.
@@ -169,13 +175,10 @@ final class Activation: Sendable {
             }
             return head
         }
-        // Whether a binding's tree is plain, for bindings with needs (see `isLight`).
-        var plainTrees: [ObjectIdentifier: Bool] = [:]
-        let lightPathAllowed = !usesGeneralEngineOnly
         return Activation(
-            manifest: manifest, injectorOrder: result.injectorOrder,
-            entries: TypeTable(heads, isLight: { lightPathAllowed && isLight($0, in: $1, plainTrees: &plainTrees) }),
-            warnings: result.diagnostics.warnings, catalog: catalog)
+            manifest: manifest, injectorOrder: result.injectorOrder, entries: TypeTable(heads),
+            warnings: result.diagnostics.warnings, catalog: catalog,
+            hasGraphBindings: result.bindings.contains { $0.lifetime == .graph })
     }
 
     /// Files `binding` under its type and injector, in a map made for `injectorCount` injectors when
@@ -191,84 +194,6 @@ final class Activation: Sendable {
         var map = InjectorMap<CompiledBinding>(injectorCount: injectorCount)
         map.set(binding, for: binding.injector)
         maps[binding.key.id] = map
-    }
-
-    /// For the differential tests only: while true in a task, activations
-    /// compiled there mark no binding light, so every resolve takes the
-    /// general engine. The resolution suites run both ways and expect the
-    /// same results, which holds the light path to the engine it specializes.
-    @TaskLocal package static var usesGeneralEngineOnly = false
-
-    /// Whether a resolve may build `binding` *light*, with no resolution
-    /// context (see ``FactoryCall``): one whose lifetime keeps nothing (a
-    /// transient), served from `primary`, with no argument, made as the bound
-    /// type, needing only plain dependencies, and whose whole dependency tree
-    /// has no binding whose instance a context shares across the tree (a
-    /// `graph` one) and no factory that resolves by hand (whose needs are
-    /// unknown). Validation has ruled out cycles among known needs, so
-    /// nothing is left for a context to do. A collection's binding has a rule
-    /// of its own (see ``isLightCollection(_:in:plainTrees:)``).
-    ///
-    /// Asked once per bound type while `table` is built, with its types in
-    /// place; `plainTrees` remembers the trees already followed.
-    static func isLight(
-        _ binding: CompiledBinding, in table: TypeTable, plainTrees: inout [ObjectIdentifier: Bool]
-    ) -> Bool {
-        if !binding.elements.isEmpty { return isLightCollection(binding, in: table, plainTrees: &plainTrees) }
-        guard type(of: binding.storage).isBuiltLight, binding.injector == .primary, binding.definition.buildsInto,
-            binding.definition.execution == .synchronous,
-            binding.definition.argument == nil, binding.provided.convert == nil,
-            let needs = binding.definition.dependencies, needs.allSatisfy({ $0.kind == .direct })
-        else { return false }
-        return isPlainTree(binding, in: table, depth: 0, memo: &plainTrees)
-    }
-
-    /// Whether a resolve may build the collection `binding` serves light:
-    /// it is served from `primary` and every element's tree is plain, so a
-    /// light resolution makes each element as the general engine would (see
-    /// ``LightResolution/make(_:as:into:)``). Its elements are not heads, so
-    /// their own lightness, which says which of them that build makes
-    /// itself, is decided here.
-    private static func isLightCollection(
-        _ binding: CompiledBinding, in table: TypeTable, plainTrees: inout [ObjectIdentifier: Bool]
-    ) -> Bool {
-        guard binding.injector == .primary, binding.definition.buildsInto else { return false }
-        for element in binding.elements {
-            guard isPlainTree(element, in: table, depth: 0, memo: &plainTrees) else { return false }
-            element.isLight = isLight(element, in: table, plainTrees: &plainTrees)
-        }
-        return true
-    }
-
-    /// Whether a binding's tree is free of bindings shared within a resolve and of opaque factories.
-    private static func isPlainTree(
-        _ binding: CompiledBinding, in table: TypeTable, depth: Int, memo: inout [ObjectIdentifier: Bool]
-    ) -> Bool {
-        // A tree deeper than 256 is simply not light (the general engine serves it): the
-        // recursion stays a few dozen KiB deep on any thread, whatever the catalog and manifest.
-        guard depth < 256, !type(of: binding.storage).isSharedWithinAResolve,
-            let needs = binding.definition.dependencies
-        else {
-            return false
-        }
-        if needs.isEmpty { return true }  // a leaf: nothing to follow or remember
-        if let known = memo[ObjectIdentifier(binding)] { return known }
-        memo[ObjectIdentifier(binding)] = false  // until shown otherwise: a loop is not plain
-        var plain = true
-        for need in needs where !need.kind.isLazy {
-            // A collection need is read through a context (see `CollectionDependency`).
-            if need.kind.isCollection {
-                plain = false
-                break
-            }
-            guard let dependency = table[need.key.id]?.winner(for: binding.injector) else { continue }
-            if !isPlainTree(dependency, in: table, depth: depth + 1, memo: &memo) {
-                plain = false
-                break
-            }
-        }
-        memo[ObjectIdentifier(binding)] = plain
-        return plain
     }
 
     /// Lets go of every singleton of this activation, when its container is
@@ -311,18 +236,10 @@ final class CompiledBinding: Sendable {
     /// activation, and this one's place among them: a reference, where a
     /// copy of the description would retain each of its own.
     private let descriptions: [BindingDescription], describedPlace: Int
-    /// Where the fast path may read a made instance straight from: the cell
+    /// Where a made instance is read straight from, with no lock: the cell
     /// of a singleton whose factory takes no argument and whose product is
-    /// the bound type; nil for every other binding. The memory is the
-    /// cell's own, read and written only atomically.
-    @usableFromInline nonisolated(unsafe) let ready: UnsafeMutablePointer<AnyObject?>?
-    /// Whether the fast path may build this binding itself, with no
-    /// resolution context (see ``Activation/isLight(_:in:plainTrees:)``).
-    /// Decided once per head binding, and per element of a light
-    /// collection, while its activation is compiled, before any resolve can
-    /// see it; never changed after, so the dynamic exclusivity check a
-    /// class's `var` gets would guard nothing.
-    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var isLight = false
+    /// the bound type; nil for every other binding (see ``made()``).
+    @usableFromInline let ready: AtomicReference<AnyObject>?
     /// On the binding that heads its type (the first in injector order,
     /// which the type table holds), the type's bindings in other injectors;
     /// empty on the others. Set while the activation is compiled, before any
@@ -332,9 +249,6 @@ final class CompiledBinding: Sendable {
     /// first found searching in order) comes down to: its own binding, else
     /// the head. So a type needs no table of its own, only these.
     @exclusivity(unchecked) nonisolated(unsafe) private(set) var others: [InjectorName: CompiledBinding] = [:]
-    /// Makes the product straight into memory for a `T` (see
-    /// ``FactoryDefinition/buildInto``), for the light path.
-    @usableFromInline let buildInto: @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void
     /// For the binding that serves a collection `[T]`: its elements, in
     /// manifest order, each a binding of `T` with its own lifetime; empty
     /// for every other binding.
@@ -353,13 +267,19 @@ final class CompiledBinding: Sendable {
         self.parameters = parameters
         self.storage = storage
         (descriptions, describedPlace) = described ?? ([], 0)
-        buildInto = definition.buildInto
         if let cell = storage.sharedCell, definition.argument == nil, provided.convert == nil {
-            ready = cell.instance.pointer
+            ready = cell.instance
         } else {
             ready = nil
         }
     }
+
+    /// The instance made for this binding that every request outside test
+    /// overrides shares, when there is one and it is made: how a made
+    /// singleton is read, by the resolve fast path and by the engine's
+    /// ``InstanceCell`` alike. Unretained: the cell keeps it.
+    @inlinable @inline(__always)
+    func made() -> Unmanaged<AnyObject>? { ready?.load() }
 
     /// The binding that serves a request from `injector`, when this binding
     /// heads its type: that injector's own, else this one.

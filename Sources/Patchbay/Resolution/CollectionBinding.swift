@@ -37,9 +37,7 @@ extension Activation {
             // when none has one.
             let maker = elements.lazy.compactMap(\.definition.collection).first ?? CollectionMaker.of(Element.self)
             // A transient of unknown needs (it resolves its elements itself),
-            // made straight into the caller's memory: light (see
-            // `Activation.isLight`) when served from primary and every
-            // element's tree is plain, else by the general engine, which
+            // made straight into the caller's memory by the engine, which
             // tracks the path for cycles and messages and shares `graph`
             // instances. Never boxed: a transient product that is the bound
             // type is always made into memory, so `build` is not called.
@@ -109,67 +107,15 @@ extension FactoryCall {
     ///
     /// Unspecialized: `T`'s metadata is passed in, and each element is made
     /// into its place in the array, so nothing here instantiates any (no
-    /// `[T]`, `T?` or `Result`). On a light call, an element the light path
-    /// makes itself is built there by its factory or copied out of a made
-    /// singleton's box, which looks up no metadata either.
+    /// `[T]`, `T?` or `Result`).
     @usableFromInline
     func makeElements<T>(into elements: UnsafeMutablePointer<T>, made: inout Int) throws {
-        let bindings = binding.elements
-        if let light {
-            for element in bindings {
-                try light.make(element, as: T.self, into: elements + made)
-                made += 1
-            }
-        } else {
-            let context = context
-            for element in bindings {
-                // Each element as its own lifetime says: a singleton's one
-                // instance, a new transient, this scope's scoped one.
-                (elements + made).initialize(to: try context.instance(of: element, as: T.self, argument: nil))
-                made += 1
-            }
+        let context = context
+        for element in binding.elements {
+            // Each element as its own lifetime says: a singleton's one
+            // instance, a new transient, this scope's scoped one.
+            (elements + made).initialize(to: try context.instance(of: element, as: T.self, argument: nil))
+            made += 1
         }
-    }
-}
-
-extension LightResolution {
-    /// Makes one element of a light collection into `place`, as the general
-    /// engine would: a made singleton's instance is read, a light transient
-    /// is built straight into `place`, and anything else (a singleton not
-    /// made yet, a weak, scoped or non-light element, a path too deep) is
-    /// made by the general engine, in the context that this light
-    /// resolution goes on in, with the path it would have had.
-    func make<T>(
-        _ element: CompiledBinding, as _: T.Type, into place: UnsafeMutablePointer<T>
-    ) throws(ResolutionError) {
-        if let ready = element.ready, let box = _stdlib_atomicAcquiringLoadARCRef(object: ready) {
-            place.initialize(to: unboxed(box, as: T.self))
-            return
-        }
-        if element.isLight, try build(Unmanaged.passUnretained(element), into: UnsafeMutableRawPointer(place)) {
-            return
-        }
-        place.initialize(to: try container.instance(ofLightElement: element, as: T.self))
-    }
-
-    /// Runs a light binding's factory straight into `memory`, with the
-    /// binding on the light path while it runs, as ``build(_:_:)`` does
-    /// into scratch memory; false, having run nothing, when the path is full.
-    func build(
-        _ binding: Unmanaged<CompiledBinding>, into memory: UnsafeMutableRawPointer
-    ) throws(ResolutionError) -> Bool {
-        let depth = cache.pointee.lightDepth
-        guard depth < ResolveCache.lightPathCapacity else { return false }
-        cache.pointee.lightPath[depth] = binding
-        cache.pointee.lightDepth = depth + 1
-        defer { cache.pointee.lightDepth = depth }
-        do {
-            try binding._withUnsafeGuaranteedRef { binding in
-                try binding.buildInto(FactoryCall(light: self, binding: binding), memory)
-            }
-        } catch {
-            throw ResolutionError.failure(error, of: binding.takeUnretainedValue(), lightPath: cache)
-        }
-        return true
     }
 }

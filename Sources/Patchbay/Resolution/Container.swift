@@ -138,29 +138,22 @@ public final class Container: Sendable {
     ///   the dependency path and the nearest names.
     // Inlinable so the caller's module specializes it for `T`: unspecialized
     // generic code would look up `Instance<T>`'s metadata at run time on
-    // every call, which costs more than the rest of the fast path.
+    // every call, which costs more than the rest of a made singleton's read.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, from injector: InjectorName = .primary) throws(ResolutionError) -> T {
-        // The common cases take no lock, allocate nothing of their own and
-        // retain nothing but the result: the thread's cache (plain memory)
-        // says whether it holds this container's activation in force; if so,
-        // its fast table gives a made singleton with one atomic load, or a
-        // light transient to build (see `FactoryCall`).
+        // The engine's one specialization: a made singleton served from
+        // `primary` outside test overrides is read here, with no lock and
+        // nothing allocated or retained but the result. The thread's cache
+        // (plain memory) says whether it holds this container's activation
+        // in force, and its table finds the binding; everything else is
+        // the engine's (`ResolutionContext`), which reads a made singleton
+        // the same way, through `CompiledBinding.made`.
         let cache = ResolveCache.current(threadKey)
         if injector.rawValue == "primary", let table = cache.pointee.table(for: self),
-            let slot = table.slot(of: ObjectIdentifier(T.self))
+            let slot = table.slot(of: ObjectIdentifier(T.self)),
+            let box = slot.pointee.binding.unsafelyUnwrapped.takeUnretainedValue().made()
         {
-            let binding = slot.pointee.binding.unsafelyUnwrapped
-            if let ready = binding._withUnsafeGuaranteedRef({ $0.ready }),
-                let box = _stdlib_atomicAcquiringLoadARCRef(object: ready)
-            {
-                return unboxed(box, as: T.self)
-            }
-            // Light only at top level: a factory that calls the container
-            // directly goes the general way, which tracks the path.
-            if binding._withUnsafeGuaranteedRef({ $0.isLight }), cache.pointee.busy == 0 {
-                return try resolveLight(T.self, binding, table: table, cache: cache)
-            }
+            return unboxed(box, as: T.self)
         }
         return try resolveGenerally(T.self, from: injector)
     }
@@ -170,35 +163,6 @@ public final class Container: Sendable {
     func resolveGenerally<T>(_: T.Type, from injector: InjectorName) throws(ResolutionError) -> T {
         let state = ThreadResolutionState.current
         return try resolve(T.self, from: injector, state: state, activation: state.activation(of: self))!
-    }
-
-    /// Builds a light transient at top level.
-    @inlinable
-    func resolveLight<T>(
-        _: T.Type, _ binding: Unmanaged<CompiledBinding>, table: FastTable, cache: UnsafeMutablePointer<ResolveCache>
-    ) throws(ResolutionError) -> T {
-        let activation = cache.pointee.activation.unsafelyUnwrapped
-        cache.pointee.busy += 1
-        cache.pointee.lightActive = true
-        cache.pointee.lightActivation = activation
-        cache.pointee.lightContainer = address
-        defer {
-            cache.pointee.busy -= 1
-            cache.pointee.lightActive = false
-            if cache.pointee.holdsContext || cache.pointee.hasParked {
-                cache.pointee.owner.unsafelyUnwrapped.takeUnretainedValue().finishLight()
-            }
-        }
-        let light = LightResolution(table: table, container: self, activation: activation, cache: cache)
-        return try light.build(T.self, binding)
-    }
-
-    /// The general path for a light call's dependency: a resolution of its
-    /// own, from `primary`, in the light call's activation.
-    @usableFromInline
-    func resolve<T>(_ type: T.Type, activation: Unmanaged<Activation>) throws(ResolutionError) -> T {
-        let state = ThreadResolutionState.current
-        return try resolve(T.self, from: .primary, state: state, activation: activation.takeUnretainedValue())!
     }
 
     /// The address of the activation in force, for comparing: no retain, no lock.
@@ -261,85 +225,31 @@ public final class Container: Sendable {
         return try resolve(T.self, from: injector, state: state, activation: state.activation(of: self), scope: scope)!
     }
 
-    /// The general path: joins the resolution running on this thread (when a
-    /// factory calls the container directly) or starts a new one in the
-    /// thread's context.
-    @usableFromInline @inline(never)
+    /// The engine's entry: joins the resolution running innermost on this
+    /// thread when it is this container's (a factory that calls its container
+    /// directly, or a `Lazy` read while it is made), or starts a new one,
+    /// in the thread's context when none runs, else in one of its own.
+    /// `graph` is what a `Lazy` made in an earlier resolution shares of it.
+    @inline(never)
     func resolve<T>(
         _ type: T.Type, from injector: InjectorName, state: ThreadResolutionState, activation: Activation,
-        argument: ArgumentValue? = nil, ifBound: Bool = false, scope: Scope? = nil
+        argument: ArgumentValue? = nil, ifBound: Bool = false, scope: Scope? = nil, graph: SharedGraph? = nil
     ) throws(ResolutionError) -> T? {
-        let overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil
-        var context = state.context
-        let cache = state.cache
-        let fromLight = cache.pointee.lightActive
-        cache.pointee.lightActive = false
-        defer { if fromLight { cache.pointee.lightActive = true } }
-        // Called from a light factory: directly, or for a need the fast
-        // table does not serve.
-        if fromLight, scope == nil, continueLight(in: context, cache: cache, overrides: overrides) {
-            return try run(T.self) { try context.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
-        }
-        if context.isActive {
+        if let running = state.running {
             // Joined also when the scope is the one this resolution runs in (a Lazy
             // read during construction passes the scope it captured): otherwise a
             // loop back would not be seen, and would recurse or wait on itself.
-            if context.container === self, scope == nil || scope === context.scope {
-                return try run(T.self) { try context.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
+            if running.container === self, scope == nil || scope === running.scope {
+                return try run(T.self) { try running.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
             }
-            // A factory resolving from another container, or in another scope: a context of its own.
-            context = ResolutionContext(cache: cache)
         }
-        context.begin(container: self, activation: activation, overrides: overrides, scope: scope)
-        defer { context.end() }
+        let overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil
+        // A factory resolving from another container, or in another scope: a context of its own.
+        let context = state.running == nil ? state.context : ResolutionContext()
+        context.begin(
+            on: state, container: self, activation: activation, overrides: overrides, scope: scope, graph: graph)
+        defer { context.end(on: state) }
         return try run(T.self) { try context.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
-    }
-
-    /// Makes `context` the one a resolution would have had at the light
-    /// resolution's place, for a resolve called from a light factory: one
-    /// begun now, kept until the light resolution ends (so `graph`
-    /// instances are shared by everything it builds), holding the light
-    /// path (for cycles and messages). False, changing nothing, when
-    /// `context` runs another container's resolution: the resolve needs
-    /// one of its own.
-    @inline(__always)
-    private func continueLight(
-        in context: ResolutionContext, cache: UnsafeMutablePointer<ResolveCache>, overrides: OverrideTable?
-    ) -> Bool {
-        guard !context.isActive || context.container === self else { return false }
-        if !context.isActive {
-            let lightActivation = Unmanaged<Activation>.fromOpaque(cache.pointee.lightActivation!)
-            context.begin(
-                container: self, activation: lightActivation.takeUnretainedValue(), overrides: overrides, scope: nil)
-            cache.pointee.holdsContext = true
-        }
-        context.continueLight(from: cache)
-        return true
-    }
-
-    /// An element of a light collection that the light path does not make
-    /// itself (see ``LightResolution/make(_:as:into:)``), made as the
-    /// general engine makes a collection's element: by its binding, not by
-    /// its type, in the context a resolve from a light factory goes on in.
-    func instance<T>(ofLightElement element: CompiledBinding, as _: T.Type) throws(ResolutionError) -> T {
-        let state = ThreadResolutionState.current
-        let cache = state.cache
-        let wasLight = cache.pointee.lightActive
-        cache.pointee.lightActive = false
-        defer { cache.pointee.lightActive = wasLight }
-        // A light resolution has no overrides in force: the fast table is not served with them.
-        let context = state.context
-        if continueLight(in: context, cache: cache, overrides: nil) {
-            return try run(T.self) { try context.instance(of: element, as: T.self, argument: nil) }
-        }
-        // The thread's context runs another container's resolution (a light
-        // factory called one by hand): a context of its own, on the light path.
-        let own = ResolutionContext(cache: cache)
-        let lightActivation = Unmanaged<Activation>.fromOpaque(cache.pointee.lightActivation!)
-        own.begin(container: self, activation: lightActivation.takeUnretainedValue(), overrides: nil, scope: nil)
-        defer { own.end() }
-        own.continueLight(from: cache)
-        return try run(T.self) { try own.instance(of: element, as: T.self, argument: nil) }
     }
 
     /// Runs `body`, turning any error that is not a ``ResolutionError`` into one.

@@ -23,6 +23,9 @@ public final class Lazy<Value>: @unchecked Sendable {
     private let origin: ObjectOrigin
     /// The resolve-time argument for a factory that takes one.
     private let argument: ArgumentValue?
+    /// The `graph` instances of the resolution this `Lazy` was made in, as a
+    /// factory's parameter, held weakly: read later, it shares those still alive.
+    private let graph: SharedGraph?
     /// The scope given by ``Scope/adopt(_:file:line:)``, which wins over the origin's.
     nonisolated(unsafe) private weak var adoptedScope: Scope?  // guarded by `resetLock`
     nonisolated(unsafe) private var adopted = false  // guarded by `resetLock`
@@ -40,6 +43,7 @@ public final class Lazy<Value>: @unchecked Sendable {
     public init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
         origin = ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil)
         argument = nil
+        graph = nil
     }
 
     /// Creates a lazy reference to `Value` in `container`, whose factory
@@ -54,6 +58,7 @@ public final class Lazy<Value>: @unchecked Sendable {
     ) {
         origin = ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil)
         self.argument = ArgumentValue(value: argument, key: TypeKey(Argument.self))
+        graph = nil
     }
 
     /// Creates a lazy reference to `Value` from what is making the object
@@ -74,12 +79,18 @@ public final class Lazy<Value>: @unchecked Sendable {
             container: enclosing.container, injector: injector ?? enclosing.injector, overrides: enclosing.overrides,
             scope: enclosing.scope)
         argument = nil
+        graph = nil
     }
 
-    /// A `Lazy` taken as a factory's parameter: it belongs to that resolution.
-    init(container: Container, injector: InjectorName, overrides: OverrideTable?, scope: Scope?) {
+    /// A `Lazy` taken as a factory's parameter: it belongs to that resolution,
+    /// whose argument it passes on and whose `graph` instances it shares.
+    init(
+        container: Container, injector: InjectorName, overrides: OverrideTable?, scope: Scope?,
+        argument: ArgumentValue?, graph: SharedGraph?
+    ) {
         origin = ObjectOrigin(container: container, injector: injector, overrides: overrides, scope: scope)
-        argument = nil
+        self.argument = argument
+        self.graph = graph
     }
 
     deinit {
@@ -117,13 +128,10 @@ public final class Lazy<Value>: @unchecked Sendable {
         // Resolve holding nothing: the factory may take as long as it likes.
         // If two threads race, the first value published is the one kept.
         let value = try origin.withOverrides { () throws(ResolutionError) -> Value in
-            guard let argument else {
-                return try container.resolve(Value.self, from: origin.injector, in: scope)
-            }
             let state = ThreadResolutionState.current
             return try container.resolve(
                 Value.self, from: origin.injector, state: state, activation: state.activation(of: container),
-                argument: argument, scope: scope)!
+                argument: argument, scope: scope, graph: graph)!
         }
         return resolved.initialize(Instance(value)).value
     }
@@ -205,13 +213,14 @@ extension Lazy: LazyDependency {
             makeWrapper: { call -> Any in
                 Lazy(
                     container: call.context.container!, injector: call.binding.injector,
-                    overrides: call.context.overrides, scope: call.context.scope)
+                    overrides: call.context.overrides, scope: call.context.scope, argument: call.argument,
+                    graph: call.context.sharedGraph())
             },
             makeAwaitingWrapper: { call -> Any in
                 Lazy(
                     container: call.resolution.container, injector: call.binding.injector,
                     overrides: OverrideTable.current(for: ObjectIdentifier(call.resolution.container)),
-                    scope: Scope.current)
+                    scope: Scope.current, argument: nil, graph: call.resolution.activation.hasGraphBindings ? call.resolution.graph.sharing() : nil)
             }).wrappingACollection(of: Value.self)
     }
 }

@@ -19,47 +19,48 @@ final class ResolutionContext {
     /// The `graph` instances this resolution made (see ``GraphLifetime``).
     @exclusivity(unchecked) var graph = GraphInstances()
 
-    /// The thread's cache, whose count of running resolutions this context keeps.
-    private let cache: UnsafeMutablePointer<ResolveCache>
+    /// The resolution that was innermost on this thread when this one began.
+    @exclusivity(unchecked) private var outer: ResolutionContext?
 
-    init(cache: UnsafeMutablePointer<ResolveCache>) {
-        self.cache = cache
-    }
+    init() {}
 
     /// Whether a resolution is running in this context.
     var isActive: Bool { container != nil }
 
-    /// Starts a top-level resolution.
+    /// Starts a top-level resolution on `state`'s thread, which it is the
+    /// innermost of until it ends. A resolution begun by a `Lazy` made in an
+    /// earlier one passes that one's `graph` instances, to share those still alive.
     @inline(__always)
-    func begin(container: Container, activation: Activation, overrides: OverrideTable?, scope: Scope?) {
-        cache.pointee.busy += 1
+    func begin(
+        on state: ThreadResolutionState, container: Container, activation: Activation, overrides: OverrideTable?,
+        scope: Scope?, graph shared: SharedGraph? = nil
+    ) {
         self.container = container
         self.activation = activation
         self.overrides = overrides
         self.explicitScope = scope
+        if let shared { graph.share(shared) }
+        outer = state.running
+        state.running = self
     }
 
     /// Ends it, letting go of everything it held.
     @inline(__always)
-    func end() {
+    func end(on state: ThreadResolutionState) {
         container = nil
         activation = nil
         overrides = nil
         explicitScope = nil
         building.removeAll(keepingCapacity: true)
         graph.removeAll()
-        cache.pointee.busy -= 1
-        if cache.pointee.hasParked { cache.pointee.owner?.takeUnretainedValue().releaseParked() }
+        state.running = outer
+        outer = nil
     }
 
-    /// Makes the path the light resolution's, for a resolve a light factory
-    /// starts in this context: whatever ran in it before has finished, and
-    /// the light path is where this one comes from.
-    func continueLight(from cache: UnsafeMutablePointer<ResolveCache>) {
-        building.removeAll(keepingCapacity: true)
-        for index in 0..<cache.pointee.lightDepth {
-            building.append(cache.pointee.lightPath[index].takeUnretainedValue())
-        }
+    /// What a `Lazy` made now as a factory's parameter keeps of this
+    /// resolution's `graph` instances; nil when the manifest binds nothing `graph`.
+    func sharedGraph() -> SharedGraph? {
+        activation!.hasGraphBindings ? graph.sharing() : nil
     }
 
     /// The scope for `scoped` bindings: the one the resolve was asked in, else the task's current one.

@@ -131,27 +131,12 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
 }
 
 extension ResolutionError {
-    /// What a light call of `binding`'s factory throws when it fails: a
-    /// dependency's error as it is (it already names its path), anything else
-    /// as `factory-failed` along the light path.
-    @usableFromInline
-    static func failure(
-        _ error: any Error, of binding: CompiledBinding, lightPath cache: UnsafeMutablePointer<ResolveCache>
-    ) -> ResolutionError {
-        if let error = error as? ResolutionError { return error }
-        return ResolutionError(
-            .factoryFailed, type: binding.key.name, injectors: [binding.injector],
-            path: cache.pointee.lightPathNames(), factory: binding.definition.name, underlying: error)
-    }
-}
-
-extension ResolutionError {
     /// What a synchronous call of a main-actor factory throws off the main actor.
     @usableFromInline
     static func needsMainActor(_ call: FactoryCall) -> ResolutionError {
         ResolutionError(
             .needsMainActor, type: call.binding.key.name, injectors: [call.binding.injector],
-            path: call.full?.names ?? [call.binding.key.name], factory: call.binding.definition.name)
+            path: call.context.names, factory: call.binding.definition.name)
     }
 
     /// What a synchronous call of an `async` factory throws.
@@ -159,7 +144,7 @@ extension ResolutionError {
     static func needsAwait(_ call: FactoryCall) -> ResolutionError {
         ResolutionError(
             .needsAwait, type: call.binding.key.name, injectors: [call.binding.injector],
-            path: call.full?.names ?? [call.binding.key.name], factory: call.binding.definition.name)
+            path: call.context.names, factory: call.binding.definition.name)
     }
 }
 

@@ -16,15 +16,16 @@ import Musl
 ///   this thread holds the old one alive, so a match is the same object.
 ///   After a re-activation the addresses differ and the thread reads the new
 ///   one once under the container's lock. An old activation lives on only
-///   until each thread that read it resolves again (or ends).
+///   until each thread that read it resolves again (or ends), or, while a
+///   resolution reads it, until that resolution ends: the resolution holds it.
 /// - A resolution context, reused by each top-level resolve on this thread;
-///   while it runs, a factory that calls the container directly (through
+///   while it runs, a factory that calls the same container directly (through
 ///   `@Injected` in an initializer, say) joins it, so cycles are still found
 ///   and `graph` instances still shared. Per thread, not per task: a factory
 ///   runs synchronously on one thread, and a `Task` it starts must not join a
 ///   resolution that will be over before it runs.
 ///
-/// The part the fast path reads is a ``ResolveCache`` in plain memory, found
+/// The part the resolve fast path reads is a ``ResolveCache`` in plain memory, found
 /// through the thread-specific key: reading it costs loads only, where a
 /// class's fields would cost a retain and release of the class per resolve.
 @usableFromInline
@@ -33,22 +34,23 @@ final class ThreadResolutionState {
     let cache: UnsafeMutablePointer<ResolveCache>
     /// The strong reference behind `cache.activation`.
     var cachedActivation: Activation?
-    /// Activations replaced in the cache while a light resolution was running
-    /// on this thread: it still reads their tables, so they are kept until
-    /// the thread is back at top level.
-    var parked: [Activation] = []
-    /// The context of the resolution running on this thread, or free for the next one.
+    /// The context reused by top-level resolves on this thread.
     let context: ResolutionContext
+    /// The innermost resolution running on this thread, if any: the one a
+    /// factory's direct call to its own container joins, and the one an object
+    /// made now belongs to (see ``ObjectOrigin``). A resolve from another
+    /// container inside it runs in a context of its own, which is innermost
+    /// until it ends.
+    var running: ResolutionContext?
 
     private init() {
         cache = .allocate(capacity: 1)
-        context = ResolutionContext(cache: cache)
         cache.initialize(to: ResolveCache())
+        context = ResolutionContext()
         cache.pointee.owner = Unmanaged.passUnretained(self)
     }
 
     deinit {
-        cache.pointee.free()
         cache.deinitialize(count: 1)
         cache.deallocate()
     }
@@ -64,14 +66,11 @@ final class ThreadResolutionState {
         return refresh(container)
     }
 
-    /// Reads `container`'s activation under its lock and caches it.
+    /// Reads `container`'s activation under its lock and caches it. The one
+    /// it replaces in the cache stays alive while a resolution holds it.
     @usableFromInline @inline(never)
     func refresh(_ container: Container) -> Activation {
         let current = container.currentActivation()
-        if let previous = cachedActivation, previous !== current, cache.pointee.busy > 0 {
-            parked.append(previous)
-            cache.pointee.hasParked = true
-        }
         cachedActivation = current
         cache.pointee.container = Unmanaged.passUnretained(container).toOpaque()
         cache.pointee.activation = Unmanaged.passUnretained(current).toOpaque()
@@ -81,11 +80,10 @@ final class ThreadResolutionState {
     }
 
     /// Drops `container`'s activation from this thread's cache, when it is the
-    /// one cached and no resolution runs here: a released container's manifest
-    /// is then freed with it, not kept until this thread next resolves.
+    /// one cached: a released container's manifest is then freed with it,
+    /// not kept until this thread next resolves.
     func forget(_ container: Container) {
-        guard cache.pointee.container == Unmanaged.passUnretained(container).toOpaque(), cache.pointee.busy == 0
-        else { return }
+        guard cache.pointee.container == Unmanaged.passUnretained(container).toOpaque() else { return }
         cache.pointee.container = nil
         cache.pointee.activation = nil
         cache.pointee.fastActivation = nil
@@ -93,34 +91,16 @@ final class ThreadResolutionState {
         cachedActivation = nil
     }
 
-    /// Lets go of parked activations, once no light resolution runs on this thread.
-    @usableFromInline @inline(never)
-    func releaseParked() {
-        guard cache.pointee.busy == 0 else { return }
-        parked.removeAll()
-        cache.pointee.hasParked = false
-    }
-
-    /// What is left to do when a light resolution ends: end the context
-    /// begun part-way for it, and let go of parked activations.
-    @usableFromInline @inline(never)
-    func finishLight() {
-        if cache.pointee.holdsContext {
-            cache.pointee.holdsContext = false
-            context.end()
-        }
-        if cache.pointee.hasParked { releaseParked() }
-    }
-
     // MARK: - Per-thread storage
 
     static let key: pthread_key_t = {
         var key = pthread_key_t()
         #if canImport(Darwin)
-        pthread_key_create(&key) { ResolveCache.threadEnded(UnsafeMutableRawPointer($0)) }
+        let status = pthread_key_create(&key) { ResolveCache.threadEnded(UnsafeMutableRawPointer($0)) }
         #else
-        pthread_key_create(&key) { ResolveCache.threadEnded($0) }
+        let status = pthread_key_create(&key) { ResolveCache.threadEnded($0) }
         #endif
+        precondition(status == 0, "Patchbay: pthread_key_create failed (\(status)): no thread-specific key is left")
         return key
     }()
 
@@ -128,7 +108,8 @@ final class ThreadResolutionState {
     static func makeCurrent() -> UnsafeMutablePointer<ResolveCache> {
         let state = ThreadResolutionState()
         _ = Unmanaged.passRetained(state)  // balanced in `ResolveCache.threadEnded`
-        pthread_setspecific(key, state.cache)
+        let status = pthread_setspecific(key, state.cache)
+        precondition(status == 0, "Patchbay: pthread_setspecific failed (\(status))")
         return state.cache
     }
 
@@ -159,50 +140,6 @@ struct ResolveCache {
     @usableFromInline var fastActivation: UnsafeMutableRawPointer?
     /// That activation's fast table.
     @usableFromInline var table = FastTable.empty
-    /// How many resolutions (light or with a context) run on this thread now.
-    @usableFromInline var busy = 0
-    /// Whether `ThreadResolutionState.parked` holds anything.
-    @usableFromInline var hasParked = false
-
-    // A light resolution (see `FactoryCall`): what it would have kept in a
-    // context, kept here in plain memory instead, so that a context made
-    // part-way (when a light factory calls the container, or needs what the
-    // fast table does not serve) starts from the same path.
-
-    /// Whether the code running now is a light factory's (not a context's).
-    @usableFromInline var lightActive = false
-    /// The activation the light resolution reads.
-    @usableFromInline var lightActivation: UnsafeMutableRawPointer?
-    /// The container it resolves from (not retained: its caller holds it), for `ObjectOrigin`.
-    @usableFromInline var lightContainer: UnsafeMutableRawPointer?
-    /// The light bindings being built, outermost first; `lightDepth` of them.
-    @usableFromInline let lightPath: UnsafeMutablePointer<Unmanaged<CompiledBinding>>
-    @usableFromInline var lightDepth = 0
-    /// Whether the thread's context was begun for the light resolution, to
-    /// end when it does.
-    @usableFromInline var holdsContext = false
-    /// How deep a light resolution goes before the rest is built in a context.
-    @usableFromInline static var lightPathCapacity: Int { 64 }
-    /// Where light builds make their products, as a stack: each takes its
-    /// product's size (rounded to 16 bytes) and gives it back when done.
-    @usableFromInline let scratch: UnsafeMutableRawPointer
-    @usableFromInline var scratchUsed = 0
-    @usableFromInline static var scratchCapacity: Int { 16 * 1024 }
-
-    init() {
-        lightPath = .allocate(capacity: Self.lightPathCapacity)
-        scratch = .allocate(byteCount: Self.scratchCapacity, alignment: 16)
-    }
-
-    func free() {
-        lightPath.deallocate()
-        scratch.deallocate()
-    }
-
-    /// The types of the light path, outermost first, for messages.
-    func lightPathNames() -> [String] {
-        (0..<lightDepth).map { lightPath[$0].takeUnretainedValue().key.name }
-    }
     /// The state this belongs to (set as soon as it exists).
     @usableFromInline var owner: Unmanaged<ThreadResolutionState>?
 

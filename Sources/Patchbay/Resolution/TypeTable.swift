@@ -19,11 +19,8 @@ struct TypeTable: Sendable {
     /// What a resolve reads before it takes the general path.
     @usableFromInline let fast: FastTable
 
-    /// Builds the table, at most half full, of head bindings of distinct
-    /// types. `isLight` says which heads the fast path may build itself (see
-    /// ``CompiledBinding/isLight``); it is asked once per head, with every
-    /// type already in the table it is given.
-    init(_ bindings: [CompiledBinding], isLight: (CompiledBinding, TypeTable) -> Bool = { _, _ in false }) {
+    /// Builds the table, at most half full, of head bindings of distinct types.
+    init(_ bindings: [CompiledBinding]) {
         var capacity = 8
         while capacity < bindings.count * 2 { capacity <<= 1 }
         var heads = [CompiledBinding?](repeating: nil, count: capacity)
@@ -39,8 +36,6 @@ struct TypeTable: Sendable {
         self.heads = heads
         self.count = bindings.count
         self.fast = FastTable(slots: storage.slots, shift: shift, mask: capacity - 1)
-        // Lightness follows dependencies: asked once every type is in place.
-        for case let head? in heads where isLight(head, self) { head.isLight = true }
     }
 
     /// The number of types.

@@ -1,11 +1,13 @@
-/// A strong reference that threads read without a lock.
+import CPatchbayAtomics
+
+/// A strong reference that threads read without a lock: the one place
+/// Patchbay's reference atomics live, over the C11 atomics of the
+/// `CPatchbayAtomics` target (the `Synchronization` module needs iOS 18 /
+/// macOS 15, and the standard library's own are not public).
 ///
-/// The `Synchronization` module's atomics need iOS 18 / macOS 15, so this uses
-/// the standard library's underscored reference atomics, which are
-/// `@_alwaysEmitIntoClient` / `@_transparent` and so back-deploy to every OS
-/// Swift concurrency runs on: an acquiring load, an initialize-once
-/// compare-and-swap from nil, and a sequentially consistent pointer
-/// compare-and-swap for replacing a value.
+/// The word holds the object's address, retained by this storage: an
+/// acquiring load, an initialize-once compare-and-swap from nil, and an
+/// exchange for replacing the value.
 ///
 /// A load returns the object without retaining it. That is safe only while
 /// something else keeps it alive, which is why each use below says what does:
@@ -14,7 +16,8 @@
 /// own strong reference (see ``ThreadResolutionState``).
 @usableFromInline
 struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
-    @usableFromInline let pointer: UnsafeMutablePointer<Object?>
+    /// The words, each the retained address of an object or nil.
+    @usableFromInline let pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
     /// Allocates storage holding `nil`; with a `count` over 1, that many
     /// references side by side in one allocation, this one the first and
@@ -24,21 +27,24 @@ struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
         pointer.initialize(repeating: nil, count: count)
     }
 
-    private init(pointer: UnsafeMutablePointer<Object?>) { self.pointer = pointer }
+    @usableFromInline
+    init(pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>) { self.pointer = pointer }
 
     /// The reference `index` places after this one, in storage made with a `count` above `index`.
     func neighbour(_ index: Int) -> AtomicReference { AtomicReference(pointer: pointer + index) }
 
     /// Releases the values and frees the storage; `count` as it was made.
     func destroy(count: Int = 1) {
-        pointer.deinitialize(count: count)
+        for index in 0..<count {
+            if let address = pointer[index] { Unmanaged<Object>.fromOpaque(address).release() }
+        }
         pointer.deallocate()
     }
 
     /// The value, with acquire ordering, unretained.
     @inlinable @inline(__always)
     func load() -> Unmanaged<Object>? {
-        _stdlib_atomicAcquiringLoadARCRef(object: pointer)
+        patchbay_atomic_load_acquire(pointer).map { Unmanaged<Object>.fromOpaque($0) }
     }
 
     /// Sets the value if it is still nil; returns the value in force after
@@ -46,17 +52,16 @@ struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
     @inline(__always)
     @discardableResult
     func initialize(_ object: Object) -> Object {
-        _stdlib_atomicAcquiringInitializeARCRef(object: pointer, desired: object).takeUnretainedValue()
+        let desired = Unmanaged.passRetained(object)
+        var expected: UnsafeMutableRawPointer? = nil
+        if patchbay_atomic_compare_exchange(pointer, &expected, desired.toOpaque()) { return object }
+        desired.release()  // another thread set one first: that one is kept
+        return Unmanaged<Object>.fromOpaque(expected!).takeUnretainedValue()
     }
 
     /// Replaces the value and returns the previous one (now owned by the caller).
-    /// Callers serialize replacements themselves (under a lock); an
-    /// ``initialize(_:)`` may race with one, so the first read is atomic too.
     func exchange(_ object: Object?) -> Object? {
-        let raw = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: Optional<UnsafeRawPointer>.self)
-        let desired = object.map { UnsafeRawPointer(Unmanaged.passRetained($0).toOpaque()) }
-        var expected = load().map { UnsafeRawPointer($0.toOpaque()) }
-        while !_stdlib_atomicCompareExchangeStrongPtr(object: raw, expected: &expected, desired: desired) {}
-        return expected.map { Unmanaged<Object>.fromOpaque($0).takeRetainedValue() }
+        let desired = object.map { Unmanaged.passRetained($0).toOpaque() }
+        return patchbay_atomic_exchange(pointer, desired).map { Unmanaged<Object>.fromOpaque($0).takeRetainedValue() }
     }
 }

@@ -26,16 +26,6 @@ protocol LifetimeStorage: AnyObject, Sendable {
     /// bindings gets a storage of its own.
     static var sharesInstances: Bool { get }
 
-    /// Whether the light path (see ``FactoryCall``) may build a binding of
-    /// this lifetime itself, with no resolution context: only a lifetime
-    /// that keeps nothing, so there is nothing to look up or publish.
-    static var isBuiltLight: Bool { get }
-
-    /// Whether an instance is shared by everything one resolve builds, which
-    /// only a resolution context can keep: a dependency tree with a binding
-    /// of this lifetime is never built light.
-    static var isSharedWithinAResolve: Bool { get }
-
     /// The cell of the one instance every request shares outside test
     /// overrides, for what reads a made instance without asking the
     /// lifetime (the resolve fast path, the awaited one) and for retiring it

@@ -5,8 +5,6 @@
 /// share or split instances the manifest said belong to one scope.
 final class ScopedLifetime: LifetimeStorage {
     static var sharesInstances: Bool { true }
-    static var isBuiltLight: Bool { false }
-    static var isSharedWithinAResolve: Bool { false }
     var sharedCell: InstanceCell? { nil }
 
     /// This storage's cell in `scope`, for a request for `binding` whose

@@ -14,8 +14,6 @@ final class SingletonLifetime: InstanceCell, LifetimeStorage, @unchecked Sendabl
     override init() {}
 
     static var sharesInstances: Bool { true }
-    static var isBuiltLight: Bool { false }
-    static var isSharedWithinAResolve: Bool { false }
     var sharedCell: InstanceCell? { self }
 
     /// The cell a request uses: its override block's, else the shared one.

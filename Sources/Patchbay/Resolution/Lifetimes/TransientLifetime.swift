@@ -1,13 +1,9 @@
 /// `transient`: a new instance for every request; nothing is kept.
 ///
-/// The one lifetime the light path builds itself (see ``FactoryCall`` and
-/// ``LightResolution``): a transient keeps nothing to look up or publish, so
-/// when its whole dependency tree is known and plain, it is made straight
-/// into the caller's memory with no resolution context.
+/// When the product is the bound type, it is made straight into the
+/// caller's memory, with no box to allocate and free.
 final class TransientLifetime: LifetimeStorage {
     static var sharesInstances: Bool { false }
-    static var isBuiltLight: Bool { true }
-    static var isSharedWithinAResolve: Bool { false }
     var sharedCell: InstanceCell? { nil }
 
     func instance<T>(

@@ -10,8 +10,6 @@ final class WeakLifetime: LifetimeStorage {
     nonisolated(unsafe) private weak var object: AnyObject?  // guarded by `lock`
 
     static var sharesInstances: Bool { true }
-    static var isBuiltLight: Bool { false }
-    static var isSharedWithinAResolve: Bool { false }
     var sharedCell: InstanceCell? { nil }
 
     func instance<T>(

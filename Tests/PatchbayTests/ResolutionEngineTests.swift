@@ -1,8 +1,8 @@
-// The fast path's light resolutions: transients whose whole tree is known
-// are built with no resolution context. These tests pin down that they behave
-// exactly as a resolution with a context would: fresh instances, the same
-// error paths, cycles through a factory that calls the container found on the
-// first loop, and a manifest swapped part-way never freed under their feet.
+// The resolution engine on chains of transients, the shape the removed
+// light path used to build on its own: fresh instances, whole error paths,
+// cycles through a factory that calls the container found on the first loop,
+// a factory resolving from another container served by that container, and
+// a manifest swapped part-way never freed under a running resolution.
 import Foundation
 import Testing
 @testable import Patchbay
@@ -25,7 +25,7 @@ final class LightBottomImpl: LightBottom, LightShared {
     init(serial: Int) { self.serial = serial }
 }
 
-@Suite struct LightResolutionTests {
+@Suite struct ResolutionEngineTests {
     /// The light chain: top needs middle needs bottom, all transient.
     func chainCatalog(bottom: @escaping @Sendable () throws -> any LightBottom) -> FactoryCatalog {
         var catalog = FactoryCatalog()
@@ -41,21 +41,14 @@ final class LightBottomImpl: LightBottom, LightShared {
 
     let chain = [bind("LightTop", to: "top"), bind("LightMiddle", to: "middle"), bind("LightBottom", to: "bottom")]
 
-    /// Whether the fast table of `container`'s activation builds `T` light.
-    func isLight<T>(_: T.Type, in container: Container) -> Bool {
-        container.currentActivation().entries[ObjectIdentifier(T.self)]?.isLight == true
-    }
-
-    /// A light factory that resolves from another container by hand gets
+    /// A factory that resolves from another container by hand gets
     /// that container's binding, resolved in that container's activation.
-    @Test func aLightFactoryResolvingFromAnotherContainerGetsThatContainersBinding() throws {
+    @Test func aFactoryResolvingFromAnotherContainerGetsThatContainersBinding() throws {
         var otherCatalog = FactoryCatalog()
         otherCatalog.register("other-bottom", provides: (any LightBottom).self) { LightBottomImpl(serial: 999) }
-        // `graph`: not served by the other container's fast table, so its resolve goes the general way.
         let other = try makeContainer(otherCatalog, [bind("LightBottom", to: "other-bottom", .graph)])
         let container = try makeContainer(
             chainCatalog { LightBottomImpl(serial: try other.resolve((any LightBottom).self).serial + 1) }, chain)
-        #expect(isLight((any LightTop).self, in: container))
         #expect(try container.resolve((any LightTop).self).middle.bottom.serial == 1000)
         #expect(try container.resolve((any LightBottom).self).serial == 1000)
         // A type only the other container binds, made there as a singleton on first use.
@@ -67,11 +60,9 @@ final class LightBottomImpl: LightBottom, LightShared {
         #expect(try asking.resolve((any LightTop).self).middle.bottom.serial == 7)
     }
 
-    @Test func aTransientChainIsBuiltLightWithFreshInstancesEachTime() throws {
+    @Test func aTransientChainIsMadeWithFreshInstancesEachTime() throws {
         let serials = Counter()
         let container = try makeContainer(chainCatalog { LightBottomImpl(serial: serials.increment()) }, chain)
-        #expect(isLight((any LightTop).self, in: container))
-        #expect(isLight((any LightBottom).self, in: container))
         let first = try container.resolve((any LightTop).self)
         let second = try container.resolve((any LightTop).self)
         #expect(first !== second)
@@ -80,51 +71,17 @@ final class LightBottomImpl: LightBottom, LightShared {
         #expect(second.middle.bottom.serial == 2)
     }
 
-    /// The switch the differential run uses (see `GeneralEngineWhenAsked`)
-    /// really takes the light path away, and the same resolves give the same results.
-    @Test func theGeneralEngineSwitchBuildsNothingLight() async throws {
-        let serials = Counter()
-        let catalog = chainCatalog { LightBottomImpl(serial: serials.increment()) }
-        let general = try Activation.$usesGeneralEngineOnly.withValue(true) { try makeContainer(catalog, chain) }
-        #expect(!isLight((any LightTop).self, in: general))
-        #expect(!isLight((any LightBottom).self, in: general))
-        let first = try general.resolve((any LightTop).self)
-        let second = try general.resolve((any LightTop).self)
-        #expect(first !== second && first.middle.bottom.serial == 1 && second.middle.bottom.serial == 2)
-    }
-
-    @Test func onlyTreesWithNothingForAContextToDoAreLight() throws {
-        var catalog = chainCatalog { LightBottomImpl(serial: 0) }
-        catalog.register("optional-top", provides: (any LightShared).self) { (bottom: (any LightBottom)?) in
-            LightBottomImpl(serial: bottom?.serial ?? -1)
-        }
-        // A graph binding below: its instance is shared across the tree, which takes a context.
-        let graphBelow = try makeContainer(catalog, [
-            bind("LightTop", to: "top"), bind("LightMiddle", to: "middle"), bind("LightBottom", to: "bottom", .graph),
-            bind("LightShared", to: "optional-top"),
-        ])
-        #expect(!isLight((any LightTop).self, in: graphBelow))
-        #expect(!isLight((any LightShared).self, in: graphBelow), "an optional need is not light")
-        // Served from another injector: its needs resolve from there.
-        let secondary = try makeContainer(catalog, [
-            bind("LightTop", to: "top", in: .secondary), bind("LightMiddle", to: "middle"),
-            bind("LightBottom", to: "bottom"),
-        ])
-        #expect(!isLight((any LightTop).self, in: secondary))
-        #expect(isLight((any LightMiddle).self, in: secondary))
-        // A singleton is not built light, but a light tree may need one.
-        let singletonBelow = try makeContainer(catalog, [
+    @Test func aTransientTreeOverASingletonSharesTheSingleton() throws {
+        let catalog = chainCatalog { LightBottomImpl(serial: 0) }
+        let container = try makeContainer(catalog, [
             bind("LightTop", to: "top"), bind("LightMiddle", to: "middle"), bind("LightBottom", to: "bottom", .singleton),
         ])
-        #expect(isLight((any LightTop).self, in: singletonBelow))
-        #expect(!isLight((any LightBottom).self, in: singletonBelow))
-        let top = try singletonBelow.resolve((any LightTop).self)
-        #expect(top.middle.bottom === (try singletonBelow.resolve((any LightTop).self)).middle.bottom)
+        let top = try container.resolve((any LightTop).self)
+        #expect(top.middle.bottom === (try container.resolve((any LightTop).self)).middle.bottom)
     }
 
-    @Test func aFailureDeepInALightTreeNamesTheWholePath() throws {
+    @Test func aFailureDeepInATransientTreeNamesTheWholePath() throws {
         let container = try makeContainer(chainCatalog { throw FixtureError(message: "no bottom") }, chain)
-        #expect(isLight((any LightTop).self, in: container))
         let error = try #require(throws: ResolutionError.self) { try container.resolve((any LightTop).self) }
         #expect(error.reason == .factoryFailed)
         #expect(error.factory == "bottom")
@@ -135,7 +92,7 @@ final class LightBottomImpl: LightBottom, LightShared {
         #expect(again.dependencyPath == ["LightMiddle", "LightBottom"])
     }
 
-    @Test func aFailureInASingletonBelowALightTreeNamesTheWholePath() throws {
+    @Test func aFailureInASingletonBelowATransientTreeNamesTheWholePath() throws {
         let container = try makeContainer(chainCatalog { throw FixtureError(message: "no bottom") }, [
             bind("LightTop", to: "top"), bind("LightMiddle", to: "middle"), bind("LightBottom", to: "bottom", .singleton),
         ])
@@ -148,7 +105,7 @@ final class LightBottomImpl: LightBottom, LightShared {
         let holder = Box<Container>()
         let calls = Counter()
         var catalog = FactoryCatalog()
-        // Light: no declared needs. Its body calls the container, which the catalog cannot see.
+        // No declared needs: its body calls the container, which the catalog cannot see.
         catalog.register("bottom", provides: (any LightBottom).self) { () throws -> any LightBottom in
             calls.increment()
             _ = try holder.value!.resolve((any LightShared).self)
@@ -161,15 +118,14 @@ final class LightBottomImpl: LightBottom, LightShared {
             bind("LightBottom", to: "bottom"), bind("LightShared", to: "shared"),
         ])
         holder.value = container
-        #expect(isLight((any LightBottom).self, in: container))
         let error = try #require(throws: ResolutionError.self) { try container.resolve((any LightBottom).self) }
         #expect(error.reason == .dependencyCycle)
         #expect(error.dependencyPath == ["LightBottom", "LightShared", "LightBottom"])
         #expect(error.description.contains("LightBottom -> LightShared -> LightBottom"))
-        #expect(calls.value == 1, "found before the light factory ran a second time")
+        #expect(calls.value == 1, "found before the factory ran a second time")
     }
 
-    @Test func aManifestActivatedPartWayThroughALightResolutionIsNotFreedUnderIt() throws {
+    @Test func aManifestActivatedPartWayThroughAResolutionIsNotFreedUnderIt() throws {
         weak var oldSingleton: LightBottomImpl?
         let holder = Box<Container>()
         let serials = Counter()
@@ -198,7 +154,6 @@ final class LightBottomImpl: LightBottom, LightShared {
         holder.value = container
         let made = try container.resolve((any LightBottom).self)
         oldSingleton = made as? LightBottomImpl
-        #expect(isLight((any LightMiddle).self, in: container))
         let middle = try container.resolve((any LightMiddle).self)
         #expect(middle.bottom === made, "the second need came from the activation the resolution began with")
         #expect(container.binding(for: (any LightShared).self)?.factory == "shared")

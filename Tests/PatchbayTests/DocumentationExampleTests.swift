@@ -7,7 +7,9 @@
 //     <!-- run ...: PRODUCT ARGUMENTS -->  what a built product prints (see ReadmeTests.swift)
 //     <!-- tour: ... -->                   the README's tour (ReadmeTests, ReadmeTourTests)
 //
-// and every JSON example of every article must carry one of them.
+// and every JSON example of every article must carry one of them. A YAML
+// example is a GitHub workflow, marked `<!-- workflow: NAME.yml -->` and
+// linted by .ci/run (DocumentationWorkflowTests).
 import Foundation
 import Testing
 @testable import Patchbay

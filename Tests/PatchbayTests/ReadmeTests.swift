@@ -23,6 +23,8 @@ struct MarkedBlock {
     /// What follows the opening fence: `swift`, `json`, `text`.
     var language: String
     var text: String
+    /// The file's line (1-based) of the block's first line of text.
+    var line: Int
 }
 
 /// The marked code blocks of a Markdown file, in order. Fails the test when
@@ -42,13 +44,14 @@ func markedBlocks(in url: URL) throws -> [MarkedBlock] {
         }
         let language = String(lines[index].dropFirst(3)).trimmingCharacters(in: .whitespaces)
         index += 1
+        let firstLine = index + 1
         var body: [String] = []
         while index < lines.count, !lines[index].hasPrefix("```") {
             body.append(lines[index])
             index += 1
         }
         index += 1
-        blocks.append(MarkedBlock(label: label, language: language, text: body.joined(separator: "\n") + "\n"))
+        blocks.append(MarkedBlock(label: label, language: language, text: body.joined(separator: "\n") + "\n", line: firstLine))
     }
     return blocks
 }

@@ -14,7 +14,18 @@
 /// The value is resolved once, from the injector that served the holder, and
 /// kept until ``reset()``, which lets go of it (once no ``get()`` that
 /// loaded it is still running) so the next use resolves again: for a
-/// reconnecting client, say, or a test. A `Lazy` holds its container weakly, so it never keeps one alive;
+/// reconnecting client, say, or a test.
+///
+/// A `Lazy` taken as a factory's parameter belongs to the resolution that
+/// made its holder, as Swinject's graph does: read later, it shares that
+/// resolution's `graph` instances that are still alive (so a child that
+/// reads its parent through a `Lazy` gets the very parent that holds it),
+/// and makes anew those that have gone. It holds them weakly, a value it
+/// shares among them too: a cycle broken by a `Lazy` leaves no cycle of
+/// strong references, and once such a value has gone the next ``get()``
+/// resolves again.
+///
+/// A `Lazy` holds its container weakly, so it never keeps one alive;
 /// and the scope it was made in too, so a scoped instance that holds a `Lazy`
 /// does not keep its own scope alive (read after that scope is gone, it
 /// resolves as in a closed scope).
@@ -36,6 +47,11 @@ public final class Lazy<Value>: @unchecked Sendable {
     private let readers = ReaderCount()
     /// Serializes resets and the release of what they replaced.
     private let resetLock = Lock()
+    /// The value, when it is an instance of the resolution this `Lazy` was
+    /// made in (see ``SharedGraph``): held weakly, as that resolution's
+    /// graph is, so a child that reads its parent through a `Lazy` does not
+    /// keep the parent alive. Once it has gone, the next `get` resolves again.
+    nonisolated(unsafe) private weak var sharedValue: AnyObject?  // guarded by `resetLock`
     /// Values a reset replaced while a `get` was running, released by the last one out.
     nonisolated(unsafe) private var replaced: [Instance<Value>] = []  // guarded by `resetLock`
 
@@ -122,6 +138,7 @@ public final class Lazy<Value>: @unchecked Sendable {
 
     @inline(never)
     private func resolveFirst() throws(ResolutionError) -> Value {
+        if graph != nil, let shared = resetLock.withLock({ sharedValue }) { return shared as! Value }
         let container = try origin.container(explicit: nil, named: false, for: Value.self)
         let (adopted, adoptedScope) = resetLock.withLock { (self.adopted, self.adoptedScope) }
         let scope = adopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
@@ -132,6 +149,10 @@ public final class Lazy<Value>: @unchecked Sendable {
             return try container.resolve(
                 Value.self, from: origin.injector, state: state, activation: state.activation(of: container),
                 argument: argument, scope: scope, graph: graph)!
+        }
+        if let graph, type(of: value as Any) is AnyClass, graph.holds(value as AnyObject) {
+            resetLock.withLock { sharedValue = value as AnyObject }
+            return value
         }
         return resolved.initialize(Instance(value)).value
     }
@@ -151,7 +172,7 @@ public final class Lazy<Value>: @unchecked Sendable {
     public func callAsFunction() throws(ResolutionError) -> Value { try get() }
 
     /// Whether the value has been resolved (and not reset since).
-    public var isResolved: Bool { resolved.load() != nil }
+    public var isResolved: Bool { resolved.load() != nil || resetLock.withLock { sharedValue != nil } }
 
     /// Forgets the resolved value: the next use resolves again, through the
     /// manifest in force then. What the binding's lifetime keeps (a
@@ -163,6 +184,7 @@ public final class Lazy<Value>: @unchecked Sendable {
     /// else holds is `nil` after the reset.
     public func reset() {
         let released = resetLock.withLock { () -> [Instance<Value>] in
+            sharedValue = nil
             guard let previous = resolved.exchange(nil) else { return [] }
             replaced.append(previous)
             return readers.retire() ? takeReplaced() : []

@@ -29,6 +29,11 @@ final class SharedGraph: @unchecked Sendable {
         lock.withLock { entries[ObjectIdentifier(storage)] = entry }
     }
 
+    /// Whether `object` is one of the instances kept here, still alive.
+    func holds(_ object: AnyObject) -> Bool {
+        lock.withLock { entries.values.contains { $0.object === object } }
+    }
+
     /// `storage`'s instance boxed as its factory boxes it, when still alive.
     func instance(of storage: GraphLifetime) -> AnyObject? {
         let entry = lock.withLock { entries[ObjectIdentifier(storage)] }

@@ -10,6 +10,23 @@ final class InjectedHolder: @unchecked Sendable {
     @Injected(container: resolveContainers.singleton) var service: any Service
 }
 
+/// An object with two `@Injected` properties, never read: what making one
+/// costs (`.ci/perf-guard` counts its allocations: the object and one per property).
+final class TwoInjected: @unchecked Sendable {
+    @Injected(container: resolveContainers.singleton) var first: any Service
+    @Injected(container: resolveContainers.singleton) var second: any Service
+}
+
+/// A bit of `object`'s address, through a call the optimizer cannot see into,
+/// so the object is really made.
+@inline(never) func opaqueBit(_ object: AnyObject) -> Int { Int(bitPattern: ObjectIdentifier(object).hashValue) >> 4 & 1 }
+
+/// The same object with two stored references and nothing to resolve: the floor.
+final class TwoStored: @unchecked Sendable {
+    var first: (any Service)?
+    var second: (any Service)?
+}
+
 /// Reads the resolve cases' dependencies through `@Dependency`, as a type in
 /// an app that uses swift-dependencies does: each read looks the dependency
 /// up in the current `DependencyValues`.
@@ -77,6 +94,10 @@ func resolveCases(iterations: Int) -> [Case] {
         ]),
         Case(name: "@Injected first access", unit: "access", iterations: iterations / 4, contenders: [
             ("Patchbay", { n in var s = 0; for _ in 0..<n { s &+= InjectedHolder().service.id }; return s }),
+        ]),
+        Case(name: "@Injected object made (2 properties)", unit: "object", iterations: iterations / 4, contenders: [
+            ("Patchbay", { n in var s = 0; for _ in 0..<n { s &+= opaqueBit(TwoInjected()) }; return s }),
+            ("floor", { n in var s = 0; for _ in 0..<n { s &+= opaqueBit(TwoStored()) }; return s }),
         ]),
         Case(name: "@Injected later access", unit: "access", iterations: iterations, contenders: [
             ("Patchbay", { n in var s = 0; for _ in 0..<n { s &+= holder.service.id }; return s }),

@@ -36,7 +36,7 @@ public struct Injected<Value>: @unchecked Sendable {
         from injector: InjectorName? = nil, container: Container? = nil,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        storage = InjectionStorage(injector: injector, container: container, site: (file, line))
+        storage = InjectionStorage.make(injector: injector, container: container, site: (file, line))
     }
 
     /// The dependency, resolved on first access.
@@ -54,8 +54,8 @@ public struct Injected<Value>: @unchecked Sendable {
     ///     let service = SignupService()
     ///     service.$users = Injected(InMemoryUserRepository())
     public init(_ value: Value, file: StaticString = #fileID, line: UInt = #line) {
-        storage = InjectionStorage(injector: .primary, container: nil, site: (file, line), origin: .outside)
-        _ = storage.resolved.initialize(Instance(value))
+        storage = InjectionStorage.make(injector: .primary, container: nil, site: (file, line), origin: .outside)
+        storage.keep(value)
     }
 
     /// The wrapper itself, for `try $property.resolve()`; set it to give this
@@ -96,7 +96,7 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
         from injector: InjectorName? = nil, container: Container? = nil,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        storage = InjectionStorage(injector: injector, container: container, ifBound: true, site: (file, line))
+        storage = InjectionStorage.make(injector: injector, container: container, ifBound: true, site: (file, line))
     }
 
     /// The dependency, or `nil` when not bound; resolved on first access.
@@ -109,9 +109,9 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
     /// A wrapper that already holds `value` (which may be `nil`) and resolves
     /// nothing: for a test that gives one instance its own dependency.
     public init(_ value: Value?, file: StaticString = #fileID, line: UInt = #line) {
-        storage = InjectionStorage(
+        storage = InjectionStorage.make(
             injector: .primary, container: nil, ifBound: true, site: (file, line), origin: .outside)
-        _ = storage.resolved.initialize(Instance(value))
+        storage.keep(value)
     }
 
     /// The wrapper itself, for `try $property.resolve()`; set it to give this
@@ -126,46 +126,72 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
     public func resolve() throws(ResolutionError) -> Value? { try storage.value() }
 }
 
-/// The shared, lock-guarded state behind a property wrapper: copies of a
-/// struct that holds `@Injected` share one resolution.
+/// What a property wrapper was declared with, and what adopting a scope
+/// changed: the header of its ``InjectionStorage``.
 @usableFromInline
-final class InjectionStorage<Value>: @unchecked Sendable {
+struct InjectionSettings {
     /// The container named, held weakly: an instance that holds the wrapper
     /// (a singleton, say) and the container that holds the instance must not
     /// keep each other alive. Reading after the container is gone is a
     /// ``ResolutionError/Reason/containerReleased`` error.
-    nonisolated(unsafe) private weak var container: Container?  // guarded by `lock`
+    weak var container: Container?
     /// Whether a container was named (else the object's, or the default one, is used).
-    private let namedContainer: Bool
+    let namedContainer: Bool
     /// The injector named; nil for the object's (see ``ObjectOrigin``).
-    private let namedInjector: InjectorName?
-    private let lock = Lock()
-    private let ifBound: Bool
+    let namedInjector: InjectorName?
+    let ifBound: Bool
     /// Where the property is declared: messages name it, and a trap stops there.
-    private let site: (file: StaticString, line: UInt)
-    /// Set once, on first access; then read with one atomic load, no lock.
-    let resolved = AtomicReference<Instance<Value>>()
+    let site: (file: StaticString, line: UInt)
     /// The resolution the wrapper's owner was made in, if any: the first
     /// read resolves from its container, injector, overrides and scope (see
     /// ``Scope``), all held weakly.
-    private let origin: ObjectOrigin
+    let origin: ObjectOrigin
     /// The scope given by ``Scope/adopt(_:file:line:)``, which wins over the origin's.
-    nonisolated(unsafe) private weak var adoptedScope: Scope?  // guarded by `lock`
-    nonisolated(unsafe) private var adopted = false  // guarded by `lock`
+    weak var adoptedScope: Scope?
+    var adopted = false
+}
 
-    init(
+/// The shared state behind a property wrapper: copies of a struct that
+/// holds `@Injected` share one resolution.
+///
+/// One allocation per property, made with its object: the settings are the
+/// header, and two words follow them in the same block, the resolved value
+/// (set once, then read with one atomic load, no lock) and the lock that
+/// guards adopting a scope, made by the first access that needs it.
+@usableFromInline
+final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMutableRawPointer?> {
+    /// A storage for a wrapper declared with these settings.
+    static func make(
         injector: InjectorName?, container: Container?, ifBound: Bool = false, site: (file: StaticString, line: UInt),
         origin: ObjectOrigin = .current
-    ) {
-        self.namedInjector = injector
-        self.container = container
-        self.namedContainer = container != nil
-        self.ifBound = ifBound
-        self.site = site
-        self.origin = origin
+    ) -> InjectionStorage {
+        let settings = InjectionSettings(
+            container: container, namedContainer: container != nil, namedInjector: injector, ifBound: ifBound,
+            site: site, origin: origin)
+        let storage = unsafeDowncast(create(minimumCapacity: 2) { _ in settings }, to: InjectionStorage.self)
+        storage.withUnsafeMutablePointerToElements { $0.initialize(repeating: nil, count: 2) }
+        return storage
     }
 
-    deinit { resolved.destroy() }
+    deinit {
+        resolved.release()
+        lockSlot.release()
+    }
+
+    /// The resolved value's word.
+    var resolved: AtomicReference<Instance<Value>> {
+        AtomicReference(pointer: withUnsafeMutablePointerToElements { $0 })
+    }
+
+    private var lockSlot: AtomicReference<Lock> {
+        AtomicReference(pointer: withUnsafeMutablePointerToElements { $0 + 1 })
+    }
+
+    /// Guards the settings that adopting a scope changes; made on first use.
+    private var lock: Lock { lockSlot.load()?.takeUnretainedValue() ?? lockSlot.initialize(Lock()) }
+
+    /// Keeps `value` as the resolved one, for a wrapper made with its value.
+    func keep(_ value: Value) { resolved.initialize(Instance(value)) }
 
     /// The kept value's box, or nil before the first access: an acquiring load.
     @usableFromInline @inline(never)
@@ -176,14 +202,14 @@ final class InjectionStorage<Value>: @unchecked Sendable {
     /// Resolves in `scope` from now on; false when already resolved.
     func adopt(_ scope: Scope) -> Bool {
         lock.withLock {
-            adoptedScope = scope
-            adopted = true
+            header.adoptedScope = scope
+            header.adopted = true
         }
         return !isResolved
     }
 
     /// The scope this resolves in, if known and still there.
-    var scope: Scope? { lock.withLock { adopted ? adoptedScope : origin.scope } }
+    var scope: Scope? { lock.withLock { header.adopted ? header.adoptedScope : header.origin.scope } }
 
     @inline(__always)
     func value() throws(ResolutionError) -> Value {
@@ -201,7 +227,7 @@ final class InjectionStorage<Value>: @unchecked Sendable {
             // preconditionFailure: -O builds would drop the message. A getter
             // has no caller's #line to take, so the message says where the
             // reader is found: the backtrace's next frame down.
-            fatalError(error.description + Self.readerHint, file: site.file, line: site.line)
+            fatalError(error.description + Self.readerHint, file: header.site.file, line: header.site.line)
         }
     }
 
@@ -215,7 +241,7 @@ final class InjectionStorage<Value>: @unchecked Sendable {
         do {
             return try resolveUnnamed()
         } catch {
-            throw error.requested(at: CodeLocation(site.file, site.line), declaration: true)
+            throw error.requested(at: CodeLocation(header.site.file, header.site.line), declaration: true)
         }
     }
 
@@ -226,13 +252,15 @@ final class InjectionStorage<Value>: @unchecked Sendable {
         // publish wins; both return that one value.
         // Read one by one, not as a tuple from `withLock`: this code is
         // generic, and a tuple's metadata is looked up at run time.
+        let lock = lock
         lock.lock()
-        let named = self.container
-        let adopted = self.adopted
-        let adoptedScope = self.adoptedScope
+        let named = header.container
+        let adopted = header.adopted
+        let adoptedScope = header.adoptedScope
         lock.unlock()
-        let container = try origin.container(explicit: named, named: namedContainer, for: Value.self)
-        let injector = namedInjector ?? origin.injector
+        let origin = header.origin
+        let container = try origin.container(explicit: named, named: header.namedContainer, for: Value.self)
+        let injector = header.namedInjector ?? origin.injector
         let scope = adopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
         let value =
             origin.madeWithOverrides
@@ -246,7 +274,7 @@ final class InjectionStorage<Value>: @unchecked Sendable {
     private func resolve(
         from container: Container, _ injector: InjectorName, _ scope: Scope?
     ) throws(ResolutionError) -> Value {
-        if ifBound, let optional = Value.self as? any OptionalInjectable.Type {
+        if header.ifBound, let optional = Value.self as? any OptionalInjectable.Type {
             return try optional.resolveIfBound(in: container, from: injector, scope: scope) as! Value
         } else if let scope {
             return try container.resolve(Value.self, from: injector, in: scope)

@@ -35,10 +35,13 @@ struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
 
     /// Releases the values and frees the storage; `count` as it was made.
     func destroy(count: Int = 1) {
-        for index in 0..<count {
-            if let address = pointer[index] { Unmanaged<Object>.fromOpaque(address).release() }
-        }
+        for index in 0..<count { neighbour(index).release() }
         pointer.deallocate()
+    }
+
+    /// Releases the value, for storage its owner frees (a word in its own allocation).
+    func release() {
+        if let address = pointer.pointee { Unmanaged<Object>.fromOpaque(address).release() }
     }
 
     /// The value, with acquire ordering, unretained.

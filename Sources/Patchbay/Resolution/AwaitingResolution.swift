@@ -104,23 +104,15 @@ final class AwaitingResolution: @unchecked Sendable {
         of binding: CompiledBinding, as _: T.Type, path: [CompiledBinding]
     ) async throws(ResolutionError) -> T {
         // The factory's call, and its needs, are awaited at the end of the path.
+        if let cycle = ResolutionError.cycle(at: binding, after: path) { throw cycle }
         let path = path + [binding]
-        if path.dropLast().contains(where: { $0.sharesInstance(with: binding) }) {
-            throw cycle(at: binding, path: path)
-        }
         return try await binding.storage.instance(of: binding, as: T.self, awaitedIn: self, path: path)
     }
 
     /// The error for a request for `binding`, which ends `path`, that loops
     /// back into a making already under way further up.
     func cycle(at binding: CompiledBinding, path: [CompiledBinding]) -> ResolutionError {
-        let outer = path.dropLast()
-        let start = outer.firstIndex { $0.sharesInstance(with: binding) } ?? outer.startIndex
-        let loop = outer[start...].map(\.key.name) + [binding.key.name]
-        return ResolutionError(
-            .dependencyCycle, type: binding.key.name, injectors: [binding.injector], path: path.map(\.key.name),
-            factory: binding.definition.name,
-            detail: (loop.count > 1 ? loop : [binding.key.name, "...", binding.key.name]).joined(separator: " -> "))
+        ResolutionError.cycle(at: binding, after: path.dropLast(), repeated: true)!
     }
 
     /// Runs an `async` binding's factory, whose call ends `path`.
@@ -132,12 +124,8 @@ final class AwaitingResolution: @unchecked Sendable {
             return try await ObjectOrigin.$awaited.withValue(origin) {
                 try await binding.definition.buildAwaiting!(AwaitingCall(resolution: self, binding: binding, path: path))
             }
-        } catch let error as ResolutionError {
-            throw error
         } catch {
-            throw ResolutionError(
-                .factoryFailed, type: binding.key.name, injectors: [binding.injector], path: path.map(\.key.name),
-                factory: binding.definition.name, underlying: error)
+            throw ResolutionError.factoryFailed(error, making: binding.key.name, by: binding, path: path.map(\.key.name))
         }
     }
 }

@@ -257,10 +257,8 @@ public final class Container: Sendable {
     private func run<T, Result>(_: T.Type, _ body: () throws -> Result) throws(ResolutionError) -> Result {
         do {
             return try body()
-        } catch let error as ResolutionError {
-            throw error
         } catch {
-            throw ResolutionError(.factoryFailed, type: TypeKey.shortName(of: T.self), underlying: error)
+            throw ResolutionError.factoryFailed(error, making: TypeKey.shortName(of: T.self), by: nil, path: [])
         }
     }
 }

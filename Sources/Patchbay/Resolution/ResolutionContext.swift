@@ -85,8 +85,7 @@ final class ResolutionContext {
                 return unsafeDowncast(try make(), to: Instance<T>.self).value
             } catch {
                 let name = TypeKey.shortName(of: T.self)
-                throw ResolutionError(
-                    .factoryFailed, type: name, path: names + [name], factory: "override", underlying: error)
+                throw ResolutionError.factoryFailed(error, making: name, by: nil, factory: "override", path: names + [name])
             }
         }
         guard let head = activation!.entries[id] else {
@@ -123,12 +122,8 @@ final class ResolutionContext {
         defer { building.removeLast() }
         do {
             return try body(FactoryCall(context: self, binding: binding, argument: argument))
-        } catch let error as ResolutionError {
-            throw error
         } catch {
-            throw ResolutionError(
-                .factoryFailed, type: binding.key.name, injectors: [binding.injector], path: names,
-                factory: binding.definition.name, underlying: error)
+            throw ResolutionError.factoryFailed(error, making: binding.key.name, by: binding, path: names)
         }
     }
 
@@ -136,13 +131,8 @@ final class ResolutionContext {
     /// Bindings that share instances (one storage) count as one.
     @inline(__always)
     func checkCycle(_ binding: CompiledBinding) throws {
-        guard !building.isEmpty, let start = building.firstIndex(where: { $0.sharesInstance(with: binding) }) else {
-            return
-        }
-        let loop = building[start...].map(\.key.name) + [binding.key.name]
-        throw ResolutionError(
-            .dependencyCycle, type: binding.key.name, injectors: [binding.injector], path: names + [binding.key.name],
-            factory: binding.definition.name, detail: loop.joined(separator: " -> "))
+        guard !building.isEmpty, let cycle = ResolutionError.cycle(at: binding, after: building) else { return }
+        throw cycle
     }
 
     private func check(_ argument: ArgumentValue?, for binding: CompiledBinding) throws {

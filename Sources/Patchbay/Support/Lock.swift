@@ -30,13 +30,26 @@ final class Lock: @unchecked Sendable {
         InitializeSRWLock(mutex)
         #else
         mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        // An error-checking mutex, as swift-log's: a lock taken twice by one
+        // thread, or released by another, fails the checks below instead of
+        // hanging or corrupting the mutex.
+        var attributes = pthread_mutexattr_t()
+        Self.check(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
+        Self.check(pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK)), "pthread_mutexattr_settype")
+        Self.check(pthread_mutex_init(mutex, &attributes), "pthread_mutex_init")
+        Self.check(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy")
         #endif
+    }
+
+    /// Stops the program when a pthread call fails: the lock's guarantees no longer hold.
+    @inline(__always)
+    private static func check(_ status: Int32, _ call: StaticString) {
+        precondition(status == 0, "Patchbay: \(call) failed with error \(status)")
     }
 
     deinit {
         #if !canImport(Darwin) && !canImport(WinSDK)
-        pthread_mutex_destroy(mutex)
+        Self.check(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
         #endif
         mutex.deinitialize(count: 1)
         mutex.deallocate()
@@ -49,7 +62,7 @@ final class Lock: @unchecked Sendable {
         #elseif canImport(WinSDK)
         AcquireSRWLockExclusive(mutex)
         #else
-        pthread_mutex_lock(mutex)
+        Self.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
         #endif
     }
 
@@ -60,7 +73,7 @@ final class Lock: @unchecked Sendable {
         #elseif canImport(WinSDK)
         ReleaseSRWLockExclusive(mutex)
         #else
-        pthread_mutex_unlock(mutex)
+        Self.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock")
         #endif
     }
 

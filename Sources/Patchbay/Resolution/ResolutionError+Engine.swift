@@ -1,0 +1,39 @@
+// The two errors the engine makes itself, each made in one place: the
+// synchronous engine (``ResolutionContext``), the awaiting one
+// (``AwaitingResolution``) and the container's entry points all call these.
+
+extension ResolutionError {
+    /// `error`, thrown while making `type` at the end of `path` (by
+    /// `binding`'s factory, or by `factory` when no binding made it: an
+    /// override), as the engine reports it: a ``ResolutionError`` as it is,
+    /// any other error wrapped as `factory-failed`.
+    static func factoryFailed(
+        _ error: any Error, making type: String, by binding: CompiledBinding?, factory: String? = nil, path: [String]
+    ) -> ResolutionError {
+        if let error = error as? ResolutionError { return error }
+        return ResolutionError(
+            .factoryFailed, type: type, injectors: binding.map { [$0.injector] } ?? [], path: path,
+            factory: binding?.definition.name ?? factory, underlying: error)
+    }
+
+    /// The cycle of a request for `binding` whose making is already under
+    /// way in `outer` (the bindings being made, outermost first): the path
+    /// goes on with `binding`, and the loop runs from the first binding of
+    /// `outer` that shares its instances (one storage counts as one) back to
+    /// it. Nil when none does. `repeated` is for a making that is known to
+    /// be its own (an awaited one asked again from inside itself) where
+    /// `outer` does not show it.
+    static func cycle(
+        at binding: CompiledBinding, after outer: some BidirectionalCollection<CompiledBinding>,
+        repeated: Bool = false
+    ) -> ResolutionError? {
+        let start = outer.firstIndex { $0.sharesInstance(with: binding) }
+        guard start != nil || repeated else { return nil }
+        let loop = start.map { outer[$0...].map(\.key.name) + [binding.key.name] }
+            ?? [binding.key.name, "...", binding.key.name]
+        return ResolutionError(
+            .dependencyCycle, type: binding.key.name, injectors: [binding.injector],
+            path: outer.map(\.key.name) + [binding.key.name], factory: binding.definition.name,
+            detail: loop.joined(separator: " -> "))
+    }
+}

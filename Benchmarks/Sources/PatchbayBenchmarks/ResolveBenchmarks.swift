@@ -19,7 +19,7 @@ final class TwoInjected: @unchecked Sendable {
 
 /// A bit of `object`'s address, through a call the optimizer cannot see into,
 /// so the object is really made.
-@inline(never) func opaqueBit(_ object: AnyObject) -> Int { Int(bitPattern: ObjectIdentifier(object).hashValue) >> 4 & 1 }
+@inline(never) func opaqueBit(_ object: AnyObject) -> Int { ObjectIdentifier(object).hashValue >> 4 & 1 }
 
 /// The same object with two stored references and nothing to resolve: the floor.
 final class TwoStored: @unchecked Sendable {

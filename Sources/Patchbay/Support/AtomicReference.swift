@@ -47,7 +47,11 @@ struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
     /// The value, with acquire ordering, unretained.
     @inlinable @inline(__always)
     func load() -> Unmanaged<Object>? {
-        patchbay_atomic_load_acquire(pointer).map { Unmanaged<Object>.fromOpaque($0) }
+        // Not `Optional.map`: in code not specialized for `Object` (a `Lazy`'s
+        // `get`), its closure would ask the runtime for `Unmanaged<Object>`'s
+        // metadata on every read.
+        guard let address = patchbay_atomic_load_acquire(pointer) else { return nil }
+        return Unmanaged<Object>.fromOpaque(address)
     }
 
     /// Sets the value if it is still nil; returns the value in force after
@@ -65,6 +69,7 @@ struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
     /// Replaces the value and returns the previous one (now owned by the caller).
     func exchange(_ object: Object?) -> Object? {
         let desired = object.map { Unmanaged.passRetained($0).toOpaque() }
-        return patchbay_atomic_exchange(pointer, desired).map { Unmanaged<Object>.fromOpaque($0).takeRetainedValue() }
+        guard let previous = patchbay_atomic_exchange(pointer, desired) else { return nil }
+        return Unmanaged<Object>.fromOpaque(previous).takeRetainedValue()
     }
 }

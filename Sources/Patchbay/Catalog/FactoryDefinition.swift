@@ -5,9 +5,26 @@ import Foundation
 /// downcast instead of an existential cast (which, for a protocol type, makes
 /// the runtime search its conformance records).
 @usableFromInline
-final class Instance<Value>: @unchecked Sendable {
+final class Instance<Value>: AnyInstance, @unchecked Sendable {
     @usableFromInline let value: Value
     @usableFromInline init(_ value: Value) { self.value = value }
+
+    override func copyValue(into memory: UnsafeMutableRawPointer) {
+        memory.assumingMemoryBound(to: Value.self).initialize(to: value)
+    }
+}
+
+/// A box of some `Instance<Value>`, seen without its type: the engine works
+/// on memory for the requested type, and a box copies its value there through
+/// its own class (one indirect call), where code generic over the value's
+/// type, not specialized for it, would ask the runtime for `Instance<Value>`'s
+/// metadata on every request.
+@usableFromInline
+class AnyInstance: @unchecked Sendable {
+    /// Copies the value into uninitialized memory for the value's type.
+    func copyValue(into memory: UnsafeMutableRawPointer) {
+        fatalError("Patchbay: AnyInstance is the base of Instance<Value> only")
+    }
 }
 
 /// The value in a box known to be an `Instance<T>`, which the caller holds

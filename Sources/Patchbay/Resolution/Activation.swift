@@ -308,4 +308,11 @@ final class CompiledBinding: Sendable {
         let box = provided.convert?(productBox) ?? productBox
         return unsafeDowncast(box, to: Instance<T>.self).value
     }
+
+    /// Copies a product box's value, as the bound type, into uninitialized memory for it.
+    @inline(__always)
+    func copy(_ productBox: AnyObject, into memory: UnsafeMutableRawPointer) {
+        let box = provided.convert?(productBox) ?? productBox
+        unsafeDowncast(box, to: AnyInstance.self).copyValue(into: memory)
+    }
 }

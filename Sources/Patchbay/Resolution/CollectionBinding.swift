@@ -114,7 +114,7 @@ extension FactoryCall {
         for element in binding.elements {
             // Each element as its own lifetime says: a singleton's one
             // instance, a new transient, this scope's scoped one.
-            (elements + made).initialize(to: try context.instance(of: element, as: T.self, argument: nil))
+            try context.instance(of: element, into: elements + made, argument: nil)
             made += 1
         }
     }

@@ -158,11 +158,21 @@ public final class Container: Sendable {
         return try resolveGenerally(T.self, from: injector)
     }
 
-    /// Everything the fast path does not serve.
+    /// Everything the fast path does not serve: ``resolve(_:from:state:activation:argument:ifBound:scope:graph:)``
+    /// for a plain request, made in the thread's scratch memory.
     @usableFromInline @inline(never)
     func resolveGenerally<T>(_: T.Type, from injector: InjectorName) throws(ResolutionError) -> T {
         let state = ThreadResolutionState.current
-        return try resolve(T.self, from: injector, state: state, activation: state.activation(of: self))!
+        // Read even when joining: a resolve is what moves the thread's cache
+        // to a manifest activated since, so the old one can go when the
+        // resolution that holds it ends.
+        let activation = state.activation(of: self)
+        if let running = state.running, running.container === self {
+            return try run(T.self) { try running.resolveValue(T.self, from: injector, argument: nil) }
+        }
+        let context = begin(on: state, activation: activation, scope: nil, graph: nil)
+        defer { context.end(on: state) }
+        return try run(T.self) { try context.resolveValue(T.self, from: injector, argument: nil) }
     }
 
     /// The address of the activation in force, for comparing: no retain, no lock.
@@ -243,13 +253,22 @@ public final class Container: Sendable {
                 return try run(T.self) { try running.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
             }
         }
-        let overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil
-        // A factory resolving from another container, or in another scope: a context of its own.
-        let context = state.running == nil ? state.context : ResolutionContext()
-        context.begin(
-            on: state, container: self, activation: activation, overrides: overrides, scope: scope, graph: graph)
+        let context = begin(on: state, activation: activation, scope: scope, graph: graph)
         defer { context.end(on: state) }
         return try run(T.self) { try context.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
+    }
+
+    /// Begins a resolution of this container on `state`'s thread: in the
+    /// thread's context when none runs there, else (a factory resolving
+    /// from another container, or in another scope) in one of its own.
+    private func begin(
+        on state: ThreadResolutionState, activation: Activation, scope: Scope?, graph: SharedGraph?
+    ) -> ResolutionContext {
+        let overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil
+        let context = state.running == nil ? state.context : ResolutionContext(cache: state.cache)
+        context.begin(
+            on: state, container: self, activation: activation, overrides: overrides, scope: scope, graph: graph)
+        return context
     }
 
     /// Runs `body`, turning any error that is not a ``ResolutionError`` into one.

@@ -29,7 +29,7 @@ struct FactoryCall {
         if let makeWrapper = spec.makeWrapper {
             return try makeWrapper(self) as! D  // an Optional, Lazy or array of a concrete type: a cheap cast
         }
-        return try context.resolve(D.self, from: binding.injector, argument: argument)!
+        return try context.resolveValue(D.self, from: binding.injector, argument: argument)
     }
 
     /// A cursor over the factory's dependencies, in the order of its

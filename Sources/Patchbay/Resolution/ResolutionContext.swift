@@ -21,8 +21,12 @@ final class ResolutionContext {
 
     /// The resolution that was innermost on this thread when this one began.
     @exclusivity(unchecked) private var outer: ResolutionContext?
+    /// The thread's cache, whose scratch memory requests are made in.
+    @exclusivity(unchecked) private var cache: UnsafeMutablePointer<ResolveCache>
 
-    init() {}
+    init(cache: UnsafeMutablePointer<ResolveCache>) {
+        self.cache = cache
+    }
 
     /// Whether a resolution is running in this context.
     var isActive: Bool { container != nil }
@@ -72,39 +76,93 @@ final class ResolutionContext {
     /// The requested types' names along the path, outermost first.
     var names: [String] { building.map(\.key.name) }
 
-    /// Resolves `T`: its override if a test installed one, else the binding
-    /// that serves it from `injector`. `nil` only when `ifBound` and no
-    /// injector binds `T`.
-    @inline(__always)
-    func resolve<T>(
-        _: T.Type, from injector: InjectorName, argument: ArgumentValue? = nil, ifBound: Bool = false
-    ) throws -> T? {
-        let id = ObjectIdentifier(T.self)
+    /// Resolves `type` into `memory` (uninitialized, for a `type`): its
+    /// override if a test installed one, else the binding that serves it
+    /// from `injector`. False, writing nothing, when no injector binds it:
+    /// the caller, which has the type statically, handles that (see
+    /// ``unbound(_:from:ifBound:)``).
+    ///
+    /// The engine works on memory, not on a generic `T`: most of it runs as
+    /// code not specialized for the requested type, where a generic value
+    /// (a `T?`, a temporary of `T`) would make the runtime look up metadata
+    /// on every request.
+    func resolve(
+        _ type: Any.Type, into memory: UnsafeMutableRawPointer, from injector: InjectorName, argument: ArgumentValue?
+    ) throws -> Bool {
+        let id = ObjectIdentifier(type)
         if let overrides, let make = overrides.lookup(id) {
             do {
-                return unsafeDowncast(try make(), to: Instance<T>.self).value
+                unsafeDowncast(try make(), to: AnyInstance.self).copyValue(into: memory)
+                return true
             } catch {
-                let name = TypeKey.shortName(of: T.self)
+                let name = TypeKey.shortName(of: type)
                 throw ResolutionError.factoryFailed(error, making: name, by: nil, factory: "override", path: names + [name])
             }
         }
-        guard let head = activation!.entries[id] else {
-            if let injectable = T.self as? any Injectable.Type {
-                return try instance(
-                    of: InjectableBindings.binding(for: injectable, from: injector), as: T.self, argument: nil)
-            }
-            // A collection of zero elements: `[]`, when the catalog knows its element type.
-            if let empty = activation!.emptyCollection(T.self) { return empty }
-            if ifBound { return nil }
-            throw notBound(TypeKey(T.self), from: injector)
-        }
-        return try instance(of: head.winner(for: injector), as: T.self, argument: argument)
+        guard let head = activation!.entries[id] else { return false }
+        try instance(of: head.winner(for: injector), into: memory, argument: argument)
+        return true
     }
 
-    /// An instance of `binding`, from its storage or newly made, as its lifetime says.
-    func instance<T>(of binding: CompiledBinding, as _: T.Type, argument: ArgumentValue?) throws -> T {
+    /// Resolves `T` from `injector`, with `argument`: in the thread's
+    /// scratch memory, moved out. The form a factory's dependency and a
+    /// top-level resolve use.
+    @inline(__always)
+    func resolveValue<T>(_: T.Type, from injector: InjectorName, argument: ArgumentValue?) throws -> T {
+        let size = (MemoryLayout<T>.size + 15) & ~15
+        let used = cache.pointee.scratchUsed
+        guard used + size <= ResolveCache.scratchCapacity, MemoryLayout<T>.alignment <= 16 else {
+            return try resolve(T.self, from: injector, argument: argument)!  // too deep or over-aligned: on the heap
+        }
+        let memory = cache.pointee.scratch + used
+        cache.pointee.scratchUsed = used + size
+        defer { cache.pointee.scratchUsed = used }
+        guard try resolve(T.self, into: memory, from: injector, argument: argument) else {
+            return try unbound(T.self, from: injector, ifBound: false)!
+        }
+        return memory.assumingMemoryBound(to: T.self).move()
+    }
+
+    /// Resolves `T` from `injector`; `nil` only when `ifBound` and no
+    /// injector binds `T`. For the less common requests (optional needs, a
+    /// factory that resolves by hand, an awaited resolve's synchronous part).
+    func resolve<T>(
+        _: T.Type, from injector: InjectorName, argument: ArgumentValue? = nil, ifBound: Bool = false
+    ) throws -> T? {
+        let memory = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        defer { memory.deallocate() }
+        guard try resolve(T.self, into: memory, from: injector, argument: argument) else {
+            return try unbound(T.self, from: injector, ifBound: ifBound)
+        }
+        return memory.move()
+    }
+
+    /// `T`, which no injector binds: an ``Injectable`` type's own binding,
+    /// `[]` for a collection whose element type the catalog knows, `nil`
+    /// when `ifBound`, else the error.
+    func unbound<T>(_: T.Type, from injector: InjectorName, ifBound: Bool) throws -> T? {
+        if let injectable = T.self as? any Injectable.Type {
+            return try instance(
+                of: InjectableBindings.binding(for: injectable, from: injector), as: T.self, argument: nil)
+        }
+        // A collection of zero elements: `[]`, when the catalog knows its element type.
+        if let empty = activation!.emptyCollection(T.self) { return empty }
+        if ifBound { return nil }
+        throw notBound(TypeKey(T.self), from: injector)
+    }
+
+    /// An instance of `binding`, from its storage or newly made, as its lifetime says, written into `memory`.
+    func instance(of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, argument: ArgumentValue?) throws {
         if binding.definition.argument != nil { try check(argument, for: binding) }
-        return try binding.storage.instance(of: binding, as: T.self, in: self, argument: argument)
+        try binding.storage.instance(of: binding, into: memory, in: self, argument: argument)
+    }
+
+    /// An instance of `binding`, as ``instance(of:into:argument:)`` makes it, returned.
+    func instance<T>(of binding: CompiledBinding, as _: T.Type, argument: ArgumentValue?) throws -> T {
+        let memory = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        defer { memory.deallocate() }
+        try instance(of: binding, into: memory, argument: argument)
+        return memory.move()
     }
 
     /// Runs the binding's factory into a box.

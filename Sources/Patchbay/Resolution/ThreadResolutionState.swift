@@ -46,11 +46,12 @@ final class ThreadResolutionState {
     private init() {
         cache = .allocate(capacity: 1)
         cache.initialize(to: ResolveCache())
-        context = ResolutionContext()
+        context = ResolutionContext(cache: cache)
         cache.pointee.owner = Unmanaged.passUnretained(self)
     }
 
     deinit {
+        cache.pointee.scratch.deallocate()
         cache.deinitialize(count: 1)
         cache.deallocate()
     }
@@ -142,6 +143,13 @@ struct ResolveCache {
     @usableFromInline var table = FastTable.empty
     /// The state this belongs to (set as soon as it exists).
     @usableFromInline var owner: Unmanaged<ThreadResolutionState>?
+    /// Where the engine makes what it resolves, as a stack: each request
+    /// takes its type's size (rounded to 16 bytes) and gives it back when
+    /// done. A temporary of the requested type would be generic code's,
+    /// which asks the runtime for metadata on every request.
+    let scratch = UnsafeMutableRawPointer.allocate(byteCount: scratchCapacity, alignment: 16)
+    var scratchUsed = 0
+    static var scratchCapacity: Int { 16 * 1024 }
 
     /// This thread's cache, made on first use.
     static var current: UnsafeMutablePointer<ResolveCache> { current(ThreadResolutionState.key) }

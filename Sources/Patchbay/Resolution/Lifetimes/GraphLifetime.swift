@@ -9,13 +9,14 @@ final class GraphLifetime: LifetimeStorage {
     static var sharesInstances: Bool { true }
     var sharedCell: InstanceCell? { nil }
 
-    func instance<T>(
-        of binding: CompiledBinding, as _: T.Type, in context: ResolutionContext, argument: ArgumentValue?
-    ) throws -> T {
-        if let box = context.graph.instance(of: self) { return binding.typed(box, as: T.self) }
+    func instance(
+        of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, in context: ResolutionContext,
+        argument: ArgumentValue?
+    ) throws {
+        if let box = context.graph.instance(of: self) { return binding.copy(box, into: memory) }
         let box = try context.make(binding, argument)
         context.graph.keep(box, of: self)
-        return binding.typed(box, as: T.self)
+        binding.copy(box, into: memory)
     }
 
     func instance<T>(

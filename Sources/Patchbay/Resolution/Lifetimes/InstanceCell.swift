@@ -47,13 +47,15 @@ class InstanceCell: @unchecked Sendable {
         return instance.initialize(try make())
     }
 
-    /// `binding`'s instance from this cell, made in `context` on the first request.
-    final func sharedInstance<T>(
-        of binding: CompiledBinding, as _: T.Type, in context: ResolutionContext, argument: ArgumentValue?
-    ) throws -> T {
-        if let box = current { return binding.typed(box, as: T.self) }
+    /// `binding`'s instance from this cell, made in `context` on the first
+    /// request, written into `memory`.
+    final func sharedInstance(
+        of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, in context: ResolutionContext,
+        argument: ArgumentValue?
+    ) throws {
+        if let box = current { return binding.copy(box, into: memory) }
         try context.checkCycle(binding)
-        return binding.typed(try value { try context.make(binding, argument) }, as: T.self)
+        binding.copy(try value { try context.make(binding, argument) }, into: memory)
     }
 
     /// `binding`'s instance from this cell, made by an awaited request

@@ -32,11 +32,13 @@ protocol LifetimeStorage: AnyObject, Sendable {
     /// with its container; nil for a lifetime with no such instance.
     var sharedCell: InstanceCell? { get }
 
-    /// The instance for a synchronous request for `binding` in `context`:
-    /// from this storage, or made by the binding's factory.
-    func instance<T>(
-        of binding: CompiledBinding, as _: T.Type, in context: ResolutionContext, argument: ArgumentValue?
-    ) throws -> T
+    /// The instance for a synchronous request for `binding` in `context`,
+    /// from this storage or made by the binding's factory, written into
+    /// `memory` (uninitialized, for the bound type).
+    func instance(
+        of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, in context: ResolutionContext,
+        argument: ArgumentValue?
+    ) throws
 
     /// The instance for an awaited request for an `async` binding, whose
     /// making ends `path` (see ``AwaitingResolution``).

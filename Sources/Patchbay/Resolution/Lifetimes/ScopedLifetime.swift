@@ -22,12 +22,13 @@ final class ScopedLifetime: LifetimeStorage {
         return cell
     }
 
-    func instance<T>(
-        of binding: CompiledBinding, as _: T.Type, in context: ResolutionContext, argument: ArgumentValue?
-    ) throws -> T {
+    func instance(
+        of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, in context: ResolutionContext,
+        argument: ArgumentValue?
+    ) throws {
         // The scope the resolve was asked in, else the task's current one.
         try cell(in: context.scope, for: binding, path: context.names + [binding.key.name])
-            .sharedInstance(of: binding, as: T.self, in: context, argument: argument)
+            .sharedInstance(of: binding, into: memory, in: context, argument: argument)
     }
 
     func instance<T>(

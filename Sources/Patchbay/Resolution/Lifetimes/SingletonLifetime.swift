@@ -21,10 +21,11 @@ final class SingletonLifetime: InstanceCell, LifetimeStorage, @unchecked Sendabl
         overrides?.cell(for: ObjectIdentifier(self)) ?? self
     }
 
-    func instance<T>(
-        of binding: CompiledBinding, as _: T.Type, in context: ResolutionContext, argument: ArgumentValue?
-    ) throws -> T {
-        try cell(in: context.overrides).sharedInstance(of: binding, as: T.self, in: context, argument: argument)
+    func instance(
+        of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, in context: ResolutionContext,
+        argument: ArgumentValue?
+    ) throws {
+        try cell(in: context.overrides).sharedInstance(of: binding, into: memory, in: context, argument: argument)
     }
 
     func instance<T>(

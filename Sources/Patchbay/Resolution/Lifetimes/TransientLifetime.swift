@@ -6,18 +6,16 @@ final class TransientLifetime: LifetimeStorage {
     static var sharesInstances: Bool { false }
     var sharedCell: InstanceCell? { nil }
 
-    func instance<T>(
-        of binding: CompiledBinding, as _: T.Type, in context: ResolutionContext, argument: ArgumentValue?
-    ) throws -> T {
+    func instance(
+        of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, in context: ResolutionContext,
+        argument: ArgumentValue?
+    ) throws {
         guard binding.provided.convert == nil, binding.definition.buildsInto else {
-            return binding.typed(try context.make(binding, argument), as: T.self)
+            return binding.copy(try context.make(binding, argument), into: memory)
         }
-        // The product is the bound type: build it straight into the result,
+        // The product is the bound type: built straight into the result,
         // with no box to allocate and free.
-        return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-            try context.run(binding, argument) { call in try binding.definition.buildInto(call, buffer.baseAddress!) }
-            return buffer.baseAddress!.move()
-        }
+        try context.run(binding, argument) { call in try binding.definition.buildInto(call, memory) }
     }
 
     func instance<T>(

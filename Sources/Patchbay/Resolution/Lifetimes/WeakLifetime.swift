@@ -8,29 +8,35 @@
 final class WeakLifetime: LifetimeStorage {
     private let lock = Lock()
     nonisolated(unsafe) private weak var object: AnyObject?  // guarded by `lock`
+    /// The box type of the product `object` is, to box it again for a request.
+    nonisolated(unsafe) private var boxType: (any ProductBox.Type)?  // guarded by `lock`
 
     static var sharesInstances: Bool { true }
     var sharedCell: InstanceCell? { nil }
 
-    func instance<T>(
-        of binding: CompiledBinding, as _: T.Type, in context: ResolutionContext, argument: ArgumentValue?
-    ) throws -> T {
+    func instance(
+        of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, in context: ResolutionContext,
+        argument: ArgumentValue?
+    ) throws {
         if let overrides = context.overrides {
             return try overrides.cell(for: ObjectIdentifier(self))
-                .sharedInstance(of: binding, as: T.self, in: context, argument: argument)
+                .sharedInstance(of: binding, into: memory, in: context, argument: argument)
         }
         try context.checkCycle(binding)
         // Made under the lock, so two first requests share one instance.
         lock.lock()
         defer { lock.unlock() }
-        if let object { return object as! T }
-        // Kept as the bare object, which a weak reference can hold: the
-        // product is a class, so `T`'s view of it is that same object, and
-        // casts back to `T` (registration checked that the product converts
-        // to each type it provides).
-        let made = binding.typed(try context.make(binding, argument), as: T.self)
-        object = made as AnyObject
-        return made
+        // Kept as the bare object, which a weak reference can hold, with the
+        // type of the box it came in to box it again: the product is a class
+        // (rule `weak-value-type`), so each provided type's view of it is
+        // that same object.
+        if let object, let box = boxType?.box(object) { return binding.copy(box, into: memory) }
+        let made = try context.make(binding, argument)
+        if let product = made as? any ProductBox {
+            object = product.object
+            boxType = type(of: product)
+        }
+        binding.copy(made, into: memory)
     }
 
     func instance<T>(
@@ -44,10 +50,14 @@ final class WeakLifetime: LifetimeStorage {
         // Not made under the lock, which an `await` must not hold: two first
         // requests at once may both make one, and the first to finish is
         // kept, as it would be if a synchronous request had made its own meanwhile.
-        let made = binding.typed(try await resolution.make(binding, path: path), as: T.self)
+        let box = try await resolution.make(binding, path: path)
+        let made = binding.typed(box, as: T.self)
         return lock.withLock {
             if let object { return object as! T }
-            object = made as AnyObject
+            if let product = box as? any ProductBox {
+                object = product.object
+                boxType = type(of: product)
+            }
             return made
         }
     }

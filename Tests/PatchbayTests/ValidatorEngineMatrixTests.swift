@@ -3,12 +3,19 @@
 // lifetime, a resolve-time argument or none, and the injectors binding it,
 // each edge a need kind (plain, `T?`, `Lazy<T>`, `[T]`). Every shape the
 // validator accepts must be served as checked; every shape it refuses must
-// be refused for the reasons an independent model of the shape predicts
-// (`Shape.expectedRefusals`), each one a reason the engine would hit.
+// be refused, at the bindings, for the reasons an independent model of the
+// shape predicts (`MatrixShape.expectedRefusals`), each one a reason the
+// engine would hit (`matrixRefusalReasons`), and the engine, run on the
+// refused part alone, must fail for it.
 //
 // The model is written here from the documented rules, not read from the
 // validator: the serving rule (the requesting injector's own binding, else
-// the first in injector order), the argument rule, captivity by lifetime.
+// the first in injector order; needs followed from the injector of the
+// binding that has them), the argument rule, captivity by lifetime.
+//
+// The shapes are generated, not listed: dimensions that interact are
+// crossed, the others rotate (`MatrixCases.all`), which keeps the matrix
+// near 1,250 shapes, about a second in a debug build.
 import Foundation
 import Testing
 @testable import Patchbay

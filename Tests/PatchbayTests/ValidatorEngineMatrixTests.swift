@@ -15,7 +15,9 @@
 //
 // The shapes are generated, not listed: dimensions that interact are
 // crossed, the others rotate (`MatrixCases.all`), which keeps the matrix
-// near 1,250 shapes, about a second in a debug build.
+// near 1,250 shapes; 300 more (`MatrixCases.awaiting`) have `async`
+// factories, resolved through `resolve(awaiting:)`. About two seconds in
+// a debug build.
 import Foundation
 import Testing
 @testable import Patchbay
@@ -87,11 +89,18 @@ enum MatrixPlacement: String, Sendable, CaseIterable {
     }
 }
 
+/// Whether a level's factory is synchronous or `async` (one that takes no
+/// argument: an `async` factory cannot take one).
+enum MatrixExecution: String, Sendable, CaseIterable {
+    case sync, async
+}
+
 /// One level of the chain: its lifetime, argument and placement.
 struct MatrixLevel: Sendable, Hashable {
     let lifetime: Lifetime
     let argument: MatrixArgument
     let placement: MatrixPlacement
+    var execution = MatrixExecution.sync
 }
 
 /// One generated shape: `levels[0]` is the holder the app resolves (from
@@ -112,7 +121,8 @@ struct MatrixShape: Sendable, CustomTestStringConvertible {
         for (index, level) in levels.enumerated() {
             if index > 0 { text += " -\(kinds[index - 1].rawValue)-> " }
             let argument = level.argument == .none ? "" : "(\(level.argument.rawValue))"
-            text += "\(level.lifetime) \(typeNames[index])\(argument) in \(level.placement.rawValue)"
+            let execution = level.execution == .async ? "async " : ""
+            text += "\(level.lifetime) \(execution)\(typeNames[index])\(argument) in \(level.placement.rawValue)"
         }
         return text + "; resolved from \(request.rawValue)"
     }
@@ -140,10 +150,11 @@ struct MatrixShape: Sendable, CustomTestStringConvertible {
     }
 
     /// Whether level `index`'s bindings in `injector` are refused on their
-    /// own: elements whose factory takes an argument. Such a binding is not
-    /// in effect, so its needs are not followed, and its collection lacks it.
+    /// own: elements whose factory takes an argument, or is `async` (a
+    /// collection is made whole, synchronously). Such a binding is not in
+    /// effect, so its needs are not followed, and its collection lacks it.
     func isBroken(_ index: Int, in injector: InjectorName) -> Bool {
-        isElements(index) && argument(index, in: injector) != .none
+        isElements(index) && (argument(index, in: injector) != .none || levels[index].execution == .async)
     }
 }
 
@@ -159,6 +170,8 @@ let matrixRefusalReasons: [DiagnosticCode: String] = [
         + "throw argument-missing",
     .missingDependency: "no injector searched binds the direct or Lazy need: the engine would throw not-bound "
         + "(at once, or at get())",
+    .needsAwait: "the need's factory is async and is needed where nothing awaits it (by a synchronous factory, "
+        + "as a Lazy, or as an element): the engine would throw needs-await",
     .captiveDependency: "the engine would keep the dependency inside its longer-lived holder past its own lifetime "
         + "(a singleton keeping one scope's or one graph's instance for every later resolve)",
 ]
@@ -188,9 +201,8 @@ extension MatrixShape {
             for injector in level.placement.injectors {
                 let owners = factories(index, in: injector)
                 if isBroken(index, in: injector) {
-                    for owner in owners {
-                        refusals.insert(MatrixRefusal(code: .collectionElementTakesArgument, owner: owner))
-                    }
+                    let code: DiagnosticCode = level.execution == .async ? .needsAwait : .collectionElementTakesArgument
+                    for owner in owners { refusals.insert(MatrixRefusal(code: code, owner: owner)) }
                     continue
                 }
                 guard index + 1 < depth else { continue }
@@ -201,6 +213,9 @@ extension MatrixShape {
                     if kind != .collection, taken != .none, taken != argument(index, in: injector) {
                         codes.append(.argumentRequired)
                     }
+                    // Only an `async` factory awaits, and only a direct or optional need.
+                    let awaits = level.execution == .async && (kind == .plain || kind == .optional)
+                    if levels[index + 1].execution == .async, !awaits { codes.append(.needsAwait) }
                     if matrixCaptures(level.lifetime, levels[index + 1].lifetime) { codes.append(.captiveDependency) }
                 } else {
                     // An optional need is then nil and a collection empty: neither is refused.
@@ -309,6 +324,32 @@ enum MatrixCases {
         }
         return shapes
     }()
+
+    /// Depth 2 with `async` factories (which take no argument): each lifetime
+    /// pair × kind × which level is `async`; placements rotate.
+    static let awaiting: [MatrixShape] = {
+        var shapes: [MatrixShape] = []
+        let executions: [[MatrixExecution]] = [[.async, .sync], [.async, .async], [.sync, .async]]
+        var n = 0
+        for pair in lifetimePairs {
+            for kind in MatrixNeedKind.allCases {
+                for execution in executions {
+                    let (holder, request) = holderPlacements[(n / 3) % 4]
+                    let leaf = MatrixPlacement.allCases[(n / 7) % MatrixPlacement.allCases.count]
+                    var made = shape(pair, [.none, .none], [holder, leaf], [kind], from: request)
+                    let levels = made.levels.indices.map { index in
+                        var level = made.levels[index]
+                        level.execution = execution[index]
+                        return level
+                    }
+                    made = MatrixShape(levels: levels, kinds: made.kinds, request: made.request)
+                    shapes.append(made)
+                    n += 1
+                }
+            }
+        }
+        return shapes
+    }()
 }
 
 // MARK: - Building a shape's catalog and manifest
@@ -318,10 +359,27 @@ extension FactoryCatalog {
     /// taking `argument`, and taking `Needed` twice as `kind` (nothing when nil).
     fileprivate mutating func registerMatrixNode<Product: MatrixNode, Needed: MatrixNode>(
         _ name: String, _ product: Product.Type, injector: InjectorName, argument: MatrixArgument,
-        needs kind: MatrixNeedKind?, _ needed: Needed.Type
+        execution: MatrixExecution = .sync, needs kind: MatrixNeedKind?, _ needed: Needed.Type
     ) {
         let made: @Sendable (String?, Received) -> Product = {
             Product(factory: name, injector: injector, argument: $0, received: $1)
+        }
+        if execution == .async {
+            precondition(argument == .none, "an async factory takes no argument")
+            switch kind {
+            case nil: register(name, provides: product) { () async in made(nil, .nothing) }
+            case .plain?:
+                register(name, provides: product) { (a: Needed, b: Needed) async in made(nil, .plain([a, b])) }
+            case .optional?:
+                register(name, provides: product) { (a: Needed?, b: Needed?) async in made(nil, .optional([a, b])) }
+            case .lazy?:
+                register(name, provides: product) { (a: Lazy<Needed>, b: Lazy<Needed>) async in
+                    made(nil, .lazy([{ try a.get() }, { try b.get() }]))
+                }
+            case .collection?:
+                register(name, provides: product) { (a: [Needed], b: [Needed]) async in made(nil, .collection([a, b])) }
+            }
+            return
         }
         let int: @Sendable (Int) -> String = { "Int \($0)" }
         let string: @Sendable (String) -> String = { "String \($0)" }
@@ -385,17 +443,21 @@ extension MatrixShape {
             let level = levels[index]
             let kind = index + 1 < depth ? kinds[index] : nil
             for injector in [InjectorName.primary, .secondary] {
-                let taken = argument(index, in: injector)
+                let (taken, runs) = (argument(index, in: injector), level.execution)
                 for name in factories(index, in: injector) {
                     switch (index, depth) {
                     case (0, 2): catalog.registerMatrixNode(
-                        name, MatrixHolder.self, injector: injector, argument: taken, needs: kind, MatrixLeaf.self)
+                        name, MatrixHolder.self, injector: injector, argument: taken, execution: runs, needs: kind,
+                        MatrixLeaf.self)
                     case (0, _): catalog.registerMatrixNode(
-                        name, MatrixHolder.self, injector: injector, argument: taken, needs: kind, MatrixMiddle.self)
+                        name, MatrixHolder.self, injector: injector, argument: taken, execution: runs, needs: kind,
+                        MatrixMiddle.self)
                     case (1, 3): catalog.registerMatrixNode(
-                        name, MatrixMiddle.self, injector: injector, argument: taken, needs: kind, MatrixLeaf.self)
+                        name, MatrixMiddle.self, injector: injector, argument: taken, execution: runs, needs: kind,
+                        MatrixLeaf.self)
                     default: catalog.registerMatrixNode(
-                        name, MatrixLeaf.self, injector: injector, argument: taken, needs: nil, MatrixLeaf.self)
+                        name, MatrixLeaf.self, injector: injector, argument: taken, execution: runs, needs: nil,
+                        MatrixLeaf.self)
                     }
                     guard level.placement.injectors.contains(injector) else { continue }
                     let type = typeNames[index]
@@ -487,10 +549,21 @@ extension MatrixShape {
     fileprivate func checkSharingWithin(_ reaches: [Reach]) {
         for (factory, group) in Dictionary(grouping: reaches, by: { $0.node.factory }) {
             let distinct = Set(group.map { ObjectIdentifier($0.node) }).count
-            let lifetime = levels[group[0].level].lifetime
-            #expect(distinct == (lifetime == .transient ? group.count : 1),
+            let level = group[0].level
+            let lifetime = levels[level].lifetime
+            let perNeed = lifetime == .transient || isAwaitedOnItsOwn(level)
+            #expect(distinct == (perNeed ? group.count : 1),
                 "\(lifetime) '\(factory)': \(distinct) instances for \(group.count) needs in one resolve")
         }
+    }
+
+    /// Whether each need of level `index` makes its own `graph` instance:
+    /// as `resolve(awaiting:)` documents, an `async` factory's synchronous
+    /// need (direct, optional or a collection) is resolved as a resolve of
+    /// its own, with a graph of its own; only `async` factories share one.
+    func isAwaitedOnItsOwn(_ index: Int) -> Bool {
+        index > 0 && levels[index].lifetime == .graph && levels[index].execution == .sync
+            && levels[index - 1].execution == .async && kinds[index - 1] != .lazy
     }
 
     /// Between an earlier resolve and a later one: an instance is the
@@ -509,9 +582,16 @@ extension MatrixShape {
         }
     }
 
+    /// Resolves the holder as an app that awaits would: `resolve(awaiting:)`.
+    fileprivate func awaitHolder(from container: Container, in scope: Scope?) async throws -> MatrixHolder {
+        guard let scope else { return try await container.resolve(awaiting: MatrixHolder.self, from: request) }
+        return try await scope.run { try await container.resolve(awaiting: MatrixHolder.self, from: request) }
+    }
+
     /// Resolves the holder twice (and, with a scoped level, once more in
-    /// another scope), checking each resolve and each against the earlier.
-    fileprivate func serve(from container: Container) throws {
+    /// another scope), checking each resolve and each against the earlier;
+    /// through `resolve(awaiting:)` when `awaiting`.
+    fileprivate func serve(from container: Container, awaiting: Bool = false) async throws {
         let scoped = levels.contains { $0.lifetime == .scoped }
         let scopes = scoped ? [Scope(), Scope()] : []
         defer { scopes.forEach { $0.close() } }
@@ -519,8 +599,13 @@ extension MatrixShape {
         let plan: [(round: Int, scope: Int?)] = scoped ? [(0, 0), (1, 0), (2, 1)] : [(0, nil), (1, nil)]
         var rounds: [[Reach]] = []
         for (round, scope) in plan {
-            let resolve = { try resolveHolder(from: container, round: round) }
-            let holder = try scope.map { try scopes[$0].run(resolve) } ?? resolve()
+            let holder: MatrixHolder
+            if awaiting {
+                holder = try await awaitHolder(from: container, in: scope.map { scopes[$0] })
+            } else {
+                let resolve = { try resolveHolder(from: container, round: round) }
+                holder = try scope.map { try scopes[$0].run(resolve) } ?? resolve()
+            }
             let earlier = Set(rounds.joined().map { ObjectIdentifier($0.node) })
             let reaches = try walk(holder, round: round, earlier: earlier)
             checkSharingWithin(reaches)
@@ -530,7 +615,10 @@ extension MatrixShape {
             rounds.append(reaches)
         }
         if levels[0].lifetime == .scoped {
-            let error = #expect(throws: ResolutionError.self) { try resolveHolder(from: container, round: 9) }
+            let error = await #expect(throws: ResolutionError.self) {
+                if awaiting { _ = try await awaitHolder(from: container, in: nil) }
+                else { _ = try resolveHolder(from: container, round: 9) }
+            }
             #expect(error?.reason == .noActiveScope, "a scoped holder outside any scope")
         }
     }
@@ -574,12 +662,15 @@ extension MatrixShape {
                 let source = try #require(serving(owner + 1, from: injector))
                 (passed, taken) = (argument(owner, in: injector), argument(owner + 1, in: source))
             case .collectionElementTakesArgument: (passed, taken) = (.none, argument(owner, in: injector))
-            case .missingDependency: (passed, taken) = (.none, .none)
+            case .missingDependency, .needsAwait: (passed, taken) = (.none, .none)
             default: continue  // captive-dependency: nothing fails, the instance lives too long (see the table)
             }
             var catalog = FactoryCatalog()
+            // needs-await: what is not awaited is made synchronously, which an async factory cannot be.
+            let execution: MatrixExecution = refusal.code == .needsAwait ? .async : .sync
             catalog.registerMatrixNode(
-                "probe", MatrixLeaf.self, injector: .primary, argument: taken, needs: nil, MatrixLeaf.self)
+                "probe", MatrixLeaf.self, injector: .primary, argument: taken, execution: execution, needs: nil,
+                MatrixLeaf.self)
             let bound = refusal.code == .missingDependency ? [] : [bind("MatrixLeaf", to: "probe")]
             let container = try makeContainer(catalog, bound)
             let error = #expect(throws: ResolutionError.self) {
@@ -590,7 +681,11 @@ extension MatrixShape {
                 }
             }
             let reason: ResolutionError.Reason =
-                refusal.code == .missingDependency ? .notBound : passed == .none ? .argumentMissing : .argumentMismatch
+                switch refusal.code {
+                case .missingDependency: .notBound
+                case .needsAwait: .needsAwait
+                default: passed == .none ? .argumentMissing : .argumentMismatch
+                }
             #expect(error?.reason == reason, "\(refusal): the engine's reason")
         }
     }
@@ -600,7 +695,17 @@ extension MatrixShape {
 
 @Suite struct ValidatorEngineMatrixTests {
     @Test(arguments: MatrixCases.all)
-    func theValidatorsVerdictIsTheEnginesService(_ shape: MatrixShape) throws {
+    func theValidatorsVerdictIsTheEnginesService(_ shape: MatrixShape) async throws {
+        try await judge(shape, awaiting: false)
+    }
+
+    /// The same over `async` factories, each shape resolved through `resolve(awaiting:)`.
+    @Test(arguments: MatrixCases.awaiting)
+    func theValidatorsVerdictIsTheAwaitingEnginesService(_ shape: MatrixShape) async throws {
+        try await judge(shape, awaiting: true)
+    }
+
+    func judge(_ shape: MatrixShape, awaiting: Bool) async throws {
         let (catalog, manifest) = shape.wiring()
         let expected = shape.expectedRefusals
         // What `patchbay check` says, which activation must say too.
@@ -620,7 +725,7 @@ extension MatrixShape {
         }
         #expect(checked.isEmpty, "activation accepts what the check refuses: \(checked)")
         try #require(expected.isEmpty, "accepted, though the engine would fail: \(expected)")
-        try shape.serve(from: container)
+        try await shape.serve(from: container, awaiting: awaiting)
     }
 
     /// The generated list covers every value of every dimension, each at
@@ -658,7 +763,18 @@ extension MatrixShape {
                 }
             }
             let codes = Set(atDepth.flatMap { $0.expectedRefusals.map(\.code) })
-            #expect(codes == Set(matrixRefusalReasons.keys), "every refusal at depth \(depth)")
+            let synchronous = Set(matrixRefusalReasons.keys).subtracting([.needsAwait])
+            #expect(codes == synchronous, "every refusal but needs-await at depth \(depth)")
+        }
+        let awaiting = MatrixCases.awaiting
+        #expect(Set(awaiting.flatMap { $0.expectedRefusals.map(\.code) }).contains(.needsAwait))
+        let accepted = awaiting.filter { $0.expectedRefusals.isEmpty && $0.levels[1].placement != .nowhere }
+        let awaited = accepted.filter { $0.levels[1].execution == .async }
+        #expect(Set(awaited.map(\.kinds[0])) == [.plain, .optional], "an async need is accepted direct or optional")
+        #expect(Set(awaited.map(\.levels[1].lifetime)) == Set(Lifetime.allCases))
+        for kind in MatrixNeedKind.allCases {
+            #expect(accepted.contains { $0.levels.map(\.execution) == [.async, .sync] && $0.kinds == [kind]
+                && $0.levels[1].lifetime == .graph }, "an async factory's \(kind) need of a graph binding")
         }
         #expect(shapes.count < 1_500, "the matrix stays small: \(shapes.count) shapes")
     }

@@ -1,0 +1,781 @@
+// The validator and the engine judged against each other over a generated
+// matrix of shapes: a chain holder -> (middle ->) leaf, each level with a
+// lifetime, a resolve-time argument or none, and the injectors binding it,
+// each edge a need kind (plain, `T?`, `Lazy<T>`, `[T]`). Every shape the
+// validator accepts must be served as checked; every shape it refuses must
+// be refused, at the bindings, for the reasons an independent model of the
+// shape predicts (`MatrixShape.expectedRefusals`), each one a reason the
+// engine would hit (`matrixRefusalReasons`), and the engine, run on the
+// refused part alone, must fail for it.
+//
+// The model is written here from the documented rules, not read from the
+// validator: the serving rule (the requesting injector's own binding, else
+// the first in injector order; needs followed from the injector of the
+// binding that has them), the argument rule, captivity by lifetime.
+//
+// The shapes are generated, not listed: dimensions that interact are
+// crossed, the others rotate (`MatrixCases.all`), which keeps the matrix
+// near 1,250 shapes; 300 more (`MatrixCases.awaiting`) have `async`
+// factories, resolved through `resolve(awaiting:)`. About two seconds in
+// a debug build.
+import Foundation
+import Testing
+@testable import Patchbay
+
+// MARK: - The products: one class per level, recording what its factory got
+
+/// What a node's factory was handed for its need, both parameters of it:
+/// each factory takes its need twice, so sharing within one resolve shows.
+private enum Received: Sendable {
+    case nothing
+    case plain([MatrixNode])
+    case optional([MatrixNode?])
+    case lazy([@Sendable () throws -> MatrixNode])
+    case collection([[MatrixNode]])
+}
+
+/// A product of the matrix: which factory made it, from which injector's
+/// binding, with which argument.
+private class MatrixNode: @unchecked Sendable {
+    let factory: String
+    let injector: InjectorName
+    /// `"Int 100"`, `"String s0"`; nil when the factory takes no argument.
+    let argument: String?
+    let received: Received
+    required init(factory: String, injector: InjectorName, argument: String?, received: Received) {
+        (self.factory, self.injector, self.argument, self.received) = (factory, injector, argument, received)
+    }
+}
+
+private final class MatrixHolder: MatrixNode, @unchecked Sendable {}
+private final class MatrixMiddle: MatrixNode, @unchecked Sendable {}
+private final class MatrixLeaf: MatrixNode, @unchecked Sendable {}
+
+// MARK: - The shape of one case
+
+/// A resolve-time argument type a factory takes, or none.
+enum MatrixArgument: String, Sendable, CaseIterable {
+    case none, int = "Int", string = "String"
+
+    /// What a factory taking it records for the resolve numbered `round`.
+    func recorded(round: Int) -> String? {
+        switch self {
+        case .none: nil
+        case .int: "Int \(100 + round)"
+        case .string: "String s\(round)"
+        }
+    }
+}
+
+/// How a factory takes its need.
+enum MatrixNeedKind: String, Sendable, CaseIterable {
+    case plain, optional, lazy, collection
+}
+
+/// The injectors that bind a level.
+enum MatrixPlacement: String, Sendable, CaseIterable {
+    case primary, secondary, both, nowhere
+    /// Both, and only primary's factory takes the level's argument: the
+    /// check must judge the binding the engine will serve, not another.
+    case bothSecondaryWithout = "both (secondary's without argument)"
+
+    var injectors: [InjectorName] {
+        switch self {
+        case .primary: [.primary]
+        case .secondary: [.secondary]
+        case .both, .bothSecondaryWithout: [.primary, .secondary]  // in injector order
+        case .nowhere: []
+        }
+    }
+}
+
+/// Whether a level's factory is synchronous or `async` (one that takes no
+/// argument: an `async` factory cannot take one).
+enum MatrixExecution: String, Sendable, CaseIterable {
+    case sync, async
+}
+
+/// One level of the chain: its lifetime, argument and placement.
+struct MatrixLevel: Sendable, Hashable {
+    let lifetime: Lifetime
+    let argument: MatrixArgument
+    let placement: MatrixPlacement
+    var execution = MatrixExecution.sync
+}
+
+/// One generated shape: `levels[0]` is the holder the app resolves (from
+/// `request`), `kinds[i]` how level `i` takes level `i + 1`.
+struct MatrixShape: Sendable, CustomTestStringConvertible {
+    let levels: [MatrixLevel]
+    let kinds: [MatrixNeedKind]
+    let request: InjectorName
+
+    var depth: Int { levels.count }
+    var typeNames: [String] {
+        depth == 2 ? ["MatrixHolder", "MatrixLeaf"] : ["MatrixHolder", "MatrixMiddle", "MatrixLeaf"]
+    }
+
+    /// `singleton MatrixHolder(Int) in primary -plain-> graph MatrixLeaf(Int) in both; resolved from primary`.
+    var testDescription: String {
+        var text = ""
+        for (index, level) in levels.enumerated() {
+            if index > 0 { text += " -\(kinds[index - 1].rawValue)-> " }
+            let argument = level.argument == .none ? "" : "(\(level.argument.rawValue))"
+            let execution = level.execution == .async ? "async " : ""
+            text += "\(level.lifetime) \(execution)\(typeNames[index])\(argument) in \(level.placement.rawValue)"
+        }
+        return text + "; resolved from \(request.rawValue)"
+    }
+
+    /// The argument level `index`'s factory in `injector` takes.
+    func argument(_ index: Int, in injector: InjectorName) -> MatrixArgument {
+        levels[index].placement == .bothSecondaryWithout && injector == .secondary ? .none : levels[index].argument
+    }
+
+    /// Whether level `index` is bound as elements of its collection (its dependent takes `[T]`).
+    func isElements(_ index: Int) -> Bool { index > 0 && kinds[index - 1] == .collection }
+
+    /// The factories of level `index` in `injector`: one, or the collection's two elements.
+    func factories(_ index: Int, in injector: InjectorName) -> [String] {
+        let base = "\(typeNames[index])-\(injector.rawValue)"
+        return isElements(index) ? [base + "-0", base + "-1"] : [base]
+    }
+
+    /// The injector whose binding (or list) of level `index` serves a request
+    /// from `injector`: its own, else the first in injector order; nil when
+    /// none binds it. A binding refused on its own (see ``isBroken(_:in:)``) is not in effect.
+    func serving(_ index: Int, from injector: InjectorName) -> InjectorName? {
+        let placed = levels[index].placement.injectors.filter { !isBroken(index, in: $0) }
+        return placed.contains(injector) ? injector : placed.first
+    }
+
+    /// Whether level `index`'s bindings in `injector` are refused on their
+    /// own: elements whose factory takes an argument, or is `async` (a
+    /// collection is made whole, synchronously). Such a binding is not in
+    /// effect, so its needs are not followed, and its collection lacks it.
+    func isBroken(_ index: Int, in injector: InjectorName) -> Bool {
+        isElements(index) && (argument(index, in: injector) != .none || levels[index].execution == .async)
+    }
+}
+
+// MARK: - What the model predicts
+
+/// Why the engine would fail (or serve wrongly) each shape the validator
+/// refuses: a refusal code outside this table is a refusal the engine has no
+/// reason for, and fails the matrix.
+let matrixRefusalReasons: [DiagnosticCode: String] = [
+    .argumentRequired: "the need's factory takes an argument and its dependent has none of that type to pass on: "
+        + "the engine would throw argument-missing (no argument) or argument-mismatch (another type)",
+    .collectionElementTakesArgument: "a collection is made whole, with no argument: each element's factory would "
+        + "throw argument-missing",
+    .missingDependency: "no injector searched binds the direct or Lazy need: the engine would throw not-bound "
+        + "(at once, or at get())",
+    .needsAwait: "the need's factory is async and is needed where nothing awaits it (by a synchronous factory, "
+        + "as a Lazy, or as an element): the engine would throw needs-await",
+    .captiveDependency: "the engine would keep the dependency inside its longer-lived holder past its own lifetime "
+        + "(a singleton keeping one scope's or one graph's instance for every later resolve)",
+]
+
+/// A refusal the model predicts: its code and the factory of the binding it is reported at.
+struct MatrixRefusal: Hashable, Sendable, CustomStringConvertible {
+    let code: DiagnosticCode
+    let owner: String
+    var description: String { "\(code) at '\(owner)'" }
+}
+
+/// Captivity by lifetime, written from the lifetime table: an instance that
+/// lives longer may not keep one that lives shorter; anything may keep a transient.
+private func matrixCaptures(_ holder: Lifetime, _ dependency: Lifetime) -> Bool {
+    let rank: [Lifetime: Int] = [.singleton: 4, .weak: 3, .scoped: 2, .graph: 1]
+    guard let mine = rank[holder], let theirs = rank[dependency] else { return false }
+    return theirs < mine
+}
+
+extension MatrixShape {
+    /// Every refusal of this shape, from every binding in effect (reachable
+    /// from the holder or not), each need followed from its binding's injector.
+    var expectedRefusals: Set<MatrixRefusal> {
+        var refusals: Set<MatrixRefusal> = []
+        for index in levels.indices {
+            let level = levels[index]
+            for injector in level.placement.injectors {
+                let owners = factories(index, in: injector)
+                if isBroken(index, in: injector) {
+                    let code: DiagnosticCode = level.execution == .async ? .needsAwait : .collectionElementTakesArgument
+                    for owner in owners { refusals.insert(MatrixRefusal(code: code, owner: owner)) }
+                    continue
+                }
+                guard index + 1 < depth else { continue }
+                let kind = kinds[index]
+                var codes: [DiagnosticCode] = []
+                if let source = serving(index + 1, from: injector) {
+                    let taken = argument(index + 1, in: source)
+                    if kind != .collection, taken != .none, taken != argument(index, in: injector) {
+                        codes.append(.argumentRequired)
+                    }
+                    // Only an `async` factory awaits, and only a direct or optional need.
+                    let awaits = level.execution == .async && (kind == .plain || kind == .optional)
+                    if levels[index + 1].execution == .async, !awaits { codes.append(.needsAwait) }
+                    if matrixCaptures(level.lifetime, levels[index + 1].lifetime) { codes.append(.captiveDependency) }
+                } else {
+                    // An optional need is then nil and a collection empty: neither is refused.
+                    if kind == .plain || kind == .lazy { codes.append(.missingDependency) }
+                }
+                for code in codes {
+                    for owner in owners { refusals.insert(MatrixRefusal(code: code, owner: owner)) }
+                }
+            }
+        }
+        return refusals
+    }
+
+    /// Whether level `index`'s instance seen in one resolve is the one seen
+    /// in a later resolve, though reached through different holders.
+    func sharedAcrossResolves(_ index: Int, sameScope: Bool) -> Bool {
+        switch levels[index].lifetime {
+        case .singleton, .weak: true  // weak: the earlier resolve's instance is still held
+        case .scoped: sameScope
+        case .graph, .transient: false
+        }
+    }
+}
+
+// MARK: - The generated cases
+
+enum MatrixCases {
+    static let argumentPairs: [[MatrixArgument]] = [
+        [.none, .none], [.int, .none], [.int, .int], [.none, .int], [.int, .string],
+    ]
+    static let argumentTriples: [[MatrixArgument]] = [
+        [.none, .none, .none], [.int, .none, .none], [.int, .int, .none], [.int, .int, .int],
+        [.int, .none, .int], [.int, .int, .string], [.none, .none, .int], [.int, .string, .string],
+    ]
+    /// The holder's injector and the one the app resolves it from.
+    static let holderPlacements: [(MatrixPlacement, InjectorName)] = [
+        (.primary, .primary), (.secondary, .secondary), (.secondary, .primary), (.primary, .secondary),
+    ]
+    static let lifetimes = Lifetime.allCases
+    static let lifetimePairs = lifetimes.flatMap { a in lifetimes.map { [a, $0] } }
+    static let lifetimeTriples = lifetimes.flatMap { a in lifetimePairs.map { [a] + $0 } }
+    static let kindPairs = MatrixNeedKind.allCases.flatMap { a in MatrixNeedKind.allCases.map { [a, $0] } }
+
+    static func shape(
+        _ lifetimes: [Lifetime], _ arguments: [MatrixArgument], _ placements: [MatrixPlacement],
+        _ kinds: [MatrixNeedKind], from request: InjectorName
+    ) -> MatrixShape {
+        let levels = lifetimes.indices.map {
+            MatrixLevel(lifetime: lifetimes[$0], argument: arguments[$0], placement: placements[$0])
+        }
+        return MatrixShape(levels: levels, kinds: kinds, request: request)
+    }
+
+    /// Every dimension is crossed with those it interacts with; the rest
+    /// rotate through their values with strides prime to the set's size,
+    /// so each value meets many others without the full product.
+    static let all: [MatrixShape] = {
+        var shapes: [MatrixShape] = []
+        // Depth 2, lifetimes × kind × argument, all in primary.
+        for pair in lifetimePairs {
+            for kind in MatrixNeedKind.allCases {
+                for arguments in argumentPairs {
+                    shapes.append(shape(pair, arguments, [.primary, .primary], [kind], from: .primary))
+                }
+            }
+        }
+        // Depth 2, kind × argument × injector fallback; lifetimes rotate.
+        var n = 0
+        for kind in MatrixNeedKind.allCases {
+            for arguments in argumentPairs {
+                for (holder, request) in holderPlacements {
+                    for leaf in MatrixPlacement.allCases {
+                        let lifetimes = lifetimePairs[(n * 7) % 25]
+                        shapes.append(shape(lifetimes, arguments, [holder, leaf], [kind], from: request))
+                        n += 1
+                    }
+                }
+            }
+        }
+        let primaries: [MatrixPlacement] = [.primary, .primary, .primary]
+        let triples = argumentTriples.count
+        // Depth 3, every lifetime triple; kinds and arguments rotate.
+        for (index, lifetimes) in lifetimeTriples.enumerated() {
+            let arguments = argumentTriples[(index / 16) % triples]
+            shapes.append(shape(lifetimes, arguments, primaries, kindPairs[index % 16], from: .primary))
+        }
+        // Depth 3, both kinds × arguments; lifetimes rotate.
+        n = 0
+        for kinds in kindPairs {
+            for arguments in argumentTriples {
+                shapes.append(shape(lifetimeTriples[(n * 37 + 5) % 125], arguments, primaries, kinds, from: .primary))
+                n += 1
+            }
+        }
+        // Depth 3, injector fallback at each level; the rest rotate.
+        n = 0
+        for (holder, request) in holderPlacements {
+            for middle in MatrixPlacement.allCases {
+                for leaf in MatrixPlacement.allCases {
+                    let lifetimes = lifetimeTriples[(n * 37 + 11) % 125]
+                    let (arguments, kinds) = (argumentTriples[(n * 3) % triples], kindPairs[(n * 5) % 16])
+                    shapes.append(shape(lifetimes, arguments, [holder, middle, leaf], kinds, from: request))
+                    n += 1
+                }
+            }
+        }
+        return shapes
+    }()
+
+    /// Depth 2 with `async` factories (which take no argument): each lifetime
+    /// pair × kind × which level is `async`; placements rotate.
+    static let awaiting: [MatrixShape] = {
+        var shapes: [MatrixShape] = []
+        let executions: [[MatrixExecution]] = [[.async, .sync], [.async, .async], [.sync, .async]]
+        var n = 0
+        for pair in lifetimePairs {
+            for kind in MatrixNeedKind.allCases {
+                for execution in executions {
+                    let (holder, request) = holderPlacements[(n / 3) % 4]
+                    let leaf = MatrixPlacement.allCases[(n / 7) % MatrixPlacement.allCases.count]
+                    var made = shape(pair, [.none, .none], [holder, leaf], [kind], from: request)
+                    let levels = made.levels.indices.map { index in
+                        var level = made.levels[index]
+                        level.execution = execution[index]
+                        return level
+                    }
+                    made = MatrixShape(levels: levels, kinds: made.kinds, request: made.request)
+                    shapes.append(made)
+                    n += 1
+                }
+            }
+        }
+        return shapes
+    }()
+}
+
+// MARK: - Building a shape's catalog and manifest
+
+extension FactoryCatalog {
+    /// Registers the factory `name` making `Product` (recording `injector`),
+    /// taking `argument`, and taking `Needed` twice as `kind` (nothing when nil).
+    fileprivate mutating func registerMatrixNode<Product: MatrixNode, Needed: MatrixNode>(
+        _ name: String, _ product: Product.Type, injector: InjectorName, argument: MatrixArgument,
+        execution: MatrixExecution = .sync, needs kind: MatrixNeedKind?, _ needed: Needed.Type
+    ) {
+        let made: @Sendable (String?, Received) -> Product = {
+            Product(factory: name, injector: injector, argument: $0, received: $1)
+        }
+        if execution == .async {
+            precondition(argument == .none, "an async factory takes no argument")
+            switch kind {
+            case nil: register(name, provides: product) { () async in made(nil, .nothing) }
+            case .plain?:
+                register(name, provides: product) { (a: Needed, b: Needed) async in made(nil, .plain([a, b])) }
+            case .optional?:
+                register(name, provides: product) { (a: Needed?, b: Needed?) async in made(nil, .optional([a, b])) }
+            case .lazy?:
+                register(name, provides: product) { (a: Lazy<Needed>, b: Lazy<Needed>) async in
+                    made(nil, .lazy([{ try a.get() }, { try b.get() }]))
+                }
+            case .collection?:
+                register(name, provides: product) { (a: [Needed], b: [Needed]) async in made(nil, .collection([a, b])) }
+            }
+            return
+        }
+        let int: @Sendable (Int) -> String = { "Int \($0)" }
+        let string: @Sendable (String) -> String = { "String \($0)" }
+        switch (kind, argument) {
+        case (nil, .none): register(name, provides: product) { made(nil, .nothing) }
+        case (nil, .int): register(name, provides: product, argument: Int.self) { (x: Int) in made(int(x), .nothing) }
+        case (nil, .string):
+            register(name, provides: product, argument: String.self) { (x: String) in made(string(x), .nothing) }
+        case (.plain, .none): register(name, provides: product) { (a: Needed, b: Needed) in made(nil, .plain([a, b])) }
+        case (.plain, .int):
+            register(name, provides: product, argument: Int.self) { (x: Int, a: Needed, b: Needed) in
+                made(int(x), .plain([a, b]))
+            }
+        case (.plain, .string):
+            register(name, provides: product, argument: String.self) { (x: String, a: Needed, b: Needed) in
+                made(string(x), .plain([a, b]))
+            }
+        case (.optional, .none):
+            register(name, provides: product) { (a: Needed?, b: Needed?) in made(nil, .optional([a, b])) }
+        case (.optional, .int):
+            register(name, provides: product, argument: Int.self) { (x: Int, a: Needed?, b: Needed?) in
+                made(int(x), .optional([a, b]))
+            }
+        case (.optional, .string):
+            register(name, provides: product, argument: String.self) { (x: String, a: Needed?, b: Needed?) in
+                made(string(x), .optional([a, b]))
+            }
+        case (.lazy, .none):
+            register(name, provides: product) { (a: Lazy<Needed>, b: Lazy<Needed>) in
+                made(nil, .lazy([{ try a.get() }, { try b.get() }]))
+            }
+        case (.lazy, .int):
+            register(name, provides: product, argument: Int.self) { (x: Int, a: Lazy<Needed>, b: Lazy<Needed>) in
+                made(int(x), .lazy([{ try a.get() }, { try b.get() }]))
+            }
+        case (.lazy, .string):
+            register(name, provides: product, argument: String.self) { (x: String, a: Lazy<Needed>, b: Lazy<Needed>) in
+                made(string(x), .lazy([{ try a.get() }, { try b.get() }]))
+            }
+        case (.collection, .none):
+            register(name, provides: product) { (a: [Needed], b: [Needed]) in made(nil, .collection([a, b])) }
+        case (.collection, .int):
+            register(name, provides: product, argument: Int.self) { (x: Int, a: [Needed], b: [Needed]) in
+                made(int(x), .collection([a, b]))
+            }
+        case (.collection, .string):
+            register(name, provides: product, argument: String.self) { (x: String, a: [Needed], b: [Needed]) in
+                made(string(x), .collection([a, b]))
+            }
+        }
+    }
+}
+
+extension MatrixShape {
+    /// The catalog (every level's factories, in every injector, whether bound
+    /// or not) and the manifest binding each level where it is placed.
+    fileprivate func wiring() -> (FactoryCatalog, Manifest) {
+        var catalog = FactoryCatalog()
+        var bindings: [Binding] = []
+        for index in levels.indices {
+            let level = levels[index]
+            let kind = index + 1 < depth ? kinds[index] : nil
+            for injector in [InjectorName.primary, .secondary] {
+                let (taken, runs) = (argument(index, in: injector), level.execution)
+                for name in factories(index, in: injector) {
+                    switch (index, depth) {
+                    case (0, 2): catalog.registerMatrixNode(
+                        name, MatrixHolder.self, injector: injector, argument: taken, execution: runs, needs: kind,
+                        MatrixLeaf.self)
+                    case (0, _): catalog.registerMatrixNode(
+                        name, MatrixHolder.self, injector: injector, argument: taken, execution: runs, needs: kind,
+                        MatrixMiddle.self)
+                    case (1, 3): catalog.registerMatrixNode(
+                        name, MatrixMiddle.self, injector: injector, argument: taken, execution: runs, needs: kind,
+                        MatrixLeaf.self)
+                    default: catalog.registerMatrixNode(
+                        name, MatrixLeaf.self, injector: injector, argument: taken, execution: runs, needs: nil,
+                        MatrixLeaf.self)
+                    }
+                    guard level.placement.injectors.contains(injector) else { continue }
+                    let type = typeNames[index]
+                    bindings.append(isElements(index)
+                        ? Binding(collection: type, factory: name, lifetime: level.lifetime, injector: injector)
+                        : bind(type, to: name, level.lifetime, in: injector))
+                }
+            }
+        }
+        return (catalog, manifest(bindings))
+    }
+}
+
+// MARK: - Serving an accepted shape
+
+/// One instance reached in a resolve: its level, and the instance holding it (nil for the holder).
+private struct Reach {
+    let level: Int
+    let node: MatrixNode
+    let parent: ObjectIdentifier?
+}
+
+extension MatrixShape {
+    /// Resolves the holder as the app would: from `request`, with the
+    /// holder's argument for resolve `round` when it takes one.
+    fileprivate func resolveHolder(from container: Container, round: Int) throws -> MatrixHolder {
+        switch levels[0].argument {
+        case .none: try container.resolve(MatrixHolder.self, from: request)
+        case .int: try container.resolve(MatrixHolder.self, from: request, argument: 100 + round)
+        case .string: try container.resolve(MatrixHolder.self, from: request, argument: "s\(round)")
+        }
+    }
+
+    /// Every instance the holder reaches, each need read (a `Lazy` read
+    /// after the resolve, twice), each checked against the manifest: the
+    /// binding that serves it, its argument, what its need kind gives.
+    /// `earlier` are the instances of the earlier resolves, whose argument was checked then.
+    fileprivate func walk(_ holder: MatrixHolder, round: Int, earlier: Set<ObjectIdentifier>) throws -> [Reach] {
+        let served = try #require(serving(0, from: request))
+        #expect(holder.factory == factories(0, in: served)[0], "the holder is served by its binding")
+        var reaches = [Reach(level: 0, node: holder, parent: nil)]
+        var visited: Set<ObjectIdentifier> = []
+        var next = 0
+        while next < reaches.count {
+            let (node, level) = (reaches[next].node, reaches[next].level)
+            next += 1
+            guard visited.insert(ObjectIdentifier(node)).inserted else { continue }
+            let taken = argument(level, in: node.injector)
+            if taken == .none || earlier.contains(ObjectIdentifier(node)) {
+                #expect(taken != .none || node.argument == nil)
+            } else {
+                #expect(node.argument == taken.recorded(round: round), "the argument reaches '\(node.factory)'")
+            }
+            guard level + 1 < depth else {
+                #expect({ if case .nothing = node.received { true } else { false } }())
+                continue
+            }
+            // The need is followed from the injector whose binding made this node.
+            let source = serving(level + 1, from: node.injector)
+            let expected = source.map { factories(level + 1, in: $0) } ?? []
+            var children: [MatrixNode] = []
+            switch (kinds[level], node.received) {
+            case (.plain, .plain(let needs)):
+                children = needs
+                #expect(needs.map(\.factory) == [expected[0], expected[0]])
+            case (.optional, .optional(let needs)):
+                children = needs.compactMap { $0 }
+                #expect(needs.map { $0?.factory } == [expected.first, expected.first], "nil exactly when unbound")
+            case (.lazy, .lazy(let gets)):
+                for get in gets {
+                    let value = try get()
+                    #expect(try get() === value, "a Lazy keeps what it resolved")
+                    children.append(value)
+                }
+                #expect(children.map(\.factory) == [expected[0], expected[0]])
+            case (.collection, .collection(let lists)):
+                children = lists.flatMap { $0 }
+                #expect(lists.map { $0.map(\.factory) } == [expected, expected], "the serving list, in order")
+            default:
+                Issue.record("'\(node.factory)' was given \(node.received) for a \(kinds[level]) need")
+            }
+            reaches += children.map { Reach(level: level + 1, node: $0, parent: ObjectIdentifier(node)) }
+        }
+        return reaches
+    }
+
+    /// Within one resolve: a transient binding makes an instance per need,
+    /// every other lifetime one shared by every need of the resolve.
+    fileprivate func checkSharingWithin(_ reaches: [Reach]) {
+        for (factory, group) in Dictionary(grouping: reaches, by: { $0.node.factory }) {
+            let distinct = Set(group.map { ObjectIdentifier($0.node) }).count
+            let level = group[0].level
+            let lifetime = levels[level].lifetime
+            let perNeed = lifetime == .transient || isAwaitedOnItsOwn(level)
+            #expect(distinct == (perNeed ? group.count : 1),
+                "\(lifetime) '\(factory)': \(distinct) instances for \(group.count) needs in one resolve")
+        }
+    }
+
+    /// Whether each need of level `index` makes its own `graph` instance:
+    /// as `resolve(awaiting:)` documents, an `async` factory's synchronous
+    /// need (direct, optional or a collection) is resolved as a resolve of
+    /// its own, with a graph of its own; only `async` factories share one.
+    func isAwaitedOnItsOwn(_ index: Int) -> Bool {
+        index > 0 && levels[index].lifetime == .graph && levels[index].execution == .sync
+            && levels[index - 1].execution == .async && kinds[index - 1] != .lazy
+    }
+
+    /// Between an earlier resolve and a later one: an instance is the
+    /// earlier one exactly when its lifetime keeps it across resolves, or the
+    /// instance holding it is the earlier one's.
+    fileprivate func checkSharingAcross(earlier: [Reach], later: [Reach], sameScope: Bool) {
+        let before = Set(earlier.map { ObjectIdentifier($0.node) })
+        for reach in later {
+            let shared = before.contains(ObjectIdentifier(reach.node))
+            let heldByShared = reach.parent.map(before.contains) ?? false
+            let expected = heldByShared || sharedAcrossResolves(reach.level, sameScope: sameScope)
+            #expect(shared == expected, """
+                \(levels[reach.level].lifetime) '\(reach.node.factory)' \(shared ? "is" : "is not") the earlier \
+                resolve's instance (\(sameScope ? "same" : "another") scope, holder \(heldByShared ? "" : "not ")shared)
+                """)
+        }
+    }
+
+    /// Resolves the holder as an app that awaits would: `resolve(awaiting:)`.
+    fileprivate func awaitHolder(from container: Container, in scope: Scope?) async throws -> MatrixHolder {
+        guard let scope else { return try await container.resolve(awaiting: MatrixHolder.self, from: request) }
+        return try await scope.run { try await container.resolve(awaiting: MatrixHolder.self, from: request) }
+    }
+
+    /// Resolves the holder twice (and, with a scoped level, once more in
+    /// another scope), checking each resolve and each against the earlier;
+    /// through `resolve(awaiting:)` when `awaiting`.
+    fileprivate func serve(from container: Container, awaiting: Bool = false) async throws {
+        let scoped = levels.contains { $0.lifetime == .scoped }
+        let scopes = scoped ? [Scope(), Scope()] : []
+        defer { scopes.forEach { $0.close() } }
+        // Round, and the scope it runs in.
+        let plan: [(round: Int, scope: Int?)] = scoped ? [(0, 0), (1, 0), (2, 1)] : [(0, nil), (1, nil)]
+        var rounds: [[Reach]] = []
+        for (round, scope) in plan {
+            let holder: MatrixHolder
+            if awaiting {
+                holder = try await awaitHolder(from: container, in: scope.map { scopes[$0] })
+            } else {
+                let resolve = { try resolveHolder(from: container, round: round) }
+                holder = try scope.map { try scopes[$0].run(resolve) } ?? resolve()
+            }
+            let earlier = Set(rounds.joined().map { ObjectIdentifier($0.node) })
+            let reaches = try walk(holder, round: round, earlier: earlier)
+            checkSharingWithin(reaches)
+            for (index, before) in rounds.enumerated() {
+                checkSharingAcross(earlier: before, later: reaches, sameScope: plan[index].scope == scope)
+            }
+            rounds.append(reaches)
+        }
+        if levels[0].lifetime == .scoped {
+            let error = await #expect(throws: ResolutionError.self) {
+                if awaiting { _ = try await awaitHolder(from: container, in: nil) }
+                else { _ = try resolveHolder(from: container, round: 9) }
+            }
+            #expect(error?.reason == .noActiveScope, "a scoped holder outside any scope")
+        }
+    }
+}
+
+// MARK: - A refused shape: the engine's own reason
+
+extension MatrixShape {
+    /// The refusal a validator diagnostic stands for: its code, and the
+    /// first factory of this shape its message quotes (every message quotes
+    /// the binding it is reported at before its need's).
+    func refusal(_ diagnostic: Diagnostic) -> MatrixRefusal {
+        let injectors: [InjectorName] = [.primary, .secondary]
+        let names = levels.indices.flatMap { index in injectors.flatMap { factories(index, in: $0) } }
+        let quoted = names.compactMap { name in
+            diagnostic.message.range(of: "'\(name)'").map { ($0.lowerBound, name) }
+        }
+        return MatrixRefusal(code: diagnostic.code, owner: quoted.min { $0.0 < $1.0 }?.1 ?? "none quoted")
+    }
+
+    /// The level a factory of this shape makes, and the injector it is bound in.
+    func place(of factory: String) -> (level: Int, injector: InjectorName)? {
+        for index in levels.indices {
+            for injector in [InjectorName.primary, .secondary] where factories(index, in: injector).contains(factory) {
+                return (index, injector)
+            }
+        }
+        return nil
+    }
+
+    /// Runs the engine where it can run on the refused part: the need's
+    /// factory alone, resolved with what its dependent could pass (its own
+    /// argument, or none), or a type nothing binds. It must fail for the
+    /// table's reason.
+    func checkTheEngineHits(_ refusals: Set<MatrixRefusal>) throws {
+        for refusal in refusals {
+            let (owner, injector) = try #require(place(of: refusal.owner))
+            let (passed, taken): (MatrixArgument, MatrixArgument)
+            switch refusal.code {
+            case .argumentRequired:
+                let source = try #require(serving(owner + 1, from: injector))
+                (passed, taken) = (argument(owner, in: injector), argument(owner + 1, in: source))
+            case .collectionElementTakesArgument: (passed, taken) = (.none, argument(owner, in: injector))
+            case .missingDependency, .needsAwait: (passed, taken) = (.none, .none)
+            default: continue  // captive-dependency: nothing fails, the instance lives too long (see the table)
+            }
+            var catalog = FactoryCatalog()
+            // needs-await: what is not awaited is made synchronously, which an async factory cannot be.
+            let execution: MatrixExecution = refusal.code == .needsAwait ? .async : .sync
+            catalog.registerMatrixNode(
+                "probe", MatrixLeaf.self, injector: .primary, argument: taken, execution: execution, needs: nil,
+                MatrixLeaf.self)
+            let bound = refusal.code == .missingDependency ? [] : [bind("MatrixLeaf", to: "probe")]
+            let container = try makeContainer(catalog, bound)
+            let error = #expect(throws: ResolutionError.self) {
+                switch passed {
+                case .none: _ = try container.resolve(MatrixLeaf.self)
+                case .int: _ = try container.resolve(MatrixLeaf.self, argument: 100)
+                case .string: _ = try container.resolve(MatrixLeaf.self, argument: "s0")
+                }
+            }
+            let reason: ResolutionError.Reason =
+                switch refusal.code {
+                case .missingDependency: .notBound
+                case .needsAwait: .needsAwait
+                default: passed == .none ? .argumentMissing : .argumentMismatch
+                }
+            #expect(error?.reason == reason, "\(refusal): the engine's reason")
+        }
+    }
+}
+
+// MARK: - The matrix
+
+@Suite struct ValidatorEngineMatrixTests {
+    @Test(arguments: MatrixCases.all)
+    func theValidatorsVerdictIsTheEnginesService(_ shape: MatrixShape) async throws {
+        try await judge(shape, awaiting: false)
+    }
+
+    /// The same over `async` factories, each shape resolved through `resolve(awaiting:)`.
+    @Test(arguments: MatrixCases.awaiting)
+    func theValidatorsVerdictIsTheAwaitingEnginesService(_ shape: MatrixShape) async throws {
+        try await judge(shape, awaiting: true)
+    }
+
+    func judge(_ shape: MatrixShape, awaiting: Bool) async throws {
+        let (catalog, manifest) = shape.wiring()
+        let expected = shape.expectedRefusals
+        // What `patchbay check` says, which activation must say too.
+        let checked = Set(ManifestValidator(catalog: catalog).validate(manifest).errors.map(shape.refusal))
+        let container: Container
+        do {
+            container = try Container(catalog: catalog, manifest: manifest)
+        } catch {
+            let found = Set(error.diagnostics.errors.map(shape.refusal))
+            #expect(found == checked, "activation and the check disagree")
+            #expect(found == expected, "refused for other reasons than the model's:\n\(error)")
+            for code in Set(found.map(\.code)) {
+                #expect(matrixRefusalReasons[code] != nil, "refused with \(code), which the engine has no reason for")
+            }
+            try shape.checkTheEngineHits(expected)
+            return
+        }
+        #expect(checked.isEmpty, "activation accepts what the check refuses: \(checked)")
+        try #require(expected.isEmpty, "accepted, though the engine would fail: \(expected)")
+        try await shape.serve(from: container, awaiting: awaiting)
+    }
+
+    /// The generated list covers every value of every dimension, each at
+    /// every place it can take, accepted and refused.
+    @Test func theMatrixCoversEveryDimension() {
+        let shapes = MatrixCases.all
+        for depth in [2, 3] {
+            let atDepth = shapes.filter { $0.depth == depth }
+            for index in 0..<depth {
+                let lifetimes = Set(atDepth.map { $0.levels[index].lifetime })
+                #expect(lifetimes == Set(Lifetime.allCases), "lifetimes at \(index)")
+                let arguments = Set(atDepth.map { $0.levels[index].argument })
+                #expect(arguments.count >= (index == 0 ? 2 : 3), "arguments at \(index)")
+                #expect(Set(atDepth.map { $0.levels[index].placement }) == Set(index == 0
+                    ? [.primary, .secondary] : MatrixPlacement.allCases), "placements at \(index)")
+            }
+            for edge in 0..<(depth - 1) {
+                #expect(Set(atDepth.map { $0.kinds[edge] }) == Set(MatrixNeedKind.allCases), "kinds at edge \(edge)")
+            }
+            #expect(Set(atDepth.map(\.request)) == [.primary, .secondary])
+            let accepted = atDepth.filter { $0.expectedRefusals.isEmpty }
+            #expect(accepted.count > atDepth.count / 5, "accepted: \(accepted.count) of \(atDepth.count)")
+            for kind in MatrixNeedKind.allCases {
+                // An argument passed on across an edge of this kind (a collection's elements take none).
+                let passedOn = accepted.contains { shape in
+                    shape.kinds.indices.contains { edge in
+                        shape.kinds[edge] == kind && shape.levels[edge].argument != .none
+                            && (kind == .collection || shape.levels[edge + 1].argument != .none)
+                    }
+                }
+                #expect(passedOn, "an accepted \(kind) need whose holder takes an argument at depth \(depth)")
+                for lifetime in Lifetime.allCases {
+                    #expect(accepted.contains { $0.kinds.contains(kind) && $0.levels.last?.lifetime == lifetime },
+                        "an accepted \(kind) need of a \(lifetime) leaf at depth \(depth)")
+                }
+            }
+            let codes = Set(atDepth.flatMap { $0.expectedRefusals.map(\.code) })
+            let synchronous = Set(matrixRefusalReasons.keys).subtracting([.needsAwait])
+            #expect(codes == synchronous, "every refusal but needs-await at depth \(depth)")
+        }
+        let awaiting = MatrixCases.awaiting
+        #expect(Set(awaiting.flatMap { $0.expectedRefusals.map(\.code) }).contains(.needsAwait))
+        let accepted = awaiting.filter { $0.expectedRefusals.isEmpty && $0.levels[1].placement != .nowhere }
+        let awaited = accepted.filter { $0.levels[1].execution == .async }
+        #expect(Set(awaited.map(\.kinds[0])) == [.plain, .optional], "an async need is accepted direct or optional")
+        #expect(Set(awaited.map(\.levels[1].lifetime)) == Set(Lifetime.allCases))
+        for kind in MatrixNeedKind.allCases {
+            #expect(accepted.contains { $0.levels.map(\.execution) == [.async, .sync] && $0.kinds == [kind]
+                && $0.levels[1].lifetime == .graph }, "an async factory's \(kind) need of a graph binding")
+        }
+        #expect(shapes.count < 1_500, "the matrix stays small: \(shapes.count) shapes")
+    }
+}

@@ -155,14 +155,16 @@ public final class Container: Sendable {
         {
             return unboxed(box, as: T.self)
         }
-        return try resolveGenerally(T.self, from: injector)
+        return try resolveGenerally(T.self, from: injector, cache: cache)
     }
 
     /// Everything the fast path does not serve: ``resolve(_:from:state:activation:argument:ifBound:scope:graph:)``
     /// for a plain request, made in the thread's scratch memory.
     @usableFromInline @inline(never)
-    func resolveGenerally<T>(_: T.Type, from injector: InjectorName) throws(ResolutionError) -> T {
-        let state = ThreadResolutionState.current
+    func resolveGenerally<T>(
+        _: T.Type, from injector: InjectorName, cache: UnsafeMutablePointer<ResolveCache>
+    ) throws(ResolutionError) -> T {
+        let state = cache.pointee.owner.unsafelyUnwrapped.takeUnretainedValue()
         // Read even when joining: a resolve is what moves the thread's cache
         // to a manifest activated since, so the old one can go when the
         // resolution that holds it ends.
@@ -170,9 +172,18 @@ public final class Container: Sendable {
         if let running = state.running, running.container === self {
             return try run(T.self) { try running.resolveValue(T.self, from: injector, argument: nil) }
         }
+        // The context holds the activation unowned: this call holds it until the resolution ends.
         let context = begin(on: state, activation: activation, scope: nil, graph: nil)
-        defer { context.end(on: state) }
-        return try run(T.self) { try context.resolveValue(T.self, from: injector, argument: nil) }
+        do {
+            let value = try context.resolveValue(T.self, from: injector, argument: nil)
+            context.end(on: state)
+            withExtendedLifetime(activation) {}
+            return value
+        } catch {
+            context.end(on: state)
+            withExtendedLifetime(activation) {}
+            throw ResolutionError.factoryFailed(error, making: TypeKey.shortName(of: T.self), by: nil, path: [])
+        }
     }
 
     /// The address of the activation in force, for comparing: no retain, no lock.

@@ -10,23 +10,29 @@ final class ResolutionContext {
     // A context is used by one thread at a time (its owner's), so the dynamic
     // exclusivity checks Swift runs on each access of a class's `var` are
     // switched off: they were the largest cost of a transient resolve.
-    @exclusivity(unchecked) private(set) var container: Container?
-    @exclusivity(unchecked) private(set) var activation: Activation?
+    // The container and activation are unowned: whoever begins a
+    // resolution holds both until it ends (the container is the callee of
+    // its resolve, the activation that call's own reference).
+    @exclusivity(unchecked) private(set) unowned(unsafe) var container: Container?
+    @exclusivity(unchecked) private(set) unowned(unsafe) var activation: Activation?
     @exclusivity(unchecked) private(set) var overrides: OverrideTable?
     @exclusivity(unchecked) private var explicitScope: Scope?
     /// The bindings being built, outermost first.
-    @exclusivity(unchecked) private var building: [CompiledBinding] = []
+    @exclusivity(unchecked) private var building = BindingPath()
     /// The `graph` instances this resolution made (see ``GraphLifetime``).
     @exclusivity(unchecked) var graph = GraphInstances()
 
-    /// The resolution that was innermost on this thread when this one began.
-    @exclusivity(unchecked) private var outer: ResolutionContext?
+    /// The resolution that was innermost on this thread when this one began
+    /// (unowned: it runs, further out, until after this one ends).
+    @exclusivity(unchecked) private unowned(unsafe) var outer: ResolutionContext?
     /// The thread's cache, whose scratch memory requests are made in.
     @exclusivity(unchecked) private var cache: UnsafeMutablePointer<ResolveCache>
 
     init(cache: UnsafeMutablePointer<ResolveCache>) {
         self.cache = cache
     }
+
+    deinit { building.free() }
 
     /// Whether a resolution is running in this context.
     var isActive: Bool { container != nil }
@@ -53,9 +59,8 @@ final class ResolutionContext {
     func end(on state: ThreadResolutionState) {
         container = nil
         activation = nil
-        overrides = nil
-        explicitScope = nil
-        building.removeAll(keepingCapacity: true)
+        if overrides != nil { overrides = nil }
+        if explicitScope != nil { explicitScope = nil }
         graph.removeAll()
         state.running = outer
         outer = nil
@@ -74,7 +79,7 @@ final class ResolutionContext {
     var innermostInjector: InjectorName? { building.last?.injector }
 
     /// The requested types' names along the path, outermost first.
-    var names: [String] { building.map(\.key.name) }
+    var names: [String] { building.all.map { $0.key.name } }
 
     /// Resolves `type` into `memory` (uninitialized, for a `type`): its
     /// override if a test installed one, else the binding that serves it
@@ -99,7 +104,9 @@ final class ResolutionContext {
                 throw ResolutionError.factoryFailed(error, making: name, by: nil, factory: "override", path: names + [name])
             }
         }
-        guard let head = activation!.entries[id] else { return false }
+        // Read through the table's plain slots: the activation keeps the bindings.
+        guard let slot = activation.unsafelyUnwrapped.entries.fast.slot(of: id) else { return false }
+        let head = slot.pointee.binding.unsafelyUnwrapped.takeUnretainedValue()
         try instance(of: head.winner(for: injector), into: memory, argument: argument)
         return true
     }
@@ -112,15 +119,29 @@ final class ResolutionContext {
         let size = (MemoryLayout<T>.size + 15) & ~15
         let used = cache.pointee.scratchUsed
         guard used + size <= ResolveCache.scratchCapacity, MemoryLayout<T>.alignment <= 16 else {
-            return try resolve(T.self, from: injector, argument: argument)!  // too deep or over-aligned: on the heap
+            return try resolveOnTheHeap(T.self, from: injector, argument: argument)  // too deep or over-aligned
         }
         let memory = cache.pointee.scratch + used
         cache.pointee.scratchUsed = used + size
         defer { cache.pointee.scratchUsed = used }
         guard try resolve(T.self, into: memory, from: injector, argument: argument) else {
-            return try unbound(T.self, from: injector, ifBound: false)!
+            return try resolveUnbound(T.self, from: injector)
         }
         return memory.assumingMemoryBound(to: T.self).move()
+    }
+
+    // The two ways out of `resolveValue` that use a `T?`, kept out of it: a
+    // function with a `T?` anywhere in it asks the runtime for `Optional<T>`'s
+    // metadata on entry, in code not specialized for `T`, on every call.
+
+    @inline(never)
+    private func resolveOnTheHeap<T>(_: T.Type, from injector: InjectorName, argument: ArgumentValue?) throws -> T {
+        try resolve(T.self, from: injector, argument: argument)!
+    }
+
+    @inline(never)
+    private func resolveUnbound<T>(_: T.Type, from injector: InjectorName) throws -> T {
+        try unbound(T.self, from: injector, ifBound: false)!
     }
 
     /// Resolves `T` from `injector`; `nil` only when `ifBound` and no
@@ -176,8 +197,8 @@ final class ResolutionContext {
         _ binding: CompiledBinding, _ argument: ArgumentValue?, _ body: (FactoryCall) throws -> Result
     ) throws -> Result {
         try checkCycle(binding)
-        building.append(binding)
-        defer { building.removeLast() }
+        building.push(binding)
+        defer { building.pop() }
         do {
             return try body(FactoryCall(context: self, binding: binding, argument: argument))
         } catch {
@@ -189,8 +210,8 @@ final class ResolutionContext {
     /// Bindings that share instances (one storage) count as one.
     @inline(__always)
     func checkCycle(_ binding: CompiledBinding) throws {
-        guard !building.isEmpty, let cycle = ResolutionError.cycle(at: binding, after: building) else { return }
-        throw cycle
+        guard building.holdsInstance(of: binding) else { return }
+        throw ResolutionError.cycle(at: binding, after: building.all)!
     }
 
     private func check(_ argument: ArgumentValue?, for binding: CompiledBinding) throws {

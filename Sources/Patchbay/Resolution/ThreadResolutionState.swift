@@ -41,7 +41,10 @@ final class ThreadResolutionState {
     /// made now belongs to (see ``ObjectOrigin``). A resolve from another
     /// container inside it runs in a context of its own, which is innermost
     /// until it ends.
-    var running: ResolutionContext?
+    /// Unowned: a running context is the thread's own, or held by the call
+    /// that began it until it ends. Used by this thread alone, so Swift's
+    /// dynamic exclusivity checks would guard nothing.
+    @exclusivity(unchecked) unowned(unsafe) var running: ResolutionContext?
 
     private init() {
         cache = .allocate(capacity: 1)

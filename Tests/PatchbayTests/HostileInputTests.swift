@@ -241,4 +241,34 @@ import Testing
             #expect(document.syntaxError?.position == SourcePosition(line: 1, column: 1))
         }
     }
+
+    /// `explain` once called itself per level and drew each level two spaces
+    /// deeper: a chain 2,500 deep in a catalog.json overflowed the stack, and
+    /// 2,000 deep printed 8 MB. The tree stops at the depth limit with a mark
+    /// that says how to see the rest, and the rest is shown from there.
+    @Test func aChainThousandsDeepIsExplainedToTheDepthLimitInFewLines() throws {
+        let depth = 2_600
+        let folder = try HostileGraphs.chain(depth: depth)
+        let manifest = folder.file("app.json").path
+        let result = try runProduct("patchbay", ["explain", "--manifest", manifest, HostileGraphs.type(0)])
+        #expect(result.status == 0, "\(result.status): \(result.stderr.prefix(500))")
+        let lines = result.stdout.split(separator: "\n")
+        let limit = ManifestExplainer.depthLimit
+        #expect(lines.count < limit + 20, "\(lines.count) lines")
+        #expect((lines.map(\.count).max() ?? 0) < 4 * limit + 200, "indentation grows with the depth")
+        // T1 ... T<limit> are shown; T<limit> is the first not expanded, and says how to go on.
+        let marked = lines.filter { $0.contains("needs not shown past \(limit) levels") }
+        #expect(marked.count == 1, "\(result.stdout.suffix(600))")
+        #expect(marked.first?.contains("explain \(HostileGraphs.type(limit)) shows them") == true, "\(marked)")
+        #expect(!result.stdout.contains(HostileGraphs.type(limit + 1)))
+        // Explained from near the end, the chain's tail is shown whole, down to the factory that needs nothing.
+        let tail = try runProduct("patchbay", ["explain", "--manifest", manifest, HostileGraphs.type(depth - 10)])
+        #expect(tail.status == 0 && !tail.stdout.contains("needs not shown"), "\(tail.stdout.suffix(400))")
+        #expect(tail.stdout.contains(HostileGraphs.type(depth - 1)))
+        // The check and the graph walk it too, in a loop.
+        let check = try runProduct("patchbay", ["check", folder.url.path])
+        #expect(check.status == 0 && check.stdout.hasSuffix("0 errors, 1 warning in 1 manifest\n"), "\(check)")
+        let graph = try runProduct("patchbay", ["graph", manifest])
+        #expect(graph.status == 0 && graph.stdout.contains(HostileGraphs.type(depth - 1)), "\(graph.stderr.prefix(300))")
+    }
 }

@@ -241,4 +241,75 @@ import Testing
             #expect(document.syntaxError?.position == SourcePosition(line: 1, column: 1))
         }
     }
+
+    /// `explain` once called itself per level and drew each level two spaces
+    /// deeper: a chain 2,500 deep in a catalog.json overflowed the stack, and
+    /// 2,000 deep printed 8 MB. The tree stops at the depth limit with a mark
+    /// that says how to see the rest, and the rest is shown from there.
+    @Test func aChainThousandsDeepIsExplainedToTheDepthLimitInFewLines() throws {
+        let depth = 2_600
+        let folder = try HostileGraphs.chain(depth: depth)
+        let manifest = folder.file("app.json").path
+        let result = try runProduct("patchbay", ["explain", "--manifest", manifest, HostileGraphs.type(0)])
+        #expect(result.status == 0, "\(result.status): \(result.stderr.prefix(500))")
+        let lines = result.stdout.split(separator: "\n")
+        let limit = ManifestExplainer.depthLimit
+        #expect(lines.count < limit + 20, "\(lines.count) lines")
+        #expect((lines.map(\.count).max() ?? 0) < 4 * limit + 200, "indentation grows with the depth")
+        // T1 ... T<limit> are shown; T<limit> is the first not expanded, and says how to go on.
+        let marked = lines.filter { $0.contains("needs not shown past \(limit) levels") }
+        #expect(marked.count == 1, "\(result.stdout.suffix(600))")
+        #expect(marked.first?.contains("explain \(HostileGraphs.type(limit)) shows them") == true, "\(marked)")
+        #expect(!result.stdout.contains(HostileGraphs.type(limit + 1)))
+        // Explained from near the end, the chain's tail is shown whole, down to the factory that needs nothing.
+        let tail = try runProduct("patchbay", ["explain", "--manifest", manifest, HostileGraphs.type(depth - 10)])
+        #expect(tail.status == 0 && !tail.stdout.contains("needs not shown"), "\(tail.stdout.suffix(400))")
+        #expect(tail.stdout.contains(HostileGraphs.type(depth - 1)))
+        // The check and the graph walk it too, in a loop.
+        let check = try runProduct("patchbay", ["check", folder.url.path])
+        #expect(check.status == 0 && check.stdout.hasSuffix("0 errors, 1 warning in 1 manifest\n"), "\(check)")
+        let graph = try runProduct("patchbay", ["graph", manifest])
+        #expect(graph.status == 0 && graph.stdout.contains(HostileGraphs.type(depth - 1)), "\(graph.stderr.prefix(300))")
+    }
+
+    /// Factory i needs T(i+1) and every earlier T: one knot of n bindings and
+    /// n²/2 needs, with more elementary loops than can be counted. Following
+    /// each back edge drew n² loops of up to n names (37 s and 2.8 GB at 800);
+    /// one loop is drawn per knot, found in time linear in the needs.
+    @Test(arguments: [400, 900])
+    func aKnotOfEveryEarlierTypeIsOneCycleDrawnOnce(count: Int) throws {
+        let checker = ManifestChecker(loader: ManifestLoader(environment: [:]))
+        let knot = try HostileGraphs.knot(count)
+        let report = try checker.check([knot.url])
+        let cycles = report.diagnostics.filter { $0.code == .dependencyCycle }
+        #expect(report.diagnostics.filter { $0.severity == .error }.count == 1 && cycles.count == 1, "\(report.diagnostics.prefix(3))")
+        let (first, second) = (HostileGraphs.type(0), HostileGraphs.type(1))
+        #expect(cycles.first?.message.hasPrefix(
+            "dependency cycle: \(first) -> \(second) -> \(first) (one loop among \(count) bindings that need one another);")
+            == true, "\(cycles.first?.message.prefix(300) ?? "")")
+        #expect(cycles.first?.dependencyPath == [first, second, first])
+        #expect(cycles.first?.line == 2, "at the first binding of the knot")
+        // Without the back edges it is a chain, and checks clean.
+        let chain = try HostileGraphs.knot(count, backEdges: false)
+        let clean = try checker.check([chain.url])
+        #expect(!clean.diagnostics.containsErrors, "\(clean.diagnostics.prefix(3))")
+    }
+
+    /// Thirteen knots of two: the first ten drawn, then one diagnostic counts the rest.
+    @Test func cyclesPastTheLimitAreCountedNotDrawn() throws {
+        let knots = 13
+        let folder = try HostileGraphs.folder(count: 2 * knots) { $0.isMultiple(of: 2) ? [$0 + 1] : [$0 - 1] }
+        let report = try ManifestChecker(loader: ManifestLoader(environment: [:])).check([folder.url])
+        let cycles = report.diagnostics.filter { $0.code == .dependencyCycle }
+        #expect(report.diagnostics.filter { $0.severity == .error }.count == cycles.count)
+        #expect(cycles.count == 11, "\(cycles.map(\.message))")
+        for (offset, cycle) in cycles.prefix(10).enumerated() {
+            let (a, b) = (HostileGraphs.type(2 * offset), HostileGraphs.type(2 * offset + 1))
+            #expect(cycle.message.hasPrefix("dependency cycle: \(a) -> \(b) -> \(a); break it"), "\(cycle.message)")
+        }
+        #expect(cycles.last?.message == "dependency cycle: 3 more groups of bindings that need one another, the first "
+            + "at \(HostileGraphs.type(20)) (26 bindings are in cycles in all), not drawn; break the cycles above and "
+            + "check again")
+        #expect(cycles.last?.line == 22, "at the first binding of the eleventh knot")
+    }
 }

@@ -211,6 +211,66 @@ private struct FrenchGreeter: ReloadGreeter {
         #expect(await eventually { watch.isCancelled })
     }
 
+    // MARK: - Settling
+
+    /// A writer that updates the file in place in three steps, each a fifth
+    /// of the settle delay after the last, starting before the watch does:
+    /// no half-written generation is ever activated (each would be a valid
+    /// manifest), a spell of changes longer than ten settle delays is
+    /// reported, and each pause of a settle delay activates the whole file.
+    /// Time is the test's own clock, so how busy the machine is (or when file
+    /// events arrive) cannot let a half-written file look quiet: the file is
+    /// read only after a whole settle delay of the test's time without a change.
+    @Test func aFileWrittenInStepsIsActivatedOnlyWhole() throws {
+        let folder = try ReloadFolder()
+        let url = try folder.write(SteppedManifest.text(generation: 0), to: "config.json")
+        let container = try folder.container(url)
+        let log = EventLog()
+        let clock = ManualWatchClock()
+        let settle: UInt64 = 50_000_000
+        // Generation 1 is being written when the watch starts.
+        try SteppedManifest.write(part: 0, of: 1, to: url)
+        let watch = ManifestWatch(ManifestWatcher(
+            container: container, url: url, loader: ManifestLoader(), settleDelay: .nanoseconds(Int(settle)),
+            pollInterval: nil, fileEvents: true, queue: .global(), clock: clock, onChange: log.append))
+        defer { watch.cancel() }
+        watch.watcher.waitUntilIdle()
+
+        func write(_ generation: Int) throws {
+            for part in 0..<SteppedManifest.parts {
+                // Generation 1's first part was written before the watch started.
+                if generation > 1 || part > 0 { try SteppedManifest.write(part: part, of: generation, to: url) }
+                clock.advance(by: settle / 5)
+            }
+        }
+        // A pause: settle delays of quiet until `generation` is in force. File events arrive in real
+        // time, so it waits for them too (up to 10 s, as `eventually` does); only a pause lets the test's
+        // clock pass a settle delay without a write, so only a whole generation can be read.
+        func pause(until generation: Int) {
+            let deadline = Date().addingTimeInterval(10)
+            while container.manifest.environment != SteppedManifest.whole(generation), Date() < deadline {
+                clock.advance(by: settle)
+                Thread.sleep(forTimeInterval: 0.002)
+            }
+        }
+
+        // Twenty generations without a pause: 12 settle delays of changes, so the watch says it is waiting.
+        for generation in 1...20 { try write(generation) }
+        #expect(log.activated.isEmpty, "\(log.activated.map(\.environment))")
+        #expect(log.events == [.waitingForQuiet(url)], "\(log.events)")
+        #expect(container.manifest.environment == SteppedManifest.whole(0))
+        pause(until: 20)
+        // Then a pause of a settle delay after every fourth generation.
+        for generation in 21...60 {
+            try write(generation)
+            if generation.isMultiple(of: 4) { pause(until: generation) }
+        }
+        let expected = [20] + Array(stride(from: 24, through: 60, by: 4))
+        #expect(log.activated.map(\.environment) == expected.map(SteppedManifest.whole))
+        #expect(log.events.filter { if case .waitingForQuiet = $0 { true } else { false } }.count == 1)
+        #expect(log.rejected.isEmpty && log.missing.isEmpty)
+    }
+
     // MARK: - Polling
 
     @Test func pollingAloneSeesEditsAndSwaps() async throws {
@@ -270,6 +330,72 @@ private func eventually(within seconds: Double = 5, _ condition: () -> Bool) asy
         try? await Task.sleep(nanoseconds: 10_000_000)
     }
     return condition()
+}
+
+/// A manifest written in place in parts: its environment is `gggg-gggg-gggg`
+/// when whole, and each part is rewritten with the next generation's number
+/// in turn, so that every half-written state is a valid manifest too (with a
+/// mixed environment, `0002-0001-0001`), as a real writer's may be.
+private enum SteppedManifest {
+    static let parts = 3
+
+    static func whole(_ generation: Int) -> String {
+        Array(repeating: number(generation), count: parts).joined(separator: "-")
+    }
+
+    static func text(generation: Int) -> String {
+        #"{ "format": 1, "environment": "\#(whole(generation))", "#
+            + #""bindings": [ { "protocol": "ReloadGreeter", "factory": "english" } ] }"#
+    }
+
+    private static func number(_ generation: Int) -> String { String(format: "%04d", generation) }
+
+    /// Rewrites part `part` in place with `generation`'s number: one write, the file's size unchanged.
+    static func write(part: Int, of generation: Int, to url: URL) throws {
+        let prefix = #"{ "format": 1, "environment": ""#
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(prefix.utf8.count + 5 * part))
+        try handle.write(contentsOf: Data(number(generation).utf8))
+    }
+}
+
+/// A clock that moves only when the test moves it: each piece of work the
+/// watch scheduled runs, on the watch's queue, when time passes its deadline.
+private final class ManualWatchClock: WatchClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var time: UInt64 = 0
+    private var pending: [(deadline: UInt64, queue: DispatchQueue, work: @Sendable () -> Void)] = []
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    func now() -> UInt64 { locked { time } }
+
+    func schedule(after delay: UInt64, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        locked { pending.append((time + delay, queue, work)) }
+    }
+
+    /// Moves time on by `delay`, running what falls due in deadline order, each to its end.
+    func advance(by delay: UInt64) {
+        let end = now() + delay
+        while let (queue, work) = locked({ () -> (DispatchQueue, @Sendable () -> Void)? in
+            guard let next = pending.indices.min(by: { pending[$0].deadline < pending[$1].deadline }),
+                pending[next].deadline <= end
+            else {
+                time = end
+                return nil
+            }
+            let due = pending.remove(at: next)
+            time = max(time, due.deadline)
+            return (due.queue, due.work)
+        }) {
+            queue.sync(execute: work)
+        }
+    }
 }
 
 /// Holds an object without keeping it alive.

@@ -16,9 +16,14 @@ extension Container {
     /// - Parameters:
     ///   - url: The manifest file; a symlink is followed anew after every change.
     ///   - loader: Reads the file and its `extends` parents.
-    ///   - settleDelay: How long to wait after a change before reading, so that a
-    ///     file written in several steps is read once, whole. A file with errors
-    ///     modified less than this long ago is read again before being rejected.
+    ///   - settleDelay: How long the file must stay unchanged before it is read:
+    ///     it is read only once it has been quiet for this whole delay after its
+    ///     last change (and when the watch starts), so that a file written in
+    ///     several steps, each less than this apart, is read once, whole. A file
+    ///     that keeps changing for more than ten times this is reported with
+    ///     ``ManifestReloadEvent/waitingForQuiet(_:)`` and read once quiet. A file
+    ///     with errors modified less than this long ago is read again before
+    ///     being rejected.
     ///   - pollInterval: When given, also compares the file's size, times and
     ///     inode this often, as a safety net for file systems that report no
     ///     events (some network mounts). `nil`, the default, polls only where
@@ -53,6 +58,11 @@ public enum ManifestReloadEvent: Sendable, Hashable {
     /// The file is gone, or is a symlink that leads nowhere: the running
     /// manifest stays active and the watch waits for the file to come back.
     case fileMissing(URL)
+    /// The file has kept changing for more than ten settle delays without a
+    /// quiet one: nothing of it has been read, the running manifest stays
+    /// active, and the file is read once it has been unchanged for a whole
+    /// settle delay. Reported once per spell of changes.
+    case waitingForQuiet(URL)
 }
 
 /// A running watch of a manifest file, made by ``Container/watch(_:loader:settleDelay:pollInterval:queue:onChange:)``.
@@ -72,8 +82,19 @@ public enum ManifestReloadEvent: Sendable, Hashable {
 /// update renames a new `..data` over the old one. After every change the
 /// path is resolved again and the watch follows the new file. Apple platforms
 /// use Dispatch file-system sources; Linux, whose Dispatch has none, uses
-/// inotify. A change is read after a short settle delay, and a file whose
-/// bytes (and resolved path) did not change is not read again.
+/// inotify. A file whose bytes (and resolved path) did not change is not read again.
+///
+/// ## Settling
+///
+/// A file is read only once it has been quiet for the whole settle delay
+/// after its last change: the watch compares where its path leads, its
+/// `stat` and its bytes when it hears a change and a settle delay later, and
+/// waits again while they differ or more changes are heard. A writer that
+/// updates the file in place in several steps, each less than a settle delay
+/// after the last, is therefore never read half-written, even while the
+/// watch starts. A file changed while it is being loaded is waited for
+/// again. A file that keeps changing for more than ten settle delays is
+/// reported with ``ManifestReloadEvent/waitingForQuiet(_:)``, and read once quiet.
 ///
 /// A parent named by `extends` is re-read with the file, but is not watched
 /// itself: editing only the parent takes effect at the file's next change.
@@ -90,9 +111,9 @@ public enum ManifestReloadEvent: Sendable, Hashable {
 ///
 /// ## Starting and stopping
 ///
-/// When the watch starts, the file is read once: if its manifest differs from
-/// the one in force, it is activated (or rejected) as for a change; if it is
-/// the same, nothing happens. The watch holds the container weakly and stops
+/// When the watch starts, the file is read once it has been quiet for a
+/// settle delay: if its manifest differs from the one in force, it is
+/// activated (or rejected) as for a change; if it is the same, nothing happens. The watch holds the container weakly and stops
 /// on ``cancel()``, when the handle is released, or when the container is gone.
 ///
 /// ## Polling

@@ -4,6 +4,18 @@ import Foundation
 /// The engine behind a ``ManifestWatch``: hears file events, reads the file
 /// again, compares, activates and reports.
 ///
+/// A file is read only once it has been quiet for a whole settle delay: the
+/// watch samples it (where its path leads, its `stat`, its bytes) when a
+/// change is heard, and again a settle delay later, and reads it only when
+/// the two samples are equal and no change was heard in between; otherwise
+/// it samples again a settle delay later. So a file written in several
+/// steps, each within a settle delay of the last, is never read half-written,
+/// however the steps fall against file events, and a write in progress when
+/// the watch starts is waited out too. The file is loaded from disk, then
+/// sampled once more: a file that changed while it was loaded is waited for
+/// again. A file that keeps changing for more than ten settle delays is
+/// reported (``ManifestReloadEvent/waitingForQuiet(_:)``), once per spell.
+///
 /// Everything except `cancel()` and `isCancelled` runs on `queue`, a private
 /// serial queue (file events, the settle delay, the poll timer), so the state
 /// confined to it needs no lock. The lock guards only what `cancel()` touches
@@ -11,7 +23,9 @@ import Foundation
 final class ManifestWatcher: @unchecked Sendable {
     let url: URL
     private let loader: ManifestLoader
-    private let settleDelay: DispatchTimeInterval
+    /// The settle delay, in nanoseconds of `clock`.
+    private let settle: UInt64
+    private let clock: any WatchClock
     private let pollInterval: DispatchTimeInterval?
     /// `false` in tests of the polling safety net: never use file events.
     private let fileEvents: Bool
@@ -34,8 +48,14 @@ final class ManifestWatcher: @unchecked Sendable {
     // Confined to `queue`.
     private var armedTargets: [WatchTarget]?
     private var pollerInterval: DispatchTimeInterval?
-    private var checkScheduled = false
+    private var tickScheduled = false
     private var lastFingerprint: FileFingerprint?
+    /// The file as last sampled, and when (by `clock`); `nil` before the first sample.
+    private var sample: (file: Sample, at: UInt64)?
+    /// Whether a change was heard (a file event, the poll) since `sample` was taken.
+    private var changedSinceSample = false
+    /// Since when the file has been changing without a quiet settle delay, and whether that was reported.
+    private var busy: (since: UInt64, reported: Bool)?
     /// The resolved path and bytes last read: the same again is not parsed again.
     private var lastContent: (path: String, bytes: Data)?
     private var lastOutcome: Outcome?
@@ -51,12 +71,13 @@ final class ManifestWatcher: @unchecked Sendable {
     init(
         container: Container, url: URL, loader: ManifestLoader, settleDelay: DispatchTimeInterval,
         pollInterval: DispatchTimeInterval?, fileEvents: Bool, queue: DispatchQueue,
-        onChange: @escaping @Sendable (ManifestReloadEvent) -> Void
+        clock: any WatchClock = SystemWatchClock(), onChange: @escaping @Sendable (ManifestReloadEvent) -> Void
     ) {
         self.container = container
         self.url = url
         self.loader = loader
-        self.settleDelay = settleDelay
+        self.settle = settleDelay.nanoseconds
+        self.clock = clock
         self.pollInterval = pollInterval
         self.fileEvents = fileEvents
         self.queue = DispatchQueue(label: "Patchbay.ManifestWatch", target: queue)
@@ -70,12 +91,17 @@ final class ManifestWatcher: @unchecked Sendable {
     /// Whether file events are armed (rather than only polling). For tests.
     var usesFileEvents: Bool { shared.withLock { $0.monitor != nil } }
 
-    /// Waits until the work queued so far (such as the first read) is done. For tests; never from `queue`.
+    /// Waits until the work queued so far (such as the first sample) is done. For tests; never from `queue`.
     func waitUntilIdle() { queue.sync {} }
 
-    /// Arms the watch and reads the file once, on the queue.
+    /// Arms the watch and samples the file, on the queue; the file is read
+    /// once it has been quiet for a settle delay, as after any change.
     func start() {
-        queue.async { [weak self] in self?.check() }
+        queue.async { [weak self] in
+            guard let self else { return }
+            self.changedSinceSample = true
+            self.tick()
+        }
     }
 
     func cancel() {
@@ -90,19 +116,24 @@ final class ManifestWatcher: @unchecked Sendable {
 
     // MARK: - Events
 
-    /// Something may have changed: read once the settle delay has passed,
-    /// however many more events come meanwhile.
+    /// Something may have changed: sample the file now, unless a sample is
+    /// already due (it will see that a change was heard).
     private func changed() {
-        guard !checkScheduled else { return }
-        checkScheduled = true
-        queue.asyncAfter(deadline: .now() + settleDelay) { [weak self] in
+        changedSinceSample = true
+        scheduleTick(after: 0)
+    }
+
+    private func scheduleTick(after delay: UInt64) {
+        guard !tickScheduled else { return }
+        tickScheduled = true
+        clock.schedule(after: delay, on: queue) { [weak self] in
             guard let self else { return }
-            self.checkScheduled = false
-            self.check()
+            self.tickScheduled = false
+            self.tick()
         }
     }
 
-    /// The safety net: a cheap `stat`, and a read when it differs.
+    /// The safety net: a cheap `stat`, and a sample when it differs.
     private func poll() {
         let fingerprint = FileFingerprint(path: url.path)
         guard fingerprint != lastFingerprint else { return }
@@ -110,30 +141,50 @@ final class ManifestWatcher: @unchecked Sendable {
         changed()
     }
 
-    private func check() {
+    /// Samples the file; reads it when it is as it was a whole settle delay
+    /// ago with no change heard since, else samples again a settle delay later.
+    private func tick() {
         guard !isCancelled else { return }
         guard let container else { return cancel() }
         rearm()
-        lastFingerprint = FileFingerprint(path: url.path)
-        guard let event = read(into: container), !isCancelled else { return }
-        onChange(event)
+        let now = clock.now()
+        let current = Sample(url, maxBytes: loader.limits.maxBytes)
+        lastFingerprint = current.fingerprint
+        if let sample, sample.file == current, !changedSinceSample, now &- sample.at >= settle {
+            busy = nil
+            guard let event = read(current, into: container), !isCancelled else { return }
+            return onChange(event)
+        }
+        sample = (current, now)
+        changedSinceSample = false
+        let spell = busy ?? (now, false)
+        busy = spell
+        scheduleTick(after: settle)
+        // Changing for more than ten settle delays: say why nothing is read.
+        if !spell.reported, (now &- spell.since) / 10 > settle {
+            busy?.reported = true
+            onChange(.waitingForQuiet(url))
+        }
     }
 
     // MARK: - Reading
 
-    /// Reads the file and acts on it; returns what to report, if anything.
-    private func read(into container: Container) -> ManifestReloadEvent? {
-        guard let real = PhysicalPath.ofExisting(url.path) else {
+    /// Reads the file, quiet as `quiet` says, and acts on it; returns what to report, if anything.
+    private func read(_ quiet: Sample, into container: Container) -> ManifestReloadEvent? {
+        guard let real = quiet.path else {
             lastContent = nil
             return settle(.missing, container)
         }
-        // The bytes, unless the loader will refuse the file as too large anyway.
-        let small = (FileFingerprint(path: real)?.size ?? 0) <= Int64(loader.limits.maxBytes)
-        let bytes = small ? try? Data(contentsOf: URL(fileURLWithPath: real)) : nil
-        if let bytes, let last = lastContent, last.path == real, last.bytes == bytes { return nil }
-        lastContent = bytes.map { (real, $0) }
+        if let bytes = quiet.bytes, let last = lastContent, last.path == real, last.bytes == bytes { return nil }
 
         let (manifest, diagnostics) = loader.loadCollecting(contentsOf: url)
+        // Changed while it was loaded: what was loaded may be half of it. Wait for quiet again.
+        guard Sample(url, maxBytes: loader.limits.maxBytes) == quiet else {
+            lastContent = nil
+            changed()
+            return nil
+        }
+        lastContent = quiet.bytes.map { (real, $0) }
         if let manifest, !diagnostics.containsErrors { return settle(.loaded(manifest), container) }
         if PhysicalPath.ofExisting(url.path) == nil {  // deleted while being read
             lastContent = nil
@@ -156,16 +207,8 @@ final class ManifestWatcher: @unchecked Sendable {
     private func isBeingWritten(_ path: String) -> Bool {
         guard let fingerprint = FileFingerprint(path: path) else { return false }
         let modified = Double(fingerprint.modified) + Double(fingerprint.modifiedNanoseconds) / 1e9
-        let settle: Double
-        switch settleDelay {
-        case .seconds(let value): settle = Double(value)
-        case .milliseconds(let value): settle = Double(value) / 1e3
-        case .microseconds(let value): settle = Double(value) / 1e6
-        case .nanoseconds(let value): settle = Double(value) / 1e9
-        default: settle = 0
-        }
         // Far in the future (another clock, over a network mount) counts as settled.
-        return abs(Date().timeIntervalSince1970 - modified) < settle
+        return abs(Date().timeIntervalSince1970 - modified) < Double(settle) / 1e9
     }
 
     /// Activates a new manifest; returns what to report, if anything.
@@ -233,5 +276,22 @@ final class ManifestWatcher: @unchecked Sendable {
             return shared.poller
         }
         replaced?.cancel()
+    }
+}
+
+/// What the watch compares to decide that a file is quiet: where its path
+/// leads, its `stat` (size, times, inode) and its bytes (unless the loader
+/// will refuse it as too large anyway). The bytes catch a write that a
+/// coarse modification time does not.
+struct Sample: Equatable {
+    let path: String?
+    let fingerprint: FileFingerprint?
+    let bytes: Data?
+
+    init(_ url: URL, maxBytes: Int) {
+        path = PhysicalPath.ofExisting(url.path)
+        fingerprint = path.flatMap { FileFingerprint(path: $0) }
+        let small = (fingerprint?.size ?? 0) <= Int64(maxBytes)
+        bytes = small ? path.flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) } : nil
     }
 }

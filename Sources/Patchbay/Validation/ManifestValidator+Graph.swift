@@ -207,52 +207,38 @@ extension ValidationRun {
         return names.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
     }
 
-    /// Rule `dependency-cycle`: finds every elementary loop once and draws it:
-    /// `Mailer -> Templates -> Mailer`.
+    /// How many loops the `dependency-cycle` rule draws, one per knot of
+    /// bindings that need one another; one more diagnostic counts the rest.
+    static let drawnCycleLimit = 10
+
+    /// Rule `dependency-cycle`: draws one loop of each strongly connected
+    /// component of the graph, `Mailer -> Templates -> Mailer`, for the first
+    /// ``drawnCycleLimit`` components, then counts the other components and
+    /// the bindings in cycles. Linear in the bindings and needs; every
+    /// elementary loop would be exponential.
     private mutating func reportCycles(edges: [[Int]], catalog: CatalogIndex) {
-        var state = [UInt8](repeating: 0, count: edges.count)  // 0 new, 1 on stack, 2 done
-        var stack: [Int] = []
-        var reported: Set<[Int]> = []
-        // Iterative depth-first search: a manifest is untrusted input, so no recursion depth to exhaust.
-        var frames: [(node: Int, next: Int)] = []
-        for start in edges.indices where state[start] == 0 {
-            if edges[start].isEmpty {  // a leaf: nothing to search
-                state[start] = 2
-                continue
-            }
-            frames.append((start, 0))
-            state[start] = 1
-            stack.append(start)
-            while let frame = frames.last {
-                if frame.next < edges[frame.node].count {
-                    frames[frames.count - 1].next += 1
-                    let target = edges[frame.node][frame.next]
-                    if state[target] == 0 {
-                        state[target] = 1
-                        stack.append(target)
-                        frames.append((target, 0))
-                    } else if state[target] == 1, let from = stack.lastIndex(of: target) {
-                        let loop = Self.canonicalRotation(Array(stack[from...]))
-                        if reported.insert(loop).inserted { reportCycle(loop, catalog: catalog) }
-                    }
-                } else {
-                    state[frame.node] = 2
-                    stack.removeLast()
-                    frames.removeLast()
-                }
-            }
+        let components = StronglyConnectedComponents(edges: edges)
+        for members in components.cyclic.prefix(Self.drawnCycleLimit) {
+            reportCycle(components.loop(through: members, edges: edges), among: members.count, catalog: catalog)
         }
+        guard components.cyclic.count > Self.drawnCycleLimit else { return }
+        let rest = components.cyclic.dropFirst(Self.drawnCycleLimit)
+        let first = rest.first![0]
+        let inCycles = components.cyclic.reduce(0) { $0 + $1.count }
+        let name = display(effective[first], in: catalog)
+        report(diagnostic(
+            binding(effective[first]), .dependencyCycle, "dependency cycle: \(rest.count) more group"
+                + (rest.count == 1 ? "" : "s") + " of bindings that need one another, the first at \(name) "
+                + "(\(inCycles) bindings are in cycles in all), not drawn; break the cycles above and check again",
+            field: BindingKey.factory.rawValue, dependencyPath: [name]))
     }
 
-    private static func canonicalRotation(_ loop: [Int]) -> [Int] {
-        let start = loop.indices.min { loop[$0] < loop[$1] }!
-        return Array(loop[start...] + loop[..<start])
-    }
-
-    private mutating func reportCycle(_ loop: [Int], catalog: CatalogIndex) {
+    /// Draws `loop`, one of the loops among the `knot` bindings of its component.
+    private mutating func reportCycle(_ loop: [Int], among knot: Int, catalog: CatalogIndex) {
         let names = (loop + [loop[0]]).map { display(effective[$0], in: catalog) }
         report(diagnostic(
             binding(effective[loop[0]]), .dependencyCycle, "dependency cycle: " + names.joined(separator: " -> ")
+                + (knot > loop.count ? " (one loop among \(knot) bindings that need one another)" : "")
                 + "; break it by taking one of these as Lazy<...> in its factory, or bind a factory that does "
                 + "not need the next", field: BindingKey.factory.rawValue, dependencyPath: names))
     }

@@ -40,7 +40,7 @@ extension PatchbayCommandLine {
               -h, --help        Show help information.
 
             EXIT STATUS: 0 explained; 1 TYPE is not bound, or the manifest has errors; 2 the command
-            could not run.
+            could not run, or could not write its output.
 
             """
         case "graph":
@@ -59,7 +59,7 @@ extension PatchbayCommandLine {
               -h, --help        Show help information.
 
             EXIT STATUS: 0 drawn; 1 the manifest has errors (what can be drawn still is); 2 the
-            command could not run.
+            command could not run, or could not write its output.
 
             """
         default:

@@ -40,16 +40,31 @@ public struct PatchbayCommandLine: Sendable {
         public var standard: (String) -> Void
         /// Standard error.
         public var error: (String) -> Void
+        /// The first write that failed, described (`standard output: No space left on device`),
+        /// or `nil` while every write has succeeded. A run that ends with a failure exits 2.
+        public var failure: () -> String?
         /// Creates an output.
-        public init(standard: @escaping (String) -> Void, error: @escaping (String) -> Void) {
+        /// - Parameters:
+        ///   - standard: Writes to standard output.
+        ///   - error: Writes to standard error.
+        ///   - failure: The first write that failed, described; by default none ever fails.
+        public init(
+            standard: @escaping (String) -> Void, error: @escaping (String) -> Void,
+            failure: @escaping () -> String? = { nil }
+        ) {
             self.standard = standard
             self.error = error
+            self.failure = failure
         }
-        /// The process's standard output and error.
+        /// The process's standard output and error. A write that fails (a closed
+        /// descriptor, a full disk, a closed pipe with SIGPIPE ignored) never traps:
+        /// nothing more is written to that stream, and the run exits 2.
         public static var process: Output {
-            Output(
-                standard: { FileHandle.standardOutput.write(Data($0.utf8)) },
-                error: { FileHandle.standardError.write(Data($0.utf8)) })
+            let standard = ProcessStream(name: "standard output", descriptor: STDOUT_FILENO)
+            let error = ProcessStream(name: "standard error", descriptor: STDERR_FILENO)
+            return Output(
+                standard: standard.write, error: error.write,
+                failure: { standard.failureDescription ?? error.failureDescription })
         }
     }
 
@@ -59,8 +74,17 @@ public struct PatchbayCommandLine: Sendable {
     }
 
     /// Runs with `arguments` (without the command name) and returns the exit status:
-    /// 0 no errors, 1 problems found, 2 the command could not run as asked.
+    /// 0 no errors, 1 problems found, 2 the command could not run as asked, or could
+    /// not write its output (``Output/failure``).
     public func run(_ arguments: [String], output: Output) -> Int32 {
+        let status = execute(arguments, output)
+        guard let failure = output.failure() else { return status }
+        // On standard error, unless that is the stream that failed (then nothing more is written to it).
+        output.error("Error: could not write to \(failure); the output is incomplete\n")
+        return 2
+    }
+
+    private func execute(_ arguments: [String], _ output: Output) -> Int32 {
         guard let subcommand = arguments.first else {
             output.error(usage)
             return 2
@@ -185,7 +209,8 @@ public struct PatchbayCommandLine: Sendable {
                             the exit status count them all.
           -h, --help        Show help information.
 
-        EXIT STATUS: 0 no errors; 1 errors (or warnings with --strict); 2 the command could not run.
+        EXIT STATUS: 0 no errors; 1 errors (or warnings with --strict); 2 the command could not run,
+        or could not write its output.
 
         """
     }

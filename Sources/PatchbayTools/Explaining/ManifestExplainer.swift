@@ -16,6 +16,14 @@ public struct ManifestExplainer: Sendable {
     let table: BindingTable
     let hasCatalog: Bool
 
+    /// How many levels of needs the tree shows below the explained type. A
+    /// need deeper down is marked ``TypeExplanation/Mark/deeper`` and not
+    /// expanded: explaining its type shows the rest. A manifest and its
+    /// catalog description are untrusted input, and a chain thousands of
+    /// levels deep must neither exhaust the stack (the tree is built, drawn
+    /// and compared level by level) nor print megabytes of indentation.
+    public static let depthLimit = 32
+
     /// Creates an explainer for a loaded manifest.
     /// - Parameters:
     ///   - manifest: The manifest, with its `extends` chain resolved (as ``ManifestLoader`` loads it).
@@ -194,7 +202,9 @@ public struct ManifestExplainer: Sendable {
         } else if factory?.needs == nil {
             marks.append(.byHand)
         } else if factory?.needs?.isEmpty == false {
-            if expanded.insert(key).inserted {
+            if path.count >= Self.depthLimit {
+                marks.append(.deeper)
+            } else if expanded.insert(key).inserted {
                 children = needs(of: served, path: path + [key], expanded: &expanded).nodes ?? []
             } else {
                 marks.append(.shownAbove)

@@ -264,6 +264,8 @@ extension TypeExplanation {
             case .byHand: notes.append("needs unknown (resolves by hand)")
             case .unknownFactory: notes.append("no factory '\(served.factory)' in the catalog")
             case .takesArgument: notes.append("takes a resolve-time argument, which no dependency can supply")
+            case .deeper:
+                notes.append("needs not shown past \(ManifestExplainer.depthLimit) levels: explain \(node.type) shows them")
             }
         }
         return Self.bindingText(served) + (notes.isEmpty ? "" : "  [" + notes.joined(separator: "; ") + "]")

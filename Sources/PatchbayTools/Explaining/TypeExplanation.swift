@@ -188,5 +188,8 @@ public struct TypeExplanation: Sendable, Hashable {
         case unknownFactory
         /// The serving factory takes a resolve-time argument that its dependent does not take, so none can be passed on.
         case takesArgument
+        /// The binding's needs are deeper than ``ManifestExplainer/depthLimit`` levels, and not
+        /// expanded; explaining the node's type shows them.
+        case deeper
     }
 }

@@ -3,7 +3,7 @@
 // Benchmarks for Patchbay, kept in their own package so the library's
 // Package.swift has no dependencies. Run from the repository root:
 //
-//     swift run -c release --package-path Benchmarks
+//     swift run -c release --package-path Benchmarks PatchbayBenchmarks
 import PackageDescription
 
 let package = Package(
@@ -22,6 +22,8 @@ let package = Package(
                 .product(name: "Patchbay", package: "Patchbay"), "Swinject",
                 .product(name: "Dependencies", package: "swift-dependencies"),
             ]),
+        // The generator of the files Scripts/compile-cost.sh compiles.
+        .executableTarget(name: "generate-types"),
         .executableTarget(
             name: "PatchbayBenchmarks",
             dependencies: [

@@ -67,10 +67,10 @@ else
     trap 'rm -rf "$work"' EXIT
 fi
 
-# The generator is one small file: compiled on its own, so the measured
+# The generator is a few small files: compiled on their own, so the measured
 # package's build folder is not touched and this script's checkout need not
 # be built.
-swiftc -O "$here/Benchmarks/Sources/generate-types/main.swift" -o "$work/generate-types" >&2
+swiftc -O "$here"/Benchmarks/Sources/generate-types/*.swift -o "$work/generate-types" >&2
 
 # The module each library's files import, as its target is named.
 module_of() { case "$1" in patchbay) echo Patchbay ;; swinject) echo Swinject ;;

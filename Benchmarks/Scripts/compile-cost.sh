@@ -119,7 +119,7 @@ compile() {
         /usr/bin/time -f %U -o "$work/time" "${command[@]}" >&2
         user="$(tail -n 1 "$work/time")"
     fi
-    size="$(stat -c %s "$object")"
+    size="$(wc -c <"$object" | tr -d " ")"
 }
 
 declare -A seconds bytes

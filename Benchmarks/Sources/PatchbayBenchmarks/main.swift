@@ -1,4 +1,4 @@
-// Patchbay's benchmarks: swift run -c release --package-path Benchmarks [--json] [--filter TEXT] [--samples N] [--include-hostile]
+// Patchbay's benchmarks: swift run -c release --package-path Benchmarks PatchbayBenchmarks [--json] [--filter TEXT] [--samples N] [--include-hostile]
 // One hot path for counting instructions: PatchbayBenchmarks --count CASE --iterations N [--contender NAME]
 // The hostile manifest and its catalog, for measuring `patchbay check` on it: PatchbayBenchmarks --write-hostile-folder DIR
 import Foundation

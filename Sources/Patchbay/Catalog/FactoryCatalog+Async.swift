@@ -28,7 +28,6 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
-    @inlinable @inline(never)
     public mutating func register<T, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -46,7 +45,6 @@ extension FactoryCatalog {
 
     /// Registers an `async` factory that takes parameters from the manifest
     /// (see the parameters form of `register`).
-    @inlinable @inline(never)
     public mutating func register<T, Parameters: Decodable & Sendable, each Dependency>(
         _ name: String,
         provides type: T.Type,

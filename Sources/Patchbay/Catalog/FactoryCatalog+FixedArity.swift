@@ -2,15 +2,13 @@
 // dependencies, one or two. They behave exactly like the general form (same
 // definition, same checks, same messages); they exist for speed.
 //
-// The general form takes its closure's parameters as a pack, and Swift walks
-// a pack at run time even in specialized code: each dependency is built in
-// scratch memory and moved out through unspecialized generic code. And a
-// pack's elements are passed borrowed, so the factory's closure retains a
-// dependency it stores and the caller releases its copy afterwards: two
-// atomic operations per dependency that a direct `init` does not pay. (A
-// `consuming` pack crashes the Swift 6.3 compiler.) With a plain generic
-// parameter, the dependency is read by specialized code and handed over
-// `consuming` (the benchmark package's README has the 3-deep chain's figures).
+// The general form takes its closure's parameters as a pack, which Swift
+// walks at run time, element by element. And a pack's elements are passed
+// borrowed, so the factory's closure retains a dependency it stores and the
+// caller releases its copy afterwards: two atomic operations per dependency
+// that a direct `init` does not pay. (A `consuming` pack crashes the Swift
+// 6.3 compiler.) With a plain generic parameter, the dependency is handed
+// over `consuming`.
 //
 // The no-dependency twin is needed for overload resolution as much as for
 // speed: without it, a closure of no parameters would match the one-dependency
@@ -33,7 +31,6 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product.
-    @inlinable @inline(never)
     public mutating func register<T>(
         _ name: String,
         provides type: T.Type,
@@ -68,7 +65,6 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependency.
-    @inlinable @inline(never)
     public mutating func register<T, Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -107,7 +103,6 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
-    @inlinable @inline(never)
     public mutating func register<T, First, Second>(
         _ name: String,
         provides type: T.Type,

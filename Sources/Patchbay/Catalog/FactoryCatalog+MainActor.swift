@@ -35,7 +35,6 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies, on the main actor.
-    @inlinable @inline(never)
     public mutating func register<T, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -55,7 +54,6 @@ extension FactoryCatalog {
 
     /// Registers a factory whose closure runs on the main actor and takes
     /// parameters from the manifest (see the parameters form of `register`).
-    @inlinable @inline(never)
     public mutating func register<T, Parameters: Decodable & Sendable, each Dependency>(
         _ name: String,
         provides type: T.Type,

@@ -4,13 +4,15 @@
 // twins for no, one and two dependencies, for speed: see
 // FactoryCatalog+FixedArity.swift.
 //
-// The one-type forms are inlinable so that the closures that run the factory
-// are made in the app's module, specialized for its types: generic code
-// would look up the metadata of the pack's tuple, of `Instance<T>` and of
-// `Optional<T>` at run time on every call, which costs several times what
-// the factory itself does for a small transient. Never inlined, though: an
-// app that registers hundreds of factories in one function would otherwise
-// hand the optimizer one enormous function, and take minutes to build.
+// None of them is inlinable: an app's registration code is a call, as with
+// any other container, and the closures that run its factories are this
+// module's generic code, not specialized in the app's module for each call
+// site. Specialized, they made a release build of 1,000 registrations take
+// 5 to 9 times Swinject's time and up to 2.6 times its object size
+// (Benchmarks/README.md, "Compile cost of registration code"), for a
+// transient resolve that was a fifth cheaper; the engine works on memory
+// for the requested type, not on generic values, so that the unspecialized
+// closures ask the runtime for no metadata per call.
 
 extension FactoryCatalog {
     /// Registers a factory that provides one type.
@@ -35,7 +37,6 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
-    @inlinable @inline(never)
     public mutating func register<T, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -71,7 +72,6 @@ extension FactoryCatalog {
     ///         (options: SQLiteOptions, log: any Logger) in
     ///         try SQLiteDatabase(path: options.path, log: log)
     ///     }
-    @inlinable @inline(never)
     public mutating func register<T, Parameters: Decodable & Sendable, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -105,7 +105,6 @@ extension FactoryCatalog {
     ///         ScoreView(game: arguments.0, player: arguments.1, clock: clock)
     ///     }
     ///     let view = try container.resolve(ScoreView.self, arguments: game, player)
-    @inlinable @inline(never)
     public mutating func register<T, Argument, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -124,7 +123,6 @@ extension FactoryCatalog {
     }
 
     /// Registers a factory that takes both manifest parameters and a resolve-time argument.
-    @inlinable @inline(never)
     public mutating func register<T, Parameters: Decodable & Sendable, Argument, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -243,7 +241,6 @@ extension FactoryCatalog {
     /// A factory whose product is the one type it provides. `produce` makes
     /// the product; it is wrapped twice: boxed, for storage (singletons, scopes,
     /// graphs), and written straight into the caller's memory, for transients.
-    @inlinable
     static func singleType<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,
         parameters: ParametersSpec?, argument: TypeKey?, _ file: StaticString, _ line: UInt,
@@ -259,13 +256,11 @@ extension FactoryCatalog {
     // The main-actor and async definitions build their FactoryDefinition
     // themselves rather than share this function through an optional
     // `buildInto` parameter: passing the closure through one more generic
-    // optional reabstracts it, and every light transient then calls it
-    // through two thunks (the figures are in the commit that undid it).
+    // optional reabstracts it, and every transient built into memory then
+    // calls it through two thunks.
     //
-    // `collection` is `CollectionMaker.of(T.self)`, made by the inlinable
-    // caller: there, in the app's module, it is specialized for `T`; made
-    // here, it would not be.
-    @usableFromInline
+    // `collection` is `CollectionMaker.of(T.self)`, made by the caller, where
+    // `T` is the registered type.
     static func singleTypeDefinition<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,
         parameters: ParametersSpec?, argument: TypeKey?, _ file: StaticString, _ line: UInt,
@@ -282,7 +277,8 @@ extension FactoryCatalog {
     }
 
     /// The definition of a main-actor or `async` factory of one type: never
-    /// built into memory (neither is ever on the light path), so it shares
+    /// built into memory (neither is ever a transient the engine builds into
+    /// the caller's memory), so it shares
     /// nothing with ``singleTypeDefinition(_:_:_:specs:parameters:argument:_:_:collection:buildInto:build:)``,
     /// whose closure it would otherwise reabstract.
     static func isolatedDefinition<T>(

@@ -1,3 +1,5 @@
+import CPatchbayAtomics
+
 /// A dependency resolved on first access and kept.
 ///
 ///     final class SignupService {
@@ -193,9 +195,15 @@ final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMuta
     /// Keeps `value` as the resolved one, for a wrapper made with its value.
     func keep(_ value: Value) { resolved.initialize(Instance(value)) }
 
-    /// The kept value's box, or nil before the first access: an acquiring load.
+    /// The kept value's box, or nil before the first access: an acquiring
+    /// load of the word itself, not through ``resolved``: in this code, not
+    /// specialized for `Value`, making an `AtomicReference<Instance<Value>>`
+    /// would ask the runtime for its metadata on every read.
     @usableFromInline @inline(never)
-    func loadResolved() -> Unmanaged<Instance<Value>>? { resolved.load() }
+    func loadResolved() -> Unmanaged<Instance<Value>>? {
+        guard let address = patchbay_atomic_load_acquire(withUnsafeMutablePointerToElements { $0 }) else { return nil }
+        return Unmanaged.fromOpaque(address)
+    }
 
     var isResolved: Bool { resolved.load() != nil }
 

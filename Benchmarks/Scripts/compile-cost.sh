@@ -97,9 +97,12 @@ done
 # each C target it imports. SwiftPM writes one into the build folder for a
 # target with an umbrella header, and passes it to clang; a target that ships
 # its own keeps it in its include folder, which clang searches. Module maps of
-# targets the file never imports are read but unused.
+# targets the file never imports are read but unused. A target a plugin's
+# tool also depends on is built twice, the second time in `NAME-tool.build`
+# with a module map of the same module: only one may be given.
 include_flags=(-I "$modules")
 for map in "$bin"/*.build/module.modulemap; do
+    [[ "$map" == *-tool.build/module.modulemap ]] && continue
     if [[ -e "$map" ]]; then include_flags+=(-Xcc "-fmodule-map-file=$map"); fi
 done
 for folder in "$package"/Sources/*/include; do

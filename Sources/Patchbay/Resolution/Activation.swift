@@ -8,6 +8,10 @@ final class Activation: Sendable {
     let manifest: Manifest
     let injectorOrder: [InjectorName]
     @usableFromInline let entries: TypeTable
+    /// The table's plain slots, what the engine looks a type up in: a copy
+    /// of this small struct, where reading it through `entries` copies the
+    /// whole table, retaining and releasing what it owns.
+    let fastTable: FastTable
     /// Whether a test has installed overrides on the container: until then a
     /// resolve skips the task-local lookup. Kept here so that the one atomic
     /// read of the current activation also answers this.
@@ -33,6 +37,7 @@ final class Activation: Sendable {
         self.manifest = manifest
         self.injectorOrder = injectorOrder
         self.entries = entries
+        self.fastTable = entries.fast
         self.overridesInUse = overridesInUse
         self.warnings = warnings
         self.catalog = catalog
@@ -240,6 +245,15 @@ final class CompiledBinding: Sendable {
     /// of a singleton whose factory takes no argument and whose product is
     /// the bound type; nil for every other binding (see ``made()``).
     @usableFromInline let ready: AtomicReference<AnyObject>?
+    /// Makes the product straight into memory for the bound type, when
+    /// ``buildsIntoMemory``: the definition's closure, kept here so the
+    /// engine reads it without going through the definition.
+    let buildInto: @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void
+    /// Whether a transient of this binding is built straight into the
+    /// caller's memory: the product is the bound type and the factory can.
+    let buildsIntoMemory: Bool
+    /// Whether the factory takes a resolve-time argument.
+    let takesArgument: Bool
     /// On the binding that heads its type (the first in injector order,
     /// which the type table holds), the type's bindings in other injectors;
     /// empty on the others. Set while the activation is compiled, before any
@@ -267,6 +281,9 @@ final class CompiledBinding: Sendable {
         self.parameters = parameters
         self.storage = storage
         (descriptions, describedPlace) = described ?? ([], 0)
+        buildInto = definition.buildInto
+        buildsIntoMemory = provided.convert == nil && definition.buildsInto
+        takesArgument = definition.argument != nil
         if let cell = storage.sharedCell, definition.argument == nil, provided.convert == nil {
             ready = cell.instance
         } else {

@@ -105,7 +105,7 @@ final class ResolutionContext {
             }
         }
         // Read through the table's plain slots: the activation keeps the bindings.
-        guard let slot = activation.unsafelyUnwrapped.entries.fast.slot(of: id) else { return false }
+        guard let slot = activation.unsafelyUnwrapped.fastTable.slot(of: id) else { return false }
         let head = slot.pointee.binding.unsafelyUnwrapped.takeUnretainedValue()
         try instance(of: head.winner(for: injector), into: memory, argument: argument)
         return true
@@ -174,7 +174,7 @@ final class ResolutionContext {
 
     /// An instance of `binding`, from its storage or newly made, as its lifetime says, written into `memory`.
     func instance(of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, argument: ArgumentValue?) throws {
-        if binding.definition.argument != nil { try check(argument, for: binding) }
+        if binding.takesArgument { try check(argument, for: binding) }
         try binding.storage.instance(of: binding, into: memory, in: self, argument: argument)
     }
 

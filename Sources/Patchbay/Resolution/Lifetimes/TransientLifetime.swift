@@ -10,12 +10,12 @@ final class TransientLifetime: LifetimeStorage {
         of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, in context: ResolutionContext,
         argument: ArgumentValue?
     ) throws {
-        guard binding.provided.convert == nil, binding.definition.buildsInto else {
+        guard binding.buildsIntoMemory else {
             return binding.copy(try context.make(binding, argument), into: memory)
         }
         // The product is the bound type: built straight into the result,
         // with no box to allocate and free.
-        try context.run(binding, argument) { call in try binding.definition.buildInto(call, memory) }
+        try context.run(binding, argument) { call in try binding.buildInto(call, memory) }
     }
 
     func instance<T>(

@@ -15,8 +15,10 @@ final class ResolutionContext {
     // its resolve, the activation that call's own reference).
     @exclusivity(unchecked) private(set) unowned(unsafe) var container: Container?
     @exclusivity(unchecked) private(set) unowned(unsafe) var activation: Activation?
-    @exclusivity(unchecked) private(set) var overrides: OverrideTable?
-    @exclusivity(unchecked) private var explicitScope: Scope?
+    // So are the overrides (the task-local value that holds them is in
+    // force until the resolve returns) and the scope (its caller holds it).
+    @exclusivity(unchecked) private(set) unowned(unsafe) var overrides: OverrideTable?
+    @exclusivity(unchecked) private unowned(unsafe) var explicitScope: Scope?
     /// The bindings being built, outermost first.
     @exclusivity(unchecked) private var building = BindingPath()
     /// The `graph` instances this resolution made (see ``GraphLifetime``).
@@ -59,8 +61,8 @@ final class ResolutionContext {
     func end(on state: ThreadResolutionState) {
         container = nil
         activation = nil
-        if overrides != nil { overrides = nil }
-        if explicitScope != nil { explicitScope = nil }
+        overrides = nil
+        explicitScope = nil
         graph.removeAll()
         state.running = outer
         outer = nil

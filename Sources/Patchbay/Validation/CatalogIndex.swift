@@ -35,7 +35,7 @@ package struct CatalogIndex: Sendable {
         let needs: Range<Int>?
         let argument: TypeID?
         let defaultLifetime: Lifetime?
-        let productIsClass: Bool
+        let productIsClass: Bool?
         /// Whether it takes `parameters`.
         let takesParameters: Bool
         /// Where its closure runs, which decides who may need it.

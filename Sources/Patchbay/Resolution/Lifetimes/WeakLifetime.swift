@@ -29,6 +29,7 @@ final class WeakLifetime: LifetimeStorage {
         // casts back to `T` (registration checked that the product converts
         // to each type it provides).
         let made = binding.typed(try context.make(binding, argument), as: T.self)
+        try binding.requireClassInstance(made)
         object = made as AnyObject
         return made
     }
@@ -45,6 +46,7 @@ final class WeakLifetime: LifetimeStorage {
         // requests at once may both make one, and the first to finish is
         // kept, as it would be if a synchronous request had made its own meanwhile.
         let made = binding.typed(try await resolution.make(binding, path: path), as: T.self)
+        try binding.requireClassInstance(made)
         return lock.withLock {
             if let object { return object as! T }
             object = made as AnyObject

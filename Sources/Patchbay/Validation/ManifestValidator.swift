@@ -322,7 +322,7 @@ package struct ValidationRun {
         case .unknown:
             break
         }
-        let suggestion = catalog.providedShortNameSuggestions.suggestions(for: name, limit: 1).first
+        let suggestion = catalog.typeSuggestions(for: name, limit: 1).first
         report(diagnostic(
             binding, .unknownProtocol, "no factory in the catalog provides '\(name)'"
                 + (suggestion.map { "; did you mean '\($0)'?" } ?? "; check the spelling, or register a factory for it"),

@@ -240,6 +240,29 @@ struct GenericProtocolTests {
         }
     }
 
+    @Test func explainAndGraphPrintTheNamesManifestsWrite() throws {
+        let description = FactoryCatalog.generics.describe()
+        let written = manifest([
+            bind("any GRepository<String>", to: "users", .singleton),
+            bind("GPair<Zed == Int, Alpha == String>", to: "int-string"),
+        ])
+        let explainer = ManifestExplainer(manifest: written, catalog: description)
+        for asked in ["GRepository<String>", "any GRepository<String>", "PatchbayTests.GRepository<Swift.String>"] {
+            let text = explainer.explain(asked).text()
+            #expect(text.hasPrefix("GRepository<String> in "), "\(asked): \(text)" as Comment)
+            #expect(text.contains("users"), "\(text)")
+            #expect(!text.contains("Self."))
+        }
+        #expect(explainer.explain("GPair<Alpha == String, Zed == Int>").text().hasPrefix("GPair<Alpha == String, Zed == Int> in "))
+        let unknown = explainer.explain("any GRepostory<String>").text()
+        #expect(unknown.contains("GRepository<String>"), "did you mean, across spellings: \(unknown)")
+
+        let graph = DependencyGraph(manifest: written, catalog: description)
+        #expect(graph.mermaid().contains("GRepository#lt;String#gt;"), "\(graph.mermaid())")
+        #expect(graph.dot().contains("GPair<Alpha == String, Zed == Int>"), "\(graph.dot())")
+        #expect(!graph.mermaid().contains("Self."))
+    }
+
     @Test func theSchemaListsTheNamesManifestsWrite() throws {
         let schema = String(decoding: ManifestSchema.jsonData(catalog: FactoryCatalog.generics.describe()), as: UTF8.self)
         #expect(schema.contains("\"GRepository<String>\""))

@@ -20,14 +20,17 @@
 /// of them as the one name they mean. What this reader does not know (an
 /// attribute, a parameter pack) it leaves as text: such a name is compared as
 /// written, with its spaces made even.
-enum TypeNameSyntax {
+package enum TypeNameSyntax {
     /// The name manifests use for a type the runtime names `runtimeName`:
     /// no `any `, a parameterized protocol's arguments as above. A name
     /// with neither `any ` nor `==` in it is returned as it is, unread.
     static func canonical(_ runtimeName: String) -> String {
-        guard runtimeName.hasPrefix("any ") || runtimeName.utf8.contains(UInt8(ascii: "=")) else { return runtimeName }
+        // Registration asks this of every type: the first byte before
+        // `hasPrefix`, which does not stop early when it already differs.
+        let startsWithAny = runtimeName.utf8.first == UInt8(ascii: "a") && runtimeName.hasPrefix("any ")
+        guard startsWithAny || runtimeName.utf8.contains(UInt8(ascii: "=")) else { return runtimeName }
         guard let node = parse(runtimeName) else {
-            return runtimeName.hasPrefix("any ") ? String(runtimeName.dropFirst(4)) : runtimeName
+            return startsWithAny ? String(runtimeName.dropFirst(4)) : runtimeName
         }
         return print(node, asKey: false)
     }
@@ -43,7 +46,7 @@ enum TypeNameSyntax {
     }
 
     /// The name as the short names read: what "did you mean" compares.
-    static func suggestionForm(_ name: String) -> String {
+    package static func suggestionForm(_ name: String) -> String {
         guard let node = parse(name) else { return evenSpaces(name) }
         return print(node, asKey: false)
     }

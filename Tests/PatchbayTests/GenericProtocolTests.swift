@@ -170,6 +170,17 @@ struct GenericProtocolTests {
         #expect(try container.resolve(GBox<Int>.self) === box, "weak: shared while held")
     }
 
+    @Test func aCollectionOfAParameterizedProtocolTakesItsElementsByEitherSpelling() throws {
+        var catalog = FactoryCatalog.generics
+        catalog.register("more-users", provides: (any GRepository<String>).self) { GUserRepo() }
+        let container = try makeContainer(catalog, [
+            Binding(collection: "GRepository<String>", factory: "users", lifetime: .singleton),
+            Binding(collection: "any GRepository<String>", factory: "more-users", lifetime: .weak),
+        ])
+        let all = try container.resolve([any GRepository<String>].self)
+        #expect(all.count == 2 && all.allSatisfy { $0 is GUserRepo })
+    }
+
     @Test func aProductThatDoesNotConformToAParameterizedProtocolFailsBeforeItIsServed() throws {
         let container = try makeContainer(.generics, [bind("GRepository<Int>", to: "wrong")])
         let error = try #require(throws: ResolutionError.self) { try container.resolve((any GRepository<Int>).self) }

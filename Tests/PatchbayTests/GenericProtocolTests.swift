@@ -238,6 +238,32 @@ struct GenericProtocolTests {
         #expect(note.severity == .note && note.message.contains("'class-users'"))
     }
 
+    @Test func theCheckOfAFolderWithCatalogJSONReportsTheNoteInEveryFormatAndPasses() throws {
+        let catalog = String(decoding: try FactoryCatalog.generics.describe().jsonData(), as: UTF8.self)
+        let manifestText = """
+            {
+              "format": 1,
+              "bindings": [
+                { "protocol": "any GRepository<String>", "factory": "users" },
+                { "protocol": "GPair<Zed == Int, Alpha == String>", "factory": "int-string" },
+                { "protocol": "GClassRepository<String>", "factory": "class-users", "lifetime": "weak" }
+              ]
+            }
+            """
+        let folder = try ManifestFolder(["catalog.json": catalog, "production.json": manifestText])
+        let report = try ManifestChecker().check([folder.url])
+        // The folder leaves most of the catalog's factories unbound (unused-factory warnings).
+        #expect(report.diagnostics.errors.isEmpty, "\(report.diagnostics)")
+        #expect(report.diagnostics.notes.map(\.code) == [.weakUnchecked], "\(report.diagnostics)")
+        #expect(!report.failed())
+        let (line, column) = position(of: "\"weak\"", in: manifestText)
+        let text = report.text()
+        #expect(text.contains("production.json:\(line):\(column): note: lifetime 'weak' needs a class instance"), "\(text)")
+        #expect(text.hasSuffix(", 1 note in 1 manifest\n") && text.contains("0 errors, "), "\(text)")
+        #expect(report.github().contains("::notice file="), "\(report.github())")
+        #expect(report.json().contains("\"notes\" : 1"), "\(report.json())")
+    }
+
     @Test func aDescriptionWrittenWithTheRuntimeSpellingStillMatches() throws {
         let description = CatalogDescription(
             types: [.init(qualified: "App.Repository<Self.App.Repository.Item == Swift.String>",

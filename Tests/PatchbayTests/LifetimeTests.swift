@@ -92,7 +92,7 @@ struct LifetimeTests {
             of: Part.self, (any Widget).self, (any Gadget).self, factory: "tagged-part", at: location)
         var catalog = FactoryCatalog()
         try catalog.add(FactoryDefinition(
-            name: "tagged-part", provides: provided, dependencies: [], defaultLifetime: nil,
+            name: "tagged-part", provides: provided.types, dependencies: [], defaultLifetime: nil,
             productTypeName: TypeKey.qualifiedName(of: Part.self), productIsClass: true,
             parameters: .of(PartOptions.self), argument: nil, registeredAt: location, buildInto: nil
         ) { call in
@@ -177,13 +177,16 @@ struct LifetimeTests {
         #expect(counter.value == 2)
     }
 
-    @Test func weakOfAValueTypeIsAnActivationError() throws {
+    @Test func weakOfAValueTypeFailsAtItsFirstValue() throws {
         var catalog = FactoryCatalog()
         catalog.register("hello", provides: (any Greeting).self) { TextGreeting(text: "hello") }
-        let error = try #require(throws: ManifestError.self) {
-            try makeContainer(catalog, [bind("Greeting", to: "hello", .weak)])
-        }
-        #expect(errorCodes(error) == [.weakValueType])
+        // `any Greeting` may hold a class instance or not: only a value tells.
+        let container = try makeContainer(catalog, [bind("Greeting", to: "hello", .weak)])
+        let error = try #require(throws: ResolutionError.self) { try container.resolve((any Greeting).self) }
+        #expect(error.reason == .factoryFailed && error.factory == "hello")
+        let underlying = try #require(error.underlying as? RegistrationError)
+        #expect(underlying == .weakValueType && underlying.locations.first?.fileID == "PatchbayTests/LifetimeTests.swift")
+        #expect(error.description.contains("TextGreeting, which is not a class instance"), "\(error)")
     }
 
     // MARK: scoped

@@ -179,32 +179,47 @@ struct ResolutionErrorTests {
         #expect(Set([literal, text]).count == 1)
     }
 
-    @Test func aProductThatDoesNotConformIsRejected() throws {
+    @Test func aProductThatDoesNotConformIsRejectedWhenItsValueIsChecked() throws {
         let location = CodeLocation(fileID: "App/Catalog.swift", line: 7)
-        let error = try #require(throws: RegistrationError.self) {
-            try FactoryCatalog.providedTypes(
-                of: Part.self, (any Widget).self, (any Database).self, factory: "odd", at: location)
-        }
+        // A protocol: only a value can tell (see TypeConformance), so the
+        // registration passes and the value is checked before it is served.
+        let provided = try FactoryCatalog.providedTypes(
+            of: Part.self, (any Widget).self, (any Database).self, factory: "odd", at: location)
+        let error = try #require(throws: RegistrationError.self) { try provided.check(Part(tag: "a", serial: 1)) }
         #expect(error == .doesNotConform && error.code == "does-not-conform")
         #expect(error.factory == "odd" && error.locations == [location])
         #expect(error.description.hasPrefix("Patchbay: factory 'odd' (registered at App/Catalog.swift:7) claims to provide "))
         #expect(error.description.contains("but its product ") && error.description.contains("Part does not conform to "))
 
-        let valueType = try #require(throws: RegistrationError.self) {
-            try FactoryCatalog.providedTypes(of: TextGreeting.self, (any Unrelated).self, factory: "text", at: location)
+        let valueType = try FactoryCatalog.providedTypes(
+            of: TextGreeting.self, (any Unrelated).self, factory: "text", at: location)
+        let valueError = try #require(throws: RegistrationError.self) { try valueType.check(TextGreeting(text: "hi")) }
+        #expect(valueError.description.contains("Unrelated"))
+    }
+
+    @Test func aClassProductThatIsNotASubclassIsRejectedAtRegistration() throws {
+        let location = CodeLocation(fileID: "App/Catalog.swift", line: 7)
+        let error = try #require(throws: RegistrationError.self) {
+            try FactoryCatalog.providedTypes(of: Part.self, OtherPart.self, factory: "odd", at: location)
         }
-        #expect(valueType.description.contains("Unrelated"))
+        #expect(error == .doesNotConform && error.description.contains("OtherPart"))
     }
 
     @Test func aProductThatConformsIsAccepted() throws {
         let location = CodeLocation(fileID: "App/Catalog.swift", line: 7)
         let provided = try FactoryCatalog.providedTypes(
             of: Part.self, (any Widget).self, (any Gadget).self, Part.self, factory: "part", at: location)
-        #expect(provided.map(\.key) == [TypeKey((any Widget).self), TypeKey((any Gadget).self), TypeKey(Part.self)])
+        #expect(provided.types.map(\.key) == [TypeKey((any Widget).self), TypeKey((any Gadget).self), TypeKey(Part.self)])
+        #expect(provided.unknown.map(\.name).count == 2, "the two protocols are checked on values; Part itself is known")
+        try provided.check(Part(tag: "a", serial: 1))
         let greetings = try FactoryCatalog.providedTypes(
             of: TextGreeting.self, (any Greeting).self, factory: "text", at: location)
-        #expect(greetings.count == 1)
+        #expect(greetings.types.count == 1)
+        try greetings.check(TextGreeting(text: "hi"))
     }
+
+    /// Unrelated to `Part`: a class that is not its subclass.
+    private final class OtherPart {}
 
     #if compiler(>=6.2)
     @Test func registeringTwoFactoriesWithOneNameStopsTheProgram() async {

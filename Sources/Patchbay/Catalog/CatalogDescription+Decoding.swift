@@ -228,7 +228,7 @@ extension CatalogDescription.Factory {
         needs = try object.optionalList(.needs, each: CatalogDescription.Need(type: ""), problems)
         defaultLifetime = try object.optionalChoice(.defaultLifetime, problems)
         productType = try object.required(.productType, or: "", problems)
-        productIsClass = try object.required(.productIsClass, or: false, problems)
+        productIsClass = try object.optional(.productIsClass, problems)
         parameters = try object.optional(.parameters, problems)
         argument = try object.optional(.argument, problems)
         registeredAt = try object.optional(.registeredAt, problems)

@@ -81,8 +81,12 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         package var defaultLifetime: Lifetime?
         /// The product's type: the concrete type when known, else the provided type.
         package var productType: String
-        /// Whether the product is a class instance (needed for `weak`).
-        package var productIsClass: Bool
+        /// Whether the product is a class instance (needed for `weak`): `true`
+        /// for a class; absent (`nil`) when the types alone cannot tell (a
+        /// protocol, or a value type), so the factory's first value is
+        /// checked when it is made; `false` only in descriptions written
+        /// by hand or before the answer could be unknown.
+        package var productIsClass: Bool?
         /// The parameter type, when the factory takes parameters.
         package var parameters: Parameters?
         /// The module-qualified resolve-time argument type, when it takes one.
@@ -96,7 +100,7 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         /// Creates a factory description.
         package init(
             name: String, provides: [String], needs: [Need]?, defaultLifetime: Lifetime? = nil,
-            productType: String, productIsClass: Bool, parameters: Parameters? = nil, argument: String? = nil,
+            productType: String, productIsClass: Bool?, parameters: Parameters? = nil, argument: String? = nil,
             registeredAt: String? = nil, execution: FactoryExecution? = nil
         ) {
             self.name = name

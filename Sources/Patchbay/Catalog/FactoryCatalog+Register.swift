@@ -146,13 +146,19 @@ extension FactoryCatalog {
 
     /// Registers a factory whose product provides several types.
     ///
-    /// Each provided type is checked at registration: a product that does not
-    /// conform to one of them stops the program with a message naming the
-    /// factory, the type and the place. Bindings of different protocols to
-    /// this factory with the same lifetime, injector and parameters share
-    /// their instances in every lifetime but `transient`: one singleton, one
-    /// weak instance while held as any of the types, one per scope, one per
-    /// graph.
+    /// Each provided type is checked at registration where Swift can tell
+    /// from the types alone: a class product that is not a subclass of a
+    /// provided class stops the program with a message naming the factory,
+    /// the type and the place. For a protocol (plain, class-bound, a
+    /// composition or a parameterized one such as `any Repository<String>`)
+    /// Swift has no public answer without a value, so each value the factory
+    /// makes is checked before it is served: one that does not conform
+    /// fails that resolution with a `factory-failed` ``ResolutionError``
+    /// whose underlying ``RegistrationError`` is `does-not-conform`, naming
+    /// the registration's place. Bindings of different protocols to this
+    /// factory with the same lifetime, injector and parameters share their
+    /// instances in every lifetime but `transient`: one singleton, one weak
+    /// instance while held as any of the types, one per scope, one per graph.
     ///
     ///     catalog.register("system-clock", product: SystemClock.self,
     ///                      provides: (any Clock).self, (any TimeSource).self) { SystemClock() }
@@ -166,19 +172,21 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         let location = CodeLocation(file, line)
-        let provided: [ProvidedType]
+        let provided: ProvidedTypes<Product>
         do {
             provided = try Self.providedTypes(of: product, repeat each types, factory: name, at: location)
         } catch {
             fatalError(error.description)
         }
         addOrStop(FactoryDefinition(
-            name: name, provides: provided, dependencies: specs, defaultLifetime: lifetime,
+            name: name, provides: provided.types, dependencies: specs, defaultLifetime: lifetime,
             productTypeName: TypeKey.qualifiedName(of: product), productIsClass: TypeConformance.isClass(product),
             parameters: nil, argument: nil, registeredAt: location, buildInto: nil
         ) { call in
             var needs = call.dependencies
-            return Instance<Product>(try make(repeat needs.next((each Dependency).self, specs)))
+            let product = try make(repeat needs.next((each Dependency).self, specs))
+            try provided.check(product)
+            return Instance<Product>(product)
         })
     }
 
@@ -304,27 +312,53 @@ extension FactoryCatalog {
     }
 
     /// The provided types of a several-types registration, each with its
-    /// conversion from the product; throws for the first type the product
-    /// does not conform to.
+    /// conversion from the product, and the checks its values need; throws
+    /// for the first type the product is known not to convert to.
     static func providedTypes<Product, each Provided>(
         of product: Product.Type, _ types: repeat (each Provided).Type, factory: String, at location: CodeLocation
-    ) throws(RegistrationError) -> [ProvidedType] {
+    ) throws(RegistrationError) -> ProvidedTypes<Product> {
         var provided: [ProvidedType] = []
+        var unknown: [(name: String, converts: @Sendable (Product) -> Bool)] = []
         var mismatch: RegistrationError?
         func append<T>(_ type: T.Type) {
-            if mismatch == nil, TypeConformance.canConvert(product, to: type) == false {
-                mismatch = .doesNotConform(
-                    factory: factory, product: TypeKey.qualifiedName(of: product),
-                    provided: TypeKey.qualifiedName(of: type), at: location)
+            switch TypeConformance.canConvert(product, to: type) {
+            case false?:
+                if mismatch == nil {
+                    mismatch = .doesNotConform(
+                        factory: factory, product: TypeKey.qualifiedName(of: product),
+                        provided: TypeKey.qualifiedName(of: type), at: location)
+                }
+            case nil: unknown.append((TypeKey.qualifiedName(of: type), { $0 is T }))
+            case true?: break
             }
-            // The conversion is a dynamic cast, checked above; it runs once per
-            // instance made, never on a cached read.
+            // The conversion is a dynamic cast, checked when the value was
+            // made; it runs once per instance made, never on a cached read.
             provided.append(ProvidedType(key: TypeKey(type), type: type) { box in
                 Instance<T>(unsafeDowncast(box, to: Instance<Product>.self).value as! T)
             })
         }
         repeat append(each types)
         if let mismatch { throw mismatch }
-        return provided
+        return ProvidedTypes(types: provided, unknown: unknown, factory: factory, location: location)
+    }
+}
+
+/// A several-types registration's provided types, and the conformances only
+/// a value can show (see ``TypeConformance``), checked on each value the
+/// factory makes before it is boxed, so none is served as a type it is not.
+struct ProvidedTypes<Product>: Sendable {
+    let types: [ProvidedType]
+    /// The provided types whose conformance the types alone did not show.
+    let unknown: [(name: String, converts: @Sendable (Product) -> Bool)]
+    let factory: String
+    let location: CodeLocation
+
+    /// Throws `does-not-conform` when `product` is not a value of every provided type.
+    func check(_ product: Product) throws(RegistrationError) {
+        for type in unknown where !type.converts(product) {
+            throw .doesNotConform(
+                factory: factory, product: TypeKey.qualifiedName(of: Swift.type(of: product as Any)),
+                provided: type.name, at: location)
+        }
     }
 }

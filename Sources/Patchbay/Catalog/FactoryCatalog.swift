@@ -124,6 +124,10 @@ public struct RegistrationError: Error, Hashable, Sendable, CustomStringConverti
     public static let doesNotConform = RegistrationError(code: "does-not-conform")
     /// A factory name that is empty or holds a control character: no manifest could name it plainly.
     public static let invalidName = RegistrationError(code: "invalid-name")
+    /// A factory bound `weak` made a value that is not a class instance, which
+    /// a weak reference cannot hold. Found when it made its first value,
+    /// because the product type alone could not tell (a protocol, say).
+    public static let weakValueType = RegistrationError(code: "weak-value-type")
 
     /// Whether two errors have the same code.
     public static func == (lhs: RegistrationError, rhs: RegistrationError) -> Bool { lhs.code == rhs.code }
@@ -156,5 +160,14 @@ public struct RegistrationError: Error, Hashable, Sendable, CustomStringConverti
             description: "Patchbay: factory '\(factory)' (registered at \(location)) claims to provide \(provided), "
                 + "but its product \(product) does not conform to \(provided). "
                 + "Add the conformance, or remove \(provided) from `provides:`.")
+    }
+
+    /// `factory`, registered at `location` and bound `weak`, made a `product` that is not a class instance.
+    static func weakValueType(factory: String, product: String, at location: CodeLocation) -> RegistrationError {
+        RegistrationError(
+            code: weakValueType.code, factory: factory, locations: [location],
+            description: "Patchbay: factory '\(factory)' (registered at \(location)) is bound with lifetime 'weak', "
+                + "but it made a \(product), which is not a class instance: a weak reference cannot hold it. "
+                + "Bind it 'singleton', 'scoped' or 'transient', or make its product a class.")
     }
 }

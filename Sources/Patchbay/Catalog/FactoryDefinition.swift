@@ -190,7 +190,7 @@ final class FactoryDefinition: Sendable {
     let dependencies: [DependencySpec]?
     let defaultLifetime: Lifetime?
     let productTypeName: String
-    let productIsClass: Bool
+    let productIsClass: Bool?
     let parameters: ParametersSpec?
     let argument: TypeKey?
     let registeredAt: CodeLocation
@@ -220,7 +220,7 @@ final class FactoryDefinition: Sendable {
 
     init(
         name: String, provides: [ProvidedType], dependencies: [DependencySpec]?, defaultLifetime: Lifetime?,
-        productTypeName: String, productIsClass: Bool, parameters: ParametersSpec?, argument: TypeKey?,
+        productTypeName: String, productIsClass: Bool?, parameters: ParametersSpec?, argument: TypeKey?,
         registeredAt: CodeLocation,
         buildInto: (@Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void)?,
         execution: FactoryExecution = .synchronous,

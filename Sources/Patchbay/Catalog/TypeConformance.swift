@@ -1,69 +1,73 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
-/// Answers "can a value of type `Product` be used as a `Provided`?" without
-/// having a value, so a registration that claims a type its product does not
-/// conform to fails when it is registered, not when it is first resolved.
+/// What the runtime can say about a product type without a value of it,
+/// through public casts only.
 ///
-/// Swift has no public API for this when `Provided` is a protocol existential
-/// known only to generic code. The runtime does: the existential metatype of
-/// `any P` (`any P.Type`) is something a metatype can be cast to, and that
-/// cast checks conformance. We ask the runtime for that metatype through
-/// `swift_getExistentialMetatypeMetadata`, a stable ABI entry point, looked up
-/// with `dlsym` because referencing runtime symbols directly is not allowed.
-/// Where the lookup is unavailable (a fully static binary, say) the answer is
-/// `nil`: unknown, and the registration is accepted.
+/// Swift has no public answer to "does this metatype conform to this
+/// existential?" or "is this existential class-bound?" when the existential
+/// reaches generic code as a type parameter: `Product.self is Provided.Type`
+/// asks whether `Product` *is* `any P` (never, for a concrete product), not
+/// whether it conforms, and `(any P).self is AnyObject.Type` is false even
+/// for `protocol P: AnyObject`. Answering those from the type alone means
+/// reading the runtime's metadata layouts, which differ across runtimes and
+/// grow new kinds (parameterized protocols' extended existentials did).
+///
+/// So what is known is known, and the rest is `nil`: unknown until the
+/// factory makes a value, which is checked then, before it is served
+/// (``FactoryCatalog/providedTypes(of:_:factory:at:)`` and
+/// ``requireClassInstance(_:factory:registeredAt:)``). A catalog
+/// description records `nil` as unknown, and the offline check says so.
 enum TypeConformance {
-    /// `true` or `false` when known, `nil` when this runtime cannot tell.
+    /// Whether a `Product` can be used as a `Provided`: `true` when it is
+    /// that type or a subclass of it, `false` when both are classes and it
+    /// is not, `nil` when only a value can tell (a protocol, a composition,
+    /// a parameterized protocol, or a value type: the public casts cannot
+    /// tell a struct's metatype from a protocol's).
     static func canConvert<Product, Provided>(_ product: Product.Type, to provided: Provided.Type) -> Bool? {
         if (product as Any.Type) is Provided.Type { return true }  // same type or a subclass
-        guard isExistential(provided) else { return false }
-        guard let existentialMetatype = existentialMetatype(of: provided) else { return nil }
-        func isInstance<Metatype>(of _: Metatype.Type) -> Bool { (Product.self as Any) is Metatype }
-        return _openExistential(existentialMetatype, do: isInstance)
-    }
-
-    /// Whether values of `type` are class instances: a class, or an
-    /// existential whose protocols are class-bound (`protocol P: AnyObject`).
-    static func isClass(_ type: Any.Type) -> Bool {
-        if type is AnyObject.Type { return true }
-        guard isExistential(type) else { return false }
-        // Existential type metadata: kind (word), flags (UInt32); the
-        // class-constraint bit is 0x80000000 clear for class-bound.
-        let flags = unsafeBitCast(type, to: UnsafeRawPointer.self)
-            .load(fromByteOffset: MemoryLayout<Int>.size, as: UInt32.self)
-        let isClassConstrained = flags & 0x8000_0000 == 0
-        return isClassConstrained
-    }
-
-    /// The metadata kind of existential types (`MetadataKind::Existential`).
-    private static let existentialKind: UInt = 0x303
-
-    static func isExistential(_ type: Any.Type) -> Bool {
-        unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self) == existentialKind
-    }
-
-    private typealias GetExistentialMetatype = @convention(c) (UnsafeRawPointer) -> UnsafeRawPointer
-
-    private static let getExistentialMetatype: GetExistentialMetatype? = {
-        #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
-        guard let handle = dlopen(nil, RTLD_NOW),
-              let symbol = dlsym(handle, "swift_getExistentialMetatypeMetadata")
-        else { return nil }
-        return unsafeBitCast(symbol, to: GetExistentialMetatype.self)
-        #else
+        // Two classes: the cast above is the whole answer. (A class-bound
+        // protocol's metatype is not `AnyObject.Type`, so a protocol never
+        // lands here.)
+        if isClass(product) == true, isClass(provided) == true { return false }
         return nil
-        #endif
-    }()
+    }
 
-    private static func existentialMetatype(of type: Any.Type) -> Any.Type? {
-        guard let get = getExistentialMetatype else { return nil }
-        let metadata = get(unsafeBitCast(type, to: UnsafeRawPointer.self))
-        return unsafeBitCast(metadata, to: Any.Type.self)
+    /// `true` when values of `type` are instances of a class (it is one);
+    /// `nil` otherwise: a value type, or a protocol whose instances may or
+    /// may not be class instances (even a class-bound protocol's metatype
+    /// is not `AnyObject.Type`), which only a value can tell.
+    static func isClass(_ type: Any.Type) -> Bool? {
+        type is AnyObject.Type ? true : nil
+    }
+
+    /// Whether `value` is a class instance, which a `weak` reference can
+    /// hold: for an existential, whatever the instance inside it is.
+    static func isClassInstance<T>(_ value: T) -> Bool {
+        type(of: value as Any) is AnyObject.Type
+    }
+
+}
+
+extension CompiledBinding {
+    /// Throws `factory-failed` (its underlying error `weak-value-type`,
+    /// naming the registration) unless `made`, made for this `weak` binding,
+    /// is a class instance: the check the validator could not make when the
+    /// product type alone did not tell (see ``TypeConformance/isClass(_:)``).
+    /// Free when the catalog knew the product is a class.
+    /// The same check on a product box, as the engine holds what a factory
+    /// made: the box, seen as a ``ProductBox``, whose object a weak
+    /// reference can hold.
+    func requireClassInstance(box made: AnyObject) throws(ResolutionError) -> any ProductBox {
+        let product = made as! any ProductBox  // every product box is an `Instance`
+        guard product.object == nil else { return product }
+        let problem = RegistrationError.weakValueType(
+            factory: definition.name, product: TypeKey.shortName(of: product.valueType), at: definition.registeredAt)
+        throw .factoryFailed(problem, making: key.name, by: self, path: [key.name])
+    }
+
+    func requireClassInstance<T>(_ made: T) throws(ResolutionError) {
+        guard definition.productIsClass != true, !TypeConformance.isClassInstance(made) else { return }
+        let problem = RegistrationError.weakValueType(
+            factory: definition.name, product: TypeKey.shortName(of: type(of: made as Any)),
+            at: definition.registeredAt)
+        throw .factoryFailed(problem, making: key.name, by: self, path: [key.name])
     }
 }

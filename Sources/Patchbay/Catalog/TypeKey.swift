@@ -29,15 +29,17 @@ package struct TypeKey: Hashable, Sendable, CustomStringConvertible {
     // which scans the conformance records (about a millisecond per type in a
     // large binary) and would make registering 1,000 factories slow.
 
-    /// The module-qualified name, without the `any ` that some runtimes print
-    /// in front of an existential.
+    /// The module-qualified name as manifests write it: without the `any `
+    /// that runtimes print in front of some existentials, and a
+    /// parameterized protocol's arguments as Swift writes them
+    /// (`Mod.Repository<Swift.String>`, see ``TypeNameSyntax``).
     static func qualifiedName(of type: Any.Type) -> String {
-        withoutAny(_typeName(type, qualified: true))
+        TypeNameSyntax.canonical(_typeName(type, qualified: true))
     }
 
-    /// The name without modules.
+    /// The name without modules, written as ``qualifiedName(of:)`` is.
     static func shortName(of type: Any.Type) -> String {
-        withoutAny(_typeName(type, qualified: false))
+        TypeNameSyntax.canonical(_typeName(type, qualified: false))
     }
 
     /// The short name read off a qualified name of the plain form
@@ -87,14 +89,6 @@ package struct TypeKey: Hashable, Sendable, CustomStringConvertible {
             true
         default: false
         }
-    }
-
-    /// `name` without a leading `any `. Looks at the first byte before
-    /// calling `hasPrefix`, which does not stop early when the first byte
-    /// already differs: registration asks this twice a type.
-    private static func withoutAny(_ name: String) -> String {
-        guard name.utf8.first == UInt8(ascii: "a"), name.hasPrefix("any ") else { return name }
-        return String(name.dropFirst(4))
     }
 
     @usableFromInline

@@ -244,7 +244,7 @@ public struct CheckReport: Sendable {
 
     /// Whether the check fails: any error, or any warning when `strict`.
     public func failed(strict: Bool = false) -> Bool {
-        diagnostics.containsErrors || (strict && !diagnostics.isEmpty)
+        diagnostics.containsErrors || (strict && diagnostics.contains { $0.severity == .warning })
     }
 
     /// "2 errors, 1 warning in 2 manifests".

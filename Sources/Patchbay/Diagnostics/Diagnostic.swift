@@ -8,17 +8,31 @@
 public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
     /// How serious a diagnostic is.
     public enum Severity: String, Hashable, Sendable, Codable, Comparable {
+        /// A note: something the check could not decide from the catalog
+        /// alone, and which the app checks when it runs. Never fails a
+        /// check, `--strict` included.
+        case note
         /// A warning: the manifest still activates (`check --strict` fails on it).
         case warning
         /// An error: the manifest is not activated.
         case error
 
-        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .warning && rhs == .error }
+        /// Notes before warnings before errors.
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+
+        /// Errors first when diagnostics are listed.
+        var rank: Int {
+            switch self {
+            case .note: 0
+            case .warning: 1
+            case .error: 2
+            }
+        }
     }
 
     /// The stable code, such as ``DiagnosticCode/unknownFactory``.
     public var code: DiagnosticCode
-    /// Error or warning.
+    /// Error, warning or note.
     public var severity: Severity
     /// What is wrong and what to do, in one or two sentences.
     public var message: String
@@ -125,7 +139,7 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
         for (rank, file) in fileRanks.keys.sorted().enumerated() { fileRanks[file] = rank }
         let keys = diagnostics.enumerated().map { offset, diagnostic in
             DisplayKey(
-                isWarning: diagnostic.severity == .warning, file: fileRanks[diagnostic.file]!, line: diagnostic.line,
+                severity: 2 - diagnostic.severity.rank, file: fileRanks[diagnostic.file]!, line: diagnostic.line,
                 column: diagnostic.column, offset: offset)
         }
         return keys.sorted().map(\.offset)
@@ -133,10 +147,11 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// What display order compares, the found order last so that it decides ties.
     private struct DisplayKey: Comparable {
-        let isWarning: Bool, file: Int, line: Int, column: Int, offset: Int
+        /// Errors 0, warnings 1, notes 2: errors are listed first.
+        let severity: Int, file: Int, line: Int, column: Int, offset: Int
 
         static func < (a: DisplayKey, b: DisplayKey) -> Bool {
-            (a.isWarning ? 1 : 0, a.file, a.line, a.column, a.offset) < (b.isWarning ? 1 : 0, b.file, b.line, b.column, b.offset)
+            (a.severity, a.file, a.line, a.column, a.offset) < (b.severity, b.file, b.line, b.column, b.offset)
         }
     }
 
@@ -153,6 +168,8 @@ extension Array where Element == Diagnostic {
     public var errors: [Diagnostic] { filter { $0.severity == .error } }
     /// The warnings only.
     public var warnings: [Diagnostic] { filter { $0.severity == .warning } }
+    /// The notes only.
+    public var notes: [Diagnostic] { filter { $0.severity == .note } }
 }
 
 extension String {

@@ -77,6 +77,9 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let captiveDependency: Self = "captive-dependency"
     /// `weak` lifetime for a factory whose product is not a class.
     public static let weakValueType: Self = "weak-value-type"
+    /// Note: a `weak` binding whose factory's product the catalog cannot tell
+    /// is a class (a protocol): the app checks the first value it makes.
+    public static let weakUnchecked: Self = "weak-unchecked"
     /// Parameters that do not decode into the factory's parameter type, or given to a factory that takes none.
     public static let invalidParameters: Self = "invalid-parameters"
     /// `${NAME}` unset with no default.

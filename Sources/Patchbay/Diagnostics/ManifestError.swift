@@ -27,11 +27,19 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
             .joined(separator: "\n")
     }
 
-    /// "2 errors, 1 warning".
-    static func summary(of diagnostics: [Diagnostic]) -> String {
+    /// "2 errors, 1 warning", and ", 1 note" when there are notes.
+    static func summary(of diagnostics: some Collection<Diagnostic>) -> String {
         // Counted, not filtered into copies: there may be hundreds of thousands.
-        let errors = diagnostics.lazy.filter { $0.severity == .error }.count, warnings = diagnostics.count - errors
+        let (errors, warnings, notes) = counts(of: diagnostics)
         return "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+            + (notes == 0 ? "" : ", \(notes) note\(notes == 1 ? "" : "s")")
+    }
+
+    /// How many errors, warnings and notes there are.
+    package static func counts(of diagnostics: some Collection<Diagnostic>) -> (errors: Int, warnings: Int, notes: Int) {
+        let errors = diagnostics.lazy.filter { $0.severity == .error }.count
+        let notes = diagnostics.lazy.filter { $0.severity == .note }.count
+        return (errors, diagnostics.count - errors - notes, notes)
     }
 }
 
@@ -49,9 +57,6 @@ extension Diagnostic {
     ) -> (shown: ArraySlice<Diagnostic>, more: String?) {
         guard let limit, diagnostics.count > limit else { return (diagnostics[...], nil) }
         let hidden = diagnostics[limit...]
-        let errors = hidden.lazy.filter { $0.severity == .error }.count
-        let warnings = hidden.count - errors
-        return (diagnostics[..<limit], "... and \(hidden.count) more not shown (\(errors) error\(errors == 1 ? "" : "s"), "
-            + "\(warnings) warning\(warnings == 1 ? "" : "s")); \(hint)")
+        return (diagnostics[..<limit], "... and \(hidden.count) more not shown (\(ManifestError.summary(of: hidden))); \(hint)")
     }
 }

@@ -35,7 +35,7 @@ package struct CatalogIndex: Sendable {
         let needs: Range<Int>?
         let argument: TypeID?
         let defaultLifetime: Lifetime?
-        let productIsClass: Bool
+        let productIsClass: Bool?
         /// Whether it takes `parameters`.
         let takesParameters: Bool
         /// Where its closure runs, which decides who may need it.
@@ -83,6 +83,20 @@ package struct CatalogIndex: Sendable {
     /// message is: a valid manifest never pays for it, a manifest with
     /// thousands of unknown names pays for it once.
     private let messageTables = MadeOnce<MessageTables>()
+    /// Each type under the key of its qualified name and of its short name
+    /// (``TypeNameSyntax/lookupKey(_:)``), for a name spelled another way
+    /// than the catalog's: made when the first such name is looked up.
+    let typesBySpelling = MadeOnce<SpellingTables>()
+
+    /// What a name spelled another way than the catalog's is looked up in.
+    struct SpellingTables: Sendable {
+        /// Each type under the keys of its names.
+        var types: [String: [TypeID]] = [:]
+        /// The short names of provided generic types by their name before
+        /// `<` (`GPair`), sorted: what a name with the right head but
+        /// arguments written another way is offered.
+        var providedByHead: [String: [String]] = [:]
+    }
     /// Whether some qualified name has no dot (`Any`): otherwise a manifest
     /// name without one, the usual short name, is looked up as short only.
     private var hasDotlessTypeNames = false

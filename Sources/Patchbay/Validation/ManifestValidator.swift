@@ -34,7 +34,7 @@ import Foundation
 /// | 2 | `unknown-protocol`, `ambiguous-protocol` | the protocol name means one catalog type | `boundType(of:in:)`, ManifestValidator.swift |
 /// | 3 | `unknown-factory` | the factory is in the catalog | `factoryOffset`, ManifestValidator.swift |
 /// | 4 | `factory-does-not-provide` | the factory provides the bound type | `providedOffset`, ManifestValidator.swift |
-/// | 5 | `weak-value-type` | a `weak` binding's factory makes a class instance | `checkWeakNeedsAClass`, ManifestValidator.swift |
+/// | 5 | `weak-value-type`, `weak-unchecked` (a note) | a `weak` binding's factory makes a class instance, or a note when only its first value can tell | `checkWeakNeedsAClass`, ManifestValidator.swift |
 /// | 6 | `invalid-parameters`, `unknown-parameter` | `parameters` fit the factory's parameter type, and name only keys it reads | `checkParameters`, then `ParameterCheck`, ParameterCheck.swift |
 /// | 7 | `collection-element-takes-argument` | an element's factory takes no resolve-time argument | `checkElementTakesNoArgument`, ManifestValidator+Collections.swift |
 /// | 8 | `needs-await` | an element's factory is not `async` | `checkElementIsNotAsync`, ManifestValidator+Collections.swift |
@@ -322,7 +322,7 @@ package struct ValidationRun {
         case .unknown:
             break
         }
-        let suggestion = catalog.providedShortNameSuggestions.suggestions(for: name, limit: 1).first
+        let suggestion = catalog.typeSuggestions(for: name, limit: 1).first
         report(diagnostic(
             binding, .unknownProtocol, "no factory in the catalog provides '\(name)'"
                 + (suggestion.map { "; did you mean '\($0)'?" } ?? "; check the spelling, or register a factory for it"),
@@ -381,10 +381,27 @@ package struct ValidationRun {
     }
 
     /// Rule `weak-value-type`: a weak binding's factory makes a class instance.
+    ///
+    /// When the catalog cannot tell (a protocol product: Swift has no public
+    /// answer for whether an existential is class-bound without a value, see
+    /// ``TypeConformance``), a `weak-unchecked` note says so instead of
+    /// guessing, and the app checks the factory's value when it makes it.
     mutating func checkWeakNeedsAClass(
         _ binding: Binding, lifetime: Lifetime, factory: Int, in catalog: CatalogIndex
     ) -> Bool {
-        guard lifetime == .weak, !catalog.factories[factory].productIsClass else { return true }
+        guard lifetime == .weak else { return true }
+        switch catalog.factories[factory].productIsClass {
+        case true?: return true
+        case nil:
+            report(binding.diagnostic(
+                .weakUnchecked, "lifetime 'weak' needs a class instance; whether factory '\(binding.factory)' makes one "
+                    + "(\(catalog.productTypeName(factory))) is known only from its values, so the app checks its "
+                    + "first value when it makes it",
+                field: (binding.lifetime == nil ? BindingKey.factory : .lifetime).rawValue, severity: .note,
+                fallbackFile: manifest.file))
+            return true
+        case false?: break
+        }
         report(diagnostic(
             binding, .weakValueType, "lifetime 'weak' needs a class instance, but factory '\(binding.factory)' makes "
                 + "\(catalog.productTypeName(factory)), which is not a class (or a class-bound protocol); "

@@ -52,7 +52,9 @@ extension CheckReport {
             let place = diagnostic.line > 0 ? ",line=\(diagnostic.line),col=\(diagnostic.column)" : ""
             let properties = "file=\(Self.escapeProperty(diagnostic.file))\(place),"
                 + "title=\(Self.escapeProperty(diagnostic.code.rawValue))"
-            return "::\(diagnostic.severity.rawValue) \(properties)::\(Self.escapeData(diagnostic.message))"
+            // GitHub's command for a note is `notice`.
+            let command = diagnostic.severity == .note ? "notice" : diagnostic.severity.rawValue
+            return "::\(command) \(properties)::\(Self.escapeData(diagnostic.message))"
         }
         write((more.map { [$0] } ?? []).map { $0 + "\n" }.joined() + summary + "\n")
     }
@@ -74,9 +76,9 @@ extension CheckReport {
     /// time and set in it as it would set them.
     func writeJSON(maxDiagnostics: Int?, piece: Int = CheckReport.piece, to write: (String) -> Void) {
         let (shown, _) = printed(maxDiagnostics)
-        let errors = diagnostics.lazy.filter { $0.severity == .error }.count
+        let (errors, warnings, notes) = ManifestError.counts(of: diagnostics)
         let summary = JSONSummary(
-            errors: errors, warnings: diagnostics.count - errors, manifests: manifestCount,
+            errors: errors, warnings: warnings, notes: notes == 0 ? nil : notes, manifests: manifestCount,
             omitted: diagnostics.count - shown.count)
         // A short list is one document; only the pieces of a long one need setting in.
         guard shown.count > piece else {
@@ -106,6 +108,8 @@ extension CheckReport {
     private struct JSONSummary: Encodable {
         let errors: Int
         let warnings: Int
+        /// Absent when there are none, as in reports made before notes existed.
+        let notes: Int?
         let manifests: Int
         let omitted: Int
     }

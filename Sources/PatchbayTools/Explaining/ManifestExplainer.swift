@@ -66,7 +66,9 @@ public struct ManifestExplainer: Sendable {
             let providers = table.catalog?.providers(of: resolved) ?? []
             outcome = .unbound(TypeExplanation.Unbound(
                 searched: table.searchOrder(from: injector), ambiguous: [],
-                suggestions: EditDistance.suggestions(for: display, among: table.knownNames.subtracting([display])),
+                // Compared as the catalog writes names: `any Repostory<[Int]>` is near `Repository<Array<Int>>`.
+                suggestions: EditDistance.suggestions(
+                    for: TypeNameSyntax.suggestionForm(display), among: table.knownNames.subtracting([display])),
                 providers: providers))
         }
         let collection = requestedCollection || !table.allElements(of: resolved).isEmpty

@@ -49,10 +49,14 @@ protocol ProductBox: AnyObject {
     var object: AnyObject? { get }
     /// A box of `object`, when it is of this box's product type.
     static func box(_ object: AnyObject) -> AnyObject?
+    /// The product's own type.
+    var valueType: Any.Type { get }
 }
 
 extension Instance: ProductBox {
     var object: AnyObject? { type(of: value as Any) is AnyClass ? value as AnyObject : nil }
 
     static func box(_ object: AnyObject) -> AnyObject? { (object as? Value).map { Instance($0) } }
+
+    var valueType: Any.Type { type(of: value as Any) }
 }

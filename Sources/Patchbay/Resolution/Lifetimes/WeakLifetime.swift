@@ -28,14 +28,13 @@ final class WeakLifetime: LifetimeStorage {
         defer { lock.unlock() }
         // Kept as the bare object, which a weak reference can hold, with the
         // type of the box it came in to box it again: the product is a class
-        // (rule `weak-value-type`), so each provided type's view of it is
-        // that same object.
+        // (rule `weak-value-type`, checked on the value when the catalog
+        // could not tell), so each provided type's view of it is that same object.
         if let object, let box = boxType?.box(object) { return binding.copy(box, into: memory) }
         let made = try context.make(binding, argument)
-        if let product = made as? any ProductBox {
-            object = product.object
-            boxType = type(of: product)
-        }
+        let product = try binding.requireClassInstance(box: made)
+        object = product.object
+        boxType = type(of: product)
         binding.copy(made, into: memory)
     }
 
@@ -52,6 +51,7 @@ final class WeakLifetime: LifetimeStorage {
         // kept, as it would be if a synchronous request had made its own meanwhile.
         let box = try await resolution.make(binding, path: path)
         let made = binding.typed(box, as: T.self)
+        try binding.requireClassInstance(made)
         return lock.withLock {
             if let object { return object as! T }
             if let product = box as? any ProductBox {

@@ -291,13 +291,6 @@ final class CompiledBinding: Sendable {
         }
     }
 
-    /// The instance made for this binding that every request outside test
-    /// overrides shares, when there is one and it is made: how a made
-    /// singleton is read, by the resolve fast path and by the engine's
-    /// ``InstanceCell`` alike. Unretained: the cell keeps it.
-    @inlinable @inline(__always)
-    func made() -> Unmanaged<AnyObject>? { ready?.load() }
-
     /// The binding that serves a request from `injector`, when this binding
     /// heads its type: that injector's own, else this one.
     @inlinable @inline(__always)

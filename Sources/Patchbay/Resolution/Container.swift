@@ -147,11 +147,10 @@ public final class Container: Sendable {
         // (plain memory) says whether it holds this container's activation
         // in force, and its table finds the binding; everything else is
         // the engine's (`ResolutionContext`), which reads a made singleton
-        // the same way, through `CompiledBinding.made`.
+        // from the same word, through its `InstanceCell`.
         let cache = ResolveCache.current(threadKey)
         if injector.rawValue == "primary", let table = cache.pointee.table(for: self),
-            let slot = table.slot(of: ObjectIdentifier(T.self)),
-            let box = slot.pointee.binding.unsafelyUnwrapped.takeUnretainedValue().made()
+            let slot = table.slot(of: ObjectIdentifier(T.self)), let box = slot.pointee.made()
         {
             return unboxed(box, as: T.self)
         }
@@ -169,7 +168,7 @@ public final class Container: Sendable {
         // to a manifest activated since, so the old one can go when the
         // resolution that holds it ends.
         let activation = state.activation(of: self)
-        if let running = state.running, running.container === self {
+        if cache.pointee.running != nil, let running = state.running, running.container === self {
             return try run(T.self) { try running.resolveValue(T.self, from: injector, argument: nil) }
         }
         // The context holds the activation unowned: this call holds it until the resolution ends.
@@ -276,7 +275,7 @@ public final class Container: Sendable {
         on state: ThreadResolutionState, activation: Activation, scope: Scope?, graph: SharedGraph?
     ) -> ResolutionContext {
         let overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil
-        let context = state.running == nil ? state.context : ResolutionContext(cache: state.cache)
+        let context = state.cache.pointee.running == nil ? state.context : ResolutionContext(cache: state.cache)
         context.begin(
             on: state, container: self, activation: activation, overrides: overrides, scope: scope, graph: graph)
         return context

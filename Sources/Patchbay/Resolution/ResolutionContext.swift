@@ -25,8 +25,8 @@ final class ResolutionContext {
     @exclusivity(unchecked) var graph = GraphInstances()
 
     /// The resolution that was innermost on this thread when this one began
-    /// (unowned: it runs, further out, until after this one ends).
-    @exclusivity(unchecked) private unowned(unsafe) var outer: ResolutionContext?
+    /// (unretained: it runs, further out, until after this one ends).
+    @exclusivity(unchecked) private var outer: Unmanaged<ResolutionContext>?
     /// The thread's cache, whose scratch memory requests are made in.
     @exclusivity(unchecked) private var cache: UnsafeMutablePointer<ResolveCache>
 
@@ -52,8 +52,8 @@ final class ResolutionContext {
         self.overrides = overrides
         self.explicitScope = scope
         if let shared { graph.share(shared) }
-        outer = state.running
-        state.running = self
+        outer = cache.pointee.running
+        cache.pointee.running = Unmanaged.passUnretained(self)
     }
 
     /// Ends it, letting go of everything it held.
@@ -64,7 +64,7 @@ final class ResolutionContext {
         overrides = nil
         explicitScope = nil
         graph.removeAll()
-        state.running = outer
+        cache.pointee.running = outer
         outer = nil
     }
 

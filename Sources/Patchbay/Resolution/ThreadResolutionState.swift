@@ -40,11 +40,11 @@ final class ThreadResolutionState {
     /// factory's direct call to its own container joins, and the one an object
     /// made now belongs to (see ``ObjectOrigin``). A resolve from another
     /// container inside it runs in a context of its own, which is innermost
-    /// until it ends.
-    /// Unowned: a running context is the thread's own, or held by the call
-    /// that began it until it ends. Used by this thread alone, so Swift's
-    /// dynamic exclusivity checks would guard nothing.
-    @exclusivity(unchecked) unowned(unsafe) var running: ResolutionContext?
+    /// until it ends. Kept in the cache's plain memory (see ``ResolveCache/running``).
+    var running: ResolutionContext? {
+        get { cache.pointee.running?.takeUnretainedValue() }
+        set { cache.pointee.running = newValue.map { Unmanaged.passUnretained($0) } }
+    }
 
     private init() {
         cache = .allocate(capacity: 1)
@@ -146,6 +146,10 @@ struct ResolveCache {
     @usableFromInline var table = FastTable.empty
     /// The state this belongs to (set as soon as it exists).
     @usableFromInline var owner: Unmanaged<ThreadResolutionState>?
+    /// The innermost resolution running on this thread (see
+    /// ``ThreadResolutionState/running``), unretained: a running context is
+    /// the thread's own, or held by the call that began it until it ends.
+    var running: Unmanaged<ResolutionContext>?
     /// Where the engine makes what it resolves, as a stack: each request
     /// takes its type's size (rounded to 16 bytes) and gives it back when
     /// done. A temporary of the requested type would be generic code's,

@@ -30,7 +30,8 @@ struct TypeTable: Sendable {
             let key = UInt(bitPattern: Int(bitPattern: binding.key.id))
             var slot = FastTable.slot(for: key, shift: shift)
             while storage.slots[slot].key != 0 { slot = (slot + 1) & (capacity - 1) }
-            storage.slots[slot] = TableSlot(key: key, binding: Unmanaged.passUnretained(binding))
+            storage.slots[slot] = TableSlot(
+                key: key, binding: Unmanaged.passUnretained(binding), ready: binding.ready?.pointer)
             heads[slot] = binding
         }
         self.heads = heads
@@ -58,6 +59,10 @@ struct TableSlot {
     @usableFromInline var key: UInt
     /// The head binding, unretained: the table's `heads` keeps it.
     @usableFromInline var binding: Unmanaged<CompiledBinding>?
+    /// The head binding's word of its made singleton (``CompiledBinding/ready``),
+    /// so the resolve fast path reads a made singleton without touching the
+    /// binding object, which would retain and release it.
+    @usableFromInline var ready: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
 }
 
 /// The plain-memory view of a ``TypeTable``. Valid while its activation lives.
@@ -77,7 +82,7 @@ struct FastTable: @unchecked Sendable {
     /// A table with no types, for a cache that holds none yet.
     static let empty: FastTable = {
         let slots = UnsafeMutablePointer<TableSlot>.allocate(capacity: 2)
-        slots.initialize(repeating: TableSlot(key: 0, binding: nil), count: 2)
+        slots.initialize(repeating: TableSlot(key: 0, binding: nil, ready: nil), count: 2)
         return FastTable(slots: slots, shift: UInt(UInt.bitWidth - 1), mask: 1)
     }()
 
@@ -120,11 +125,23 @@ private final class TableSlotStorage: @unchecked Sendable {
     init(capacity: Int) {
         self.capacity = capacity
         slots = .allocate(capacity: capacity)
-        slots.initialize(repeating: TableSlot(key: 0, binding: nil), count: capacity)
+        slots.initialize(repeating: TableSlot(key: 0, binding: nil, ready: nil), count: capacity)
     }
 
     deinit {
         slots.deinitialize(count: capacity)
         slots.deallocate()
+    }
+}
+
+extension TableSlot {
+    /// The made singleton's box of this slot's binding, when it has one and
+    /// it is made: the instance every request outside test overrides shares,
+    /// read from the word its ``InstanceCell`` publishes it in. Unretained:
+    /// the cell keeps it.
+    @inlinable @inline(__always)
+    func made() -> Unmanaged<AnyObject>? {
+        guard let ready else { return nil }
+        return AtomicReference<AnyObject>(pointer: ready).load()
     }
 }

@@ -70,6 +70,6 @@ struct GraphInstances {
     /// none, and an empty table is left untouched.
     mutating func removeAll() {
         if !instances.isEmpty { instances.removeAll() }
-        shared = nil
+        if shared != nil { shared = nil }
     }
 }

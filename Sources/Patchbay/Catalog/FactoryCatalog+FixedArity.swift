@@ -76,11 +76,11 @@ extension FactoryCatalog {
         addOrStop(Self.singleTypeDefinition(
             name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { call, memory in
-                let product = try make(call.dependency(Dependency.self, spec: specs[0]))
+                let product = try make(call.dependency(Dependency.self, specs: specs, index: 0))
                 memory.assumingMemoryBound(to: T.self).initialize(to: product)
             },
             build: { call in
-                Instance<T>(try make(call.dependency(Dependency.self, spec: specs[0])))
+                Instance<T>(try make(call.dependency(Dependency.self, specs: specs, index: 0)))
             }))
     }
 
@@ -115,14 +115,14 @@ extension FactoryCatalog {
             name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { call, memory in
                 let product = try make(
-                    call.dependency(First.self, spec: specs[0]),
-                    call.dependency(Second.self, spec: specs[1]))
+                    call.dependency(First.self, specs: specs, index: 0),
+                    call.dependency(Second.self, specs: specs, index: 1))
                 memory.assumingMemoryBound(to: T.self).initialize(to: product)
             },
             build: { call in
                 Instance<T>(try make(
-                    call.dependency(First.self, spec: specs[0]),
-                    call.dependency(Second.self, spec: specs[1])))
+                    call.dependency(First.self, specs: specs, index: 0),
+                    call.dependency(Second.self, specs: specs, index: 1)))
             }))
     }
 }

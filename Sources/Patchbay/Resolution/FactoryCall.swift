@@ -20,13 +20,16 @@ struct FactoryCall {
         self.argument = argument
     }
 
-    /// One of the factory's dependencies, resolved from the injector that
-    /// served the factory, with the same fallback. The argument goes on to
-    /// every need, wrapped ones too: validation allowed a need whose factory
-    /// takes one only when it takes this same type.
+    /// The factory's dependency at `index` of `specs`, resolved from the
+    /// injector that served the factory, with the same fallback. The
+    /// argument goes on to every need, wrapped ones too: validation allowed a
+    /// need whose factory takes one only when it takes this same type.
+    ///
+    /// Only the spec's wrapper is read, in place: copying the spec out of
+    /// the array would retain its name and closures for every dependency.
     @usableFromInline
-    func dependency<D>(_: D.Type, spec: DependencySpec) throws -> D {
-        if let makeWrapper = spec.makeWrapper {
+    func dependency<D>(_: D.Type, specs: [DependencySpec], index: Int) throws -> D {
+        if let makeWrapper = specs.withUnsafeBufferPointer({ $0[index].makeWrapper }) {
             return try makeWrapper(self) as! D  // an Optional, Lazy or array of a concrete type: a cheap cast
         }
         return try context.resolveValue(D.self, from: binding.injector, argument: argument)
@@ -76,7 +79,7 @@ struct DependencyCursor {
     @inlinable @inline(__always)
     mutating func next<D>(_: D.Type, _ specs: [DependencySpec]) throws -> D {
         defer { index += 1 }
-        return try call.dependency(D.self, spec: specs[index])
+        return try call.dependency(D.self, specs: specs, index: index)
     }
 }
 

@@ -54,6 +54,13 @@ final class Activation: Sendable {
             hasGraphBindings: hasGraphBindings)
     }
 
+    /// The binding that serves `id` from `injector`, read through the table's
+    /// plain slots (see ``fastTable``); nil when no injector binds it.
+    func binding(serving id: ObjectIdentifier, from injector: InjectorName) -> CompiledBinding? {
+        guard let slot = fastTable.slot(of: id) else { return nil }
+        return slot.pointee.binding.unsafelyUnwrapped.takeUnretainedValue().winner(for: injector)
+    }
+
     /// The short names of the bound types, for "did you mean" in messages.
     var boundNames: [String] { entries.bindings.map(\.key.name) }
 

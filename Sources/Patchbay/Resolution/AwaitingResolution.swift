@@ -26,7 +26,7 @@ extension Container {
         awaiting type: T.Type = T.self, from injector: InjectorName = .primary
     ) async throws(ResolutionError) -> T {
         let activation = ThreadResolutionState.current.activation(of: self)
-        if let binding = activation.entries[ObjectIdentifier(T.self)]?.winner(for: injector) {
+        if let binding = activation.binding(serving: ObjectIdentifier(T.self), from: injector) {
             switch binding.awaitedExecution {
             case .synchronous:
                 // Nothing to await: the synchronous engine serves it (and any override of it).
@@ -70,7 +70,7 @@ final class AwaitingResolution: @unchecked Sendable {
         _: T.Type, from injector: InjectorName, path: [CompiledBinding], ifBound: Bool = false
     ) async throws(ResolutionError) -> T? {
         let id = ObjectIdentifier(T.self)
-        let binding = overrides?.lookup(id) == nil ? activation.entries[id]?.winner(for: injector) : nil
+        let binding = overrides?.lookup(id) == nil ? activation.binding(serving: id, from: injector) : nil
         switch binding?.awaitedExecution {
         case .async?:
             return try await instance(of: binding!, as: T.self, path: path)

@@ -137,12 +137,14 @@ final class Activation: Sendable {
         var shared: [ShareKey: any LifetimeStorage] = [:]
         // At most one group per binding: made at its full size once, never rehashed as it grows.
         shared.reserveCapacity(result.bindings.count)
-        // Usually one binding per type: kept inline (see `InjectorMap`).
-        var bindingsByType: [ObjectIdentifier: InjectorMap<CompiledBinding>] = [:]
+        // Which binding serves each type from each injector (the rule is
+        // `InjectorServing`'s); usually one binding per type, kept inline.
+        var bindingsByType: [ObjectIdentifier: InjectorServing<CompiledBinding>] = [:]
         bindingsByType.reserveCapacity(result.bindings.count)
         // The elements of each collection, by element type and injector, in manifest order.
         var collections: [CollectionKey: [CompiledBinding]] = [:]
         let injectorCount = result.injectorOrder.count
+        let ranks = InjectorRanks(result.injectorOrder)
         for (place, validated) in result.bindings.enumerated() {
             let definition = catalog.definitions[validated.factoryPlace]
             let provided = definition.provides[validated.provided]
@@ -168,16 +170,18 @@ final class Activation: Sendable {
                 collections[CollectionKey(type: provided.key.id, injector: validated.injector), default: []].append(binding)
                 continue
             }
-            add(binding, to: &bindingsByType, injectorCount: injectorCount)
+            add(binding, to: &bindingsByType, injectorCount: injectorCount, ranks: ranks)
         }
         // Each collection is served as one more type, `[T]`, with the same fallback as any.
         for (key, elements) in collections {
             let collection = collectionBinding(of: elements[0].provided.type, elements: elements, injector: key.injector)
-            add(collection, to: &bindingsByType, injectorCount: injectorCount)
+            add(collection, to: &bindingsByType, injectorCount: injectorCount, ranks: ranks)
         }
-        let heads = bindingsByType.values.map { own in
-            // The head is the first in injector order, which starts with primary.
-            let head = own.single ?? result.injectorOrder.lazy.compactMap { own[$0] }.first!
+        let heads = bindingsByType.values.map { serving in
+            // The head is the first in injector order: what a request from an
+            // injector with no binding of its own gets.
+            let head = serving.first!.value
+            let own = serving.own
             if own.single == nil, head === own.first?.value {
                 head.head(own.others)  // bound first, as usual: the others are the map's own, shared
             } else if own.single == nil {
@@ -193,19 +197,21 @@ final class Activation: Sendable {
             hasGraphBindings: result.bindings.contains { $0.lifetime == .graph })
     }
 
-    /// Files `binding` under its type and injector, in a map made for `injectorCount` injectors when
-    /// the type is new. Not `maps[type, default: InjectorMap(injectorCount: count)]`: that default is
-    /// a closure capturing the count, and its context was allocated twice per binding, at every activation.
+    /// Files `binding` under its type and injector, in a record made for `injectorCount` injectors
+    /// when the type is new. Not `maps[type, default: ...]`: that default is a closure capturing
+    /// the count, and its context was allocated twice per binding, at every activation.
     private static func add(
-        _ binding: CompiledBinding, to maps: inout [ObjectIdentifier: InjectorMap<CompiledBinding>], injectorCount: Int
+        _ binding: CompiledBinding, to maps: inout [ObjectIdentifier: InjectorServing<CompiledBinding>],
+        injectorCount: Int, ranks: InjectorRanks
     ) {
+        let rank = ranks[binding.injector]
         if let index = maps.index(forKey: binding.key.id) {
-            maps.values[index].set(binding, for: binding.injector)
+            _ = maps.values[index].add(binding, of: binding.injector, rank: rank)
             return
         }
-        var map = InjectorMap<CompiledBinding>(injectorCount: injectorCount)
-        map.set(binding, for: binding.injector)
-        maps[binding.key.id] = map
+        var serving = InjectorServing<CompiledBinding>(injectorCount: injectorCount)
+        _ = serving.add(binding, of: binding.injector, rank: rank)
+        maps[binding.key.id] = serving
     }
 
     /// Lets go of every singleton of this activation, when its container is
@@ -299,7 +305,8 @@ final class CompiledBinding: Sendable {
     }
 
     /// The binding that serves a request from `injector`, when this binding
-    /// heads its type: that injector's own, else this one.
+    /// heads its type (the first in injector order): by ``InjectorServing``'s
+    /// rule, that injector's own, else this one.
     @inlinable @inline(__always)
     func winner(for injector: InjectorName) -> CompiledBinding {
         injector == .primary ? self : winnerOutsidePrimary(injector)
@@ -307,7 +314,7 @@ final class CompiledBinding: Sendable {
 
     @usableFromInline
     func winnerOutsidePrimary(_ injector: InjectorName) -> CompiledBinding {
-        others.isEmpty ? self : (others[injector] ?? self)
+        others.isEmpty ? self : InjectorServing.rule(own: others[injector], first: self)!
     }
 
     /// Makes this binding the head of its type, with `others` its bindings in other injectors.

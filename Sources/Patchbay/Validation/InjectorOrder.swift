@@ -17,8 +17,8 @@ extension ValidationRun {
 
 /// The injectors a request from one injector searches, in order: its own,
 /// then the others in injector order. Resolution's fallback follows it (the
-/// requesting injector's own binding, else the first in injector order: see
-/// ``ServingTable`` and ``CompiledBinding/winner(for:)``), and messages list it.
+/// requesting injector's own binding, else the first in injector order: the
+/// rule of ``InjectorServing``), and messages list it.
 ///
 /// A sequence, not an array: a message shows the first few of what may be
 /// thousands of injectors.

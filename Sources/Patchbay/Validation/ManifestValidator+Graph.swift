@@ -2,32 +2,12 @@
 // exactly as resolution follows them, from the injector that served the
 // factory, with the same fallback.
 
-/// Which binding serves each type from each injector: the injector's own
-/// binding, else the first binding in injector order. Types are numbered
-/// (see ``CatalogIndex/TypeID``), so a lookup is an array read.
+/// Which binding serves each type from each injector, by the rule of
+/// ``InjectorServing``. Types are numbered (see ``CatalogIndex/TypeID``), so
+/// a lookup is an array read.
 package struct ServingTable {
     /// The bindings of one type: each injector's own, and the first in injector order.
-    package struct Serving {
-        /// Each injector's own binding.
-        private var ownByInjector: InjectorMap<Int>
-        var first: (rank: Int, binding: Int)?
-
-        init(injectorCount: Int) { ownByInjector = InjectorMap(injectorCount: injectorCount) }
-
-        /// The binding `injector` has of its own, if any.
-        package func own(_ injector: InjectorName) -> Int? { ownByInjector[injector] }
-
-        /// Records `binding` as `injector`'s own; `rank` is the injector's place in the order.
-        /// Returns false when the injector already had one, which `binding` replaces.
-        mutating func add(_ binding: Int, of injector: InjectorName, rank: Int) -> Bool {
-            let replaced = ownByInjector.set(binding, for: injector)
-            if rank < first?.rank ?? Int.max { first = (rank, binding) }
-            return replaced == nil
-        }
-
-        /// The binding that serves a request from `injector`.
-        func binding(for injector: InjectorName) -> Int? { own(injector) ?? first?.binding }
-    }
+    package typealias Serving = InjectorServing<Int>
 
     private var types: [Serving?]
     private let injectorCount: Int
@@ -47,7 +27,7 @@ package struct ServingTable {
 
     /// The binding that serves `type` when asked from `injector`, as resolution would choose it.
     package func binding(serving type: Int, from injector: InjectorName) -> Int? {
-        types[type]?.binding(for: injector)
+        types[type]?.serving(injector)
     }
 
     /// The bindings of `type`, when some injector binds it.

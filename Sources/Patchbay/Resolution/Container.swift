@@ -168,7 +168,7 @@ public final class Container: Sendable {
         // to a manifest activated since, so the old one can go when the
         // resolution that holds it ends.
         let activation = state.activation(of: self)
-        if cache.pointee.running != nil, let running = state.running, running.container === self {
+        if let running = joinable(on: cache, scope: nil) {
             return try run(T.self) { try running.resolveValue(T.self, from: injector, argument: nil) }
         }
         // The context holds the activation unowned: this call holds it until the resolution ends.
@@ -255,17 +255,26 @@ public final class Container: Sendable {
         _ type: T.Type, from injector: InjectorName, state: ThreadResolutionState, activation: Activation,
         argument: ArgumentValue? = nil, ifBound: Bool = false, scope: Scope? = nil, graph: SharedGraph? = nil
     ) throws(ResolutionError) -> T? {
-        if let running = state.running {
-            // Joined also when the scope is the one this resolution runs in (a Lazy
-            // read during construction passes the scope it captured): otherwise a
-            // loop back would not be seen, and would recurse or wait on itself.
-            if running.container === self, scope == nil || scope === running.scope {
-                return try run(T.self) { try running.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
-            }
+        if let running = joinable(on: state.cache, scope: scope) {
+            return try run(T.self) { try running.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
         }
         let context = begin(on: state, activation: activation, scope: scope, graph: graph)
         defer { context.end(on: state) }
         return try run(T.self) { try context.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
+    }
+
+    /// The resolution running innermost on this thread, when a request to
+    /// this container in `scope` joins it: it is this container's, and in
+    /// the same scope or the request names none. Joined also when the scope
+    /// is the one it runs in (a `Lazy` read during construction passes the
+    /// scope it captured): otherwise a loop back would not be seen, and would
+    /// recurse or wait on itself.
+    @inline(__always)
+    private func joinable(on cache: UnsafeMutablePointer<ResolveCache>, scope: Scope?) -> ResolutionContext? {
+        guard let running = cache.pointee.running?.takeUnretainedValue(), running.container === self,
+            scope == nil || scope === running.scope
+        else { return nil }
+        return running
     }
 
     /// Begins a resolution of this container on `state`'s thread: in the

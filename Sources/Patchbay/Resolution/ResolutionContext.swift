@@ -106,10 +106,8 @@ final class ResolutionContext {
                 throw ResolutionError.factoryFailed(error, making: name, by: nil, factory: "override", path: names + [name])
             }
         }
-        // Read through the table's plain slots: the activation keeps the bindings.
-        guard let slot = activation.unsafelyUnwrapped.fastTable.slot(of: id) else { return false }
-        let head = slot.pointee.binding.unsafelyUnwrapped.takeUnretainedValue()
-        try instance(of: head.winner(for: injector), into: memory, argument: argument)
+        guard let binding = activation.unsafelyUnwrapped.binding(serving: id, from: injector) else { return false }
+        try instance(of: binding, into: memory, argument: argument)
         return true
     }
 

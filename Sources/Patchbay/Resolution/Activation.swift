@@ -56,6 +56,7 @@ final class Activation: Sendable {
 
     /// The binding that serves `id` from `injector`, read through the table's
     /// plain slots (see ``fastTable``); nil when no injector binds it.
+    @inline(__always)
     func binding(serving id: ObjectIdentifier, from injector: InjectorName) -> CompiledBinding? {
         guard let slot = fastTable.slot(of: id) else { return nil }
         return slot.pointee.binding.unsafelyUnwrapped.takeUnretainedValue().winner(for: injector)

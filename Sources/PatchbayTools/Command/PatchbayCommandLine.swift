@@ -227,6 +227,11 @@ public struct PatchbayCommandLine: Sendable {
         guard !parsed.operands.isEmpty else {
             throw CommandArguments.Problem(description: "missing PATH: name a manifest file or a folder of manifests")
         }
+        // An empty argument (an unset shell variable, "$MANIFESTS") would be the current folder to Foundation.
+        guard !parsed.operands.contains("") else {
+            throw CommandArguments.Problem(description: "an empty PATH names no file (is a shell variable unset?); "
+                + "name a manifest file or a folder of manifests")
+        }
         let source = try catalogSource(parsed.options["--catalog"])
         let checker = ManifestChecker(
             source: source, loader: loader, requiresEnvironment: parsed.flags.contains("--require-env"))

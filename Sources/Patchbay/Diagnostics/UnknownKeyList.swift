@@ -9,13 +9,13 @@ enum UnknownKeyList {
     static let listedPerObject = 20
 
     /// The message of the diagnostic that counts the unknown keys past the first ``listedPerObject``:
-    /// "and 999,980 more unknown binding keys in this object (...)".
+    /// "999980 more unknown binding keys in this object are not listed (only the first 20 are); ...".
     /// - Parameters:
     ///   - count: How many are not listed.
     ///   - what: What a key is, singular: "binding key", "parameter".
     ///   - fix: What to do, after a semicolon.
     static func rest(_ count: Int, what: String, fix: String) -> String {
-        "and \(count) more unknown \(what)\(count == 1 ? "" : "s") in this object after the first "
-            + "\(listedPerObject), which are listed one by one; \(fix)"
+        "\(count) more unknown \(what)\(count == 1 ? " in this object is" : "s in this object are") not listed "
+            + "(only the first \(listedPerObject) are); \(fix)"
     }
 }

@@ -204,7 +204,7 @@ struct ParameterCheck {
         if let firstUnlisted {
             let key = pointer + "/" + JSONPointer.escape(firstUnlisted.key)
             diagnostics.append(binding.diagnostic(
-                .unknownParameter, "parameters of binding \(binding.displayKey) -> '\(binding.displayFactory)': "
+                .unknownParameter, "binding \(binding.displayKey) -> '\(binding.displayFactory)': "
                     + UnknownKeyList.rest(unlisted, what: "parameter", fix: "\(typeName) reads only "
                         + fields.prefix(20).map { "'\($0.name)'" }.joined(separator: ", ")
                         + (fields.count > 20 ? " and \(fields.count - 20) more" : "")),

@@ -221,6 +221,20 @@ import Testing
         }
     }
 
+    @Test func notesAreCappedAsDiagnosticsAre() throws {
+        // Three folders without a catalog.json: a note each, listed as many as --max-diagnostics says.
+        let folder = try ManifestFolder(Dictionary(uniqueKeysWithValues: (0..<3).map {
+            ("f\($0)/app.json", #"{ "format": 1, "bindings": [] }"#)
+        }))
+        let capped = try runProduct("patchbay", ["check", "--max-diagnostics", "2", "f0", "f1", "f2"], in: folder.url)
+        #expect(capped.status == 0, "\(capped)")
+        let notes = capped.stderr.split(separator: "\n").filter { $0.hasPrefix("note: ") }
+        #expect(notes.count == 3, "\(capped.stderr)")
+        #expect(notes.last == "note: ... and 1 more notes not shown; --max-diagnostics N lists N, 0 lists all")
+        let all = try runProduct("patchbay", ["check", "--max-diagnostics", "0", "f0", "f1", "f2"], in: folder.url)
+        #expect(all.stderr.split(separator: "\n").filter { $0.hasPrefix("note: no catalog.json") }.count == 3, "\(all.stderr)")
+    }
+
     @Test func oneFileNamedFourWaysIsOneManifest() throws {
         let result = try runProduct(
             "patchbay", ["check", "Manifests/production.json", "./Manifests/production.json",

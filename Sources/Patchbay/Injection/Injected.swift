@@ -1,5 +1,13 @@
 import CPatchbayAtomics
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A dependency resolved on first access and kept.
 ///
 ///     final class SignupService {
@@ -25,6 +33,11 @@ import CPatchbayAtomics
 @propertyWrapper
 public struct Injected<Value>: @unchecked Sendable {
     @usableFromInline let storage: InjectionStorage<Value>
+    /// The storage's word that says whether the value is kept (see
+    /// ``InjectionStorage/state``), copied here so that a read after the
+    /// first loads plain words of the wrapper and the value, and retains
+    /// nothing but the value it returns.
+    @usableFromInline let state: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
     /// Resolves `Value` from `injector` of `container`.
     /// - Parameters:
@@ -39,14 +52,15 @@ public struct Injected<Value>: @unchecked Sendable {
         file: StaticString = #fileID, line: UInt = #line
     ) {
         storage = InjectionStorage.make(injector: injector, container: container, site: (file, line))
+        state = storage.state
     }
 
     /// The dependency, resolved on first access.
     // Inlinable, so that a later access is specialized in the app's module:
-    // one call that loads the kept value's box, and a read of the value.
+    // an acquiring load of the state word, and a copy of the value.
     @inlinable
     public var wrappedValue: Value {
-        if let box = storage.loadResolved() { return box.takeUnretainedValue().value }
+        if let value = KeptValue.address(in: state) { return value.assumingMemoryBound(to: Value.self).pointee }
         return storage.firstAccess()
     }
 
@@ -57,6 +71,7 @@ public struct Injected<Value>: @unchecked Sendable {
     ///     service.$users = Injected(InMemoryUserRepository())
     public init(_ value: Value, file: StaticString = #fileID, line: UInt = #line) {
         storage = InjectionStorage.make(injector: .primary, container: nil, site: (file, line), origin: .outside)
+        state = storage.state
         storage.keep(value)
     }
 
@@ -85,6 +100,8 @@ public struct Injected<Value>: @unchecked Sendable {
 @propertyWrapper
 public struct SafelyInjected<Value>: @unchecked Sendable {
     @usableFromInline let storage: InjectionStorage<Value?>
+    /// The storage's word that says whether the value is kept (see ``Injected/state``).
+    @usableFromInline let state: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
     /// Resolves `Value` from `injector` of `container`.
     /// - Parameters:
@@ -99,12 +116,13 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
         file: StaticString = #fileID, line: UInt = #line
     ) {
         storage = InjectionStorage.make(injector: injector, container: container, ifBound: true, site: (file, line))
+        state = storage.state
     }
 
     /// The dependency, or `nil` when not bound; resolved on first access.
     @inlinable
     public var wrappedValue: Value? {
-        if let box = storage.loadResolved() { return box.takeUnretainedValue().value }
+        if let value = KeptValue.address(in: state) { return value.assumingMemoryBound(to: Value?.self).pointee }
         return storage.firstAccess()
     }
 
@@ -113,6 +131,7 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
     public init(_ value: Value?, file: StaticString = #fileID, line: UInt = #line) {
         storage = InjectionStorage.make(
             injector: .primary, container: nil, ifBound: true, site: (file, line), origin: .outside)
+        state = storage.state
         storage.keep(value)
     }
 
@@ -157,9 +176,10 @@ struct InjectionSettings {
 /// holds `@Injected` share one resolution.
 ///
 /// One allocation per property, made with its object: the settings are the
-/// header, and two words follow them in the same block, the resolved value
-/// (set once, then read with one atomic load, no lock) and the lock that
-/// guards adopting a scope, made by the first access that needs it.
+/// header, and the words that follow them in the same block are the state
+/// of the value (see ``state``), the lock that guards adopting a scope
+/// (made by the first access that needs it), and room for the value itself,
+/// kept in place: a later read copies it from there, with no box to retain.
 @usableFromInline
 final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMutableRawPointer?> {
     /// A storage for a wrapper declared with these settings.
@@ -170,20 +190,21 @@ final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMuta
         let settings = InjectionSettings(
             container: container, namedContainer: container != nil, namedInjector: injector, ifBound: ifBound,
             site: site, origin: origin)
-        let storage = unsafeDowncast(create(minimumCapacity: 2) { _ in settings }, to: InjectionStorage.self)
+        let words = 2 + KeptValue.words(for: Value.self)
+        let storage = unsafeDowncast(create(minimumCapacity: words) { _ in settings }, to: InjectionStorage.self)
         storage.withUnsafeMutablePointerToElements { $0.initialize(repeating: nil, count: 2) }
         return storage
     }
 
     deinit {
-        resolved.release()
+        if let value = KeptValue.address(in: state) { value.assumingMemoryBound(to: Value.self).deinitialize(count: 1) }
         lockSlot.release()
     }
 
-    /// The resolved value's word.
-    var resolved: AtomicReference<Instance<Value>> {
-        AtomicReference(pointer: withUnsafeMutablePointerToElements { $0 })
-    }
+    /// The state of the value: nil until it is kept, ``KeptValue/writing``
+    /// while the one thread that won the first access writes it, then the
+    /// value's address, published with release ordering.
+    var state: UnsafeMutablePointer<UnsafeMutableRawPointer?> { withUnsafeMutablePointerToElements { $0 } }
 
     private var lockSlot: AtomicReference<Lock> {
         AtomicReference(pointer: withUnsafeMutablePointerToElements { $0 + 1 })
@@ -192,20 +213,27 @@ final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMuta
     /// Guards the settings that adopting a scope changes; made on first use.
     private var lock: Lock { lockSlot.load()?.takeUnretainedValue() ?? lockSlot.initialize(Lock()) }
 
-    /// Keeps `value` as the resolved one, for a wrapper made with its value.
-    func keep(_ value: Value) { resolved.initialize(Instance(value)) }
+    /// Keeps `value`, for a wrapper made with its value.
+    func keep(_ value: Value) { _ = publish(value) }
 
-    /// The kept value's box, or nil before the first access: an acquiring
-    /// load of the word itself, not through ``resolved``: in this code, not
-    /// specialized for `Value`, making an `AtomicReference<Instance<Value>>`
-    /// would ask the runtime for its metadata on every read.
-    @usableFromInline @inline(never)
-    func loadResolved() -> Unmanaged<Instance<Value>>? {
-        guard let address = patchbay_atomic_load_acquire(withUnsafeMutablePointerToElements { $0 }) else { return nil }
-        return Unmanaged.fromOpaque(address)
+    /// Keeps `value` unless a value is kept already, and returns the one
+    /// kept: if two threads race through a first access, both resolve, the
+    /// first to publish wins, and both return its value.
+    private func publish(_ value: Value) -> Value {
+        let address = KeptValue.address(after: state, for: Value.self)
+        var expected: UnsafeMutableRawPointer? = nil
+        if patchbay_atomic_compare_exchange(state, &expected, KeptValue.writing) {
+            address.initializeMemory(as: Value.self, to: value)
+            _ = patchbay_atomic_exchange(state, address)
+            return value
+        }
+        while true {
+            if let kept = KeptValue.address(in: state) { return kept.assumingMemoryBound(to: Value.self).pointee }
+            sched_yield()  // the winner is copying its value in
+        }
     }
 
-    var isResolved: Bool { resolved.load() != nil }
+    var isResolved: Bool { KeptValue.address(in: state) != nil }
 
     /// Resolves in `scope` from now on; false when already resolved.
     func adopt(_ scope: Scope) -> Bool {
@@ -221,7 +249,7 @@ final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMuta
 
     @inline(__always)
     func value() throws(ResolutionError) -> Value {
-        if let box = resolved.load() { return box.takeUnretainedValue().value }
+        if let value = KeptValue.address(in: state) { return value.assumingMemoryBound(to: Value.self).pointee }
         return try resolveFirst()
     }
 
@@ -276,7 +304,7 @@ final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMuta
                 try resolve(from: container, injector, scope)
             }
             : try resolve(from: container, injector, scope)
-        return resolved.initialize(Instance(value)).value
+        return publish(value)
     }
 
     private func resolve(
@@ -303,5 +331,35 @@ extension Optional: OptionalInjectable {
         in container: Container, from injector: InjectorName, scope: Scope?
     ) throws(ResolutionError) -> Any {
         try container.resolveIfBound(Wrapped.self, from: injector, in: scope) as Any
+    }
+}
+
+/// Where an ``InjectionStorage`` keeps its value: in the words after its
+/// state and lock, at the value's alignment. The wrapper's inlinable getter
+/// and the storage both find it here.
+@usableFromInline
+enum KeptValue {
+    /// The state of a value being written by the thread that won the first access.
+    static var writing: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
+
+    /// The kept value's address, read from `state` with acquire ordering;
+    /// nil while there is none, or it is being written.
+    @inlinable @inline(__always)
+    static func address(in state: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer? {
+        guard let address = patchbay_atomic_load_acquire(state), UInt(bitPattern: address) > 1 else { return nil }
+        return address
+    }
+
+    /// Where a `Value` goes after the two words at `state`.
+    static func address<Value>(
+        after state: UnsafeMutablePointer<UnsafeMutableRawPointer?>, for _: Value.Type
+    ) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(state + 2).alignedUp(toMultipleOf: MemoryLayout<Value>.alignment)
+    }
+
+    /// The words to allocate for a `Value` after the two: its size, and room to align it.
+    static func words<Value>(for _: Value.Type) -> Int {
+        let bytes = MemoryLayout<Value>.size + max(MemoryLayout<Value>.alignment - 8, 0)
+        return (bytes + 7) / 8
     }
 }

@@ -4,30 +4,37 @@
 /// The bindings are unretained: the activation the resolution holds keeps
 /// them (an ``Injectable`` type's binding is kept for the process). An array
 /// would retain and release each one, and check its buffer's uniqueness, on
-/// every factory a resolve runs.
+/// every factory a resolve runs. Each entry keeps its binding's storage's
+/// identity too, so the cycle check compares plain words and touches no binding.
 struct BindingPath {
-    private var bindings: UnsafeMutablePointer<Unmanaged<CompiledBinding>>
+    private struct Entry {
+        let binding: Unmanaged<CompiledBinding>
+        /// The binding's storage's identity: the instances it yields (see ``CompiledBinding/sharesInstance(with:)``).
+        let instances: ObjectIdentifier
+    }
+
+    private var entries: UnsafeMutablePointer<Entry>
     private var capacity = 16
     /// How many bindings are on the path.
     private(set) var count = 0
 
     init() {
-        bindings = .allocate(capacity: capacity)
+        entries = .allocate(capacity: capacity)
     }
 
     /// Frees the stack; call when its context goes.
-    func free() { bindings.deallocate() }
+    func free() { entries.deallocate() }
 
     var isEmpty: Bool { count == 0 }
 
     /// The innermost binding.
-    var last: CompiledBinding? { count == 0 ? nil : bindings[count - 1].takeUnretainedValue() }
+    var last: CompiledBinding? { count == 0 ? nil : entries[count - 1].binding.takeUnretainedValue() }
 
     /// Puts `binding` on the path while its factory runs.
     @inline(__always)
     mutating func push(_ binding: CompiledBinding) {
         if count == capacity { grow() }
-        bindings[count] = Unmanaged.passUnretained(binding)
+        entries[count] = Entry(binding: Unmanaged.passUnretained(binding), instances: binding.instanceIdentity)
         count += 1
     }
 
@@ -36,22 +43,23 @@ struct BindingPath {
     mutating func pop() { count -= 1 }
 
     private mutating func grow() {
-        let larger = UnsafeMutablePointer<Unmanaged<CompiledBinding>>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: bindings, count: count)
-        bindings.deallocate()
-        bindings = larger
+        let larger = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: entries, count: count)
+        entries.deallocate()
+        entries = larger
         capacity *= 2
     }
 
     /// Whether a binding on the path yields the same instance as `binding`
     /// (it, or one of its storage): a request for it now is a cycle.
+    @inline(__always)
     func holdsInstance(of binding: CompiledBinding) -> Bool {
-        for index in 0..<count where bindings[index].takeUnretainedValue().sharesInstance(with: binding) {
-            return true
-        }
+        guard count > 0 else { return false }
+        let instances = binding.instanceIdentity
+        for index in 0..<count where entries[index].instances == instances { return true }
         return false
     }
 
     /// The bindings, outermost first.
-    var all: [CompiledBinding] { (0..<count).map { bindings[$0].takeUnretainedValue() } }
+    var all: [CompiledBinding] { (0..<count).map { entries[$0].binding.takeUnretainedValue() } }
 }

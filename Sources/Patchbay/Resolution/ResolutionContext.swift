@@ -43,9 +43,6 @@ final class ResolutionContext {
 
     deinit { building.free() }
 
-    /// Whether a resolution is running in this context.
-    var isActive: Bool { container != nil }
-
     /// Starts a top-level resolution on this context's thread, which it is the
     /// innermost of until it ends. A resolution begun by a `Lazy` made in an
     /// earlier one passes that one's `graph` instances, to share those still alive.
@@ -293,6 +290,10 @@ extension CompiledBinding {
     /// so on a path the two count as one.
     @inline(__always)
     func sharesInstance(with other: CompiledBinding) -> Bool {
-        storage === other.storage
+        instanceIdentity == other.instanceIdentity
     }
+
+    /// The identity of the instances this binding yields: its storage's.
+    @inline(__always)
+    var instanceIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
 }

@@ -28,6 +28,7 @@ extension FactoryCatalog {
     ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
     ///   - type: The type the factory provides, usually a protocol: `(any Clock).self`.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one by default.
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product.
@@ -35,10 +36,11 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments = .all,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable () throws -> T
     ) {
-        addOrStop(Self.singleTypeDefinition(
+        addOrStop(environments: environments, Self.singleTypeDefinition(
             name, type, lifetime, specs: [], parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { _, memory in
                 let product = try make()
@@ -62,6 +64,7 @@ extension FactoryCatalog {
     ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
     ///   - type: The type the factory provides, usually a protocol: `(any UserRepository).self`.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one by default.
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependency.
@@ -69,11 +72,12 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments = .all,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (consuming Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(Dependency.self)
-        addOrStop(Self.singleTypeDefinition(
+        addOrStop(environments: environments, Self.singleTypeDefinition(
             name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { call, memory in
                 let product = try make(call.dependency(Dependency.self, specs: specs, index: 0))
@@ -100,6 +104,7 @@ extension FactoryCatalog {
     ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
     ///   - type: The type the factory provides, usually a protocol: `(any UserRepository).self`.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one by default.
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
@@ -107,11 +112,12 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments = .all,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (consuming First, consuming Second) throws -> T
     ) {
         let specs = Self.dependencySpecs(First.self, Second.self)
-        addOrStop(Self.singleTypeDefinition(
+        addOrStop(environments: environments, Self.singleTypeDefinition(
             name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { call, memory in
                 let product = try make(

@@ -34,6 +34,7 @@ extension FactoryCatalog {
     ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
     ///   - type: The type the factory provides, usually a protocol: `(any Clock).self`.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one by default.
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
@@ -41,6 +42,7 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments = .all,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (repeat each Dependency) throws -> T
     ) {
@@ -48,7 +50,7 @@ extension FactoryCatalog {
         // The closures call `make` themselves rather than through a shared
         // `produce` closure (as the other forms do): one closure layer fewer
         // on every transient this form builds, the most common kind.
-        addOrStop(Self.singleTypeDefinition(
+        addOrStop(environments: environments, Self.singleTypeDefinition(
             name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { call, memory in
                 var needs = call.dependencies
@@ -77,11 +79,12 @@ extension FactoryCatalog {
         provides type: T.Type,
         parameters: Parameters.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments = .all,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Parameters, repeat each Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(Self.singleType(
+        addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: specs, parameters: .of(parameters), argument: nil, file, line
         ) { call in
             var needs = call.dependencies
@@ -110,11 +113,12 @@ extension FactoryCatalog {
         provides type: T.Type,
         argument: Argument.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments = .all,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Argument, repeat each Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(Self.singleType(
+        addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: specs, parameters: nil, argument: TypeKey(argument), file, line
         ) { call in
             var needs = call.dependencies
@@ -129,11 +133,12 @@ extension FactoryCatalog {
         parameters: Parameters.Type,
         argument: Argument.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments = .all,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Parameters, Argument, repeat each Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(Self.singleType(
+        addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: specs, parameters: .of(parameters), argument: TypeKey(argument),
             file, line
         ) { call in
@@ -167,6 +172,7 @@ extension FactoryCatalog {
         product: Product.Type,
         provides types: repeat (each Provided).Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments = .all,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (repeat each Dependency) throws -> Product
     ) {
@@ -178,7 +184,7 @@ extension FactoryCatalog {
         } catch {
             fatalError(error.description)
         }
-        addOrStop(FactoryDefinition(
+        addOrStop(environments: environments, FactoryDefinition(
             name: name, provides: provided.types, dependencies: specs, defaultLifetime: lifetime,
             productTypeName: TypeKey.qualifiedName(of: product), productIsClass: TypeConformance.isClass(product),
             parameters: nil, argument: nil, registeredAt: location, buildInto: nil
@@ -198,10 +204,11 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         instance: T,
+        environments: FactoryEnvironments = .all,
         file: StaticString = #fileID, line: UInt = #line
     ) {
         let box = Instance<T>(instance)
-        addOrStop(Self.singleType(
+        addOrStop(environments: environments, Self.singleType(
             name, type, .singleton, specs: [], parameters: nil, argument: nil, file, line
         ) { _ in box.value })
     }
@@ -221,10 +228,11 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments = .all,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
-        addOrStop(Self.singleType(
+        addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: nil, parameters: nil, argument: nil, file, line
         ) { call in try make(Resolver(call: call)) })
     }
@@ -236,10 +244,11 @@ extension FactoryCatalog {
         provides type: T.Type,
         parameters: Parameters.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments = .all,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
-        addOrStop(Self.singleType(
+        addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: nil, parameters: .of(parameters), argument: nil, file, line
         ) { call in try make(Resolver(call: call)) })
     }

@@ -118,7 +118,8 @@ extension WiringDiff {
             case "|": escaped += "&#124;"
             case "`": escaped += "&#96;"
             case "\\": escaped += "&#92;"
-            case "*", "_", "[", "]", "~": escaped += "&#\(character.unicodeScalars.first!.value);"
+            // Emphasis, links, strike-through, and `$` that GitHub reads as math between two of them.
+            case "*", "_", "[", "]", "~", "$": escaped += "&#\(character.unicodeScalars.first!.value);"
             default: escaped.append(character)
             }
         }

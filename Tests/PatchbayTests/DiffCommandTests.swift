@@ -130,6 +130,30 @@ import Testing
         #expect(diff.summary == "7 differences (6 added, injector order changed)")
     }
 
+    @Test func aCollectionsElementsAreComparedInOrder() throws {
+        let old = try ManifestFolder(["production.json": CollectionTests.pluginsManifest])
+        let new = try ManifestFolder(["production.json": CollectionTests.pluginsManifest.replacingOccurrences(
+            of: #""rate": 5"#, with: #""rate": "${RATE:-7}""#)])
+        let differ = ManifestDiffer(catalog: Plugins.catalog())
+        let diff = try differ.diff(from: old.url, to: new.url, environment: "production")
+        let change = try #require(diff.changes.first)
+        // From primary, and from secondary, which has no elements of its own and falls back to primary's.
+        #expect(diff.changes.map(\.injector) == ["primary", "secondary"])
+        #expect(diff.changes[1].after?.servedFrom == "primary")
+        #expect(change.displayType == "[Plugin]" && change.injector == "primary")
+        #expect(change.after?.isCollection == true)
+        #expect(change.before?.bindings.map(\.factory) == ["audit-plugin", "metrics-plugin", "console-plugin"])
+        #expect(change.after?.bindings[1].parameters == .object(["rate": .string("${RATE:-7}")]))
+        #expect(diff.text().contains("""
+            [Plugin] from primary
+              - audit-plugin (singleton, from primary)
+              - metrics-plugin (transient, from primary) {"rate":5}
+              - console-plugin (transient, from primary)
+              + audit-plugin (singleton, from primary)
+              + metrics-plugin (transient, from primary) {"rate":"${RATE:-7}"}
+            """))
+    }
+
     // MARK: - Formats
 
     @Test func textFormat() {

@@ -180,6 +180,19 @@ import Testing
         #expect(report.diagnostics.first?.message.contains("it may be bound in every environment except 'production'") == true)
     }
 
+    @Test func anElementOfACollectionIsJudgedToo() throws {
+        let folder = try ManifestFolder(["production.json": """
+            { "format": 1, "bindings": [
+              { "collection": "Greeting", "factory": "real-greeting" },
+              { "collection": "Greeting", "factory": "debug-greeting", "injector": "secondary" }
+            ] }
+            """])
+        let verdicts = try Self.threeVerdicts(folder, environment: "production", catalog: Self.exceptCatalog(restricted: true))
+        #expect(verdicts.offline == ["environment-not-allowed 3:42 production.json"])
+        #expect(verdicts.live == verdicts.offline)
+        #expect(verdicts.activation == verdicts.offline)
+    }
+
     @Test func theOfflineCheckAgreesWithTheLiveOneWithAndWithoutTheField() throws {
         let folder = try ManifestFolder(["production.json": Self.greetingManifest])
         let file = folder.file("production.json")

@@ -25,7 +25,7 @@ extension FactoryCatalog {
     ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
     ///   - type: The type the factory provides, usually a protocol.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
-    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one by default.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one when `nil`.
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
@@ -33,7 +33,7 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
-        environments: FactoryEnvironments = .all,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (repeat each Dependency) async throws -> T
     ) {
@@ -52,7 +52,7 @@ extension FactoryCatalog {
         provides type: T.Type,
         parameters: Parameters.Type,
         lifetime: Lifetime? = nil,
-        environments: FactoryEnvironments = .all,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Parameters, repeat each Dependency) async throws -> T
     ) {

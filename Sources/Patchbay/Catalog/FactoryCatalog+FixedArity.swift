@@ -28,7 +28,7 @@ extension FactoryCatalog {
     ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
     ///   - type: The type the factory provides, usually a protocol: `(any Clock).self`.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
-    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one by default.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one when `nil`.
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product.
@@ -36,7 +36,7 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
-        environments: FactoryEnvironments = .all,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable () throws -> T
     ) {
@@ -64,7 +64,7 @@ extension FactoryCatalog {
     ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
     ///   - type: The type the factory provides, usually a protocol: `(any UserRepository).self`.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
-    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one by default.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one when `nil`.
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependency.
@@ -72,7 +72,7 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
-        environments: FactoryEnvironments = .all,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (consuming Dependency) throws -> T
     ) {
@@ -104,7 +104,7 @@ extension FactoryCatalog {
     ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
     ///   - type: The type the factory provides, usually a protocol: `(any UserRepository).self`.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
-    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one by default.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one when `nil`.
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
@@ -112,7 +112,7 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
-        environments: FactoryEnvironments = .all,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (consuming First, consuming Second) throws -> T
     ) {

@@ -34,7 +34,7 @@ extension FactoryCatalog {
     ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
     ///   - type: The type the factory provides, usually a protocol: `(any Clock).self`.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
-    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one by default.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one when `nil`.
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
@@ -42,7 +42,7 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
-        environments: FactoryEnvironments = .all,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (repeat each Dependency) throws -> T
     ) {
@@ -79,7 +79,7 @@ extension FactoryCatalog {
         provides type: T.Type,
         parameters: Parameters.Type,
         lifetime: Lifetime? = nil,
-        environments: FactoryEnvironments = .all,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Parameters, repeat each Dependency) throws -> T
     ) {
@@ -113,7 +113,7 @@ extension FactoryCatalog {
         provides type: T.Type,
         argument: Argument.Type,
         lifetime: Lifetime? = nil,
-        environments: FactoryEnvironments = .all,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Argument, repeat each Dependency) throws -> T
     ) {
@@ -133,7 +133,7 @@ extension FactoryCatalog {
         parameters: Parameters.Type,
         argument: Argument.Type,
         lifetime: Lifetime? = nil,
-        environments: FactoryEnvironments = .all,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Parameters, Argument, repeat each Dependency) throws -> T
     ) {
@@ -172,7 +172,7 @@ extension FactoryCatalog {
         product: Product.Type,
         provides types: repeat (each Provided).Type,
         lifetime: Lifetime? = nil,
-        environments: FactoryEnvironments = .all,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (repeat each Dependency) throws -> Product
     ) {
@@ -204,7 +204,7 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         instance: T,
-        environments: FactoryEnvironments = .all,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line
     ) {
         let box = Instance<T>(instance)
@@ -228,7 +228,7 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
-        environments: FactoryEnvironments = .all,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
@@ -244,7 +244,7 @@ extension FactoryCatalog {
         provides type: T.Type,
         parameters: Parameters.Type,
         lifetime: Lifetime? = nil,
-        environments: FactoryEnvironments = .all,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Resolver) throws -> T
     ) {

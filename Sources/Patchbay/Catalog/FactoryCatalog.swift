@@ -76,15 +76,17 @@ public struct FactoryCatalog: Sendable {
         definitions.append(definition)
     }
 
-    /// Adds a definition, bindable in `environments`; a mistake stops the program with the error's message.
+    /// Adds a definition, bindable in `environments` (every one when nil); a mistake stops the program
+    /// with the error's message. Optional, so that the registrations' default argument is a nil, which
+    /// costs each call site nothing, where `.all` was a call to its accessor in every registration an app compiles.
     @usableFromInline
-    mutating func addOrStop(environments: FactoryEnvironments = .all, _ definition: FactoryDefinition) {
+    mutating func addOrStop(environments: FactoryEnvironments? = nil, _ definition: FactoryDefinition) {
         do {
             try add(definition)
         } catch {
             fatalError(error.description)
         }
-        if !environments.isAll { environmentRules[definition.name] = environments }
+        if let environments, !environments.isAll { environmentRules[definition.name] = environments }
     }
 
     /// The environments the factory `name` may be bound in.

@@ -31,11 +31,20 @@ struct StorageModule: CatalogModule {
     }
 }
 
-/// Clocks, loggers, mailers and identifiers.
+/// Clocks, loggers, mailers and identifiers. The test doubles (a clock that
+/// never moves, a mailer that only keeps mail, identifiers anyone can guess)
+/// name the environments they are for: a staging or production manifest
+/// that binds one is refused by `patchbay check` and at start-up.
 struct InfrastructureModule: CatalogModule {
+    /// Where the test doubles may be bound.
+    static let testDoubles: FactoryEnvironments = ["development", "test"]
+
     func register(into catalog: inout FactoryCatalog) {
         catalog.register("system-clock", provides: (any Clock).self) { SystemClock() }
-        catalog.register("fixed-clock", provides: (any Clock).self, parameters: FixedClock.Options.self) { options in
+        catalog.register(
+            "fixed-clock", provides: (any Clock).self, parameters: FixedClock.Options.self,
+            environments: Self.testDoubles
+        ) { options in
             FixedClock(options: options)
         }
         catalog.register("console-logger", provides: (any Logger).self, parameters: ConsoleLogger.Options.self) {
@@ -46,11 +55,13 @@ struct InfrastructureModule: CatalogModule {
             (options: SMTPMailer.Options, logger: any Logger) in
             SMTPMailer(options: options, logger: logger)
         }
-        catalog.register("outbox-mailer", provides: (any Mailer).self, lifetime: .singleton) { OutboxMailer() }
+        catalog.register(
+            "outbox-mailer", provides: (any Mailer).self, lifetime: .singleton, environments: Self.testDoubles
+        ) { OutboxMailer() }
         catalog.register("uuid-ids", provides: (any IDGenerator).self) { UUIDGenerator() }
         catalog.register(
             "sequential-ids", provides: (any IDGenerator).self, parameters: SequentialIDGenerator.Options.self,
-            lifetime: .singleton
+            lifetime: .singleton, environments: Self.testDoubles
         ) { options in
             SequentialIDGenerator(options: options)
         }

@@ -112,7 +112,7 @@ let repositoryRoot = exampleManifests.deletingLastPathComponent()
         let folder = try ManifestFolder([
             "catalog.json": String(decoding: try FactoryCatalog.notes.describe().jsonData(), as: UTF8.self),
             // The example's entry point, NoteService, and its needs: 6 of the 11 factories.
-            "only.json": """
+            "development.json": """
                 { "format": 1, "bindings": [
                   { "protocol": "NoteService", "factory": "note-service" },
                   { "protocol": "NoteStore", "factory": "in-memory-store" },
@@ -128,7 +128,7 @@ let repositoryRoot = exampleManifests.deletingLastPathComponent()
         let strict = try runProduct("patchbay", ["check", "--strict", "."], in: folder.url)
         #expect(strict.status == 1)
         // A single file cannot see the other environments: no unused factory, nothing to fail on.
-        let single = try runProduct("patchbay", ["check", "--strict", "only.json"], in: folder.url)
+        let single = try runProduct("patchbay", ["check", "--strict", "development.json"], in: folder.url)
         #expect(single.status == 0 && single.stdout == "0 errors, 0 warnings in 1 manifest\n")
     }
 

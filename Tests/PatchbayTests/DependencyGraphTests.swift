@@ -23,7 +23,7 @@ struct DependencyGraphTests {
         Golden.expectMatches(graph.mermaid(), "graph-production.mmd")
         Golden.expectMatches(graph.dot(), "graph-production.dot")
         #expect(graph.injectors.map(\.name) == [.primary, .secondary])
-        #expect(graph.injectors.map(\.nodes.count) == [6, 5])
+        #expect(graph.injectors.map(\.nodes.count) == [6, 2])
         #expect(graph.unbound.isEmpty)
     }
 

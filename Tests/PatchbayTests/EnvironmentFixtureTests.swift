@@ -73,7 +73,7 @@ enum EnvironmentFixture: String, CaseIterable, Sendable, CustomTestStringConvert
         let result = try runProduct("patchbay", ["check", "--strict", "."], in: copy.url)
         #expect(result.status == 1)
         #expect(result.stdout == """
-            NotesKit/NotesCatalog.swift:50:1: warning: factory 'uuid-ids' is not bound by any of the 2 manifests in .; \
+            NotesKit/NotesCatalog.swift:50:1: warning: factory 'console-logger' is not bound by any of the 2 manifests in .; \
             bind it in the environment that needs it, or remove its registration [unused-factory]
             0 errors, 1 warning in 2 manifests
 

@@ -33,10 +33,10 @@ struct InspectCommandTests {
     }
 
     @Test func explainFindsCatalogJSONBesideTheManifestOrTakesOneNamed() {
-        let discovered = run(["explain", "--manifest", Self.production, "--injector=secondary", "Mailer"])
+        let discovered = run(["explain", "--manifest", Self.production, "--injector=secondary", "Logger"])
         let named = run(["explain", "--catalog", Self.manifests.appendingPathComponent("catalog.json").path,
-            "--manifest", Self.production, "--injector", "secondary", "Mailer"])
-        let live = run(["explain", "--manifest", Self.production, "--injector", "secondary", "Mailer"], catalog: .notes)
+            "--manifest", Self.production, "--injector", "secondary", "Logger"])
+        let live = run(["explain", "--manifest", Self.production, "--injector", "secondary", "Logger"], catalog: .notes)
         #expect(discovered.status == 0)
         #expect(discovered.standard.contains("served by:    secondary"))
         #expect(discovered.standard.contains("needs:        nothing"))

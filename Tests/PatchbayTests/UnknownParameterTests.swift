@@ -9,18 +9,19 @@ import PatchbayTools
 /// knows each parameter type's fields: a key outside them is `unknown-parameter`,
 /// at the key, from catalog.json, live and at activation alike.
 @Suite struct UnknownParameterTests {
-    /// The places of every diagnostic of `text` as `file`, checked with the live
+    /// The places of every diagnostic of `text` as development.json (whose test doubles
+    /// are allowed there), checked with the live
     /// catalog, with its description, and activated.
     static func verdicts(_ text: String, catalog: FactoryCatalog = .notes) throws
         -> (live: [String], offline: [String], activation: [String])
     {
-        let folder = try ManifestFolder(["app.json": text])
-        let (live, described) = try OneVerdictTests.bothChecks(of: [folder.file("app.json")], catalog: catalog)
+        let folder = try ManifestFolder(["development.json": text])
+        let (live, described) = try OneVerdictTests.bothChecks(of: [folder.file("development.json")], catalog: catalog)
         var activation: [String] = []
         do {
-            _ = try Container(catalog: catalog, manifestAt: folder.file("app.json"), loader: ManifestLoader(environment: [:]))
+            _ = try Container(catalog: catalog, manifestAt: folder.file("development.json"), loader: ManifestLoader(environment: [:]))
         } catch {
-            activation = error.diagnostics.map { "\($0.code) \($0.line):\($0.column) app.json" }.sorted()
+            activation = error.diagnostics.map { "\($0.code) \($0.line):\($0.column) development.json" }.sorted()
         }
         return (OneVerdictTests.places(live), OneVerdictTests.places(described), activation)
     }
@@ -42,12 +43,12 @@ import PatchbayTools
     @Test func aMisspelledKeyIsFoundAtTheKeyWithACorrection() throws {
         let text = Self.manifest(logger: #"{ "protocol": "Logger", "factory": "console-logger", "parameters": { "prefx": "[notes]" } }"#)
         let (line, column) = position(of: #""prefx""#, in: text)
-        let expected = ["unknown-parameter \(line):\(column) app.json"]
+        let expected = ["unknown-parameter \(line):\(column) development.json"]
         let verdicts = try Self.verdicts(text)
         #expect(verdicts.live.filter { !$0.hasPrefix("unused") } == expected)
         #expect(verdicts.offline == verdicts.live)
         #expect(verdicts.activation == expected)
-        let manifest = try ManifestLoader(environment: [:]).load(data: Data(text.utf8), file: "app.json")
+        let manifest = try ManifestLoader(environment: [:]).load(data: Data(text.utf8), file: "development.json")
         let diagnostic = try #require(ManifestValidator(catalog: .notes).validate(manifest).first)
         #expect(diagnostic.suggestion == "prefix")
         #expect(diagnostic.message.contains("parameter 'prefx' of binding Logger -> 'console-logger' is not a field of "
@@ -64,9 +65,9 @@ import PatchbayTools
         let (line, column) = position(of: #""prot""#, in: text)
         let verdicts = try Self.verdicts(text, catalog: .corpus)
         #expect(verdicts.live.filter { !$0.hasPrefix("unused") && !$0.hasPrefix("no-entry") }
-            == ["unknown-parameter \(line):\(column) app.json"])
+            == ["unknown-parameter \(line):\(column) development.json"])
         #expect(verdicts.offline == verdicts.live)
-        #expect(verdicts.activation == ["unknown-parameter \(line):\(column) app.json"])
+        #expect(verdicts.activation == ["unknown-parameter \(line):\(column) development.json"])
     }
 
     /// A dictionary reads the keys it finds, and `fixed-clock`'s options
@@ -103,7 +104,7 @@ import PatchbayTools
         let text = Self.manifest(logger: #"{ "protocol": "Logger", "factory": "json-logger" }"#, clock: clock)
         let (line, column) = position(of: #""yesterday""#, in: text)
         let verdicts = try Self.verdicts(text)
-        #expect(verdicts.activation == ["invalid-parameters \(line):\(column) app.json"])
+        #expect(verdicts.activation == ["invalid-parameters \(line):\(column) development.json"])
         #expect(verdicts.live.filter { !$0.hasPrefix("unused") } == verdicts.activation)
         // Only the app's own type knows a date from a word: catalog.json records a string.
         #expect(!verdicts.offline.contains { $0.hasPrefix("invalid-parameters") })

@@ -213,7 +213,7 @@ extension CatalogDescription.EntryPointDescription {
 extension CatalogDescription.Factory {
     enum CodingKeys: String, CodingKey {
         case name, provides, needs, defaultLifetime, productType, productIsClass, parameters, argument, registeredAt,
-            execution
+            execution, environments, exceptEnvironments
     }
 
     /// What stands in for a factory that is not an object, so the next keeps its index.
@@ -233,6 +233,8 @@ extension CatalogDescription.Factory {
         argument = try object.optional(.argument, problems)
         registeredAt = try object.optional(.registeredAt, problems)
         execution = try object.optionalChoice(.execution, problems)
+        environments = try object.optionalList(.environments, each: "", problems)
+        exceptEnvironments = try object.optionalList(.exceptEnvironments, each: "", problems)
     }
 }
 

@@ -96,12 +96,23 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         /// `main-actor` or `async` when its closure is one; absent for a
         /// nonisolated, synchronous factory (and in descriptions written before).
         package var execution: FactoryExecution?
+        /// The only environments a manifest may bind it in; absent for any
+        /// (and in descriptions written before format 3).
+        package var environments: [String]?
+        /// The environments a manifest may not bind it in; absent for none.
+        package var exceptEnvironments: [String]?
+
+        /// The environments a manifest may bind it in, as registered.
+        package var environmentRule: FactoryEnvironments {
+            if let environments { return .only(environments) }
+            return exceptEnvironments.map { .except($0) } ?? .all
+        }
 
         /// Creates a factory description.
         package init(
             name: String, provides: [String], needs: [Need]?, defaultLifetime: Lifetime? = nil,
             productType: String, productIsClass: Bool?, parameters: Parameters? = nil, argument: String? = nil,
-            registeredAt: String? = nil, execution: FactoryExecution? = nil
+            registeredAt: String? = nil, execution: FactoryExecution? = nil, environments: FactoryEnvironments = .all
         ) {
             self.name = name
             self.provides = provides
@@ -113,6 +124,8 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
             self.argument = argument
             self.registeredAt = registeredAt
             self.execution = execution
+            self.environments = environments.allowed
+            self.exceptEnvironments = environments.excluded.isEmpty ? nil : environments.excluded
         }
     }
 
@@ -196,8 +209,11 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
     /// The format this build writes and reads (`unsupported-catalog-version`
     /// for any other): 2 since descriptions record
     /// entry points, so a description without them is refused as out of date
-    /// rather than checked without the entry-point rule.
-    package static let currentVersion = 2
+    /// rather than checked without the entry-point rule; 3 since they record
+    /// the environments a factory may be bound in, so that a build that
+    /// would ignore them (and pass a test double in production) refuses the
+    /// description rather than misjudging it.
+    package static let currentVersion = 3
 
     /// How an app refreshes its description, for messages that find one out of date.
     package static func howToRegenerate(_ file: String) -> String {
@@ -237,7 +253,10 @@ extension FactoryCatalog {
         return CatalogDescription(
             types: types.map { CatalogDescription.TypeName(qualified: $0.qualifiedName, name: $0.name) }
                 .sorted { $0.qualified < $1.qualified },
-            factories: definitions.map { CatalogDescription.Factory($0, withPlace: true, decoding: parameterDecoding) }
+            factories: definitions.map {
+                CatalogDescription.Factory(
+                    $0, withPlace: true, decoding: parameterDecoding, environments: environments(ofFactory: $0.name))
+            }
                 .sorted { $0.name < $1.name },
             parameterDecoding: parameterDecoding == .default ? nil : parameterDecoding,
             entryPoints: entryPoints.map {
@@ -249,7 +268,10 @@ extension FactoryCatalog {
 
 extension CatalogDescription.Factory {
     /// What the description says of a registered factory; `withPlace` adds where it was registered.
-    init(_ definition: FactoryDefinition, withPlace: Bool, decoding: ParameterDecoding) {
+    init(
+        _ definition: FactoryDefinition, withPlace: Bool, decoding: ParameterDecoding,
+        environments: FactoryEnvironments = .all
+    ) {
         self.init(
             name: definition.name,
             provides: definition.provides.map(\.key.qualifiedName),
@@ -260,6 +282,7 @@ extension CatalogDescription.Factory {
             parameters: definition.parameters.map { $0.described(for: decoding) },
             argument: definition.argument?.qualifiedName,
             registeredAt: withPlace ? definition.registeredAt.description : nil,
-            execution: definition.execution == .synchronous ? nil : definition.execution)
+            execution: definition.execution == .synchronous ? nil : definition.execution,
+            environments: environments)
     }
 }

@@ -25,6 +25,7 @@ extension FactoryCatalog {
     ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
     ///   - type: The type the factory provides, usually a protocol.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one when `nil`.
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
@@ -32,11 +33,12 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (repeat each Dependency) async throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(Self.asyncDefinition(name, type, lifetime, specs: specs, parameters: nil, file, line) { call in
+        addOrStop(environments: environments, Self.asyncDefinition(name, type, lifetime, specs: specs, parameters: nil, file, line) { call in
             var needs = call.dependencies
             let dependencies = (repeat try await needs.next((each Dependency).self, specs))
             return try await make(repeat each dependencies)
@@ -50,11 +52,12 @@ extension FactoryCatalog {
         provides type: T.Type,
         parameters: Parameters.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Parameters, repeat each Dependency) async throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(Self.asyncDefinition(
+        addOrStop(environments: environments, Self.asyncDefinition(
             name, type, lifetime, specs: specs, parameters: .of(parameters), file, line
         ) { call in
             var needs = call.dependencies

@@ -33,6 +33,7 @@ extension FactoryCatalog {
     ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
     ///   - type: The type the factory provides, usually a protocol: `(any Clock).self`.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one when `nil`.
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product.
@@ -41,10 +42,13 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable () throws -> T
     ) {
-        register(name, provides: type, lifetime: lifetime, file: file, line: line, collection: .of(T.self), make: make)
+        register(
+            name, provides: type, lifetime: lifetime, environments: environments, file: file, line: line,
+            collection: .of(T.self), make: make)
     }
 
     /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
@@ -53,11 +57,12 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime?,
+        environments: FactoryEnvironments?,
         file: StaticString, line: UInt,
         collection: CollectionMaker,
         make: @escaping @Sendable () throws -> T
     ) {
-        addOrStop(Self.singleTypeDefinition(
+        addOrStop(environments: environments, Self.singleTypeDefinition(
             name, type, lifetime, specs: [], parameters: nil, argument: nil, file, line, collection: collection,
             buildInto: { _, memory in
                 memory.assumingMemoryBound(to: T.self).initialize(to: try make())
@@ -80,6 +85,7 @@ extension FactoryCatalog {
     ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
     ///   - type: The type the factory provides, usually a protocol: `(any UserRepository).self`.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one when `nil`.
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependency.
@@ -88,10 +94,13 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (consuming Dependency) throws -> T
     ) {
-        register(name, provides: type, lifetime: lifetime, file: file, line: line, collection: .of(T.self), make: make)
+        register(
+            name, provides: type, lifetime: lifetime, environments: environments, file: file, line: line,
+            collection: .of(T.self), make: make)
     }
 
     /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
@@ -100,12 +109,13 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime?,
+        environments: FactoryEnvironments?,
         file: StaticString, line: UInt,
         collection: CollectionMaker,
         make: @escaping @Sendable (consuming Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(Dependency.self)
-        addOrStop(Self.singleTypeDefinition(
+        addOrStop(environments: environments, Self.singleTypeDefinition(
             name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: collection,
             buildInto: { call, memory in
                 memory.assumingMemoryBound(to: T.self).initialize(
@@ -132,6 +142,7 @@ extension FactoryCatalog {
     ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
     ///   - type: The type the factory provides, usually a protocol: `(any UserRepository).self`.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one when `nil`.
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
@@ -140,10 +151,13 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (consuming First, consuming Second) throws -> T
     ) {
-        register(name, provides: type, lifetime: lifetime, file: file, line: line, collection: .of(T.self), make: make)
+        register(
+            name, provides: type, lifetime: lifetime, environments: environments, file: file, line: line,
+            collection: .of(T.self), make: make)
     }
 
     /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
@@ -152,12 +166,13 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime?,
+        environments: FactoryEnvironments?,
         file: StaticString, line: UInt,
         collection: CollectionMaker,
         make: @escaping @Sendable (consuming First, consuming Second) throws -> T
     ) {
         let specs = Self.dependencySpecs(First.self, Second.self)
-        addOrStop(Self.singleTypeDefinition(
+        addOrStop(environments: environments, Self.singleTypeDefinition(
             name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: collection,
             buildInto: { call, memory in
                 memory.assumingMemoryBound(to: T.self).initialize(

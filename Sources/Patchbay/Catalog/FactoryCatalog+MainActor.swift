@@ -32,6 +32,7 @@ extension FactoryCatalog {
     ///   - type: The type the factory provides.
     ///   - mainActor: `MainActor.self`: where the closure runs.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one when `nil`.
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies, on the main actor.
@@ -40,11 +41,12 @@ extension FactoryCatalog {
         provides type: T.Type,
         on mainActor: MainActor.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @MainActor @Sendable (repeat each Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(Self.mainActorDefinition(
+        addOrStop(environments: environments, Self.mainActorDefinition(
             name, type, lifetime, specs: specs, parameters: nil, file, line
         ) { call in
             var needs = call.dependencies
@@ -60,11 +62,12 @@ extension FactoryCatalog {
         parameters: Parameters.Type,
         on mainActor: MainActor.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @MainActor @Sendable (Parameters, repeat each Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(Self.mainActorDefinition(
+        addOrStop(environments: environments, Self.mainActorDefinition(
             name, type, lifetime, specs: specs, parameters: .of(parameters), file, line
         ) { call in
             var needs = call.dependencies

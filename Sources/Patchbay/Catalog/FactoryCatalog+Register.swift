@@ -38,6 +38,7 @@ extension FactoryCatalog {
     ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
     ///   - type: The type the factory provides, usually a protocol: `(any Clock).self`.
     ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one when `nil`.
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
@@ -46,10 +47,13 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (repeat each Dependency) throws -> T
     ) {
-        register(name, provides: type, lifetime: lifetime, file: file, line: line, collection: .of(T.self), make: make)
+        register(
+            name, provides: type, lifetime: lifetime, environments: environments, file: file, line: line,
+            collection: .of(T.self), make: make)
     }
 
     /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
@@ -58,6 +62,7 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime?,
+        environments: FactoryEnvironments?,
         file: StaticString, line: UInt,
         collection: CollectionMaker,
         make: @escaping @Sendable (repeat each Dependency) throws -> T
@@ -66,7 +71,7 @@ extension FactoryCatalog {
         // The closures call `make` themselves rather than through a shared
         // `produce` closure (as the other forms do): one closure layer fewer
         // on every transient this form builds, the most common kind.
-        addOrStop(Self.singleTypeDefinition(
+        addOrStop(environments: environments, Self.singleTypeDefinition(
             name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: collection,
             buildInto: { call, memory in
                 var needs = call.dependencies
@@ -96,12 +101,13 @@ extension FactoryCatalog {
         provides type: T.Type,
         parameters: Parameters.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Parameters, repeat each Dependency) throws -> T
     ) {
         register(
-            name, provides: type, parameters: parameters, lifetime: lifetime, file: file, line: line, collection:
-            .of(T.self), make: make)
+            name, provides: type, parameters: parameters, lifetime: lifetime, environments: environments, file: file,
+            line: line, collection: .of(T.self), make: make)
     }
 
     /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
@@ -111,12 +117,13 @@ extension FactoryCatalog {
         provides type: T.Type,
         parameters: Parameters.Type,
         lifetime: Lifetime?,
+        environments: FactoryEnvironments?,
         file: StaticString, line: UInt,
         collection: CollectionMaker,
         make: @escaping @Sendable (Parameters, repeat each Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(Self.singleType(
+        addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: specs, parameters: .of(parameters), argument: nil, file, line,
             collection: collection
         ) { call in
@@ -147,12 +154,13 @@ extension FactoryCatalog {
         provides type: T.Type,
         argument: Argument.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Argument, repeat each Dependency) throws -> T
     ) {
         register(
-            name, provides: type, argument: argument, lifetime: lifetime, file: file, line: line, collection:
-            .of(T.self), make: make)
+            name, provides: type, argument: argument, lifetime: lifetime, environments: environments, file: file,
+            line: line, collection: .of(T.self), make: make)
     }
 
     /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
@@ -162,12 +170,13 @@ extension FactoryCatalog {
         provides type: T.Type,
         argument: Argument.Type,
         lifetime: Lifetime?,
+        environments: FactoryEnvironments?,
         file: StaticString, line: UInt,
         collection: CollectionMaker,
         make: @escaping @Sendable (Argument, repeat each Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(Self.singleType(
+        addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: specs, parameters: nil, argument: TypeKey(argument), file, line,
             collection: collection
         ) { call in
@@ -184,12 +193,13 @@ extension FactoryCatalog {
         parameters: Parameters.Type,
         argument: Argument.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Parameters, Argument, repeat each Dependency) throws -> T
     ) {
         register(
-            name, provides: type, parameters: parameters, argument: argument, lifetime: lifetime, file: file, line:
-            line, collection: .of(T.self), make: make)
+            name, provides: type, parameters: parameters, argument: argument, lifetime: lifetime,
+            environments: environments, file: file, line: line, collection: .of(T.self), make: make)
     }
 
     /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
@@ -200,12 +210,13 @@ extension FactoryCatalog {
         parameters: Parameters.Type,
         argument: Argument.Type,
         lifetime: Lifetime?,
+        environments: FactoryEnvironments?,
         file: StaticString, line: UInt,
         collection: CollectionMaker,
         make: @escaping @Sendable (Parameters, Argument, repeat each Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(Self.singleType(
+        addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: specs, parameters: .of(parameters), argument: TypeKey(argument),
             file, line, collection: collection
         ) { call in
@@ -239,6 +250,7 @@ extension FactoryCatalog {
         product: Product.Type,
         provides types: repeat (each Provided).Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (repeat each Dependency) throws -> Product
     ) {
@@ -250,7 +262,7 @@ extension FactoryCatalog {
         } catch {
             fatalError(error.description)
         }
-        addOrStop(FactoryDefinition(
+        addOrStop(environments: environments, FactoryDefinition(
             name: name, provides: provided.types, dependencies: specs, defaultLifetime: lifetime,
             productTypeName: TypeKey.qualifiedName(of: product), productIsClass: TypeConformance.isClass(product),
             parameters: nil, argument: nil, registeredAt: location, buildInto: nil
@@ -271,9 +283,12 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         instance: T,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        register(name, provides: type, instance: instance, file: file, line: line, collection: .of(T.self))
+        register(
+            name, provides: type, instance: instance, environments: environments, file: file, line: line,
+            collection: .of(T.self))
     }
 
     /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
@@ -282,11 +297,12 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         instance: T,
+        environments: FactoryEnvironments?,
         file: StaticString, line: UInt,
         collection: CollectionMaker
     ) {
         let box = Instance<T>(instance)
-        addOrStop(Self.singleType(
+        addOrStop(environments: environments, Self.singleType(
             name, type, .singleton, specs: [], parameters: nil, argument: nil, file, line, collection: collection
         ) { _ in box.value })
     }
@@ -307,11 +323,13 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
         registerResolving(
-            name, provides: type, lifetime: lifetime, file: file, line: line, collection: .of(T.self), make: make)
+            name, provides: type, lifetime: lifetime, environments: environments, file: file, line: line,
+            collection: .of(T.self), make: make)
     }
 
     /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
@@ -320,11 +338,12 @@ extension FactoryCatalog {
         _ name: String,
         provides type: T.Type,
         lifetime: Lifetime?,
+        environments: FactoryEnvironments?,
         file: StaticString, line: UInt,
         collection: CollectionMaker,
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
-        addOrStop(Self.singleType(
+        addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: nil, parameters: nil, argument: nil, file, line, collection: collection
         ) { call in try make(Resolver(call: call)) })
     }
@@ -337,12 +356,13 @@ extension FactoryCatalog {
         provides type: T.Type,
         parameters: Parameters.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
         registerResolving(
-            name, provides: type, parameters: parameters, lifetime: lifetime, file: file, line: line, collection:
-            .of(T.self), make: make)
+            name, provides: type, parameters: parameters, lifetime: lifetime, environments: environments, file: file,
+            line: line, collection: .of(T.self), make: make)
     }
 
     /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
@@ -352,11 +372,12 @@ extension FactoryCatalog {
         provides type: T.Type,
         parameters: Parameters.Type,
         lifetime: Lifetime?,
+        environments: FactoryEnvironments?,
         file: StaticString, line: UInt,
         collection: CollectionMaker,
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
-        addOrStop(Self.singleType(
+        addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: nil, parameters: .of(parameters), argument: nil, file, line,
             collection: collection
         ) { call in try make(Resolver(call: call)) })

@@ -31,6 +31,11 @@ public struct FactoryCatalog: Sendable {
     /// The types the app resolves itself, in the order declared (see ``entryPoint(_:from:optional:fileID:line:)``).
     var entryPoints: [EntryPoint] = []
 
+    /// The environments each factory that names some may be bound in, by
+    /// factory name: kept apart from the definitions, which activation
+    /// copies, since most factories name none.
+    private(set) var environmentRules: [String: FactoryEnvironments] = [:]
+
     /// Creates an empty catalog.
     public init() {}
 
@@ -71,14 +76,22 @@ public struct FactoryCatalog: Sendable {
         definitions.append(definition)
     }
 
-    /// Adds a definition; a mistake stops the program with the error's message.
+    /// Adds a definition, bindable in `environments` (every one when nil); a mistake stops the program
+    /// with the error's message. Optional, so that the registrations' default argument is a nil, which
+    /// costs each call site nothing, where `.all` was a call to its accessor in every registration an app compiles.
     @usableFromInline
-    mutating func addOrStop(_ definition: FactoryDefinition) {
+    mutating func addOrStop(environments: FactoryEnvironments? = nil, _ definition: FactoryDefinition) {
         do {
             try add(definition)
         } catch {
             fatalError(error.description)
         }
+        if let environments, !environments.isAll { environmentRules[definition.name] = environments }
+    }
+
+    /// The environments the factory `name` may be bound in.
+    public func environments(ofFactory name: String) -> FactoryEnvironments {
+        environmentRules[name] ?? .all
     }
 }
 

@@ -92,6 +92,8 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let needsMainActor: Self = "needs-main-actor"
     /// A type the app resolves itself (an entry point the catalog declares) that no injector searched binds.
     public static let unboundEntryPoint: Self = "unbound-entry-point"
+    /// A binding names a factory registered for other environments than the manifest's (``FactoryEnvironments``).
+    public static let environmentNotAllowed: Self = "environment-not-allowed"
     /// A parameter key that the factory's parameter type does not read.
     public static let unknownParameter: Self = "unknown-parameter"
     /// Warning: the catalog declares no entry points, so the check cannot prove that the app's own requests are bound.

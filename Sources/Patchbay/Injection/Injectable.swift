@@ -24,7 +24,7 @@
 /// registered. For the same reason a factory's typed dependency is checked
 /// against the manifest like any other and must be bound: `patchbay check`
 /// sees every typed need. Resolve an `Injectable` by hand where a factory
-/// needs one (``FactoryCatalog/registerResolving(_:provides:lifetime:file:line:make:)``).
+/// needs one (``FactoryCatalog/registerResolving(_:provides:lifetime:environments:file:line:make:)``).
 public protocol Injectable: SendableMetatype {
     /// Builds the value, resolving what it needs through `resolver`.
     /// - Throws: Any error; a ``ResolutionError`` from `resolver` is passed on.

@@ -79,6 +79,11 @@ struct BindingParameters: Sendable, Hashable {
         (try? JSONDecoder().decode(JSONValue.self, from: json)) ?? .object([:])
     }
 
+    /// The parameters as the file wrote them, before any replacement.
+    var writtenValue: JSONValue {
+        (try? JSONDecoder().decode(JSONValue.self, from: place.bytes)) ?? .object([:])
+    }
+
     static func == (lhs: BindingParameters, rhs: BindingParameters) -> Bool {
         (lhs.place.layout === rhs.place.layout && lhs.place.node == rhs.place.node
             && lhs.replacements == rhs.replacements) || lhs.value == rhs.value

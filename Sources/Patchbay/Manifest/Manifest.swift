@@ -36,6 +36,24 @@ public struct Manifest: Sendable, Hashable {
 
     /// Where the top-level keys stand, for diagnostics about them.
     package var origin: SourceOrigin?
+
+    /// Whether ``environment`` is a parent's, under `extends`, the file loaded first naming none.
+    package var environmentIsInherited = false
+
+    /// The environment the manifest is judged as by each factory's
+    /// ``FactoryEnvironments``: the `environment` the file loaded first
+    /// names, else the environment it is loaded as, its file's name
+    /// (`production` for `Manifests/production.json`). A parent's
+    /// `environment` never counts: a shared `base.json` is judged as each
+    /// file that extends it. Nil for a manifest made in code (or read from
+    /// bytes as `<memory>`) that names none, which no rule judges.
+    package var judgedEnvironment: String? {
+        if !environmentIsInherited, let environment { return environment }
+        guard file != "<memory>", let name = file.split(separator: "/").last, name.hasSuffix(".json"),
+            name.count > ".json".count
+        else { return nil }
+        return String(name.dropLast(".json".count))
+    }
 }
 
 /// One entry of a manifest's `bindings`: "serve `protocol` with `factory`",
@@ -103,6 +121,13 @@ public struct Binding: Sendable, Hashable {
     /// The parameters as read, with where each value stands; what is
     /// decoded, and what ``parameters`` shows without positions.
     var parameterSource: BindingParameters?
+
+    /// The `parameters` as the file wrote them, before `${...}` interpolation
+    /// (`"${PORT:-5432}"` stays a string): what `patchbay diff` compares, so
+    /// that a comparison never depends on the environment it runs in.
+    public var writtenParameters: JSONValue? {
+        parameterSource.map(\.writtenValue)
+    }
 
     /// Where the binding stands in its file.
     package var origin: SourceOrigin?

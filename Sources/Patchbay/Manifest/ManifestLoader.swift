@@ -159,7 +159,13 @@ public struct ManifestLoader: Sendable {
             merged.file = child.file
             merged.origin = child.origin
             merged.extends = child.extends
-            merged.environment = child.environment ?? merged.environment
+            if let own = child.environment {
+                merged.environment = own
+                merged.environmentIsInherited = false
+            } else if merged.environment != nil {
+                // Shown as the label (explain), never judged as the child's environment.
+                merged.environmentIsInherited = true
+            }
             merged.injectors = child.injectors ?? merged.injectors
             merged.format = child.format
         }

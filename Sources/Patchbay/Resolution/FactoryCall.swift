@@ -90,7 +90,7 @@ struct DependencyCursor {
     }
 }
 
-/// What a factory registered with ``FactoryCatalog/registerResolving(_:provides:lifetime:file:line:make:)``
+/// What a factory registered with ``FactoryCatalog/registerResolving(_:provides:lifetime:environments:file:line:make:)``
 /// resolves its dependencies through, by hand.
 ///
 /// It resolves from the injector that served the factory, with the same

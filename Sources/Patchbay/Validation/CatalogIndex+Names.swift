@@ -98,7 +98,11 @@ extension CatalogIndex {
     package func factory(named name: String) -> CatalogDescription.Factory? {
         guard let offset = factoryOffset(named: name) else { return nil }
         switch source {
-        case .live(let catalog): return CatalogDescription.Factory(catalog.definitions[offset], withPlace: true, decoding: catalog.parameterDecoding)
+        case .live(let catalog):
+            let definition = catalog.definitions[offset]
+            return CatalogDescription.Factory(
+                definition, withPlace: true, decoding: catalog.parameterDecoding,
+                environments: catalog.environments(ofFactory: definition.name))
         case .description(let description): return description.factories[offset]
         }
     }

@@ -73,6 +73,10 @@ package struct CatalogIndex: Sendable {
     private(set) var needs: [Need] = []
     /// The types the app resolves itself, in the order declared.
     private(set) var entryPoints: [EntryPoint] = []
+    /// The environments a factory may be bound in, by place in ``factories``,
+    /// for the factories that name some: most catalogs have none, and a
+    /// binding then pays one check of an empty table.
+    private(set) var environmentRules: [Int: FactoryEnvironments] = [:]
     private var factoryOffsets: NameTable<Int>
     private var typesByShortName: NameTable<InlineList<TypeID>>
     /// Qualified name -> type: made when first asked for (a manifest that
@@ -124,6 +128,9 @@ package struct CatalogIndex: Sendable {
                 defaultLifetime: definition.defaultLifetime, productIsClass: definition.productIsClass,
                 takesParameters: definition.parameters != nil, execution: definition.execution))
         }
+        for (name, rule) in catalog.environmentRules {
+            if let offset = factoryOffsets[name] { environmentRules[offset] = rule }
+        }
         for entry in catalog.entryPoints {
             entryPoints.append(EntryPoint(
                 type: intern(entry.key), injector: entry.injector, isOptional: entry.isOptional,
@@ -166,6 +173,8 @@ package struct CatalogIndex: Sendable {
                 argument: factory.argument.map { intern($0, short: nil) }, defaultLifetime: factory.defaultLifetime,
                 productIsClass: factory.productIsClass, takesParameters: factory.parameters != nil,
                 execution: factory.execution ?? .synchronous))
+            let rule = factory.environmentRule
+            if !rule.isAll { environmentRules[offset] = rule }
         }
         for entry in description.entryPoints ?? [] {
             entryPoints.append(EntryPoint(

@@ -34,6 +34,7 @@ import Foundation
 /// | 2 | `unknown-protocol`, `ambiguous-protocol` | the protocol name means one catalog type | `boundType(of:in:)`, ManifestValidator.swift |
 /// | 3 | `unknown-factory` | the factory is in the catalog | `factoryOffset`, ManifestValidator.swift |
 /// | 4 | `factory-does-not-provide` | the factory provides the bound type | `providedOffset`, ManifestValidator.swift |
+/// | 4a | `environment-not-allowed` | the factory may be bound in the manifest's environment | `checkEnvironmentAllows`, EnvironmentRule.swift |
 /// | 5 | `weak-value-type`, `weak-unchecked` (a note) | a `weak` binding's factory makes a class instance, or a note when only its first value can tell | `checkWeakNeedsAClass`, ManifestValidator.swift |
 /// | 6 | `invalid-parameters`, `unknown-parameter` | `parameters` fit the factory's parameter type, and name only keys it reads | `checkParameters`, then `ParameterCheck`, ParameterCheck.swift |
 /// | 7 | `collection-element-takes-argument` | an element's factory takes no resolve-time argument | `checkElementTakesNoArgument`, ManifestValidator+Collections.swift |
@@ -259,13 +260,15 @@ package struct ValidationRun {
             // its lifetime and parameters are judged once it names the right ones.
             var checksPass = false
             var parameters: DecodedParameters?
-            if let factory, provided != nil {
+            if let factory, provided != nil, let type {
+                let allowedHere = catalog.environmentRules.isEmpty
+                    || checkEnvironmentAllows(binding, factory: factory, type: type, in: catalog)
                 let lifetimeFits = checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
                 parameters = checkParameters(of: binding, factory: factory, in: catalog)
                 let servable = bindsSingle
                     || (checkElementTakesNoArgument(binding, factory: factory, in: catalog)
                         && checkElementIsNotAsync(binding, factory: factory, in: catalog))
-                checksPass = lifetimeFits && parameters != nil && servable
+                checksPass = allowedHere && lifetimeFits && parameters != nil && servable
             } else {
                 anyUnknownToCatalog = true
                 if let type, bindsSingle { brokenTypes.insert(type) }

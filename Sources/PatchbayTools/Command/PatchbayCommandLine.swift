@@ -1,7 +1,7 @@
 import Foundation
 import Patchbay
 
-/// The `patchbay` command: `check`, `explain`, `graph` and `schema`, as a
+/// The `patchbay` command: `check`, `diff`, `explain`, `graph` and `schema`, as a
 /// library so an app can expose the same subcommands from its own executable
 /// with its live catalog (then `parameters` are decoded with their real types):
 ///
@@ -99,6 +99,13 @@ public struct PatchbayCommandLine: Sendable {
                     output.error("Error: \(problem.description)\n\n" + checkUsage)
                     return 2
                 }
+            case "diff":
+                do {
+                    return try diff(rest, output)
+                } catch let problem as CommandArguments.Problem {
+                    output.error("Error: \(problem.description)\n\n" + diffUsage)
+                    return 2
+                }
             case "explain", "graph", "schema":
                 do {
                     return try inspect(subcommand, rest, output)
@@ -114,7 +121,7 @@ public struct PatchbayCommandLine: Sendable {
                 output.standard(usage)
                 return 0
             default:
-                let known = ["check", "explain", "graph", "schema"]
+                let known = ["check", "diff", "explain", "graph", "schema"]
                 let suggestion = EditDistance.suggestions(for: subcommand, among: known).first
                 throw CommandArguments.Problem(description: "unknown subcommand '\(subcommand)'"
                     + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
@@ -145,6 +152,7 @@ public struct PatchbayCommandLine: Sendable {
 
         SUBCOMMANDS:
           check     Validate manifests (files or folders) and report every problem.
+          diff      Compare the effective wiring of two environments, or of one in two folders.
           explain   Show how a type resolves under a manifest, and what its factory needs.
           graph     Print a manifest's dependency graph as Mermaid or Graphviz DOT.
           schema    Print a JSON Schema for manifests (with a catalog: its legal names).\(catalog == nil ? "" : """

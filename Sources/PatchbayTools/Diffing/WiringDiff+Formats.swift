@@ -1,0 +1,133 @@
+import Foundation
+import Patchbay
+
+// The three faces of a comparison: text for a terminal, Markdown for a
+// pull-request comment, JSON for tools. Names and parameters come from
+// manifests, which may be a pull request's own: text escapes control
+// characters, and Markdown puts every such value in an HTML code element
+// with its special characters escaped, so no manifest can write into the
+// comment's layout (a `|` ending a table cell, a link, a heading).
+
+extension WiringDiff {
+    /// For a terminal: the two sides, then each difference with what each side serves.
+    ///
+    ///     --- staging (Manifests/staging.json)
+    ///     +++ production (Manifests/production.json)
+    ///     Clock from secondary
+    ///       - fixed-clock (transient, from secondary) {"iso8601":"2026-01-01T09:00:00Z"}
+    ///       + system-clock (singleton, from primary)
+    ///     1 difference (1 changed)
+    public func text() -> String {
+        var lines = ["--- \(from.label) (\(from.file))", "+++ \(to.label) (\(to.file))"]
+        if from.injectors != to.injectors {
+            lines.append("injectors")
+            lines.append("  - " + from.injectors.joined(separator: ", "))
+            lines.append("  + " + to.injectors.joined(separator: ", "))
+        }
+        for change in changes {
+            lines.append("\(change.displayType) from \(change.injector)")
+            lines += Self.lines(of: change.before).map { "  - " + $0 }
+            lines += Self.lines(of: change.after).map { "  + " + $0 }
+        }
+        lines.append(summary)
+        return lines.map(\.escapingControlCharacters).joined(separator: "\n") + "\n"
+    }
+
+    /// For a pull-request comment: a heading, then a table of the differences.
+    public func markdown() -> String {
+        var text = "### Wiring: " + Self.code(from.label) + " → " + Self.code(to.label) + "\n\n"
+        text += "Compared " + Self.code(from.file) + " with " + Self.code(to.file)
+            + " after `extends`; parameters as written. " + summary.capitalizedFirst + ".\n"
+        guard !isEqual else { return text }
+        text += "\n| Type | Requested from | " + Self.code(from.label) + " | " + Self.code(to.label) + " |\n"
+        text += "|---|---|---|---|\n"
+        if from.injectors != to.injectors {
+            text += "| *injector order* | | " + Self.code(from.injectors.joined(separator: ", ")) + " | "
+                + Self.code(to.injectors.joined(separator: ", ")) + " |\n"
+        }
+        for change in changes {
+            let cells = [change.before, change.after].map { entry in
+                entry == nil ? "*not served*" : Self.lines(of: entry).map(Self.code).joined(separator: "<br>")
+            }
+            text += "| " + Self.code(change.displayType) + " | " + Self.code(change.injector) + " | "
+                + cells.joined(separator: " | ") + " |\n"
+        }
+        return text
+    }
+
+    /// For tools: both sides' files and injectors, and each difference with both sides' entries.
+    public func jsonData() -> Data {
+        struct Side: Encodable {
+            let label: String, file: String, injectors: [String]
+        }
+        struct Served: Encodable {
+            let factory: String, lifetime: String, parameters: JSONValue?
+        }
+        struct Entry: Encodable {
+            let servedFrom: String, collection: Bool, bindings: [Served]
+        }
+        struct Difference: Encodable {
+            let type: String, displayType: String, injector: String, change: String
+            let from: Entry?, to: Entry?
+        }
+        struct Document: Encodable {
+            let from: Side, to: Side, equal: Bool, summary: String, differences: [Difference]
+        }
+        func entry(_ entry: Wiring.Entry?) -> Entry? {
+            entry.map {
+                Entry(servedFrom: $0.servedFrom, collection: $0.isCollection, bindings: $0.bindings.map {
+                    Served(factory: $0.factory, lifetime: $0.lifetime, parameters: $0.parameters)
+                })
+            }
+        }
+        let document = Document(
+            from: Side(label: from.label, file: from.file, injectors: from.injectors),
+            to: Side(label: to.label, file: to.file, injectors: to.injectors),
+            equal: isEqual, summary: summary,
+            differences: changes.map {
+                Difference(
+                    type: ($0.after ?? $0.before)!.type, displayType: $0.displayType, injector: $0.injector,
+                    change: $0.kind, from: entry($0.before), to: entry($0.after))
+            })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = (try? encoder.encode(document)) ?? Data("{}".utf8)  // strings and JSON values always encode
+        data.append(contentsOf: Array("\n".utf8))
+        return data
+    }
+
+    /// One line per binding that serves an entry: `fixed-clock (transient, from secondary) {...}`;
+    /// `not served` for none.
+    static func lines(of entry: Wiring.Entry?) -> [String] {
+        guard let entry else { return ["not served"] }
+        return entry.bindings.map { served in
+            "\(served.factory) (\(served.lifetime), from \(entry.servedFrom))"
+                + (served.parameters.map { " \($0)" } ?? "")
+        }
+    }
+
+    /// `text` as inline code that no character in it can break out of.
+    static func code(_ text: String) -> String {
+        var escaped = ""
+        for character in text.escapingControlCharacters {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "|": escaped += "&#124;"
+            case "`": escaped += "&#96;"
+            case "\\": escaped += "&#92;"
+            // Emphasis, links, strike-through, and `$` that GitHub reads as math between two of them.
+            case "*", "_", "[", "]", "~", "$": escaped += "&#\(character.unicodeScalars.first!.value);"
+            default: escaped.append(character)
+            }
+        }
+        return "<code>" + escaped + "</code>"
+    }
+}
+
+extension String {
+    /// The string with its first character uppercased: `No differences`.
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

@@ -57,11 +57,13 @@ public struct Injected<Value>: @unchecked Sendable {
 
     /// The dependency, resolved on first access.
     // Inlinable, so that a later access is specialized in the app's module:
-    // an acquiring load of the state word, and a copy of the value.
+    // an acquiring load of the state word, and a copy of the value. Only
+    // the plain `state` word is read, on either path: reading `storage`
+    // would retain and release it on every access.
     @inlinable
     public var wrappedValue: Value {
         if let value = KeptValue.address(in: state) { return value.assumingMemoryBound(to: Value.self).pointee }
-        return storage.firstAccess()
+        return InjectionStorage<Value>.firstAccess(at: state)
     }
 
     /// A wrapper that already holds `value` and resolves nothing: for a test
@@ -123,7 +125,7 @@ public struct SafelyInjected<Value>: @unchecked Sendable {
     @inlinable
     public var wrappedValue: Value? {
         if let value = KeptValue.address(in: state) { return value.assumingMemoryBound(to: Value?.self).pointee }
-        return storage.firstAccess()
+        return InjectionStorage<Value?>.firstAccess(at: state)
     }
 
     /// A wrapper that already holds `value` (which may be `nil`) and resolves
@@ -178,7 +180,8 @@ struct InjectionSettings {
 /// One allocation per property, made with its object: the settings are the
 /// header, and the words that follow them in the same block are the state
 /// of the value (see ``state``), the lock that guards adopting a scope
-/// (made by the first access that needs it), and room for the value itself,
+/// (made by the first access that needs it), the storage's own address (for
+/// a first access that has only `state`), and room for the value itself,
 /// kept in place: a later read copies it from there, with no box to retain.
 @usableFromInline
 final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMutableRawPointer?> {
@@ -190,9 +193,12 @@ final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMuta
         let settings = InjectionSettings(
             container: container, namedContainer: container != nil, namedInjector: injector, ifBound: ifBound,
             site: site, origin: origin)
-        let words = 2 + KeptValue.words(for: Value.self)
+        let words = 3 + KeptValue.words(for: Value.self)
         let storage = unsafeDowncast(create(minimumCapacity: words) { _ in settings }, to: InjectionStorage.self)
-        storage.withUnsafeMutablePointerToElements { $0.initialize(repeating: nil, count: 2) }
+        storage.withUnsafeMutablePointerToElements {
+            $0.initialize(repeating: nil, count: 2)
+            ($0 + 2).initialize(to: Unmanaged.passUnretained(storage).toOpaque())
+        }
         return storage
     }
 
@@ -253,8 +259,16 @@ final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMuta
         return try resolveFirst()
     }
 
-    /// The first access of `@Injected`: resolve, or stop with the error's message.
+    /// The first access of the wrapper whose storage's `state` word this
+    /// is: the storage is found from the word after the lock, which holds
+    /// its address (unretained: the wrapper that passes `state` holds it).
     @usableFromInline @inline(never)
+    static func firstAccess(at state: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> Value {
+        Unmanaged<InjectionStorage>.fromOpaque(state[2].unsafelyUnwrapped).takeUnretainedValue().firstAccess()
+    }
+
+    /// The first access of `@Injected`: resolve, or stop with the error's message.
+    @inline(never)
     func firstAccess() -> Value {
         do {
             return try resolveFirst()
@@ -350,14 +364,14 @@ enum KeptValue {
         return address
     }
 
-    /// Where a `Value` goes after the two words at `state`.
+    /// Where a `Value` goes after the three words at `state`.
     static func address<Value>(
         after state: UnsafeMutablePointer<UnsafeMutableRawPointer?>, for _: Value.Type
     ) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(state + 2).alignedUp(toMultipleOf: MemoryLayout<Value>.alignment)
+        UnsafeMutableRawPointer(state + 3).alignedUp(toMultipleOf: MemoryLayout<Value>.alignment)
     }
 
-    /// The words to allocate for a `Value` after the two: its size, and room to align it.
+    /// The words to allocate for a `Value` after the three: its size, and room to align it.
     static func words<Value>(for _: Value.Type) -> Int {
         let bytes = MemoryLayout<Value>.size + max(MemoryLayout<Value>.alignment - 8, 0)
         return (bytes + 7) / 8

@@ -136,6 +136,16 @@ struct MigrationProviderTests {
         }
     }
 
+    @Test func swinjectProviderTakenByAnAsyncFactory() async throws {
+        var catalog = FactoryCatalog()
+        let serials = Counter()
+        catalog.register("part", provides: (any Widget).self) { Part(tag: "t", serial: serials.increment()) }
+        catalog.register("rows", provides: RowFactory.self) { (rows: Provider<any Widget>) async in RowFactory(rows: rows) }
+        let container = try makeContainer(catalog, [bind("Widget", to: "part"), bind("RowFactory", to: "rows")])
+        let factory = try await container.resolve(awaiting: RowFactory.self)
+        #expect(try factory.rows.get().serial == 1 && factory.rows.get().serial == 2)
+    }
+
     // MARK: Checked at activation as `Lazy` is
 
     @Test func swinjectProviderIsCheckedAtActivationAsLazyIs() throws {

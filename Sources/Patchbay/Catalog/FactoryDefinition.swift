@@ -125,7 +125,6 @@ struct DependencySpec: Sendable {
     static func of<D>(_ type: D.Type) -> DependencySpec {
         if let optional = type as? any OptionalDependency.Type { return optional.dependencySpec }
         if let lazy = type as? any LazyDependency.Type { return lazy.dependencySpec }
-        if let provider = type as? any ProviderDependency.Type { return provider.dependencySpec }
         let key = TypeKey(type)
         // Only an array is asked whether it is one: a conformance the runtime
         // has not yet looked up for a type costs a search of every

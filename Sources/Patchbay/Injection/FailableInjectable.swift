@@ -24,7 +24,7 @@ public protocol FailableInjectable: Injectable {
 }
 
 extension FailableInjectable {
-    /// Builds the value through ``init(injector:)``; its `nil` is thrown as
+    /// Builds the value through ``FailableInjectable/init(injector:)``; its `nil` is thrown as
     /// ``ResolutionError/Reason/injectableDeclined``, which a request for the
     /// type only if bound reads as `nil`.
     public init(resolver: Resolver) throws {

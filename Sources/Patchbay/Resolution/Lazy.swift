@@ -225,7 +225,7 @@ extension Lazy: ScopedProperty {
     var followsOwner: Bool { origin.isHandMade && !isResolved && resetLock.withLock { !adopted } }
 }
 
-/// `Lazy<T>` as a factory parameter.
+/// A need read later: `Lazy<T>` or `Provider<T>` as a factory parameter.
 protocol LazyDependency {
     static var dependencySpec: DependencySpec { get }
 }

@@ -132,12 +132,10 @@ extension Provider: ScopedProperty {
     var followsOwner: Bool { lock.withLock { !adopted } && origin.isHandMade }
 }
 
-/// `Provider<T>` as a factory parameter.
-protocol ProviderDependency {
-    static var dependencySpec: DependencySpec { get }
-}
-
-extension Provider: ProviderDependency {
+// `Provider<T>` as a factory parameter: a need read later, as a `Lazy` is,
+// found by the same conformance (one runtime lookup per dependency type at
+// registration, not two).
+extension Provider: LazyDependency {
     static var dependencySpec: DependencySpec {
         DependencySpec(
             key: TypeKey(Value.self), kind: .provider,

@@ -180,6 +180,44 @@ struct MigrationProviderTests {
         }
     }
 
+    /// Holders of `Lazy<Needed>` and `Provider<Needed>`, judged against the
+    /// same bindings of `Needed`: whatever one is refused for, so is the other.
+    @Test(arguments: [
+        ("async", Lifetime.transient), ("takes-argument", .transient), ("plain", .scoped), ("plain", .graph),
+        ("plain", .singleton),
+    ])
+    func swinjectProviderIsRefusedWhereLazyIs(_ neededFactory: String, _ holderLifetime: Lifetime) throws {
+        var catalog = FactoryCatalog()
+        catalog.register("plain", provides: (any Widget).self) { Part() }
+        catalog.register("async", provides: (any Widget).self) { () async in Part() }
+        catalog.register("takes-argument", provides: (any Widget).self, argument: Int.self) { _ in Part() }
+        catalog.register("lazy", provides: (any Gadget).self) { (_: Lazy<any Widget>) in Part() }
+        catalog.register("provider", provides: (any Gadget).self) { (_: Provider<any Widget>) in Part() }
+        func codes(_ holder: String) -> [DiagnosticCode] {
+            let bindings = [
+                bind("Widget", to: neededFactory, neededFactory == "plain" ? .scoped : nil),
+                bind("Gadget", to: holder, holderLifetime),
+            ]
+            do {
+                _ = try makeContainer(catalog, bindings)
+                return []
+            } catch let error as ManifestError {
+                return errorCodes(error)
+            } catch {
+                return [DiagnosticCode(rawValue: "unexpected")]
+            }
+        }
+        let lazy = codes("lazy")
+        #expect(codes("provider") == lazy)
+        let expected: [DiagnosticCode] = switch neededFactory {
+        case "async": [.needsAwait]
+        case "takes-argument": [.argumentRequired]
+        default: holderLifetime.wouldCapture(.scoped) ? [.captiveDependency] : []
+        }
+        #expect(lazy == expected)
+        if holderLifetime == .singleton { #expect(lazy == [.captiveDependency], "the case that must be refused is") }
+    }
+
     @Test func swinjectProviderIsShownByExplainAndGraph() throws {
         let description = widgetCatalog(Counter()).describe()
         let rows = try #require(description.factories.first { $0.name == "rows" })

@@ -219,10 +219,8 @@ final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMuta
     /// The scope this resolves in, if known and still there.
     var scope: Scope? { lock.withLock { header.adopted ? header.adoptedScope : header.origin.scope } }
     /// Whether an adopted owner's scope is carried to this wrapper: made by
-    /// hand, in no scope, not adopted, not read, and naming no container.
-    var followsOwner: Bool {
-        !header.namedContainer && header.origin.isHandMade && !isResolved && lock.withLock { !header.adopted }
-    }
+    /// hand, in no scope, not adopted and not read.
+    var followsOwner: Bool { header.origin.isHandMade && !isResolved && lock.withLock { !header.adopted } }
 
     @inline(__always)
     func value() throws(ResolutionError) -> Value {

@@ -58,8 +58,7 @@ final class Activation: Sendable {
     /// plain slots (see ``fastTable``); nil when no injector binds it.
     @inline(__always)
     func binding(serving id: ObjectIdentifier, from injector: InjectorName) -> CompiledBinding? {
-        guard let slot = fastTable.slot(of: id) else { return nil }
-        return slot.pointee.binding.unsafelyUnwrapped.takeUnretainedValue().winner(for: injector)
+        fastTable.binding(serving: id, from: injector)
     }
 
     /// The short names of the bound types, for "did you mean" in messages.
@@ -198,8 +197,15 @@ final class Activation: Sendable {
             }
             return head
         }
+        let table = TypeTable(heads)
+        for head in heads {
+            head.forEachBinding { binding in
+                binding.linkNeeds(in: table.fast)
+                for element in binding.elements { element.linkNeeds(in: table.fast) }
+            }
+        }
         return Activation(
-            manifest: manifest, injectorOrder: result.injectorOrder, entries: TypeTable(heads),
+            manifest: manifest, injectorOrder: result.injectorOrder, entries: table,
             warnings: result.diagnostics.warnings, catalog: catalog,
             hasGraphBindings: result.bindings.contains { $0.lifetime == .graph })
     }
@@ -283,6 +289,16 @@ final class CompiledBinding: Sendable {
     /// first found searching in order) comes down to: its own binding, else
     /// the head. So a type needs no table of its own, only these.
     @exclusivity(unchecked) nonisolated(unsafe) private(set) var others: [InjectorName: CompiledBinding] = [:]
+    /// The bindings that serve this binding's factory's plain needs (a
+    /// dependency of type `D`, not an optional, `Lazy` or collection), by
+    /// the need's place, as the table serves `D` from this binding's
+    /// injector: linked once at activation (``linkNeeds(in:)``), so a
+    /// resolve finds each by its place, not by hashing its type. Empty when
+    /// the factory has none; a place holds nil when the table has no
+    /// binding of `D` (an ``Injectable`` type, or an empty collection),
+    /// which the engine then resolves by type. Unretained: the activation
+    /// keeps every binding it links.
+    @exclusivity(unchecked) nonisolated(unsafe) private var linkedNeeds: [NeedLink] = []
     /// For the binding that serves a collection `[T]`: its elements, in
     /// manifest order, each a binding of `T` with its own lifetime; empty
     /// for every other binding.
@@ -324,6 +340,22 @@ final class CompiledBinding: Sendable {
         others.isEmpty ? self : InjectorServing.rule(own: others[injector], first: self)!
     }
 
+    /// The binding linked to the need at `index`, if any (see ``linkedNeeds``).
+    @inline(__always)
+    func linkedNeed(_ index: Int) -> CompiledBinding? {
+        linkedNeeds.isEmpty ? nil : linkedNeeds[index].binding
+    }
+
+    /// Links each plain need of this binding's factory to the binding
+    /// `table` serves it by from this binding's injector. Called while the
+    /// activation is compiled, before any resolve can see the binding.
+    func linkNeeds(in table: FastTable) {
+        guard let specs = definition.dependencies, specs.contains(where: { $0.kind == .direct }) else { return }
+        linkedNeeds = specs.map { spec in
+            NeedLink(binding: spec.kind == .direct ? table.binding(serving: spec.key.id, from: injector) : nil)
+        }
+    }
+
     /// Makes this binding the head of its type, with `others` its bindings in other injectors.
     func head(_ others: [InjectorName: CompiledBinding]) { self.others = others }
 
@@ -346,4 +378,11 @@ final class CompiledBinding: Sendable {
         let box = provided.convert?(productBox) ?? productBox
         unsafeDowncast(box, to: AnyInstance.self).copyValue(into: memory)
     }
+}
+
+/// A link from a binding to one that serves its need, unretained (see
+/// ``CompiledBinding/linkedNeeds``): bindings of one activation may link in
+/// a cycle through `Lazy`-broken needs' owners, which strong links would leak.
+struct NeedLink {
+    unowned(unsafe) let binding: CompiledBinding?
 }

@@ -155,11 +155,36 @@ public final class Container: Sendable {
         // from the same word, through its `InstanceCell`.
         let cache = ResolveCache.current(threadKey)
         if injector.rawValue == "primary", let table = cache.pointee.table(for: self),
-            let slot = table.slot(of: ObjectIdentifier(T.self)), let box = slot.pointee.made()
+            let slot = table.slot(of: ObjectIdentifier(T.self))
         {
-            return unboxed(box, as: T.self)
+            if let box = slot.pointee.made() { return unboxed(box, as: T.self) }
+            return try resolveHead(T.self, of: slot, cache: cache)
         }
         return try resolveGenerally(T.self, from: injector, cache: cache)
+    }
+
+    /// A plain request from `primary` that the thread's cache found in
+    /// the activation in force, with no overrides in use: the binding is
+    /// the slot's head, and the activation the cache's, which keeps it
+    /// alive while the resolution runs (see ``ResolveCache/activation``).
+    /// So nothing is looked up twice, and nothing retained.
+    @usableFromInline @inline(never)
+    func resolveHead<T>(
+        _: T.Type, of slot: UnsafeMutablePointer<TableSlot>, cache: UnsafeMutablePointer<ResolveCache>
+    ) throws(ResolutionError) -> T {
+        if let running = joinable(on: cache, scope: nil) {
+            return try run(T.self) { try running.resolveValue(T.self, from: .primary, argument: nil) }
+        }
+        let context = cache.pointee.running == nil ? cache.pointee.context! : ResolutionContext(cache: cache)
+        context.begin(container: self, activation: cache.pointee.held.unsafelyUnwrapped, overrides: nil, scope: nil)
+        do {
+            let value = try context.instanceValue(of: slot.pointee.binding.unsafelyUnwrapped, as: T.self)
+            context.end()
+            return value
+        } catch {
+            context.end()
+            throw ResolutionError.factoryFailed(error, making: TypeKey.shortName(of: T.self), by: nil, path: [])
+        }
     }
 
     /// Everything the fast path does not serve: ``resolve(_:from:state:activation:argument:ifBound:scope:graph:)``
@@ -177,14 +202,14 @@ public final class Container: Sendable {
             return try run(T.self) { try running.resolveValue(T.self, from: injector, argument: nil) }
         }
         // The context holds the activation unowned: this call holds it until the resolution ends.
-        let context = begin(on: state, activation: activation, scope: nil, graph: nil)
+        let context = begin(on: cache, activation: activation, scope: nil, graph: nil)
         do {
             let value = try context.resolveValue(T.self, from: injector, argument: nil)
-            context.end(on: state)
+            context.end()
             withExtendedLifetime(activation) {}
             return value
         } catch {
-            context.end(on: state)
+            context.end()
             withExtendedLifetime(activation) {}
             throw ResolutionError.factoryFailed(error, making: TypeKey.shortName(of: T.self), by: nil, path: [])
         }
@@ -263,8 +288,8 @@ public final class Container: Sendable {
         if let running = joinable(on: state.cache, scope: scope) {
             return try run(T.self) { try running.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
         }
-        let context = begin(on: state, activation: activation, scope: scope, graph: graph)
-        defer { context.end(on: state) }
+        let context = begin(on: state.cache, activation: activation, scope: scope, graph: graph)
+        defer { context.end() }
         return try run(T.self) { try context.resolve(T.self, from: injector, argument: argument, ifBound: ifBound) }
     }
 
@@ -276,7 +301,7 @@ public final class Container: Sendable {
     /// recurse or wait on itself.
     @inline(__always)
     private func joinable(on cache: UnsafeMutablePointer<ResolveCache>, scope: Scope?) -> ResolutionContext? {
-        guard let running = cache.pointee.running?.takeUnretainedValue(), running.container === self,
+        guard let running = cache.pointee.running, running.containerID == ObjectIdentifier(self),
             scope == nil || scope === running.scope
         else { return nil }
         return running
@@ -286,12 +311,11 @@ public final class Container: Sendable {
     /// thread's context when none runs there, else (a factory resolving
     /// from another container, or in another scope) in one of its own.
     private func begin(
-        on state: ThreadResolutionState, activation: Activation, scope: Scope?, graph: SharedGraph?
+        on cache: UnsafeMutablePointer<ResolveCache>, activation: Activation, scope: Scope?, graph: SharedGraph?
     ) -> ResolutionContext {
         let overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil
-        let context = state.cache.pointee.running == nil ? state.context : ResolutionContext(cache: state.cache)
-        context.begin(
-            on: state, container: self, activation: activation, overrides: overrides, scope: scope, graph: graph)
+        let context = cache.pointee.running == nil ? cache.pointee.context! : ResolutionContext(cache: cache)
+        context.begin(container: self, activation: activation, overrides: overrides, scope: scope, graph: graph)
         return context
     }
 

@@ -3,16 +3,17 @@
 /// and keeps `graph` instances), the binding that chose it, and the
 /// resolve-time argument.
 ///
-/// Every reference here is unowned: whoever makes a call keeps what it
-/// refers to alive until the call returns, and a call with no owned
-/// references is plain data, which costs nothing to copy or destroy.
+/// The references are strong `let`s, and a call is passed down as a
+/// parameter: its fields are then borrowed from whoever made it, so reading
+/// them costs nothing, where an unowned one is retained and released at
+/// each read. Whoever makes a call holds what it refers to until it returns.
 @usableFromInline
 struct FactoryCall {
     /// The resolution this call runs in.
-    @usableFromInline unowned(unsafe) let context: ResolutionContext
+    @usableFromInline let context: ResolutionContext
     /// The binding whose factory runs.
-    @usableFromInline unowned(unsafe) let binding: CompiledBinding
-    @usableFromInline unowned(unsafe) let argument: ArgumentValue?
+    @usableFromInline let binding: CompiledBinding
+    @usableFromInline let argument: ArgumentValue?
 
     init(context: ResolutionContext, binding: CompiledBinding, argument: ArgumentValue?) {
         self.context = context
@@ -32,7 +33,7 @@ struct FactoryCall {
         if let makeWrapper = specs.withUnsafeBufferPointer({ $0[index].makeWrapper }) {
             return try makeWrapper(self) as! D  // an Optional, Lazy or array of a concrete type: a cheap cast
         }
-        return try context.resolveValue(D.self, from: binding.injector, argument: argument)
+        return try context.need(D.self, at: index, of: binding, argument: argument)
     }
 
     /// A cursor over the factory's dependencies, in the order of its

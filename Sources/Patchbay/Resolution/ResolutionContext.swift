@@ -19,6 +19,13 @@ final class ResolutionContext {
     // force until the resolve returns) and the scope (its caller holds it).
     @exclusivity(unchecked) private(set) unowned(unsafe) var overrides: OverrideTable?
     @exclusivity(unchecked) private unowned(unsafe) var explicitScope: Scope?
+    /// Copies of what every request reads, as plain values: a class
+    /// reference read from memory costs a retain and a release, where these
+    /// cost a load (see ``FactoryCall``). The activation's table, whether
+    /// test overrides are in force, and the container's identity.
+    @exclusivity(unchecked) private var table = FastTable.empty
+    @exclusivity(unchecked) private(set) var hasOverrides = false
+    @exclusivity(unchecked) private(set) var containerID: ObjectIdentifier?
     /// The bindings being built, outermost first.
     @exclusivity(unchecked) private var building = BindingPath()
     /// The `graph` instances this resolution made (see ``GraphLifetime``).
@@ -26,7 +33,7 @@ final class ResolutionContext {
 
     /// The resolution that was innermost on this thread when this one began
     /// (unretained: it runs, further out, until after this one ends).
-    @exclusivity(unchecked) private var outer: Unmanaged<ResolutionContext>?
+    @exclusivity(unchecked) private unowned(unsafe) var outer: ResolutionContext?
     /// The thread's cache, whose scratch memory requests are made in.
     @exclusivity(unchecked) private var cache: UnsafeMutablePointer<ResolveCache>
 
@@ -39,32 +46,38 @@ final class ResolutionContext {
     /// Whether a resolution is running in this context.
     var isActive: Bool { container != nil }
 
-    /// Starts a top-level resolution on `state`'s thread, which it is the
+    /// Starts a top-level resolution on this context's thread, which it is the
     /// innermost of until it ends. A resolution begun by a `Lazy` made in an
     /// earlier one passes that one's `graph` instances, to share those still alive.
     @inline(__always)
     func begin(
-        on state: ThreadResolutionState, container: Container, activation: Activation, overrides: OverrideTable?,
-        scope: Scope?, graph shared: SharedGraph? = nil
+        container: Container, activation: Activation, overrides: OverrideTable?, scope: Scope?,
+        graph shared: SharedGraph? = nil
     ) {
         self.container = container
         self.activation = activation
         self.overrides = overrides
         self.explicitScope = scope
+        table = activation.fastTable
+        hasOverrides = overrides != nil
+        containerID = ObjectIdentifier(container)
         if let shared { graph.share(shared) }
         outer = cache.pointee.running
-        cache.pointee.running = Unmanaged.passUnretained(self)
+        cache.pointee.running = self
     }
 
     /// Ends it, letting go of everything it held.
     @inline(__always)
-    func end(on state: ThreadResolutionState) {
+    func end() {
         container = nil
         activation = nil
         overrides = nil
         explicitScope = nil
+        hasOverrides = false
+        containerID = nil
         graph.removeAll()
         cache.pointee.running = outer
+        if outer == nil, cache.pointee.holdsRetired { cache.pointee.owner!.takeUnretainedValue().releaseRetired() }
         outer = nil
     }
 
@@ -97,7 +110,7 @@ final class ResolutionContext {
         _ type: Any.Type, into memory: UnsafeMutableRawPointer, from injector: InjectorName, argument: ArgumentValue?
     ) throws -> Bool {
         let id = ObjectIdentifier(type)
-        if let overrides, let make = overrides.lookup(id) {
+        if hasOverrides, let make = overrides!.lookup(id) {
             do {
                 unsafeDowncast(try make(), to: AnyInstance.self).copyValue(into: memory)
                 return true
@@ -106,9 +119,22 @@ final class ResolutionContext {
                 throw ResolutionError.factoryFailed(error, making: name, by: nil, factory: "override", path: names + [name])
             }
         }
-        guard let binding = activation.unsafelyUnwrapped.binding(serving: id, from: injector) else { return false }
+        guard let binding = table.binding(serving: id, from: injector) else { return false }
         try instance(of: binding, into: memory, argument: argument)
         return true
+    }
+
+    /// The need at `index` of `binding`'s factory, a `D` resolved as
+    /// ``resolveValue(_:from:argument:)`` resolves it from the binding's
+    /// injector: through the binding activation linked it to (see
+    /// ``CompiledBinding/linkedNeed(_:)``), which is the one the table gives,
+    /// found once; by the table when overrides are in force or none is linked.
+    @inline(__always)
+    func need<D>(_: D.Type, at index: Int, of binding: CompiledBinding, argument: ArgumentValue?) throws -> D {
+        guard !hasOverrides, let linked = binding.linkedNeed(index) else {
+            return try resolveValue(D.self, from: binding.injector, argument: argument)
+        }
+        return try instanceValue(of: linked, as: D.self, argument: argument)
     }
 
     /// Resolves `T` from `injector`, with `argument`: in the thread's
@@ -116,18 +142,39 @@ final class ResolutionContext {
     /// top-level resolve use.
     @inline(__always)
     func resolveValue<T>(_: T.Type, from injector: InjectorName, argument: ArgumentValue?) throws -> T {
-        let size = (MemoryLayout<T>.size + 15) & ~15
-        let used = cache.pointee.scratchUsed
-        guard used + size <= ResolveCache.scratchCapacity, MemoryLayout<T>.alignment <= 16 else {
+        guard let (memory, used) = scratch(for: T.self) else {
             return try resolveOnTheHeap(T.self, from: injector, argument: argument)  // too deep or over-aligned
         }
-        let memory = cache.pointee.scratch + used
-        cache.pointee.scratchUsed = used + size
         defer { cache.pointee.scratchUsed = used }
         guard try resolve(T.self, into: memory, from: injector, argument: argument) else {
             return try resolveUnbound(T.self, from: injector)
         }
         return memory.assumingMemoryBound(to: T.self).move()
+    }
+
+    /// An instance of `binding`, which serves `T`, with no argument: made
+    /// in the thread's scratch memory, moved out. The form of a top-level
+    /// resolve whose binding the container's table already found.
+    @inline(__always)
+    func instanceValue<T>(of binding: CompiledBinding, as _: T.Type, argument: ArgumentValue? = nil) throws -> T {
+        guard let (memory, used) = scratch(for: T.self) else {
+            return try instance(of: binding, as: T.self, argument: argument)
+        }
+        defer { cache.pointee.scratchUsed = used }
+        try instance(of: binding, into: memory, argument: argument)
+        return memory.assumingMemoryBound(to: T.self).move()
+    }
+
+    /// Room for a `T` on the thread's scratch stack, and the mark to give it
+    /// back at (by setting `scratchUsed` to it); nil when the stack is full
+    /// (a very deep path) or `T` is over-aligned: then the heap serves.
+    @inline(__always)
+    private func scratch<T>(for _: T.Type) -> (UnsafeMutableRawPointer, Int)? {
+        let size = (MemoryLayout<T>.size + 15) & ~15
+        let used = cache.pointee.scratchUsed
+        guard used + size <= ResolveCache.scratchCapacity, MemoryLayout<T>.alignment <= 16 else { return nil }
+        cache.pointee.scratchUsed = used + size
+        return (cache.pointee.scratch + used, used)
     }
 
     // The two ways out of `resolveValue` that use a `T?`, kept out of it: a

@@ -34,6 +34,11 @@ final class ThreadResolutionState {
     let cache: UnsafeMutablePointer<ResolveCache>
     /// The strong reference behind `cache.activation`.
     var cachedActivation: Activation?
+    /// Activations the cache let go of while a resolution ran on this
+    /// thread: that resolution reads its activation through the cache's
+    /// unretained reference, so they are kept until the outermost one ends
+    /// (see ``ResolveCache/holdsRetired``).
+    private var retiredDuringResolution: [Activation] = []
     /// The context reused by top-level resolves on this thread.
     let context: ResolutionContext
     /// The innermost resolution running on this thread, if any: the one a
@@ -41,16 +46,14 @@ final class ThreadResolutionState {
     /// made now belongs to (see ``ObjectOrigin``). A resolve from another
     /// container inside it runs in a context of its own, which is innermost
     /// until it ends. Kept in the cache's plain memory (see ``ResolveCache/running``).
-    var running: ResolutionContext? {
-        get { cache.pointee.running?.takeUnretainedValue() }
-        set { cache.pointee.running = newValue.map { Unmanaged.passUnretained($0) } }
-    }
+    var running: ResolutionContext? { cache.pointee.running }
 
     private init() {
         cache = .allocate(capacity: 1)
         cache.initialize(to: ResolveCache())
         context = ResolutionContext(cache: cache)
         cache.pointee.owner = Unmanaged.passUnretained(self)
+        cache.pointee.context = context
     }
 
     deinit {
@@ -75,9 +78,11 @@ final class ThreadResolutionState {
     @usableFromInline @inline(never)
     func refresh(_ container: Container) -> Activation {
         let current = container.currentActivation()
+        keepWhileResolving(cachedActivation)
         cachedActivation = current
         cache.pointee.container = Unmanaged.passUnretained(container).toOpaque()
         cache.pointee.activation = Unmanaged.passUnretained(current).toOpaque()
+        cache.pointee.held = current
         cache.pointee.table = current.entries.fast
         cache.pointee.fastActivation = current.overridesInUse ? nil : cache.pointee.activation
         return current
@@ -90,9 +95,25 @@ final class ThreadResolutionState {
         guard cache.pointee.container == Unmanaged.passUnretained(container).toOpaque() else { return }
         cache.pointee.container = nil
         cache.pointee.activation = nil
+        cache.pointee.held = nil
         cache.pointee.fastActivation = nil
         cache.pointee.table = FastTable.empty
+        keepWhileResolving(cachedActivation)
         cachedActivation = nil
+    }
+
+    /// Keeps `activation`, which the cache is letting go of, until the
+    /// outermost resolution running on this thread ends, when one runs.
+    private func keepWhileResolving(_ activation: Activation?) {
+        guard let activation, cache.pointee.running != nil else { return }
+        retiredDuringResolution.append(activation)
+        cache.pointee.holdsRetired = true
+    }
+
+    /// Lets go of the activations kept while resolutions ran: the outermost has ended.
+    func releaseRetired() {
+        cache.pointee.holdsRetired = false
+        retiredDuringResolution.removeAll()
     }
 
     // MARK: - Per-thread storage
@@ -134,8 +155,13 @@ final class ThreadResolutionState {
 struct ResolveCache {
     /// The container whose activation is cached (its address; not retained).
     @usableFromInline var container: UnsafeMutableRawPointer?
-    /// That activation's address; `ThreadResolutionState.cachedActivation` keeps it alive.
+    /// That activation's address; `ThreadResolutionState.cachedActivation`
+    /// keeps it alive, and when the cache lets go of it while a resolution
+    /// runs on this thread, keeps it until the outermost one ends: a
+    /// resolution begun from the cache's activation holds no reference of its own.
     @usableFromInline var activation: UnsafeMutableRawPointer?
+    /// The same activation, as a reference read with no retain.
+    unowned(unsafe) var held: Activation?
     /// The same, when the fast path may use it: nil when the activation has
     /// test overrides switched on (then every resolve takes the general path).
     /// An activation belongs to one container and this cache keeps it alive,
@@ -149,7 +175,15 @@ struct ResolveCache {
     /// The innermost resolution running on this thread (see
     /// ``ThreadResolutionState/running``), unretained: a running context is
     /// the thread's own, or held by the call that began it until it ends.
-    var running: Unmanaged<ResolutionContext>?
+    /// Unowned(unsafe) references here and in the engine are read with no
+    /// retain and no release, where a strong one costs both on each read.
+    unowned(unsafe) var running: ResolutionContext?
+    /// The thread's own context (``ThreadResolutionState/context``), which
+    /// a top-level resolve runs in when no other runs; its state keeps it.
+    unowned(unsafe) var context: ResolutionContext?
+    /// Whether the state keeps activations the cache let go of while a
+    /// resolution ran, to release when the outermost one ends.
+    var holdsRetired = false
     /// Where the engine makes what it resolves, as a stack: each request
     /// takes its type's size (rounded to 16 bytes) and gives it back when
     /// done. A temporary of the requested type would be generic code's,

@@ -31,7 +31,7 @@ struct TypeTable: Sendable {
             var slot = FastTable.slot(for: key, shift: shift)
             while storage.slots[slot].key != 0 { slot = (slot + 1) & (capacity - 1) }
             storage.slots[slot] = TableSlot(
-                key: key, binding: Unmanaged.passUnretained(binding), ready: binding.ready?.pointer)
+                key: key, binding: binding, ready: binding.ready?.pointer)
             heads[slot] = binding
         }
         self.heads = heads
@@ -57,8 +57,9 @@ struct TypeTable: Sendable {
 struct TableSlot {
     /// The type's identity (its metadata address); 0 for an empty slot.
     @usableFromInline var key: UInt
-    /// The head binding, unretained: the table's `heads` keeps it.
-    @usableFromInline var binding: Unmanaged<CompiledBinding>?
+    /// The head binding, unretained: the table's `heads` keeps it, and
+    /// reading it costs no retain (see ``ResolveCache/running``).
+    @usableFromInline unowned(unsafe) var binding: CompiledBinding?
     /// The head binding's word of its made singleton (``CompiledBinding/ready``),
     /// so the resolve fast path reads a made singleton without touching the
     /// binding object, which would retain and release it.
@@ -113,6 +114,16 @@ struct FastTable: @unchecked Sendable {
             if found == 0 { return nil }
             index = (index + 1) & mask
         }
+    }
+}
+
+extension FastTable {
+    /// The binding that serves `id` from `injector`, by the injector
+    /// fallback rule (``CompiledBinding/winner(for:)``); nil when no injector binds it.
+    @inline(__always)
+    func binding(serving id: ObjectIdentifier, from injector: InjectorName) -> CompiledBinding? {
+        guard let slot = slot(of: id) else { return nil }
+        return slot.pointee.binding.unsafelyUnwrapped.winner(for: injector)
     }
 }
 

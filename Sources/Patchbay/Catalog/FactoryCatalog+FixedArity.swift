@@ -15,6 +15,11 @@
 // form with `Dependency == ()`. A closure of three or more parameters takes
 // the general form; each twin's dependencies are read in parameter order, as
 // the general form reads them.
+//
+// Each `buildInto` passes the factory's product straight into the memory's
+// initializer: a product kept in a `let` first is copied into the memory and
+// the `let` destroyed (a retain and a release), since this code is not
+// specialized for the product's type.
 
 extension FactoryCatalog {
     /// Registers a factory that provides one type and needs nothing.
@@ -31,6 +36,7 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product.
+    @inlinable
     public mutating func register<T>(
         _ name: String,
         provides type: T.Type,
@@ -38,11 +44,23 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable () throws -> T
     ) {
+        register(name, provides: type, lifetime: lifetime, file: file, line: line, collection: .of(T.self), make: make)
+    }
+
+    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
+    @usableFromInline
+    mutating func register<T>(
+        _ name: String,
+        provides type: T.Type,
+        lifetime: Lifetime?,
+        file: StaticString, line: UInt,
+        collection: CollectionMaker,
+        make: @escaping @Sendable () throws -> T
+    ) {
         addOrStop(Self.singleTypeDefinition(
-            name, type, lifetime, specs: [], parameters: nil, argument: nil, file, line, collection: .of(T.self),
+            name, type, lifetime, specs: [], parameters: nil, argument: nil, file, line, collection: collection,
             buildInto: { _, memory in
-                let product = try make()
-                memory.assumingMemoryBound(to: T.self).initialize(to: product)
+                memory.assumingMemoryBound(to: T.self).initialize(to: try make())
             },
             build: { _ in Instance<T>(try make()) }))
     }
@@ -65,6 +83,7 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependency.
+    @inlinable
     public mutating func register<T, Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -72,12 +91,25 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (consuming Dependency) throws -> T
     ) {
+        register(name, provides: type, lifetime: lifetime, file: file, line: line, collection: .of(T.self), make: make)
+    }
+
+    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
+    @usableFromInline
+    mutating func register<T, Dependency>(
+        _ name: String,
+        provides type: T.Type,
+        lifetime: Lifetime?,
+        file: StaticString, line: UInt,
+        collection: CollectionMaker,
+        make: @escaping @Sendable (consuming Dependency) throws -> T
+    ) {
         let specs = Self.dependencySpecs(Dependency.self)
         addOrStop(Self.singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
+            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: collection,
             buildInto: { call, memory in
-                let product = try make(call.dependency(Dependency.self, specs: specs, index: 0))
-                memory.assumingMemoryBound(to: T.self).initialize(to: product)
+                memory.assumingMemoryBound(to: T.self).initialize(
+                    to: try make(call.dependency(Dependency.self, specs: specs, index: 0)))
             },
             build: { call in
                 Instance<T>(try make(call.dependency(Dependency.self, specs: specs, index: 0)))
@@ -103,6 +135,7 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
+    @inlinable
     public mutating func register<T, First, Second>(
         _ name: String,
         provides type: T.Type,
@@ -110,14 +143,27 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (consuming First, consuming Second) throws -> T
     ) {
+        register(name, provides: type, lifetime: lifetime, file: file, line: line, collection: .of(T.self), make: make)
+    }
+
+    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
+    @usableFromInline
+    mutating func register<T, First, Second>(
+        _ name: String,
+        provides type: T.Type,
+        lifetime: Lifetime?,
+        file: StaticString, line: UInt,
+        collection: CollectionMaker,
+        make: @escaping @Sendable (consuming First, consuming Second) throws -> T
+    ) {
         let specs = Self.dependencySpecs(First.self, Second.self)
         addOrStop(Self.singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
+            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: collection,
             buildInto: { call, memory in
-                let product = try make(
-                    call.dependency(First.self, specs: specs, index: 0),
-                    call.dependency(Second.self, specs: specs, index: 1))
-                memory.assumingMemoryBound(to: T.self).initialize(to: product)
+                memory.assumingMemoryBound(to: T.self).initialize(
+                    to: try make(
+                        call.dependency(First.self, specs: specs, index: 0),
+                        call.dependency(Second.self, specs: specs, index: 1)))
             },
             build: { call in
                 Instance<T>(try make(

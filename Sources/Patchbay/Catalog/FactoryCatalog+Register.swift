@@ -4,15 +4,19 @@
 // twins for no, one and two dependencies, for speed: see
 // FactoryCatalog+FixedArity.swift.
 //
-// None of them is inlinable: an app's registration code is a call, as with
-// any other container, and the closures that run its factories are this
-// module's generic code, not specialized in the app's module for each call
-// site. Specialized, they made a release build of 1,000 registrations take
-// 5 to 9 times Swinject's time and up to 2.6 times its object size
-// (Benchmarks/README.md, "Compile cost of registration code"), for a
-// transient resolve that was a fifth cheaper; the engine works on memory
-// for the requested type, not on generic values, so that the unspecialized
-// closures ask the runtime for no metadata per call.
+// Each public form is an inlinable call of an internal twin, which does the
+// work: the app's registration code is a call, as with any other container,
+// and the closures that run its factories are this module's generic code,
+// not specialized in the app's module for each call site. Specialized,
+// they made a release build of 1,000 registrations take 5 to 9 times
+// Swinject's time and up to 2.6 times its object size (Benchmarks/README.md,
+// "Compile cost of registration code"); the engine works on memory for the
+// requested type, not on generic values, so that the unspecialized closures
+// ask the runtime for no metadata per call. The one thing specialized at
+// the call site is `CollectionMaker.of(T.self)`, which makes a `[T]` when
+// the type is resolved as a collection's element: unspecialized, creating
+// an array asks the runtime for the metadata of `[T]`, `ContiguousArray<T>`
+// and its storage class on every resolve, about 1,000 instructions.
 
 extension FactoryCatalog {
     /// Registers a factory that provides one type.
@@ -37,6 +41,7 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
+    @inlinable
     public mutating func register<T, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -44,16 +49,29 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (repeat each Dependency) throws -> T
     ) {
+        register(name, provides: type, lifetime: lifetime, file: file, line: line, collection: .of(T.self), make: make)
+    }
+
+    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
+    @usableFromInline
+    mutating func register<T, each Dependency>(
+        _ name: String,
+        provides type: T.Type,
+        lifetime: Lifetime?,
+        file: StaticString, line: UInt,
+        collection: CollectionMaker,
+        make: @escaping @Sendable (repeat each Dependency) throws -> T
+    ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         // The closures call `make` themselves rather than through a shared
         // `produce` closure (as the other forms do): one closure layer fewer
         // on every transient this form builds, the most common kind.
         addOrStop(Self.singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
+            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: collection,
             buildInto: { call, memory in
                 var needs = call.dependencies
-                let product = try make(repeat needs.next((each Dependency).self, specs))
-                memory.assumingMemoryBound(to: T.self).initialize(to: product)
+                memory.assumingMemoryBound(to: T.self).initialize(
+                    to: try make(repeat needs.next((each Dependency).self, specs)))
             },
             build: { call in
                 var needs = call.dependencies
@@ -72,6 +90,7 @@ extension FactoryCatalog {
     ///         (options: SQLiteOptions, log: any Logger) in
     ///         try SQLiteDatabase(path: options.path, log: log)
     ///     }
+    @inlinable
     public mutating func register<T, Parameters: Decodable & Sendable, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -80,9 +99,26 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Parameters, repeat each Dependency) throws -> T
     ) {
+        register(
+            name, provides: type, parameters: parameters, lifetime: lifetime, file: file, line: line, collection:
+            .of(T.self), make: make)
+    }
+
+    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
+    @usableFromInline
+    mutating func register<T, Parameters: Decodable & Sendable, each Dependency>(
+        _ name: String,
+        provides type: T.Type,
+        parameters: Parameters.Type,
+        lifetime: Lifetime?,
+        file: StaticString, line: UInt,
+        collection: CollectionMaker,
+        make: @escaping @Sendable (Parameters, repeat each Dependency) throws -> T
+    ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(Self.singleType(
-            name, type, lifetime, specs: specs, parameters: .of(parameters), argument: nil, file, line
+            name, type, lifetime, specs: specs, parameters: .of(parameters), argument: nil, file, line,
+            collection: collection
         ) { call in
             var needs = call.dependencies
             return try make(call.parameters(as: Parameters.self), repeat needs.next((each Dependency).self, specs))
@@ -105,6 +141,7 @@ extension FactoryCatalog {
     ///         ScoreView(game: arguments.0, player: arguments.1, clock: clock)
     ///     }
     ///     let view = try container.resolve(ScoreView.self, arguments: game, player)
+    @inlinable
     public mutating func register<T, Argument, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -113,9 +150,26 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Argument, repeat each Dependency) throws -> T
     ) {
+        register(
+            name, provides: type, argument: argument, lifetime: lifetime, file: file, line: line, collection:
+            .of(T.self), make: make)
+    }
+
+    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
+    @usableFromInline
+    mutating func register<T, Argument, each Dependency>(
+        _ name: String,
+        provides type: T.Type,
+        argument: Argument.Type,
+        lifetime: Lifetime?,
+        file: StaticString, line: UInt,
+        collection: CollectionMaker,
+        make: @escaping @Sendable (Argument, repeat each Dependency) throws -> T
+    ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(Self.singleType(
-            name, type, lifetime, specs: specs, parameters: nil, argument: TypeKey(argument), file, line
+            name, type, lifetime, specs: specs, parameters: nil, argument: TypeKey(argument), file, line,
+            collection: collection
         ) { call in
             var needs = call.dependencies
             return try make(call.argument(as: Argument.self), repeat needs.next((each Dependency).self, specs))
@@ -123,6 +177,7 @@ extension FactoryCatalog {
     }
 
     /// Registers a factory that takes both manifest parameters and a resolve-time argument.
+    @inlinable
     public mutating func register<T, Parameters: Decodable & Sendable, Argument, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -132,10 +187,27 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Parameters, Argument, repeat each Dependency) throws -> T
     ) {
+        register(
+            name, provides: type, parameters: parameters, argument: argument, lifetime: lifetime, file: file, line:
+            line, collection: .of(T.self), make: make)
+    }
+
+    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
+    @usableFromInline
+    mutating func register<T, Parameters: Decodable & Sendable, Argument, each Dependency>(
+        _ name: String,
+        provides type: T.Type,
+        parameters: Parameters.Type,
+        argument: Argument.Type,
+        lifetime: Lifetime?,
+        file: StaticString, line: UInt,
+        collection: CollectionMaker,
+        make: @escaping @Sendable (Parameters, Argument, repeat each Dependency) throws -> T
+    ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(Self.singleType(
             name, type, lifetime, specs: specs, parameters: .of(parameters), argument: TypeKey(argument),
-            file, line
+            file, line, collection: collection
         ) { call in
             var needs = call.dependencies
             return try make(
@@ -194,15 +266,28 @@ extension FactoryCatalog {
     /// this same instance, whatever lifetime a binding gives it.
     ///
     ///     catalog.register("shared-formatter", provides: DateFormatter.self, instance: formatter)
+    @inlinable
     public mutating func register<T>(
         _ name: String,
         provides type: T.Type,
         instance: T,
         file: StaticString = #fileID, line: UInt = #line
     ) {
+        register(name, provides: type, instance: instance, file: file, line: line, collection: .of(T.self))
+    }
+
+    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
+    @usableFromInline
+    mutating func register<T>(
+        _ name: String,
+        provides type: T.Type,
+        instance: T,
+        file: StaticString, line: UInt,
+        collection: CollectionMaker
+    ) {
         let box = Instance<T>(instance)
         addOrStop(Self.singleType(
-            name, type, .singleton, specs: [], parameters: nil, argument: nil, file, line
+            name, type, .singleton, specs: [], parameters: nil, argument: nil, file, line, collection: collection
         ) { _ in box.value })
     }
 
@@ -217,6 +302,7 @@ extension FactoryCatalog {
     ///         let flags = try resolver.resolve((any FeatureFlags).self)
     ///         return flags.newRouter ? try NewRouter(resolver.resolve()) : LegacyRouter()
     ///     }
+    @inlinable
     public mutating func registerResolving<T>(
         _ name: String,
         provides type: T.Type,
@@ -224,13 +310,28 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
+        registerResolving(
+            name, provides: type, lifetime: lifetime, file: file, line: line, collection: .of(T.self), make: make)
+    }
+
+    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
+    @usableFromInline
+    mutating func registerResolving<T>(
+        _ name: String,
+        provides type: T.Type,
+        lifetime: Lifetime?,
+        file: StaticString, line: UInt,
+        collection: CollectionMaker,
+        make: @escaping @Sendable (Resolver) throws -> T
+    ) {
         addOrStop(Self.singleType(
-            name, type, lifetime, specs: nil, parameters: nil, argument: nil, file, line
+            name, type, lifetime, specs: nil, parameters: nil, argument: nil, file, line, collection: collection
         ) { call in try make(Resolver(call: call)) })
     }
 
     /// Registers a factory that resolves by hand and takes manifest parameters,
     /// which it reads with ``Resolver/parameters(as:)``.
+    @inlinable
     public mutating func registerResolving<T, Parameters: Decodable & Sendable>(
         _ name: String,
         provides type: T.Type,
@@ -239,8 +340,25 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
+        registerResolving(
+            name, provides: type, parameters: parameters, lifetime: lifetime, file: file, line: line, collection:
+            .of(T.self), make: make)
+    }
+
+    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
+    @usableFromInline
+    mutating func registerResolving<T, Parameters: Decodable & Sendable>(
+        _ name: String,
+        provides type: T.Type,
+        parameters: Parameters.Type,
+        lifetime: Lifetime?,
+        file: StaticString, line: UInt,
+        collection: CollectionMaker,
+        make: @escaping @Sendable (Resolver) throws -> T
+    ) {
         addOrStop(Self.singleType(
-            name, type, lifetime, specs: nil, parameters: .of(parameters), argument: nil, file, line
+            name, type, lifetime, specs: nil, parameters: .of(parameters), argument: nil, file, line,
+            collection: collection
         ) { call in try make(Resolver(call: call)) })
     }
 
@@ -252,11 +370,11 @@ extension FactoryCatalog {
     static func singleType<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,
         parameters: ParametersSpec?, argument: TypeKey?, _ file: StaticString, _ line: UInt,
-        produce: @escaping @Sendable (FactoryCall) throws -> T
+        collection: CollectionMaker, produce: @escaping @Sendable (FactoryCall) throws -> T
     ) -> FactoryDefinition {
         singleTypeDefinition(
             name, type, lifetime, specs: specs, parameters: parameters, argument: argument, file, line,
-            collection: .of(T.self),
+            collection: collection,
             buildInto: { call, memory in memory.assumingMemoryBound(to: T.self).initialize(to: try produce(call)) },
             build: { call in Instance<T>(try produce(call)) })
     }

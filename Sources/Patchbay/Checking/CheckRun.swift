@@ -87,8 +87,11 @@ struct CheckRun {
         var notes = self.notes
         let variables = unsetVariables.keys.sorted()
         if !variables.isEmpty {
+            // Listed as diagnostics are, the first few: a manifest may reference a million variables.
+            let listed = variables.prefix(Diagnostic.defaultPrintLimit)
             notes.append("the app's environment must provide "
-                + variables.map { "\($0) (used at \(unsetVariables[$0]!))" }.joined(separator: ", ")
+                + listed.map { "\(MessageText.name($0)) (used at \(unsetVariables[$0]!))" }.joined(separator: ", ")
+                + (variables.count > listed.count ? " and \(variables.count - listed.count) more" : "")
                 + "; unset here, so those values were not checked (pass --require-env to make this an error)")
         }
         var sorted: [Diagnostic] = []

@@ -88,8 +88,11 @@ public struct ManifestChecker: Sendable {
         loader.allowsUnsetVariables = !requiresEnvironment
         var run = CheckRun(checker: self)
         var manifestCount = 0
+        // Each file is checked and counted once however it is named (`a.json`, `./a.json`, a folder twice).
+        var seen: Set<String> = []
         for path in paths {
-            let files = try manifestFiles(at: path)
+            let files = try manifestFiles(at: path).filter { seen.insert(PhysicalPath.of($0.standardizedFileURL.path)).inserted }
+            guard !files.isEmpty else { continue }
             manifestCount += files.count
             // A manifest in a checked folder that is a link to a file outside it is
             // refused unread, by the rule `extends` follows: CI logs are often public.
@@ -153,6 +156,10 @@ public struct ManifestChecker: Sendable {
     func manifestFiles(at path: URL) throws(UnusablePath) -> [URL] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
+            // A link that leads nowhere is there, but names no file: said as such, not as "no such file".
+            if (try? FileManager.default.attributesOfItem(atPath: path.path))?[.type] as? FileAttributeType == .typeSymbolicLink {
+                throw UnusablePath(description: "\(path.relativePath): " + ManifestLoader.NotAFile.brokenLink)
+            }
             throw UnusablePath(description: "no such file or folder: \(path.relativePath)")
         }
         guard isDirectory.boolValue else {

@@ -173,27 +173,16 @@ extension Array where Element == Diagnostic {
 }
 
 extension String {
-    /// The text with every control character written as an escape (`\n`,
-    /// `\t`, `\u{1B}`), so that it stays on one line and prints as it reads.
+    /// The text with every control character, bidirectional control and character that prints as
+    /// nothing written as an escape (`\n`, `\t`, `\u{1B}`, `\u{202E}`), so that it stays on one line
+    /// and prints as it reads. Text quoted from a manifest is escaped before, by ``MessageText``, which
+    /// also escapes its backslashes; this catches whatever reaches a message another way.
     package var escapingControlCharacters: String {
-        guard unicodeScalars.contains(where: \.isControl) else { return self }
+        guard unicodeScalars.contains(where: \.isInvisibleInMessages) else { return self }
         var escaped = ""
         for scalar in unicodeScalars {
-            switch scalar {
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case _ where scalar.isControl: escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: escaped.unicodeScalars.append(scalar)
-            }
+            if scalar.isInvisibleInMessages { escaped += MessageText.escaped(scalar) } else { escaped.unicodeScalars.append(scalar) }
         }
         return escaped
-    }
-}
-
-extension Unicode.Scalar {
-    /// A C0 or C1 control character, DEL, or a line or paragraph separator.
-    fileprivate var isControl: Bool {
-        value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
     }
 }

@@ -7,11 +7,11 @@ final class JSONLayout: Sendable {
     enum Kind: UInt8, Sendable { case null, bool, number, string, array, object }
 
     /// One value: its bytes (a string's quotes included), the node after its subtree, its members or
-    /// elements (a repeated key's not counted), and for a member its key's bytes and opening quote.
-    /// Stored in 32 bits a field (documents are under 4 GiB): 44 bytes a value, not 104, which a
-    /// 10k-binding manifest's layout feels in the cache.
+    /// elements (a repeated key's not counted), and for a member its key's bytes, opening quote and whether
+    /// it is escaped or not ASCII (then compared as a `String`, by canonical equivalence, not by bytes).
+    /// 32 bits a field (documents are under 4 GiB): 44 bytes a value, not 104, felt in the cache.
     struct Node: Sendable {
-        var kind: Kind, keyHasEscapes = false
+        var kind: Kind, keyNeedsDecoding = false
         private var range: (UInt32, UInt32), next: UInt32, members: UInt32 = 0, place: (UInt32, UInt32)
         private var keyRange: (UInt32, UInt32) = (0, 0), keyPlace: (UInt32, UInt32) = (0, 0)
 
@@ -50,7 +50,7 @@ final class JSONLayout: Sendable {
     /// A member's key, decoded by `JSONDecoder` if escaped (a lone surrogate, which it refuses, stays as written).
     static func key(_ node: Node, in bytes: UnsafeRawBufferPointer) -> String {
         let written = String(decoding: bytes[node.key], as: UTF8.self)
-        guard node.keyHasEscapes else { return written }
+        guard node.keyNeedsDecoding, bytes[node.key].contains(UInt8(ascii: "\\")) else { return written }
         let quoted = Data(bytes[node.key.lowerBound - 1..<node.key.upperBound + 1])
         return (try? JSONDecoder().decode(String.self, from: quoted)) ?? written
     }
@@ -62,7 +62,7 @@ final class JSONLayout: Sendable {
         bytes.withUnsafeBytes { raw in
             var child = node + 1
             while child < nodes[node].end {
-                body(nodes[child].keyHasEscapes ? K(rawValue: Self.key(nodes[child], in: raw))
+                body(nodes[child].keyNeedsDecoding ? K(rawValue: Self.key(nodes[child], in: raw))
                     : table.key(spelled: UnsafeRawBufferPointer(rebasing: raw[nodes[child].key])), child)
                 child = nodes[child].end
             }
@@ -130,14 +130,15 @@ struct JSONPlace: Sendable {
     /// An object's member `key`, or an array's element at index `key` (as a coding path or pointer names it).
     func child(named key: String) -> JSONPlace? {
         switch kind {
-        case .object:  // keys compared as written, unless escaped
+        case .object:  // as `String`s compare (canonical equivalence), by bytes when both are plain ASCII
             var name = key
             return name.withUTF8 { name in
                 layout.bytes.withUnsafeBytes { raw in
                     var child = node + 1
+                    let nameIsASCII = !name.contains { $0 >= 0x80 }
                     while child < layout.nodes[node].end {
                         let entry = layout.nodes[child]
-                        if entry.keyHasEscapes ? layout.key(of: child) == key : entry.key.count == name.count
+                        if entry.keyNeedsDecoding || !nameIsASCII ? layout.key(of: child) == key : entry.key.count == name.count
                             && (name.isEmpty || memcmp(raw.baseAddress! + entry.key.lowerBound, name.baseAddress!, name.count) == 0) {
                             return JSONPlace(layout, node: child)
                         }

@@ -64,8 +64,7 @@ extension JSONScanner {
         return (0x61...0x7A).contains(byte | 0x20) || (0x30...0x39).contains(byte) || byte == 0x5F
     }
 
-    /// The scalar whose UTF-8 begins at `offset`, if well-formed (the standard library's
-    /// validation: no overlong forms, surrogates or scalars above U+10FFFF).
+    /// The scalar whose UTF-8 begins at `offset`, if well-formed (no overlong form, surrogate, or above U+10FFFF).
     func scalar(at offset: Int) -> Unicode.Scalar? {
         var parser = Unicode.UTF8.ForwardParser(), input = bytes[offset...].makeIterator()
         guard case .valid(let sequence) = parser.parseScalar(from: &input) else { return nil }

@@ -22,8 +22,8 @@ struct JSONScanner {
     /// `continuationBytes`: UTF-8 continuation bytes since `lineStart`, so columns count scalars.
     var offset = 0, line = 1, lineStart = 0, continuationBytes = 0
     var stack: [Frame] = []
-    /// The last key read: its content's bytes, whether it has escapes, its opening quote.
-    var pendingKey = (range: 0..<0, hasEscapes: false, position: SourcePosition(line: 1, column: 1))
+    /// The last key read: its content's bytes, whether it is escaped or not ASCII, its opening quote.
+    var pendingKey = (range: 0..<0, needsDecoding: false, position: SourcePosition(line: 1, column: 1))
     var nodes: [JSONLayout.Node] = []
     var duplicateKeys: [DuplicateKey] = []
     /// The first value the grammar allows but no decoder represents; scanning goes on past it.
@@ -123,7 +123,7 @@ struct JSONScanner {
         nodes.append(JSONLayout.Node(kind: kind, bytes: offset..<offset, end: node + 1, position: position))
         guard let top = stack.indices.last else { return (node, false) }
         if stack[top].isObject {
-            (nodes[node].key, nodes[node].keyHasEscapes, nodes[node].keyPosition) = pendingKey
+            (nodes[node].key, nodes[node].keyNeedsDecoding, nodes[node].keyPosition) = pendingKey
             if let first = firstMember(sameAs: node, in: top) {
                 let path = PointerPath(parent: containerPath(), key: keyText(of: node))
                 duplicateKeys.append(DuplicateKey(path: path, first: nodes[first].keyPosition ?? position, duplicate: pendingKey.position))
@@ -134,8 +134,8 @@ struct JSONScanner {
         return (node, false)
     }
 
-    /// The earlier member with member `node`'s key in frame `top`'s object, compared as written (decoded
-    /// only with escapes); past 16 members, looked up by hash.
+    /// The earlier member with member `node`'s key in frame `top`'s object, keys equal as `String`s (as
+    /// `JSONDecoder` reads them), by bytes when both are plain ASCII; past 16 members, looked up by hash.
     private mutating func firstMember(sameAs node: Int, in top: Int) -> Int? {
         if !stack[top].keyIndex.isEmpty {
             let key = keyText(of: node)
@@ -160,7 +160,7 @@ struct JSONScanner {
 
     private func sameKey(_ a: Int, _ b: Int) -> Bool {
         let (first, second) = (nodes[a].key, nodes[b].key)
-        if nodes[a].keyHasEscapes || nodes[b].keyHasEscapes { return keyText(of: a) == keyText(of: b) }
+        if nodes[a].keyNeedsDecoding || nodes[b].keyNeedsDecoding { return keyText(of: a) == keyText(of: b) }
         return first.count == second.count
             && memcmp(bytes.baseAddress! + first.lowerBound, bytes.baseAddress! + second.lowerBound, first.count) == 0
     }
@@ -184,8 +184,8 @@ struct JSONScanner {
     private mutating func key(expected: String, afterComma: Bool = false) throws(Stop) -> State {
         guard isAt("\"") else { throw failure(expected: expected, at: offset, hint: afterComma ? trailingCommaHint() : nil) }
         let position = position(at: offset)
-        let (content, hasEscapes) = try string(openedAt: position)
-        pendingKey = (content, hasEscapes, position)
+        let (content, needsDecoding) = try string(openedAt: position)
+        pendingKey = (content, needsDecoding, position)
         skipWhitespace()
         guard isAt(":") else { throw failure(expected: "':' after object key", at: offset) }
         offset += 1
@@ -240,11 +240,11 @@ struct JSONScanner {
         while isAtDigit() { offset += 1 }
     }
 
-    /// Reads a string from its opening quote: the bytes between the quotes, and whether it has escapes.
+    /// Reads a string from its opening quote: the bytes between the quotes, and whether it is escaped or not ASCII.
     mutating func string(openedAt opening: SourcePosition) throws(Stop) -> (Range<Int>, Bool) {
         offset += 1
         let start = offset
-        var hasEscapes = false
+        var needsDecoding = false
         while offset < bytes.count {
             let byte = bytes[offset]
             if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {  // most bytes
@@ -254,16 +254,16 @@ struct JSONScanner {
             switch byte {
             case UInt8(ascii: "\""):
                 offset += 1
-                return (start..<offset - 1, hasEscapes)
+                return (start..<offset - 1, needsDecoding)
             case UInt8(ascii: "\\"):
-                hasEscapes = true
+                needsDecoding = true
                 try escape()
             case 0..<0x20:
                 throw failure(controlCharacterMessage(byte), at: offset)
             default:
                 guard let scalar = scalar(at: offset) else { throw invalidUTF8(at: offset) }
                 let width = UTF8.width(scalar)
-                (offset, continuationBytes) = (offset + width, continuationBytes + width - 1)
+                (offset, continuationBytes, needsDecoding) = (offset + width, continuationBytes + width - 1, true)
             }
         }
         throw .syntax(JSONSyntaxError(position: opening, message: "unterminated string"))

@@ -15,6 +15,8 @@ struct Interpolation {
     enum Problem: Equatable {
         case missing(variable: String)
         case malformed(String)
+        /// The text grew past the room left under the manifest's size limit; nothing after it is interpolated.
+        case overLimit
     }
 
     /// A problem with the string at `pointer` (relative to the value interpolated).
@@ -31,9 +33,14 @@ struct Interpolation {
     /// notes in `record` what it did. Each changed string is a replacement in
     /// `parameters`, at its old position. Parameters that cannot hold one
     /// (``mayRefer(_:)``) need not be given: the loader skips them.
-    func apply(to parameters: inout BindingParameters, record: inout InterpolationRecord) -> [Located] {
+    ///
+    /// - Parameter room: How many bytes the strings may still grow by, all told, before the manifest
+    ///   passes its size limit: what a value or default adds counts as if written in the file, so that
+    ///   `${X}` written 10,000 times cannot make a 40 KB file a gigabyte of text. The growth of each
+    ///   string is taken from it; a string that would pass it is ``Problem/overLimit``, and the walk stops.
+    func apply(to parameters: inout BindingParameters, record: inout InterpolationRecord, room: inout Int) -> [Located] {
         var problems: [Located] = []
-        visit(parameters.place, pointer: "", in: &parameters, problems: &problems, record: &record)
+        visit(parameters.place, pointer: "", in: &parameters, problems: &problems, record: &record, room: &room)
         return problems
     }
 
@@ -47,20 +54,25 @@ struct Interpolation {
     /// document's depth, which the scanner has limited.
     private func visit(
         _ value: JSONPlace, pointer: String, in parameters: inout BindingParameters, problems: inout [Located],
-        record: inout InterpolationRecord
+        record: inout InterpolationRecord, room: inout Int
     ) {
+        guard room >= 0 else { return }  // over the limit already: reported once
         switch value.kind {
         case .string:
             // `$` may be escaped (`\u0024`): only a string with neither needs decoding.
             guard value.mayHold(UInt8(ascii: "$"), UInt8(ascii: "\\")), let text = value.stringValue,
                   text.contains("$") else { return }
-            switch interpolate(text) {
+            switch interpolate(text, room: room) {
             case .success(let result):
+                room -= max(0, result.utf8.count - text.utf8.count)
                 if let name = Self.wholeReference(text) {
                     // Whether the variable or the manifest's default gave the value: a message blames the one that did.
                     record.wholeValues[pointer] = WholeReference(variable: name, fromDefault: environment[name] == nil)
                 }
                 if result != text { parameters.replace(value, with: .string(result)) }
+            case .failure(let found) where found.list == [.overLimit]:
+                room = -1
+                problems.append(Located(pointer: pointer, position: value.position, problem: .overLimit))
             case .failure(let found):
                 let unset = found.list.compactMap { if case .missing(let name) = $0 { name } else { nil } }
                 if allowsUnset, unset.count == found.list.count {
@@ -73,12 +85,13 @@ struct Interpolation {
             }
         case .array:
             for (offset, element) in value.children.enumerated() {
-                visit(element, pointer: pointer + "/\(offset)", in: &parameters, problems: &problems, record: &record)
+                visit(element, pointer: pointer + "/\(offset)", in: &parameters, problems: &problems, record: &record,
+                    room: &room)
             }
         case .object:
             for member in value.members {
                 visit(member, pointer: pointer + "/" + JSONPointer.escape(member.key), in: &parameters,
-                    problems: &problems, record: &record)
+                    problems: &problems, record: &record, room: &room)
             }
         default:
             break
@@ -96,9 +109,12 @@ struct Interpolation {
 
     struct Problems: Error { var list: [Problem] }
 
-    /// Interpolates one string.
-    func interpolate(_ text: String) -> Result<String, Problems> {
+    /// Interpolates one string, which may grow by at most `room` bytes: past that, the one problem is
+    /// ``Problem/overLimit``, found before the text is built any longer.
+    func interpolate(_ text: String, room: Int = .max) -> Result<String, Problems> {
         guard text.contains("$") else { return .success(text) }
+        let most = text.utf8.count.addingReportingOverflow(room)
+        let limit = most.overflow ? Int.max : most.partialValue
         var output = ""
         var problems: [Problem] = []
         var rest = Substring(text)
@@ -111,14 +127,15 @@ struct Interpolation {
             } else if after.hasPrefix("${") {
                 let body = after.dropFirst(2)
                 guard let close = body.firstIndex(of: "}") else {
-                    problems.append(.malformed("unterminated '${' in \"\(text)\"; close it with '}' or write '$${' for a literal '${'"))
+                    problems.append(.malformed("unterminated '${' in \"\(MessageText.name(text))\"; close it with '}' or write '$${' for a literal '${'"))
                     return .failure(Problems(list: problems))
                 }
                 let expression = body[..<close]
                 rest = body[body.index(after: close)...]
                 let (name, fallback) = split(expression)
                 guard Self.isValidName(name) else {
-                    problems.append(.malformed("'${\(expression)}' is not a valid reference; names are letters, digits and '_', not starting with a digit (write '$${' for a literal '${')"))
+                    problems.append(.malformed("'${\(MessageText.name(String(expression)))}' is not a valid reference; names are "
+                        + "ASCII letters (A-Z, a-z), digits and '_', not starting with a digit (write '$${' for a literal '${')"))
                     continue
                 }
                 if let fallback, fallback.contains("${") {
@@ -132,10 +149,9 @@ struct Interpolation {
                         + "value itself (${\(name):-value})"))
                     continue
                 }
-                if let value = environment[name] {
+                if let value = environment[name] ?? fallback {
+                    guard value.utf8.count <= limit - output.utf8.count else { return .failure(Problems(list: [.overLimit])) }
                     output += value
-                } else if let fallback {
-                    output += fallback
                 } else {
                     problems.append(.missing(variable: name))
                 }
@@ -144,6 +160,7 @@ struct Interpolation {
                 rest = after.dropFirst()
             }
         }
+        guard rest.utf8.count <= limit - output.utf8.count else { return .failure(Problems(list: [.overLimit])) }
         output += rest
         return problems.isEmpty ? .success(output) : .failure(Problems(list: problems))
     }

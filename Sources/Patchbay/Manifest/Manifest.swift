@@ -201,10 +201,15 @@ package struct SourceOrigin: Sendable, Hashable {
 extension Binding {
     /// `UserRepository` or `UserRepository in secondary`, for messages; an
     /// element of a collection is `[Plugin]`, `[Plugin] in secondary`.
+    /// Escaped and cut as ``MessageText`` writes a name from a manifest.
     package var displayKey: String {
-        let type = isCollectionElement ? "[\(protocolName)]" : protocolName
-        return injector == .primary ? type : "\(type) in \(injector)"
+        let name = MessageText.name(protocolName)
+        let type = isCollectionElement ? "[\(name)]" : name
+        return injector == .primary ? type : "\(type) in \(MessageText.name(injector.rawValue))"
     }
+
+    /// The factory's name as a message quotes it (see ``MessageText``).
+    package var displayFactory: String { MessageText.name(factory) }
 
     /// The key that names the binding's type: `protocol`, or `collection` for an element.
     package var typeKey: BindingKey { isCollectionElement ? .collection : .protocol }

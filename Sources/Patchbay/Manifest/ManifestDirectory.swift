@@ -40,10 +40,11 @@ public struct ManifestDirectory: Sendable {
     }
 
     /// The environments with a file here, sorted: every `*.json` except
-    /// `catalog.json` and `*.schema.json`.
+    /// `catalog.json` and `*.schema.json`, and a link that leads to no file.
     public func environments() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        return names.filter(Self.isManifestFileName).map { String($0.dropLast(".json".count)) }.sorted()
+        return names.filter { Self.isManifestFileName($0) && FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path) }
+            .map { String($0.dropLast(".json".count)) }.sorted()
     }
 
     /// Whether a file name is a manifest's (not the catalog description or a schema).
@@ -62,15 +63,21 @@ public struct ManifestDirectory: Sendable {
     /// - Throws: ``ManifestError`` (`unknown-environment`) listing the environments found.
     public func url(forEnvironment name: String) throws(ManifestError) -> URL {
         let file = url.appendingPathComponent(name + ".json")
-        guard !name.contains("/"), FileManager.default.fileExists(atPath: file.path) else {
+        // `catalog` and `manifest.schema` name files of the folder that are not manifests: no environment.
+        guard !name.contains("/"), Self.isManifestFileName(name + ".json"), FileManager.default.fileExists(atPath: file.path) else {
             let found = environments()
             let suggestion = EditDistance.suggestions(for: name, among: found).first
             let folder = ManifestLoader.displayPath(for: url)
             let message: String
             if let missing = missingFolderMessage() {
-                message = "no manifest for environment '\(name)' in \(folder): " + missing
+                message = "no manifest for environment '\(MessageText.name(name))' in \(folder): " + missing
+            } else if !Self.isManifestFileName(name + ".json"), !name.contains("/") {
+                message = "'\(MessageText.name(name))' is not an environment: \(name).json is "
+                    + (name == "catalog" ? "the catalog description" : "a JSON Schema") + ", not a manifest; "
+                    + (found.isEmpty ? "the folder has no manifests" : "environments found: " + found.joined(separator: ", "))
+                    + ". Set \(Self.environmentVariable) (or the 'environment:' argument) to one of them"
             } else {
-                message = "no manifest for environment '\(name)' in \(folder); "
+                message = "no manifest for environment '\(MessageText.name(name))' in \(folder); "
                     + (found.isEmpty
                         ? "the folder (\(url.standardizedFileURL.path)) has no manifests"
                         : "environments found: " + found.joined(separator: ", "))

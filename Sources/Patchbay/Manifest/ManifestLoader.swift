@@ -51,8 +51,8 @@ public struct ManifestLoader: Sendable {
         var diagnostics = parser.diagnostics
         var manifest = parsed
         if let parsed {
-            manifest = interpolate(parsed, diagnostics: &diagnostics)
-            if parsed.extends != nil {
+            manifest = interpolate(parsed, size: data.count, diagnostics: &diagnostics)
+            if parsed.extends != nil, manifest != nil {
                 let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
                 // An absolute `file` stands on its own (appended to the current
                 // folder it would name a file that does not exist), and so
@@ -120,7 +120,7 @@ public struct ManifestLoader: Sendable {
         let parsed = parser.parse(data)
         diagnostics += parser.diagnostics
         guard let parsed else { return nil }
-        let manifest = interpolate(parsed, diagnostics: &diagnostics)
+        guard let manifest = interpolate(parsed, size: data.count, diagnostics: &diagnostics) else { return nil }
         guard manifest.extends != nil, followingExtends else { return manifest }
         return resolveExtends(of: manifest, at: url, root: root, diagnostics: &diagnostics)
     }
@@ -235,9 +235,16 @@ public struct ManifestLoader: Sendable {
     struct NotAFile: Error, CustomStringConvertible {
         let type: FileAttributeType
         var description: String {
-            type == .typeDirectory ? "it is a folder, not a manifest file; name the .json file in it"
-                : "it is not a regular file (a FIFO, a socket or a device); name a manifest file"
+            switch type {
+            case .typeDirectory: "it is a folder, not a manifest file; name the .json file in it"
+            case .typeSymbolicLink: Self.brokenLink
+            default: "it is not a regular file (a FIFO, a socket or a device); name a manifest file"
+            }
         }
+
+        /// A link that resolves to no file: a loop of links, or a missing target.
+        static let brokenLink = "it is a symbolic link that leads to no file (a loop of links, or a link "
+            + "whose target is missing); fix the link, or name the manifest file itself"
     }
 
     /// The file is over the size limit.
@@ -261,7 +268,10 @@ public struct ManifestLoader: Sendable {
 
     // MARK: - Interpolation
 
-    private func interpolate(_ manifest: Manifest, diagnostics: inout [Diagnostic]) -> Manifest {
+    /// Interpolates the parameters of a file of `size` bytes: what a value adds counts against the size
+    /// limit, as the file's own bytes do. Nil when that passes the limit: the file is then not usable at
+    /// all, as one over the limit as written is, and its later strings are left as written.
+    private func interpolate(_ manifest: Manifest, size: Int, diagnostics: inout [Diagnostic]) -> Manifest? {
         // Only the bindings whose parameters may hold a reference are touched, and a
         // manifest with none is returned as it is: the optimizer makes the binding list
         // unique before a loop that may change it, and the caller still holds the list,
@@ -270,10 +280,12 @@ public struct ManifestLoader: Sendable {
         else { return manifest }
         var manifest = manifest
         let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
-        for offset in manifest.bindings.indices[first...] {
+        var room = limits.maxBytes - size
+        for offset in manifest.bindings.indices[first...] where room >= 0 {
             guard var parameters = manifest.bindings[offset].parameterSource, Interpolation.mayRefer(parameters)
             else { continue }
-            let problems = interpolation.apply(to: &parameters, record: &manifest.bindings[offset].interpolation)
+            let problems = interpolation.apply(
+                to: &parameters, record: &manifest.bindings[offset].interpolation, room: &room)
             manifest.bindings[offset].parameterSource = parameters
             guard !problems.isEmpty else { continue }
             manifest.bindings[offset].isBroken = true
@@ -288,18 +300,24 @@ public struct ManifestLoader: Sendable {
                 case .missing(let variable):
                     code = .envVarMissing
                     message = "environment variable '\(variable)' is not set and has no default, in the parameters "
-                        + "of binding \(binding.displayKey) -> '\(binding.factory)'; set \(variable) or write "
+                        + "of binding \(binding.displayKey) -> '\(binding.displayFactory)'; set \(variable) or write "
                         + "${\(variable):-default}"
                 case .malformed(let text):
                     code = .invalidParameters
                     message = text + ", in the parameters of binding \(binding.displayKey)"
+                case .overLimit:
+                    code = .tooLarge
+                    message = "interpolating the parameters of binding \(binding.displayKey) makes the manifest "
+                        + "larger than the limit of \(limits.maxBytes) bytes (the file is \(size) bytes; what each "
+                        + "${NAME} adds counts as if written in it); shorten the variables' values, or raise "
+                        + "ManifestLimits.maxBytes"
                 }
                 diagnostics.append(Diagnostic(
                     code: code, message: message, file: binding.origin?.file ?? manifest.file,
                     line: position.line, column: position.column, path: (binding.origin?.pointer ?? "") + relative))
             }
         }
-        return manifest
+        return room >= 0 ? manifest : nil
     }
 
     // MARK: - Display paths

@@ -46,7 +46,7 @@ struct ManifestParser {
         }
         guard !document.isUnusable, let root = document.root else { return nil }
         for duplicate in document.duplicateKeys {
-            report(.duplicateKey, "key '\(duplicate.key)' appears twice in one object (first at line "
+            report(.duplicateKey, "key '\(MessageText.name(duplicate.key))' appears twice in one object (first at line "
                 + "\(duplicate.first.line), column \(duplicate.first.column)); JSON parsers silently keep one of them: "
                 + "remove one", at: duplicate.duplicate, pointer: duplicate.pointer)
         }
@@ -262,8 +262,8 @@ struct ManifestParser {
             lifetime = Lifetime(rawValue: name)
             if lifetime == nil {
                 let suggestion = EditDistance.suggestions(for: name, among: Lifetime.allCases.map(\.rawValue)).first
-                report(.unknownLifetime, "unknown lifetime '\(name)'; use \(Lifetime.validNames)"
-                    + (suggestion.map { "; did you mean '\($0)'?" } ?? ""),
+                report(.unknownLifetime, "unknown lifetime '\(MessageText.name(name))'; use \(Lifetime.validNames)"
+                    + (suggestion.map { MessageText.didYouMean($0, for: name) } ?? ""),
                     at: keyed.lifetime, pointer: pointer + "/\(BindingKey.lifetime)", suggestion: suggestion)
             }
         }
@@ -304,13 +304,21 @@ struct ManifestParser {
         _ unknown: [JSONPlace], known: [String], suggested: [String], at pointer: String, what: String
     ) {
         guard !unknown.isEmpty else { return }
-        for member in unknown.sorted(by: { $0.key < $1.key }) {
-            let suggestion = EditDistance.suggestions(for: member.key, among: suggested).first
-            report(.unknownKey, "unknown \(what) '\(member.key)'"
-                + (suggestion.map { "; did you mean '\($0)'?" } ?? "; valid keys are "
+        // Each key made once, not at each comparison of the sort; the first few listed, the rest counted.
+        let keyed = unknown.map { (key: $0.key, place: $0) }.sorted { $0.key < $1.key }
+        for (key, member) in keyed.prefix(UnknownKeyList.listedPerObject) {
+            let suggestion = EditDistance.suggestions(for: key, among: suggested).first
+            report(.unknownKey, "unknown \(what) '\(MessageText.name(key))'"
+                + (suggestion.map { MessageText.didYouMean($0, for: key) } ?? "; valid keys are "
                     + known.map { "'\($0)'" }.joined(separator: ", ")),
-                at: member.keyPosition, pointer: pointer + "/" + JSONPointer.escape(member.key),
+                at: member.keyPosition, pointer: pointer + "/" + JSONPointer.escape(key),
                 suggestion: suggestion)
+        }
+        if keyed.count > UnknownKeyList.listedPerObject {
+            let (key, member) = keyed[UnknownKeyList.listedPerObject]
+            report(.unknownKey, UnknownKeyList.rest(keyed.count - UnknownKeyList.listedPerObject, what: what,
+                fix: "valid keys are " + known.map { "'\($0)'" }.joined(separator: ", ")),
+                at: member.keyPosition, pointer: pointer + "/" + JSONPointer.escape(key))
         }
     }
 

@@ -297,8 +297,10 @@ final class CompiledBinding: Sendable {
     /// the factory has none; a place holds nil when the table has no
     /// binding of `D` (an ``Injectable`` type, or an empty collection),
     /// which the engine then resolves by type. Unretained: the activation
-    /// keeps every binding it links.
-    @exclusivity(unchecked) nonisolated(unsafe) private var linkedNeeds: [NeedLink] = []
+    /// keeps every binding it links. Plain memory, allocated with the
+    /// binding and filled in at activation: an array in a `var` would be
+    /// retained and released at every read.
+    nonisolated(unsafe) private let linkedNeeds: UnsafeMutablePointer<NeedLink>?
     /// For the binding that serves a collection `[T]`: its elements, in
     /// manifest order, each a binding of `T` with its own lifetime; empty
     /// for every other binding.
@@ -325,7 +327,15 @@ final class CompiledBinding: Sendable {
         } else {
             ready = nil
         }
+        if let specs = definition.dependencies, specs.contains(where: { $0.kind == .direct }) {
+            linkedNeeds = .allocate(capacity: specs.count)
+            linkedNeeds!.initialize(repeating: NeedLink(binding: nil), count: specs.count)
+        } else {
+            linkedNeeds = nil
+        }
     }
+
+    deinit { linkedNeeds?.deallocate() }
 
     /// The binding that serves a request from `injector`, when this binding
     /// heads its type (the first in injector order): by ``InjectorServing``'s
@@ -343,16 +353,16 @@ final class CompiledBinding: Sendable {
     /// The binding linked to the need at `index`, if any (see ``linkedNeeds``).
     @inline(__always)
     func linkedNeed(_ index: Int) -> CompiledBinding? {
-        linkedNeeds.isEmpty ? nil : linkedNeeds[index].binding
+        linkedNeeds?[index].binding
     }
 
     /// Links each plain need of this binding's factory to the binding
     /// `table` serves it by from this binding's injector. Called while the
     /// activation is compiled, before any resolve can see the binding.
     func linkNeeds(in table: FastTable) {
-        guard let specs = definition.dependencies, specs.contains(where: { $0.kind == .direct }) else { return }
-        linkedNeeds = specs.map { spec in
-            NeedLink(binding: spec.kind == .direct ? table.binding(serving: spec.key.id, from: injector) : nil)
+        guard let linkedNeeds, let specs = definition.dependencies else { return }
+        for (index, spec) in specs.enumerated() where spec.kind == .direct {
+            linkedNeeds[index] = NeedLink(binding: table.binding(serving: spec.key.id, from: injector))
         }
     }
 

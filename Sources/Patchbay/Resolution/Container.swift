@@ -146,44 +146,63 @@ public final class Container: Sendable {
     // every call, which costs more than the rest of a made singleton's read.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, from injector: InjectorName = .primary) throws(ResolutionError) -> T {
-        // The engine's one specialization: a made singleton served from
-        // `primary` outside test overrides is read here, with no lock and
-        // nothing allocated or retained but the result. The thread's cache
-        // (plain memory) says whether it holds this container's activation
-        // in force, and its table finds the binding; everything else is
-        // the engine's (`ResolutionContext`), which reads a made singleton
-        // from the same word, through its `InstanceCell`.
+        // What this code does itself, where `T` is static: read a made
+        // singleton served from `primary` outside test overrides (no lock,
+        // nothing allocated or retained but the result), and move out what
+        // the engine made for any other request the fast table found. The
+        // thread's cache (plain memory) says whether it holds this
+        // container's activation in force, and its table finds the binding;
+        // everything else is the engine's (`ResolutionContext`), which reads
+        // a made singleton from the same word, through its `InstanceCell`.
         let cache = ResolveCache.current(threadKey)
         if injector.rawValue == "primary", let table = cache.pointee.table(for: self),
             let slot = table.slot(of: ObjectIdentifier(T.self))
         {
             if let box = slot.pointee.made() { return unboxed(box, as: T.self) }
-            return try resolveHead(T.self, of: slot, cache: cache)
+            // The engine, unspecialized, makes it in the thread's scratch
+            // memory; this code, where `T` is static, moves it out.
+            if MemoryLayout<T>.alignment <= 16,
+                let made = try serveHead(of: slot, size: MemoryLayout<T>.size, as: T.self, cache: cache)
+            {
+                return made.assumingMemoryBound(to: T.self).move()
+            }
         }
         return try resolveGenerally(T.self, from: injector, cache: cache)
     }
 
     /// A plain request from `primary` that the thread's cache found in
-    /// the activation in force, with no overrides in use: the binding is
-    /// the slot's head, and the activation the cache's, which keeps it
-    /// alive while the resolution runs (see ``ResolveCache/activation``).
-    /// So nothing is looked up twice, and nothing retained.
+    /// the activation in force, with no overrides in use, made in the
+    /// thread's scratch memory (`size` bytes, for `type`), which it returns
+    /// for the caller to move the instance out of at once: the space is
+    /// given back. The binding is the slot's head, and the activation the
+    /// cache's, which keeps it alive while the resolution runs (see
+    /// ``ResolveCache/activation``): nothing is looked up twice, nothing
+    /// retained. Nil, having made nothing, when the scratch memory is full
+    /// (a very deep path) or the request joins a resolution running on this
+    /// thread whose activation, older, binds no `type`: the general path
+    /// answers those.
     @usableFromInline @inline(never)
-    func resolveHead<T>(
-        _: T.Type, of slot: UnsafeMutablePointer<TableSlot>, cache: UnsafeMutablePointer<ResolveCache>
-    ) throws(ResolutionError) -> T {
+    func serveHead(
+        of slot: UnsafeMutablePointer<TableSlot>, size: Int, as type: Any.Type, cache: UnsafeMutablePointer<ResolveCache>
+    ) throws(ResolutionError) -> UnsafeMutableRawPointer? {
+        let used = cache.pointee.scratchUsed
+        let rounded = (size + 15) & ~15
+        guard used + rounded <= ResolveCache.scratchCapacity else { return nil }
+        let memory = cache.pointee.scratch + used
+        cache.pointee.scratchUsed = used + rounded
+        defer { cache.pointee.scratchUsed = used }
         if let running = joinable(on: cache, scope: nil) {
-            return try run(T.self) { try running.resolveValue(T.self, from: .primary, argument: nil) }
+            return try run(type) { try running.resolve(type, into: memory, from: .primary, argument: nil) } ? memory : nil
         }
         let context = cache.pointee.running == nil ? cache.pointee.context! : ResolutionContext(cache: cache)
         context.begin(container: self, activation: cache.pointee.held.unsafelyUnwrapped, overrides: nil, scope: nil)
         do {
-            let value = try context.instanceValue(of: slot.pointee.binding.unsafelyUnwrapped, as: T.self)
+            try context.instance(of: slot.pointee.binding.unsafelyUnwrapped, into: memory, argument: nil)
             context.end()
-            return value
+            return memory
         } catch {
             context.end()
-            throw ResolutionError.factoryFailed(error, making: TypeKey.shortName(of: T.self), by: nil, path: [])
+            throw ResolutionError.factoryFailed(error, making: TypeKey.shortName(of: type), by: nil, path: [])
         }
     }
 
@@ -321,11 +340,11 @@ public final class Container: Sendable {
 
     /// Runs `body`, turning any error that is not a ``ResolutionError`` into one.
     @inline(__always)
-    private func run<T, Result>(_: T.Type, _ body: () throws -> Result) throws(ResolutionError) -> Result {
+    private func run<Result>(_ type: Any.Type, _ body: () throws -> Result) throws(ResolutionError) -> Result {
         do {
             return try body()
         } catch {
-            throw ResolutionError.factoryFailed(error, making: TypeKey.shortName(of: T.self), by: nil, path: [])
+            throw ResolutionError.factoryFailed(error, making: TypeKey.shortName(of: type), by: nil, path: [])
         }
     }
 }

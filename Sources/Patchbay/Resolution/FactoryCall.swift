@@ -26,14 +26,20 @@ struct FactoryCall {
     /// argument goes on to every need, wrapped ones too: validation allowed a
     /// need whose factory takes one only when it takes this same type.
     ///
-    /// Only the spec's wrapper is read, in place: copying the spec out of
-    /// the array would retain its name and closures for every dependency.
+    /// A plain need is served by the binding activation linked it to (see
+    /// ``CompiledBinding/linkedNeed(_:)``), the one the type table gives,
+    /// found once; outside test overrides, which the table lookup honours.
+    /// Otherwise only the spec's wrapper is read, in place: copying the spec
+    /// out of the array would retain its name and closures for every dependency.
     @usableFromInline
     func dependency<D>(_: D.Type, specs: [DependencySpec], index: Int) throws -> D {
+        if !context.hasOverrides, let linked = binding.linkedNeed(index) {
+            return try context.instanceValue(of: linked, as: D.self, argument: argument)
+        }
         if let makeWrapper = specs.withUnsafeBufferPointer({ $0[index].makeWrapper }) {
             return try makeWrapper(self) as! D  // an Optional, Lazy or array of a concrete type: a cheap cast
         }
-        return try context.need(D.self, at: index, of: binding, argument: argument)
+        return try context.resolveValue(D.self, from: binding.injector, argument: argument)
     }
 
     /// A cursor over the factory's dependencies, in the order of its

@@ -124,19 +124,6 @@ final class ResolutionContext {
         return true
     }
 
-    /// The need at `index` of `binding`'s factory, a `D` resolved as
-    /// ``resolveValue(_:from:argument:)`` resolves it from the binding's
-    /// injector: through the binding activation linked it to (see
-    /// ``CompiledBinding/linkedNeed(_:)``), which is the one the table gives,
-    /// found once; by the table when overrides are in force or none is linked.
-    @inline(__always)
-    func need<D>(_: D.Type, at index: Int, of binding: CompiledBinding, argument: ArgumentValue?) throws -> D {
-        guard !hasOverrides, let linked = binding.linkedNeed(index) else {
-            return try resolveValue(D.self, from: binding.injector, argument: argument)
-        }
-        return try instanceValue(of: linked, as: D.self, argument: argument)
-    }
-
     /// Resolves `T` from `injector`, with `argument`: in the thread's
     /// scratch memory, moved out. The form a factory's dependency and a
     /// top-level resolve use.

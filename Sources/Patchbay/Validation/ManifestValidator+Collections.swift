@@ -12,7 +12,7 @@ extension ValidationRun {
     mutating func checkElementTakesNoArgument(_ binding: Binding, factory: Int, in catalog: CatalogIndex) -> Bool {
         guard let argument = catalog.factories[factory].argument else { return true }
         report(diagnostic(
-            binding, .collectionElementTakesArgument, "factory '\(binding.factory)' for an element of "
+            binding, .collectionElementTakesArgument, "factory '\(binding.displayFactory)' for an element of "
                 + "\(binding.displayKey) takes a resolve-time argument (\(catalog.display(argument))), but a collection "
                 + "is resolved whole, so nothing can pass it; bind a factory without an argument, or resolve "
                 + "\(catalog.display(argument))-taking \(binding.protocolName) directly with resolve(_:argument:)",
@@ -27,7 +27,7 @@ extension ValidationRun {
     mutating func checkElementIsNotAsync(_ binding: Binding, factory: Int, in catalog: CatalogIndex) -> Bool {
         guard catalog.factories[factory].execution == .async else { return true }
         report(diagnostic(
-            binding, .needsAwait, "factory '\(binding.factory)' for an element of \(binding.displayKey) is async, but "
+            binding, .needsAwait, "factory '\(binding.displayFactory)' for an element of \(binding.displayKey) is async, but "
                 + "a collection's elements are made synchronously; bind a synchronous or main-actor factory as the "
                 + "element, or resolve the async one alone with try await container.resolve(awaiting:)",
             field: BindingKey.factory.rawValue))

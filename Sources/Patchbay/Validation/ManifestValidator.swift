@@ -297,9 +297,9 @@ package struct ValidationRun {
         if declaredInjectorSuggestions == nil { declaredInjectorSuggestions = SuggestionIndex(listed.map(\.rawValue)) }
         let suggestion = declaredInjectorSuggestions?.suggestions(for: binding.injector.rawValue, limit: 1).first
         report(diagnostic(
-            binding, .undeclaredInjector, "injector '\(binding.injector)' is not listed in 'injectors' "
+            binding, .undeclaredInjector, "injector '\(MessageText.name(binding.injector.rawValue))' is not listed in 'injectors' "
                 + "(\(listed.map { "'\($0)'" }.joined(separator: ", "))); add it there"
-                + (suggestion.map { ", or did you mean '\($0)'?" } ?? ""),
+                + (suggestion.map { MessageText.didYouMean($0, for: binding.injector.rawValue, lead: ", or did you mean") } ?? ""),
             field: BindingKey.injector.rawValue, suggestion: suggestion))
         return false
     }
@@ -315,7 +315,7 @@ package struct ValidationRun {
         case .ambiguous(let matches):
             let names = matches.map { catalog.types[$0].qualified }.sorted()
             report(diagnostic(
-                binding, .ambiguousProtocol, "\(binding.typeKey) name '\(name)' matches \(names.count) types: "
+                binding, .ambiguousProtocol, "\(binding.typeKey) name '\(MessageText.name(name))' matches \(names.count) types: "
                     + names.joined(separator: ", ") + "; write the module-qualified name",
                 field: binding.typeKey.rawValue))
             return nil
@@ -324,8 +324,8 @@ package struct ValidationRun {
         }
         let suggestion = catalog.typeSuggestions(for: name, limit: 1).first
         report(diagnostic(
-            binding, .unknownProtocol, "no factory in the catalog provides '\(name)'"
-                + (suggestion.map { "; did you mean '\($0)'?" } ?? "; check the spelling, or register a factory for it"),
+            binding, .unknownProtocol, "no factory in the catalog provides '\(MessageText.name(name))'"
+                + (suggestion.map { MessageText.didYouMean($0, for: name) } ?? "; check the spelling, or register a factory for it"),
             field: binding.typeKey.rawValue, suggestion: suggestion))
         return nil
     }
@@ -348,15 +348,20 @@ package struct ValidationRun {
             suggestions = providerSuggestions[type]!
         }
         let suggestion = suggestions.suggestions(for: binding.factory, limit: 1).first
-        var message = "unknown factory '\(binding.factory)' for \(binding.protocolName)"
+        var message = "unknown factory '\(binding.displayFactory)' for \(MessageText.name(binding.protocolName))"
         if let suggestion {
-            message += "; did you mean '\(suggestion)'?"
+            message += MessageText.didYouMean(suggestion, for: binding.factory)
         } else if !providers.isEmpty {
             message += "; factories that provide it: " + providers.map { "'\($0)'" }.joined(separator: ", ")
         }
-        // Not a typo of a known name: perhaps a factory registered since catalog.json was written.
-        if suggestion == nil, case .description = catalog.source {
-            message += ". Is catalog.json stale? If '\(binding.factory)' was registered since it was written, "
+        if binding.factory.contains("${") {
+            // Only parameters are interpolated: the reference is the name, which no catalog has.
+            message += ". A factory name is not interpolated: '${...}' is read as part of the name, since only "
+                + "'\(BindingKey.parameters)' values are; write the factory's name, and give each environment "
+                + "its own manifest (with '\(ManifestKey.extends)') to choose another"
+        } else if suggestion == nil, case .description = catalog.source {
+            // Not a typo of a known name: perhaps a factory registered since catalog.json was written.
+            message += ". Is catalog.json stale? If '\(binding.displayFactory)' was registered since it was written, "
                 + CatalogDescription.howToRegenerate("catalog.json").lowercasedFirst
         }
         report(diagnostic(binding, .unknownFactory, message, field: BindingKey.factory.rawValue, suggestion: suggestion))
@@ -372,7 +377,7 @@ package struct ValidationRun {
         if let place = provides.firstIndex(of: type) { return place - provides.startIndex }
         let providers = catalog.providers(of: type)
         report(diagnostic(
-            binding, .factoryDoesNotProvide, "factory '\(binding.factory)' does not provide \(catalog.display(type)) "
+            binding, .factoryDoesNotProvide, "factory '\(binding.displayFactory)' does not provide \(catalog.display(type)) "
                 + "(it provides \(provides.map(catalog.display).joined(separator: ", ")))"
                 + (providers.isEmpty ? "" : "; factories that provide \(catalog.display(type)): "
                     + providers.map { "'\($0)'" }.joined(separator: ", ")),
@@ -394,7 +399,7 @@ package struct ValidationRun {
         case true?: return true
         case nil:
             report(binding.diagnostic(
-                .weakUnchecked, "lifetime 'weak' needs a class instance; whether factory '\(binding.factory)' makes one "
+                .weakUnchecked, "lifetime 'weak' needs a class instance; whether factory '\(binding.displayFactory)' makes one "
                     + "(\(catalog.productTypeName(factory))) is known only from its values, so the app checks its "
                     + "first value when it makes it",
                 field: (binding.lifetime == nil ? BindingKey.factory : .lifetime).rawValue, severity: .note,
@@ -403,7 +408,7 @@ package struct ValidationRun {
         case false?: break
         }
         report(diagnostic(
-            binding, .weakValueType, "lifetime 'weak' needs a class instance, but factory '\(binding.factory)' makes "
+            binding, .weakValueType, "lifetime 'weak' needs a class instance, but factory '\(binding.displayFactory)' makes "
                 + "\(catalog.productTypeName(factory)), which is not a class (or a class-bound protocol); "
                 + "use 'singleton', 'scoped' or 'transient'",
             field: (binding.lifetime == nil ? BindingKey.factory : .lifetime).rawValue))

@@ -66,7 +66,7 @@ struct ParameterCheck {
     /// A factory that takes no parameters is given none (or an empty object).
     private mutating func checkNoneGiven() {
         guard let given = binding.parameterSource?.place.members, !given.isEmpty else { return }
-        report("binding \(binding.displayKey) -> '\(binding.factory)' gives parameters "
+        report("binding \(binding.displayKey) -> '\(binding.displayFactory)' gives parameters "
             + given.map(\.key).sorted().map { "'\($0)'" }.joined(separator: ", ")
             + ", but factory '\(catalog.factories[factory].name)' takes none; remove '\(BindingKey.parameters)'", at: "")
     }
@@ -183,15 +183,32 @@ struct ParameterCheck {
         guard present != value.layout.nodes[value.node].count else { return }
         let known = Set(fields.map(\.name))
         let place = "\(factory)\(pointer)"
+        var listed = 0, unlisted = 0, firstUnlisted: JSONPlace?
         for member in value.members where !known.contains(member.key) {
+            guard listed < UnknownKeyList.listedPerObject else {  // counted, not listed: see UnknownKeyList
+                if unlisted == 0 { firstUnlisted = member }
+                unlisted += 1
+                continue
+            }
+            listed += 1
             let key = pointer + "/" + JSONPointer.escape(member.key)
             if fieldSuggestions[place] == nil { fieldSuggestions[place] = SuggestionIndex(fields.map(\.name)) }
             let suggestion = fieldSuggestions[place]?.suggestions(for: member.key, limit: 1).first
             diagnostics.append(binding.diagnostic(
                 .unknownParameter, "\(parameter(key)) is not a field of \(typeName), which would ignore it"
-                    + (suggestion.map { "; did you mean '\($0)'?" }
+                    + (suggestion.map { MessageText.didYouMean($0, for: member.key) }
                         ?? "; its fields are " + fields.map { "'\($0.name)'" }.joined(separator: ", ")),
                 field: BindingKey.parameters.rawValue + key, position: member.keyPosition, suggestion: suggestion,
+                fallbackFile: manifestFile))
+        }
+        if let firstUnlisted {
+            let key = pointer + "/" + JSONPointer.escape(firstUnlisted.key)
+            diagnostics.append(binding.diagnostic(
+                .unknownParameter, "binding \(binding.displayKey) -> '\(binding.displayFactory)': "
+                    + UnknownKeyList.rest(unlisted, what: "parameter", fix: "\(typeName) reads only "
+                        + fields.prefix(20).map { "'\($0.name)'" }.joined(separator: ", ")
+                        + (fields.count > 20 ? " and \(fields.count - 20) more" : "")),
+                field: BindingKey.parameters.rawValue + key, position: firstUnlisted.keyPosition,
                 fallbackFile: manifestFile))
         }
     }
@@ -209,10 +226,19 @@ struct ParameterCheck {
         switch type {
         // Digits of any length: a value beyond 64 bits is then refused as out of range, not as no number.
         case "integer": Int64(text).map { String($0) } ?? UInt64(text).map { String($0) } ?? (isDigits(text) ? text : nil)
+            ?? (isJSONNumber(text) && JSONNumber.isWhole(text) ? text : nil)  // `5.87e2`, as the literal is read
         case "number": Int64(text).map { String($0) } ?? Double(text).flatMap { $0.isFinite ? "\($0)" : nil }
         case "boolean": text == "true" || text == "false" ? text : nil
         default: nil
         }
+    }
+
+    /// Whether `text` is one JSON number, by the scanner's grammar: a variable's text is then read as the
+    /// same number written in the manifest would be.
+    private static func isJSONNumber(_ text: String) -> Bool {
+        guard !text.contains(where: \.isWhitespace) else { return false }  // JSON's whitespace around it: not a number
+        let document = JSONScanner.scan(Data(text.utf8), maxBytes: 64)
+        return document.root?.kind == .number && !document.isUnusable
     }
 
     /// Whether `text` is an optional `-` and one or more ASCII digits.
@@ -227,7 +253,7 @@ struct ParameterCheck {
     /// A decoding failure, at the place the decoder names, in Patchbay's words.
     private mutating func reportDecodingError(_ error: any Error, typeName: String, value: BindingParameters) {
         guard let error = error as? DecodingError, let keys = error.codingPathKeys else {
-            report("the parameters of binding \(binding.displayKey) -> '\(binding.factory)' are not accepted by "
+            report("the parameters of binding \(binding.displayKey) -> '\(binding.displayFactory)' are not accepted by "
                 + "\(typeName): \(error)", at: "")
             return
         }
@@ -271,7 +297,7 @@ struct ParameterCheck {
 
     /// "parameter 'port' of binding Mailer -> 'smtp-mailer'": the start of every message.
     private func parameter(_ pointer: String) -> String {
-        "parameter '\(Self.name(pointer))' of binding \(binding.displayKey) -> '\(binding.factory)'"
+        "parameter '\(MessageText.name(Self.name(pointer)))' of binding \(binding.displayKey) -> '\(binding.displayFactory)'"
     }
 
     /// The factory's parameter type, for messages.

@@ -227,11 +227,25 @@ public struct PatchbayCommandLine: Sendable {
         guard !parsed.operands.isEmpty else {
             throw CommandArguments.Problem(description: "missing PATH: name a manifest file or a folder of manifests")
         }
+        // An empty argument (an unset shell variable, "$MANIFESTS") would be the current folder to Foundation.
+        guard !parsed.operands.contains("") else {
+            throw CommandArguments.Problem(description: "an empty PATH names no file (is a shell variable unset?); "
+                + "name a manifest file or a folder of manifests")
+        }
         let source = try catalogSource(parsed.options["--catalog"])
         let checker = ManifestChecker(
             source: source, loader: loader, requiresEnvironment: parsed.flags.contains("--require-env"))
         let report = try checker.check(parsed.operands.map { URL(fileURLWithPath: $0) })
-        if format == "text" { report.notes.forEach { output.error("note: \($0)\n") } }
+        if format == "text" {
+            // As many notes as diagnostics are listed (one per folder without a catalog.json: a check of
+            // 10,000 folders must not print 10,000 of them), then how many more there are.
+            let notes = limit.map { report.notes.prefix($0) } ?? report.notes[...]
+            notes.forEach { output.error("note: \($0)\n") }
+            if notes.count < report.notes.count {
+                output.error("note: ... and \(report.notes.count - notes.count) more notes not shown; "
+                    + "--max-diagnostics N lists N, 0 lists all\n")
+            }
+        }
         switch format {
         case "json": report.writeJSON(maxDiagnostics: limit, to: output.standard)
         case "github": report.writeGitHub(maxDiagnostics: limit, to: output.standard)

@@ -1,7 +1,7 @@
 // The validator and the engine judged against each other over a generated
 // matrix of shapes: a chain holder -> (middle ->) leaf, each level with a
 // lifetime, a resolve-time argument or none, and the injectors binding it,
-// each edge a need kind (plain, `T?`, `Lazy<T>`, `[T]`). Every shape the
+// each edge a need kind (plain, `T?`, `Lazy<T>`, `[T]`, `Provider<T>`). Every shape the
 // validator accepts must be served as checked; every shape it refuses must
 // be refused, at the bindings, for the reasons an independent model of the
 // shape predicts (`MatrixShape.expectedRefusals`), each one a reason the
@@ -15,7 +15,7 @@
 //
 // The shapes are generated, not listed: dimensions that interact are
 // crossed, the others rotate (`MatrixCases.all`), which keeps the matrix
-// near 1,250 shapes; 300 more (`MatrixCases.awaiting`) have `async`
+// near 1,550 shapes; 375 more (`MatrixCases.awaiting`) have `async`
 // factories, resolved through `resolve(awaiting:)`. About two seconds in
 // a debug build.
 import Foundation
@@ -32,6 +32,7 @@ private enum Received: Sendable {
     case optional([MatrixNode?])
     case lazy([@Sendable () throws -> MatrixNode])
     case collection([[MatrixNode]])
+    case provider([@Sendable () throws -> MatrixNode])
 }
 
 /// A product of the matrix: which factory made it, from which injector's
@@ -69,7 +70,7 @@ enum MatrixArgument: String, Sendable, CaseIterable {
 
 /// How a factory takes its need.
 enum MatrixNeedKind: String, Sendable, CaseIterable {
-    case plain, optional, lazy, collection
+    case plain, optional, lazy, collection, provider
 }
 
 /// The injectors that bind a level.
@@ -219,7 +220,7 @@ extension MatrixShape {
                     if matrixCaptures(level.lifetime, levels[index + 1].lifetime) { codes.append(.captiveDependency) }
                 } else {
                     // An optional need is then nil and a collection empty: neither is refused.
-                    if kind == .plain || kind == .lazy { codes.append(.missingDependency) }
+                    if kind == .plain || kind == .lazy || kind == .provider { codes.append(.missingDependency) }
                 }
                 for code in codes {
                     for owner in owners { refusals.insert(MatrixRefusal(code: code, owner: owner)) }
@@ -300,7 +301,7 @@ enum MatrixCases {
         // Depth 3, every lifetime triple; kinds and arguments rotate.
         for (index, lifetimes) in lifetimeTriples.enumerated() {
             let arguments = argumentTriples[(index / 16) % triples]
-            shapes.append(shape(lifetimes, arguments, primaries, kindPairs[index % 16], from: .primary))
+            shapes.append(shape(lifetimes, arguments, primaries, kindPairs[index % kindPairs.count], from: .primary))
         }
         // Depth 3, both kinds × arguments; lifetimes rotate.
         n = 0
@@ -316,7 +317,7 @@ enum MatrixCases {
             for middle in MatrixPlacement.allCases {
                 for leaf in MatrixPlacement.allCases {
                     let lifetimes = lifetimeTriples[(n * 37 + 11) % 125]
-                    let (arguments, kinds) = (argumentTriples[(n * 3) % triples], kindPairs[(n * 5) % 16])
+                    let (arguments, kinds) = (argumentTriples[(n * 3) % triples], kindPairs[(n * 7) % kindPairs.count])
                     shapes.append(shape(lifetimes, arguments, [holder, middle, leaf], kinds, from: request))
                     n += 1
                 }
@@ -378,6 +379,10 @@ extension FactoryCatalog {
                 }
             case .collection?:
                 register(name, provides: product) { (a: [Needed], b: [Needed]) async in made(nil, .collection([a, b])) }
+            case .provider?:
+                register(name, provides: product) { (a: Provider<Needed>, b: Provider<Needed>) async in
+                    made(nil, .provider([{ try a.get() }, { try b.get() }]))
+                }
             }
             return
         }
@@ -428,6 +433,19 @@ extension FactoryCatalog {
         case (.collection, .string):
             register(name, provides: product, argument: String.self) { (x: String, a: [Needed], b: [Needed]) in
                 made(string(x), .collection([a, b]))
+            }
+        case (.provider, .none):
+            register(name, provides: product) { (a: Provider<Needed>, b: Provider<Needed>) in
+                made(nil, .provider([{ try a.get() }, { try b.get() }]))
+            }
+        case (.provider, .int):
+            register(name, provides: product, argument: Int.self) { (x: Int, a: Provider<Needed>, b: Provider<Needed>) in
+                made(int(x), .provider([{ try a.get() }, { try b.get() }]))
+            }
+        case (.provider, .string):
+            register(name, provides: product, argument: String.self) {
+                (x: String, a: Provider<Needed>, b: Provider<Needed>) in
+                made(string(x), .provider([{ try a.get() }, { try b.get() }]))
             }
         }
     }
@@ -536,6 +554,22 @@ extension MatrixShape {
             case (.collection, .collection(let lists)):
                 children = lists.flatMap { $0 }
                 #expect(lists.map { $0.map(\.factory) } == [expected, expected], "the serving list, in order")
+            case (.provider, .provider(let gets)):
+                // Each call is a resolution of its own: what it makes is
+                // checked here, not walked with this resolve's instances.
+                let kept = sharedAcrossResolves(level + 1, sameScope: true)
+                for get in gets {
+                    let (first, second) = (try get(), try get())
+                    #expect([first.factory, second.factory] == [expected[0], expected[0]])
+                    #expect((first === second) == kept, "a Provider resolves anew, as the lifetime says")
+                    // An instance kept from an earlier resolve has that resolve's argument.
+                    let passed = argument(level + 1, in: first.injector)
+                    if passed == .none {
+                        #expect(first.argument == nil)
+                    } else if !kept, !earlier.contains(ObjectIdentifier(node)) {
+                        #expect(first.argument == passed.recorded(round: round), "the argument reaches a Provider's call")
+                    }
+                }
             default:
                 Issue.record("'\(node.factory)' was given \(node.received) for a \(kinds[level]) need")
             }
@@ -776,6 +810,6 @@ extension MatrixShape {
             #expect(accepted.contains { $0.levels.map(\.execution) == [.async, .sync] && $0.kinds == [kind]
                 && $0.levels[1].lifetime == .graph }, "an async factory's \(kind) need of a graph binding")
         }
-        #expect(shapes.count < 1_500, "the matrix stays small: \(shapes.count) shapes")
+        #expect(shapes.count < 1_700, "the matrix stays small: \(shapes.count) shapes")
     }
 }

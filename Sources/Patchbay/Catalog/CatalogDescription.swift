@@ -133,11 +133,13 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
     package struct Need: Codable, Sendable, Hashable {
         /// The module-qualified type.
         package var type: String
-        /// `direct` (must be bound), `optional` (`T?`), `lazy` (``Lazy``, resolved on first use) or
+        /// `direct` (must be bound), `optional` (`T?`), `lazy` (``Lazy``, resolved on first use),
+        /// `provider` (``Provider``, resolved at each call, checked as `lazy` is),
         /// `collection` (`[T]`, the elements of `T`'s collection; `type` is the element type) or
-        /// `lazy-collection` (`Lazy<[T]>`, the same, read on first use, so no edge of a cycle). A
-        /// kind this build does not know makes the description unreadable (`unknown-need-kind`):
-        /// a new kind changes what the checks must do, so it comes with a new ``CatalogDescription/version``.
+        /// `lazy-collection` (`Lazy<[T]>` or `Provider<[T]>`, the same, read later, so no edge of a
+        /// cycle). A kind this build does not know makes the description unreadable
+        /// (`unknown-need-kind`, naming the kinds it knows): a build that predates a kind refuses
+        /// a description that uses it, and reads every other description of the same ``CatalogDescription/version``.
         package var kind: String
         /// Creates a need.
         package init(type: String, kind: String = "direct") {

@@ -25,7 +25,10 @@ import Foundation
 ///    a factory's `defaultLifetime` and `execution`, and the
 ///    `parameterDecoding` strategies, are values this build knows.
 /// 7. `unknown-need-kind`: each need's `kind` is one this build knows. A
-///    new kind changes what the checks must do, so it comes with a new `version`.
+///    new kind changes what the checks must do: a build that predates it
+///    refuses a description that uses it, by this rule (`provider` was
+///    added so, without a new `version`: descriptions that do not use it
+///    read as before).
 /// 8. `unknown-field-type`: each parameter field's `type` is one of the JSON
 ///    types the app records, and its `bits`, when present, are those of a
 ///    Swift integer type (8, 16, 32 or 64) on an `integer` field.

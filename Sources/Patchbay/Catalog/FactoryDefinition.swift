@@ -104,12 +104,15 @@ struct DependencySpec: Sendable {
         /// `[T]`: every element of `T`'s collection, in manifest order; `[]` when it has none.
         case collection
         /// `Lazy<[T]>`: a collection read on first use, so, like a `Lazy`, it may close a cycle.
+        /// (`Provider<[T]>` is checked as this too: a collection read later.)
         case lazyCollection = "lazy-collection"
+        /// `Provider<T>`: resolved anew at each call, so, like a `Lazy`, it may close a cycle.
+        case provider
 
         /// Whether the need is a collection's elements, taken now or lazily.
         var isCollection: Bool { self == .collection || self == .lazyCollection }
-        /// Whether the need is read later, so it is no edge of a cycle.
-        var isLazy: Bool { self == .lazy || self == .lazyCollection }
+        /// Whether the need is read later (a `Lazy` or a `Provider`), so it is no edge of a cycle.
+        var isLazy: Bool { self == .lazy || self == .lazyCollection || self == .provider }
     }
     let key: TypeKey
     let kind: Kind
@@ -131,13 +134,13 @@ struct DependencySpec: Sendable {
         return DependencySpec(key: key, kind: .direct, makeWrapper: nil)
     }
 
-    /// For `Lazy<[T]>` and `[T]?`, whose spec is this one: a need of `T`'s
+    /// For `Lazy<[T]>`, `Provider<[T]>` and `[T]?`, whose spec is this one: a need of `T`'s
     /// collection (checked as `[T]` is: never missing, each element a
     /// dependency), made by this spec's wrapper. Any other wrapper as it is.
     func wrappingACollection<Value>(of _: Value.Type) -> DependencySpec {
         guard key.isArray, let collection = Value.self as? any CollectionDependency.Type else { return self }
         return DependencySpec(
-            key: collection.dependencySpec.key, kind: kind == .lazy ? .lazyCollection : .collection,
+            key: collection.dependencySpec.key, kind: kind.isLazy ? .lazyCollection : .collection,
             makeWrapper: makeWrapper,
             makeAwaitingWrapper: makeAwaitingWrapper)
     }

@@ -252,6 +252,9 @@ final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMuta
 
     /// The scope this resolves in, if known and still there.
     var scope: Scope? { lock.withLock { header.adopted ? header.adoptedScope : header.origin.scope } }
+    /// Whether an adopted owner's scope is carried to this wrapper: made by
+    /// hand, in no scope, not adopted and not read.
+    var followsOwner: Bool { header.origin.isHandMade && !isResolved && lock.withLock { !header.adopted } }
 
     @inline(__always)
     func value() throws(ResolutionError) -> Value {
@@ -309,9 +312,10 @@ final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMuta
         let adoptedScope = header.adoptedScope
         lock.unlock()
         let origin = header.origin
-        let container = try origin.container(explicit: named, named: header.namedContainer, for: Value.self)
-        let injector = header.namedInjector ?? origin.injector
         let scope = adopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
+        let container = try origin.container(
+            explicit: named, named: header.namedContainer, for: Value.self, scope: scope)
+        let injector = header.namedInjector ?? origin.injector
         let value =
             origin.madeWithOverrides
             ? try origin.withOverrides { () throws(ResolutionError) in

@@ -56,14 +56,27 @@ struct ObjectOrigin: @unchecked Sendable {
         ObjectOrigin(container: nil, injector: .primary, overrides: nil, scope: Scope.current)
     }
 
-    /// The container to resolve from: `explicit` if named, else this origin's, else the default.
-    func container(explicit: Container?, named: Bool, for type: Any.Type) throws(ResolutionError) -> Container {
+    /// The container to resolve from: `explicit` if named, else this
+    /// origin's, else the container of `scope` (the scope resolved in, when
+    /// it was made with ``Scope/init(container:)``), else the default.
+    func container(
+        explicit: Container?, named: Bool, for type: Any.Type, scope: Scope? = nil
+    ) throws(ResolutionError) -> Container {
         if named || madeByContainer {
             if let container = named ? explicit : container { return container }
             throw ResolutionError(.containerReleased, type: TypeKey.shortName(of: type))
         }
+        if let scope, scope.isTiedToAContainer {
+            if let container = scope.container { return container }
+            throw ResolutionError(.containerReleased, type: TypeKey.shortName(of: type))
+        }
         return try PatchbaySystem.resolveContainer(nil, for: type)
     }
+
+    /// Whether the object was made by hand, outside any resolution and any
+    /// scope: what ``Scope/adopt(_:file:line:)`` carries from an adopted
+    /// owner to the objects it holds.
+    var isHandMade: Bool { !madeByContainer && !madeInScope }
 
     /// The scope to resolve in: the object's, or a closed one if it has gone;
     /// nil (the reader's current scope) when the object was made in none.

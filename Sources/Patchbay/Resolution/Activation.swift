@@ -103,8 +103,14 @@ final class Activation: Sendable {
     }
 
     /// Compiles what the validator accepted. Its factory places are places
-    /// in registration order (see ``CatalogIndex/init(_:)-live``).
-    static func compile(_ result: ValidationResult, of manifest: Manifest, catalog: FactoryCatalog) -> Activation {
+    /// in registration order (see ``CatalogIndex/init(_:)-live``). `kept`
+    /// gives, by manifest binding index, the storages of an earlier
+    /// activation of the same manifest to share rather than make anew (see
+    /// `Container.reset(_:)`).
+    static func compile(
+        _ result: ValidationResult, of manifest: Manifest, catalog: FactoryCatalog,
+        keeping kept: [Int: any LifetimeStorage] = [:]
+    ) -> Activation {
         // Bindings of one factory with the same lifetime, injector and
         // parameters share their instances, whichever of the product's
         // provided types each binds: one storage, one object seen as each type.
@@ -157,7 +163,7 @@ final class Activation: Sendable {
                 if let group = shared[shareKey] {
                     storage = group
                 } else {
-                    storage = kind.init()
+                    storage = kept.isEmpty ? kind.init() : kept[validated.index] ?? kind.init()
                     shared[shareKey] = storage
                 }
             } else {

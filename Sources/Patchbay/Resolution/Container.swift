@@ -85,8 +85,13 @@ public final class Container: Sendable {
     public func reset() {
         let base = currentActivation()
         guard let fresh = try? Activation.compile(base.manifest, catalog: catalog) else { return }
-        // Compiled outside the lock; if a new manifest was activated meanwhile,
-        // resetting must not bring the old one back.
+        publish(fresh, resetting: base)
+    }
+
+    /// Makes `fresh`, compiled outside the lock from `base`'s manifest, the
+    /// activation in force: what every reset does. If a new manifest was
+    /// activated meanwhile, resetting must not bring the old one back.
+    func publish(_ fresh: Activation, resetting base: Activation) {
         let previous = lock.withLock { () -> Activation? in
             guard current.load()?.takeUnretainedValue().manifest == base.manifest else { return nil }
             let previous = current.exchange(overridesInUse ? fresh.withOverridesInUse() : fresh)

@@ -139,9 +139,9 @@ public final class Lazy<Value>: @unchecked Sendable {
     @inline(never)
     private func resolveFirst() throws(ResolutionError) -> Value {
         if graph != nil, let shared = resetLock.withLock({ sharedValue }) { return shared as! Value }
-        let container = try origin.container(explicit: nil, named: false, for: Value.self)
         let (adopted, adoptedScope) = resetLock.withLock { (self.adopted, self.adoptedScope) }
         let scope = adopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
+        let container = try origin.container(explicit: nil, named: false, for: Value.self, scope: scope)
         // Resolve holding nothing: the factory may take as long as it likes.
         // If two threads race, the first value published is the one kept.
         let value = try origin.withOverrides { () throws(ResolutionError) -> Value in
@@ -221,9 +221,11 @@ extension Lazy: ScopedProperty {
     }
 
     var scope: Scope? { resetLock.withLock { adopted ? adoptedScope : origin.scope } }
+
+    var followsOwner: Bool { origin.isHandMade && !isResolved && resetLock.withLock { !adopted } }
 }
 
-/// `Lazy<T>` as a factory parameter.
+/// A need read later: `Lazy<T>` or `Provider<T>` as a factory parameter.
 protocol LazyDependency {
     static var dependencySpec: DependencySpec { get }
 }

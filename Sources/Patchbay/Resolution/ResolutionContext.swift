@@ -194,8 +194,7 @@ final class ResolutionContext {
     /// when `ifBound`, else the error.
     func unbound<T>(_: T.Type, from injector: InjectorName, ifBound: Bool) throws -> T? {
         if let injectable = T.self as? any Injectable.Type {
-            return try instance(
-                of: InjectableBindings.binding(for: injectable, from: injector), as: T.self, argument: nil)
+            return try self.injectable(injectable, as: T.self, from: injector, ifBound: ifBound)
         }
         // A collection of zero elements: `[]`, when the catalog knows its element type.
         if let empty = activation!.emptyCollection(T.self) { return empty }

@@ -38,6 +38,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         public static let needsMainActor = Reason(rawValue: "needs-main-actor")
         /// An `async` factory's product, not yet made, was asked for synchronously.
         public static let needsAwait = Reason(rawValue: "needs-await")
+        /// A ``FailableInjectable`` type's `init?(injector:)` returned `nil`
+        /// where the type had to be there; asked for only if bound, it is `nil`.
+        public static let injectableDeclined = Reason(rawValue: "injectable-declined")
     }
 
     /// What went wrong.

@@ -7,14 +7,25 @@
 /// ``Scope/of(_:)`` says which scope an object's properties resolve in, so
 /// another object can be made in the same one.
 extension Scope {
-    /// Makes the `@Injected`, `@SafelyInjected` and ``Lazy`` properties of
-    /// `object` resolve in this scope, and returns the object.
+    /// Makes the `@Injected`, `@SafelyInjected`, ``Lazy`` and ``Provider``
+    /// properties of `object` resolve in this scope, and returns the object.
     ///
     ///     let model = scope.adopt(CheckoutModel())   // its @Injected session is this scope's
     ///
-    /// Only the object's own stored properties are adopted (through
-    /// `Mirror`, superclasses' included), not the objects they refer to.
-    /// Adopt an object before the first read of those properties: a
+    /// The object's own stored properties are adopted (through `Mirror`,
+    /// superclasses' included), and so are the objects it holds, as
+    /// Impose's `@Scoped` children follow their parent: each class instance
+    /// in a stored property (or an optional one) whose properties were made
+    /// by hand outside any scope, not adopted and not yet read, at any
+    /// depth. A child made by a container, made in a scope, or already
+    /// read keeps what it has, and its own children are left alone.
+    ///
+    ///     final class CheckoutModel {
+    ///         @Injected var session: any Session
+    ///         let summary = SummaryModel()   // its @Injected session follows the model's scope
+    ///     }
+    ///
+    /// Adopt an object before the first read of its own properties: a
     /// property already read has its value, which cannot move to another
     /// scope, so adopting it stops the program naming the property. The
     /// scope is held weakly, as a scope an object is made in is.
@@ -26,7 +37,53 @@ extension Scope {
                     + "adopted, so it keeps the value it resolved then; adopt the object right after making it",
                 file: file, line: line)
         }
+        var visited: Set<ObjectIdentifier> = []
+        if type(of: object as Any) is AnyClass { visited.insert(ObjectIdentifier(object as AnyObject)) }
+        adoptChildren(of: object, visited: &visited)
         return object
+    }
+
+    /// Adopts the hand-made children of `object` (see ``adopt(_:file:line:)``), each once.
+    private func adoptChildren(of object: Any, visited: inout Set<ObjectIdentifier>) {
+        for child in Self.storedValues(of: object) {
+            guard let child = Self.classInstance(child), visited.insert(ObjectIdentifier(child)).inserted else {
+                continue
+            }
+            let properties = Self.scopedProperties(of: child).map(\.1)
+            guard !properties.isEmpty, properties.allSatisfy(\.followsOwner) else { continue }
+            for property in properties { _ = property.adopt(self) }
+            adoptChildren(of: child, visited: &visited)
+        }
+    }
+
+    /// The values of `object`'s stored properties, superclasses' included,
+    /// other than the scoped properties themselves.
+    private static func storedValues(of object: Any) -> [Any] {
+        var values: [Any] = []
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror {
+            for child in current.children where !(child.value is any ScopedProperty) { values.append(child.value) }
+            mirror = current.superclassMirror
+        }
+        return values
+    }
+
+    /// `value` as a class instance, looking through one optional; nil for anything else.
+    private static func classInstance(_ value: Any) -> AnyObject? {
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional { return mirror.children.first.flatMap { classInstance($0.value) } }
+        return mirror.displayStyle == .class ? value as AnyObject : nil
+    }
+
+    /// Resolves `type` in this scope from its container (``init(container:)``),
+    /// else from ``PatchbaySystem/container``.
+    ///
+    ///     let scope = Scope(container: container)
+    ///     let model = try scope.resolve(CheckoutModel.self)
+    /// - Throws: ``ResolutionError`` when it cannot be resolved, or there is no container.
+    public func resolve<T>(_ type: T.Type = T.self, injector: InjectorName = .primary) throws(ResolutionError) -> T {
+        let container = try ObjectOrigin.outside.container(explicit: nil, named: false, for: T.self, scope: self)
+        return try resolve(T.self, from: container, injector: injector)
     }
 
     /// The scope the `@Injected`, `@SafelyInjected` and ``Lazy`` properties
@@ -56,20 +113,25 @@ extension Scope {
     }
 }
 
-/// A property that resolves in a scope: `@Injected`, `@SafelyInjected`, ``Lazy``.
+/// A property that resolves in a scope: `@Injected`, `@SafelyInjected`, ``Lazy``, ``Provider``.
 protocol ScopedProperty {
     /// Resolves in `scope` from now on; false when it has already resolved.
     func adopt(_ scope: Scope) -> Bool
     /// The scope it resolves in, if any is known and still there.
     var scope: Scope? { get }
+    /// Whether an adopted owner's scope is carried to it: it was made by
+    /// hand outside any scope and has not been adopted or read.
+    var followsOwner: Bool { get }
 }
 
 extension Injected: ScopedProperty {
     func adopt(_ scope: Scope) -> Bool { storage.adopt(scope) }
     var scope: Scope? { storage.scope }
+    var followsOwner: Bool { storage.followsOwner }
 }
 
 extension SafelyInjected: ScopedProperty {
     func adopt(_ scope: Scope) -> Bool { storage.adopt(scope) }
     var scope: Scope? { storage.scope }
+    var followsOwner: Bool { storage.followsOwner }
 }

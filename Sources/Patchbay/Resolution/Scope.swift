@@ -1,6 +1,11 @@
 /// A span of the app's life (a request, a screen) that owns one instance of
 /// each `scoped` binding. Closing it releases them.
 ///
+/// Adopting an object carries the scope to the objects it holds, as Impose's
+/// `@Scoped` does: ``adopt(_:file:line:)`` also adopts, at any depth, each
+/// object in its stored properties whose injected properties were made by
+/// hand outside any scope and not yet read.
+///
 ///     let scope = Scope()
 ///     try await scope.run {
 ///         let session = try container.resolve((any Session).self)  // one per scope
@@ -49,8 +54,31 @@
 public final class Scope: Sendable {
     private let cells = Locked<[ObjectIdentifier: InstanceCell]?>([:])
 
+    /// The container an object adopted into this scope, or made by hand
+    /// inside ``run(_:)``, resolves from when it names none and no
+    /// container made it; nil for a scope not tied to one. Held weakly, as
+    /// everything an object's properties resolve from is; written only by `init`.
+    nonisolated(unsafe) public private(set) weak var container: Container?
+    /// Whether the scope was made with ``init(container:)``: its container may since have gone.
+    let isTiedToAContainer: Bool
+
     /// Opens a scope.
-    public init() {}
+    public init() { isTiedToAContainer = false }
+
+    /// Opens a scope tied to `container`: an object adopted into it (or
+    /// made by hand inside its ``run(_:)``) resolves its `@Injected`,
+    /// `@SafelyInjected`, ``Lazy`` and ``Provider`` properties from
+    /// `container`, with no default container set.
+    ///
+    ///     let scope = Scope(container: container)
+    ///     let model = scope.adopt(CheckoutModel())   // its @Injected session: container's, this scope's
+    ///
+    /// The scope holds the container weakly: read after the container is
+    /// released, such a property throws ``ResolutionError/Reason/containerReleased``.
+    public init(container: Container) {
+        self.container = container
+        isTiedToAContainer = true
+    }
 
     /// The scope of the code running now, set by ``run(_:)``.
     @TaskLocal public static var current: Scope?

@@ -49,7 +49,7 @@ extension ValidationRun {
         guard let catalog else { return }
         let table = serving ?? servingTable()
         let collections = anyCollectionElement ? CollectionTable(effective, typeCount: typeCount, ranks: ranks) : nil
-        // Edges that can form a cycle: direct, optional and collection needs (a Lazy is resolved later).
+        // Edges that can form a cycle: direct, optional and collection needs (a Lazy or Provider is resolved later).
         var edges: [[Int]] = Array(repeating: [], count: effective.count)
         for (offset, owner) in effective.enumerated() {
             guard let needs = catalog.needs(owner.factoryPlace) else { continue }
@@ -136,7 +136,7 @@ extension ValidationRun {
         let (ownerFactory, needFactory) = (binding(owner).factory, binding(dependency).factory)
         let inCollection = need.kind.isCollection
         let needed = "factory '\(ownerFactory)' for \(binding(owner).displayKey) needs \(needName)"
-            + (inCollection ? ", whose element '\(needFactory)'" : (need.kind == .lazy ? " as Lazy" : "")
+            + (inCollection ? ", whose element '\(needFactory)'" : (need.kind == .lazy ? " as Lazy" : need.kind == .provider ? " as Provider" : "")
                 + ", but its factory '\(needFactory)'")
         if needRuns == .async {
             report(diagnostic(

@@ -525,8 +525,13 @@ package struct ValidationRun {
             // At most a few places: a file may repeat one binding thousands of
             // times, and every repeat gets a diagnostic.
             let bindings = manifest.bindings
-            let others = offsets.lazy.filter { $0 != offset }.compactMap { bindings[candidates[$0].index].origin }
-            let shown = others.prefix(3).map { "line \($0.position().line)" }
+            // A manifest built in code has no lines: its bindings are named
+            // by their place in its list and their factory instead.
+            let others = offsets.lazy.filter { $0 != offset }.map { candidates[$0].index }
+            let shown = others.prefix(3).map { index in
+                bindings[index].origin.map { "line \($0.position().line)" }
+                    ?? "bindings[\(index)], factory '\(bindings[index].factory)'"
+            }
             let more = offsets.count - 1 - shown.count
             report(diagnostic(
                 binding, .duplicateBinding, "\(binding.displayKey) is bound more than once in this file (also at "

@@ -4,7 +4,7 @@ import Patchbay
 extension DependencyGraph {
     /// The graph as a Mermaid flowchart (`flowchart LR`), which GitHub renders
     /// in Markdown: each injector a subgraph, each binding a node labelled with
-    /// its type, factory and lifetime; a lazy need is a dotted arrow, and a
+    /// its type, factory and lifetime; a lazy or provider need is a dotted arrow, and a
     /// collection need an arrow labelled `element` to each element.
     ///
     ///     flowchart LR
@@ -27,6 +27,7 @@ extension DependencyGraph {
             case .direct: lines.append("  \(edge.from) --> \(edge.to)")
             case .optional: lines.append("  \(edge.from) -->|optional| \(edge.to)")
             case .lazy: lines.append("  \(edge.from) -.->|lazy| \(edge.to)")
+            case .provider: lines.append("  \(edge.from) -.->|provider| \(edge.to)")
             case .collection: lines.append("  \(edge.from) -->|element| \(edge.to)")
             }
         }
@@ -43,7 +44,7 @@ extension DependencyGraph {
     }
 
     /// The graph in Graphviz DOT (`dot -Tsvg`): each injector a cluster, each
-    /// binding a box labelled with its type, factory and lifetime; a lazy need
+    /// binding a box labelled with its type, factory and lifetime; a lazy or provider need
     /// is a dashed edge, and a collection need an edge labelled `element` to each element.
     ///
     ///     digraph manifest {
@@ -71,6 +72,7 @@ extension DependencyGraph {
             case .direct: lines.append("  \(edge.from) -> \(edge.to);")
             case .optional: lines.append("  \(edge.from) -> \(edge.to) [label=\"optional\"];")
             case .lazy: lines.append("  \(edge.from) -> \(edge.to) [style=dashed, label=\"lazy\"];")
+            case .provider: lines.append("  \(edge.from) -> \(edge.to) [style=dashed, label=\"provider\"];")
             case .collection: lines.append("  \(edge.from) -> \(edge.to) [label=\"element\"];")
             }
         }

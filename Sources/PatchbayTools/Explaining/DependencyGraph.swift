@@ -36,7 +36,7 @@ public struct DependencyGraph: Sendable, Hashable {
         public let from: String
         /// The serving node's identifier.
         public let to: String
-        /// `direct`, `optional`, `lazy`, or `collection` (one edge to each element).
+        /// `direct`, `optional`, `lazy`, `provider`, or `collection` (one edge to each element).
         public let kind: TypeExplanation.NeedKind
     }
 

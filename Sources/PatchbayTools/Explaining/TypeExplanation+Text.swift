@@ -235,6 +235,7 @@ extension TypeExplanation {
         case .direct: node.type
         case .optional: node.type + "?"
         case .lazy: "Lazy<\(node.type)>"
+        case .provider: "Provider<\(node.type)>"
         case .collection: "[\(node.type)]"
         }
     }
@@ -251,6 +252,7 @@ extension TypeExplanation {
             case .direct: return "not bound (\(searched))"
             case .optional: return "not bound: resolves to nil (\(searched))"
             case .lazy: return "not bound: fails on first use (\(searched))"
+            case .provider: return "not bound: fails at each call (\(searched))"
             case .collection: return "no elements: resolves to [] (\(searched))"
             }
         }

@@ -145,6 +145,8 @@ public struct TypeExplanation: Sendable, Hashable {
         case optional
         /// `Lazy<T>`: resolved on first use.
         case lazy
+        /// `Provider<T>`: resolved anew at each call.
+        case provider
         /// `[T]`: every element of `T`'s collection, in manifest order; `[]` when none.
         case collection
 
@@ -159,7 +161,7 @@ public struct TypeExplanation: Sendable, Hashable {
     public struct Node: Sendable, Hashable {
         /// The needed type's short name.
         public let type: String
-        /// Direct, optional, lazy or collection.
+        /// Direct, optional, lazy, provider or collection.
         public let kind: NeedKind
         /// The binding that serves it; `nil` when no injector binds it, and
         /// for a collection, whose elements are its ``children``.

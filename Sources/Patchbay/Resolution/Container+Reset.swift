@@ -1,0 +1,75 @@
+// Resets of part of what a container holds: Swinject 2.10's
+// `resetObjectScope(_:)` and `resetObjectScope(_:serviceType:)`, and a
+// per-type reset at logout (Factory #139). Each follows `reset()`'s rules:
+// the same manifest is compiled again, with the storages not reset carried
+// over, and swapped in only if no other manifest was activated meanwhile;
+// test overrides stay in force.
+
+extension Container {
+    /// Forgets the singleton and weak instances of `type`, so the next
+    /// resolves make new ones from the same manifest; every other instance
+    /// is kept.
+    ///
+    ///     container.reset((any Session).self)   // at logout: a new session next time
+    ///
+    /// Every binding of the type is reset, in each injector, and the
+    /// elements of its collection `[T]`. A factory that provides several
+    /// types keeps one instance for them all: resetting one of those types
+    /// resets that instance, for each of them. Scoped instances end with
+    /// their ``Scope``; a transient or `graph` one is not kept, so there is
+    /// nothing to forget. Like ``reset()``, this never undoes a manifest
+    /// activated meanwhile, and test overrides stay in force.
+    public func reset<T>(_ type: T.Type) {
+        let id = ObjectIdentifier(type)
+        resetInstances { $0.key.id == id }
+    }
+
+    /// Forgets every instance of one lifetime the container holds: every
+    /// singleton (`.singleton`) or every weak instance (`.weak`), keeping
+    /// the others (Swinject's `resetObjectScope(.container)`).
+    ///
+    ///     container.reset(.singleton)
+    ///
+    /// Scoped instances are held by their ``Scope``, not the container, and
+    /// end with it (``Scope/close()``); `transient` and `graph` instances
+    /// are not kept: for those lifetimes this does nothing. Like
+    /// ``reset()``, this never undoes a manifest activated meanwhile, and
+    /// test overrides stay in force.
+    public func reset(_ lifetime: Lifetime) {
+        guard lifetime == .singleton || lifetime == .weak else { return }
+        resetInstances { $0.described?.lifetime == lifetime }
+    }
+
+    /// Compiles the manifest in force again, making anew the storage of
+    /// each binding that `matches` (and of every binding sharing it), and
+    /// sharing every other storage with the activation in force.
+    private func resetInstances(where matches: (CompiledBinding) -> Bool) {
+        let base = currentActivation()
+        var renewed: Set<ObjectIdentifier> = []
+        base.forEachCompiledBinding { binding in
+            if matches(binding) { renewed.insert(ObjectIdentifier(binding.storage)) }
+        }
+        guard !renewed.isEmpty else { return }
+        var kept: [Int: any LifetimeStorage] = [:]
+        base.forEachCompiledBinding { binding in
+            guard let described = binding.described, !renewed.contains(ObjectIdentifier(binding.storage)) else { return }
+            kept[described.index] = binding.storage
+        }
+        let result = ManifestValidator(catalog: catalog).run(base.manifest)
+        guard !result.diagnostics.containsErrors else { return }
+        publish(Activation.compile(result, of: base.manifest, catalog: catalog, keeping: kept), resetting: base)
+    }
+}
+
+extension Activation {
+    /// Calls `body` with every binding of this activation: each type's, in
+    /// every injector, and each element of a collection.
+    func forEachCompiledBinding(_ body: (CompiledBinding) -> Void) {
+        for case let head? in entries.heads {
+            head.forEachBinding { binding in
+                body(binding)
+                binding.elements.forEach(body)
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+/// A dependency that resolves anew at each call: Swinject's and Dagger's
+/// `Provider`. Each ``get()`` asks the container again, so the binding's
+/// lifetime decides what it gets: a `transient` is made fresh each time
+/// (a model per row, a unit of work per job), a `singleton` is the same
+/// instance each time.
+///
+///     catalog.register("rows", provides: RowFactory.self) { (rows: Provider<RowModel>) in
+///         RowFactory(makeRow: rows)
+///     }
+///     // later, inside RowFactory:
+///     let model = try makeRow.get()   // a new RowModel, if it is transient
+///
+/// Each call is a resolution of its own: it starts a new graph, so `graph`
+/// instances are not shared with the resolution that made the holder, nor
+/// with earlier calls (unlike ``Lazy``, which shares the graph it was made
+/// in). A call made while its container is resolving on the same thread
+/// (from inside a factory) joins that resolution, so a loop back is still
+/// reported as a cycle, never recursed into.
+///
+/// Checked at activation as a `Lazy` is: the type must be bound from the
+/// injector that served the holder; since nothing is resolved when the
+/// holder is made, a `Provider` may close a cycle; and the captive rule
+/// judges it as it judges a `Lazy`.
+///
+/// A `Provider` holds its container weakly, so it never keeps one alive,
+/// and the scope it was made in too.
+public final class Provider<Value>: @unchecked Sendable {
+    /// The container, injector, test overrides and scope to resolve from, held weakly.
+    private let origin: ObjectOrigin
+    /// The resolve-time argument passed at each call, for a factory that takes one.
+    private let argument: ArgumentValue?
+    /// Guards the scope given by ``Scope/adopt(_:file:line:)``.
+    private let lock = Lock()
+    /// The scope given by ``Scope/adopt(_:file:line:)``, which wins over the origin's.
+    nonisolated(unsafe) private weak var adoptedScope: Scope?  // guarded by `lock`
+    nonisolated(unsafe) private var adopted = false  // guarded by `lock`
+
+    /// Creates a provider of `Value` from `container`.
+    ///
+    ///     let rows = Provider(RowModel.self, container: container)
+    ///     let first = try rows.get(), second = try rows.get()   // two instances of a transient
+    public init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
+        origin = ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil)
+        argument = nil
+    }
+
+    /// Creates a provider of `Value` from `container`, whose factory takes a
+    /// resolve-time argument: `argument` is passed to it at each call.
+    ///
+    ///     let reports = Provider(Report.self, container: container, argument: year)
+    ///     try reports.get()   // resolve(Report.self, argument: year), each time
+    public init<Argument>(
+        _ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary,
+        argument: Argument
+    ) {
+        origin = ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil)
+        self.argument = ArgumentValue(value: argument, key: TypeKey(Argument.self))
+    }
+
+    /// Creates a provider of `Value` from what is making the object that
+    /// creates it, as `@Injected` and ``Lazy`` do: inside an object a
+    /// factory makes, that resolution's container, injector, test overrides
+    /// and scope; elsewhere ``PatchbaySystem/container`` and the current scope.
+    ///
+    ///     final class Inbox {
+    ///         let rows = Provider(RowModel.self)
+    ///     }
+    /// - Parameters:
+    ///   - type: The type to resolve.
+    ///   - injector: The injector to search first; when `nil`, the one that
+    ///     served the factory making the object, else `primary`.
+    public init(_ type: Value.Type = Value.self, from injector: InjectorName? = nil) {
+        let enclosing = ObjectOrigin.current
+        origin = ObjectOrigin(
+            container: enclosing.container, injector: injector ?? enclosing.injector, overrides: enclosing.overrides,
+            scope: enclosing.scope)
+        argument = nil
+    }
+
+    /// A `Provider` taken as a factory's parameter: it passes on the
+    /// argument of the resolution that made its holder.
+    init(container: Container, injector: InjectorName, overrides: OverrideTable?, scope: Scope?, argument: ArgumentValue?) {
+        origin = ObjectOrigin(container: container, injector: injector, overrides: overrides, scope: scope)
+        self.argument = argument
+    }
+
+    /// A value, resolved now, as the binding's lifetime gives it.
+    /// - Throws: ``ResolutionError`` when it cannot be resolved (or the container is gone).
+    public func get() throws(ResolutionError) -> Value {
+        try resolve(argument: argument)
+    }
+
+    /// A value, resolved now with `argument` for a factory registered with
+    /// `argument:` (this call's argument wins over one the provider was made with).
+    ///
+    ///     let model = try models.get(argument: game)
+    /// - Throws: ``ResolutionError`` when it cannot be resolved (or the container is gone).
+    public func get<Argument>(argument: Argument) throws(ResolutionError) -> Value {
+        try resolve(argument: ArgumentValue(value: argument, key: TypeKey(Argument.self)))
+    }
+
+    /// A value: `try provider()`.
+    public func callAsFunction() throws(ResolutionError) -> Value { try get() }
+
+    private func resolve(argument: ArgumentValue?) throws(ResolutionError) -> Value {
+        let (adopted, adoptedScope) = lock.withLock { (self.adopted, self.adoptedScope) }
+        let scope = adopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
+        let container = try origin.container(explicit: nil, named: false, for: Value.self, scope: scope)
+        return try origin.withOverrides { () throws(ResolutionError) -> Value in
+            let state = ThreadResolutionState.current
+            // No `graph`: each call is a resolution of its own.
+            return try container.resolve(
+                Value.self, from: origin.injector, state: state, activation: state.activation(of: container),
+                argument: argument, scope: scope)!
+        }
+    }
+}
+
+extension Provider: ScopedProperty {
+    /// Resolves in `scope` from now on. Never refused: a provider keeps no
+    /// value, so its next call can always move to another scope.
+    func adopt(_ scope: Scope) -> Bool {
+        lock.withLock {
+            adoptedScope = scope
+            adopted = true
+        }
+        return true
+    }
+
+    var scope: Scope? { lock.withLock { adopted ? adoptedScope : origin.scope } }
+
+    var followsOwner: Bool { lock.withLock { !adopted } && origin.isHandMade }
+}
+
+// `Provider<T>` as a factory parameter: a need read later, as a `Lazy` is,
+// found by the same conformance (one runtime lookup per dependency type at
+// registration, not two).
+extension Provider: LazyDependency {
+    static var dependencySpec: DependencySpec {
+        DependencySpec(
+            key: TypeKey(Value.self), kind: .provider,
+            makeWrapper: { call -> Any in
+                Provider(
+                    container: call.context.container!, injector: call.binding.injector,
+                    overrides: call.context.overrides, scope: call.context.scope, argument: call.argument)
+            },
+            makeAwaitingWrapper: { call -> Any in
+                Provider(
+                    container: call.resolution.container, injector: call.binding.injector,
+                    overrides: OverrideTable.current(for: ObjectIdentifier(call.resolution.container)),
+                    scope: Scope.current, argument: nil)
+            }).wrappingACollection(of: Value.self)
+    }
+}

@@ -15,8 +15,8 @@ extension FactoryCatalog {
     ///     let scoring = try container.resolve((any Scoring).self, argument: game)
     ///
     /// The provided types are checked as for
-    /// ``register(_:product:provides:lifetime:file:line:make:)``, and the
-    /// argument as for ``register(_:provides:argument:lifetime:file:line:make:)``:
+    /// ``register(_:product:provides:lifetime:environments:file:line:make:)``, and the
+    /// argument as for ``register(_:provides:argument:lifetime:environments:file:line:make:)``:
     /// a factory that needs one of these types must take an argument of the
     /// same type, which is passed on.
     public mutating func register<Product, Argument, each Provided, each Dependency>(
@@ -25,6 +25,7 @@ extension FactoryCatalog {
         provides types: repeat (each Provided).Type,
         argument: Argument.Type,
         lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Argument, repeat each Dependency) throws -> Product
     ) {
@@ -36,7 +37,7 @@ extension FactoryCatalog {
         } catch {
             fatalError(error.description)
         }
-        addOrStop(FactoryDefinition(
+        addOrStop(environments: environments, FactoryDefinition(
             name: name, provides: provided.types, dependencies: specs, defaultLifetime: lifetime,
             productTypeName: TypeKey.qualifiedName(of: product), productIsClass: TypeConformance.isClass(product),
             parameters: nil, argument: TypeKey(argument), registeredAt: location, buildInto: nil

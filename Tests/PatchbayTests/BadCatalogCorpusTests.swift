@@ -120,7 +120,7 @@ enum BadCatalogCorpus {
         let factories = (0..<count).map { _ in
             #"{ "name": "", "provides": [], "productType": "T", "productIsClass": false }"#
         }
-        let text = #"{ "version": 2, "types": [], "factories": [\#n"# + factories.joined(separator: ",\n") + "\n] }"
+        let text = #"{ "version": 3, "types": [], "factories": [\#n"# + factories.joined(separator: ",\n") + "\n] }"
         do {
             _ = try CatalogDescription(jsonData: Data(text.utf8), file: "big.json")
             Issue.record("\(count) empty names were read")
@@ -141,7 +141,7 @@ enum BadCatalogCorpus {
     /// A long name or value is quoted cut, with its length: a message quotes, it does not copy.
     @Test func longNamesAndValuesAreQuotedCut() throws {
         let long = String(repeating: "x", count: 5_000)
-        let text = #"{ "version": 2, "types": [], "factories": [ { "name": "\#(long)\n", "provides": [], "#
+        let text = #"{ "version": 3, "types": [], "factories": [ { "name": "\#(long)\n", "provides": [], "#
             + #""productType": "T", "productIsClass": "\#(long)" } ] }"#
         do {
             _ = try CatalogDescription(jsonData: Data(text.utf8))
@@ -174,7 +174,7 @@ enum BadCatalogCorpus {
 
     /// Decoded by a plain `JSONDecoder`, with no validation run listening, the first problem throws as before.
     @Test func aPlainDecoderStillThrowsAtTheFirstProblem() throws {
-        let data = Data(#"{ "version": 2, "types": [], "factories": [ { "name": "x" } ] }"#.utf8)
+        let data = Data(#"{ "version": 3, "types": [], "factories": [ { "name": "x" } ] }"#.utf8)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(CatalogDescription.self, from: data) }
         let good = try Data(contentsOf: BadCatalogCorpus.folder.appendingPathComponent("good.json"))
         #expect(try JSONDecoder().decode(CatalogDescription.self, from: good) == CatalogDescription(jsonData: good))

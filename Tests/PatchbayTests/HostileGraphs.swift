@@ -22,7 +22,7 @@ enum HostileGraphs {
             bindings.append(#"{"protocol":"\#(name)","factory":"f\#(name)"}"#)
         }
         return try ManifestFolder([
-            "catalog.json": #"{"version":2,"types":[\#(types.joined(separator: ",\n"))],"factories":[\#n"#
+            "catalog.json": #"{"version":3,"types":[\#(types.joined(separator: ",\n"))],"factories":[\#n"#
                 + factories.joined(separator: ",\n") + "\n]}\n",
             "app.json": #"{"format":1,"bindings":[\#n"# + bindings.joined(separator: ",\n") + "\n]}\n",
         ])

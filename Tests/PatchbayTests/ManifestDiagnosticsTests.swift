@@ -580,7 +580,7 @@ func expectOne(
         let folder = try ManifestFolder([
             // Format 1: written before entry points, so the entry-point rule could not be applied.
             "old.json": #"{ "version": 1, "types": [], "factories": [] }"#,
-            "broken.json": #"{ "version": 2, "types": [], "factories": [ { "name": "x" } ] }"#,
+            "broken.json": #"{ "version": 3, "types": [], "factories": [ { "name": "x" } ] }"#,
         ])
         #expect(throws: ManifestChecker.UnusablePath.self) { try ManifestChecker.readCatalog(folder.file("old.json")) }
         let old = folder.file("old.json").relativePath
@@ -588,7 +588,7 @@ func expectOne(
             _ = try ManifestChecker.readCatalog(folder.file("old.json"))
         } catch {
             #expect(error.diagnostics.map(\.description) == ["\(old):1:14: error: catalog description format 1; this "
-                + "build reads format 2 (regenerate the description from the app's catalog with this build) "
+                + "build reads format 3 (regenerate the description from the app's catalog with this build) "
                 + "[unsupported-catalog-version]"])
             #expect(error.description.hasSuffix("old.json is not a catalog description this build can read (1 error). "
                 + "Regenerate it with `swift test` (a test that calls `catalog.refreshDescription(at:)` rewrites it) "

@@ -3,10 +3,16 @@
 // fails that once, and passes when it is current.
 import Foundation
 import NotesKit
-import Patchbay
+@testable import Patchbay
 import Testing
 
 @Suite struct CatalogDescriptionFileTests {
+    /// What the refresh writes for the notes catalog in `folder`: its places
+    /// as files of the package the folder is in (here, where the tests run).
+    func written(in folder: URL) -> CatalogDescription {
+        FactoryCatalog.notes.describe().locatingSources(in: SourceLocations.packageRoot(above: folder))
+    }
+
     @Test func aMissingDescriptionIsWrittenAndFailsOnce() throws {
         let folder = try ManifestFolder(["development.json": "{}"])
         let file = folder.file("catalog.json")
@@ -17,7 +23,7 @@ import Testing
         #expect(refreshed.description.hasSuffix("catalog.json did not exist; wrote it from the live catalog. Review and "
             + "commit it: `patchbay check` and the PatchbayCheck plugin check factory names, parameters and "
             + "dependencies with it. The next run passes."), "\(refreshed)")
-        #expect(try Data(contentsOf: file) == FactoryCatalog.notes.describe().jsonData())
+        #expect(try Data(contentsOf: file) == written(in: folder.url).jsonData())
         // The next run finds it current.
         try FactoryCatalog.notes.refreshDescription(at: file)
     }
@@ -32,12 +38,13 @@ import Testing
         }
         #expect(!refreshed.wasMissing)
         #expect(refreshed.description.contains("catalog.json was out of date with the catalog; rewrote it"))
-        #expect(try CatalogDescription(jsonData: Data(contentsOf: file)) == FactoryCatalog.notes.describe())
+        #expect(try CatalogDescription(jsonData: Data(contentsOf: file)) == written(in: folder.url))
     }
 
     @Test func aCurrentDescriptionIsLeftAsItIsWhateverItsLayout() throws {
         // The same description, compact: equal as a description, so not rewritten.
-        let compact = try JSONEncoder().encode(FactoryCatalog.notes.describe())
+        let place = try ManifestFolder([:])
+        let compact = try JSONEncoder().encode(written(in: place.url))
         let folder = try ManifestFolder(["catalog.json": String(decoding: compact, as: UTF8.self)])
         try FactoryCatalog.notes.refreshDescription(at: folder.file("catalog.json"))
         #expect(try Data(contentsOf: folder.file("catalog.json")) == compact)
@@ -48,6 +55,6 @@ import Testing
         #expect(throws: CatalogDescriptionRefreshed.self) {
             try FactoryCatalog.notes.refreshDescription(at: folder.file("catalog.json"))
         }
-        #expect(try CatalogDescription(jsonData: Data(contentsOf: folder.file("catalog.json"))) == FactoryCatalog.notes.describe())
+        #expect(try CatalogDescription(jsonData: Data(contentsOf: folder.file("catalog.json"))) == written(in: folder.url))
     }
 }

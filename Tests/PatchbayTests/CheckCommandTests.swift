@@ -43,6 +43,63 @@ let repositoryRoot = exampleManifests.deletingLastPathComponent()
         return try ManifestFolder(files)
     }
 
+    /// Run from another folder than the package's root, in text and, with
+    /// `GITHUB_WORKSPACE` set as a GitHub job sets it, in GitHub's format:
+    /// every place printed (manifests, the catalog's sources, "declared at")
+    /// is a file that opens from where the command ran, or from the workspace.
+    @Test func aCheckFromAnotherFolderPrintsPlacesThatOpen() throws {
+        let files = FileManager.default
+        let parent = files.temporaryDirectory.appendingPathComponent("patchbay-elsewhere-\(UUID().uuidString)")
+        defer { try? files.removeItem(at: parent) }
+        let workspace = parent.appendingPathComponent("workspace"), elsewhere = parent.appendingPathComponent("elsewhere")
+        try files.createDirectory(at: workspace.appendingPathComponent("Sources"), withIntermediateDirectories: true)
+        try files.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        for part in ["Package.swift", "Manifests", "Sources/NotesKit"] {
+            try files.copyItem(at: repositoryRoot.appendingPathComponent(part), to: workspace.appendingPathComponent(part))
+        }
+        // A misspelled factory, json-logger bound nowhere (unused-factory, at its
+        // registration), and NoteService bound nowhere (unbound-entry-point, "declared at").
+        let manifests = workspace.appendingPathComponent("Manifests")
+        for name in try files.contentsOfDirectory(atPath: manifests.path) where ManifestDirectory.isManifestFileName(name) {
+            let url = manifests.appendingPathComponent(name)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            try text.replacingOccurrences(of: #""factory": "file-store","#, with: #""factory": "file-stor","#)
+                .replacingOccurrences(of: #""factory": "json-logger""#, with: #""factory": "console-logger""#)
+                .replacingOccurrences(of: #"    { "protocol": "NoteService", "factory": "note-service", "lifetime": "singleton" },"#,
+                                      with: "")
+                .write(to: url, atomically: true, encoding: .utf8)
+        }
+
+        let text = try runProduct("patchbay", ["check", "../workspace/Manifests"], in: elsewhere)
+        #expect(text.status == 1)
+        let places = printedLocations(in: text.stdout)
+        // Outside the current folder, a place is absolute.
+        #expect(places.contains(manifests.appendingPathComponent("production.json").path), "\(text.stdout)")
+        #expect(places.contains(workspace.appendingPathComponent("Sources/NotesKit/NotesCatalog.swift").path), "\(text.stdout)")
+        #expect(Set(text.stdout.split(separator: "\n").map { $0.split(separator: " ")[0] }.filter { $0.hasSuffix(":") })
+            .count >= 3, "\(text.stdout)")
+        #expect(text.stdout.contains("declared at \(workspace.path)/Sources/NotesKit/NotesCatalog.swift:"), "\(text.stdout)")
+        #expect(unopenableLocations(in: text.stdout, from: elsewhere).isEmpty, "\(text.stdout)")
+
+        let github = try runProduct(
+            "patchbay", ["check", "--format", "github", manifests.path], in: elsewhere,
+            environment: ["GITHUB_WORKSPACE": workspace.path])
+        #expect(github.status == 1)
+        #expect(github.stdout.contains("::error file=Manifests/production.json,line=7,col=43,title=unknown-factory::"),
+                "\(github.stdout)")
+        // The registration's line, read from the source, so the test follows edits of the catalog.
+        let catalogSource = try String(
+            contentsOf: workspace.appendingPathComponent("Sources/NotesKit/NotesCatalog.swift"), encoding: .utf8)
+        let jsonLoggerLine = try #require(
+            catalogSource.split(separator: "\n", omittingEmptySubsequences: false)
+                .firstIndex { $0.contains(#""json-logger""#) }) + 1
+        #expect(github.stdout.contains(
+            "::warning file=Sources/NotesKit/NotesCatalog.swift,line=\(jsonLoggerLine),col=9,title=unused-factory::"),
+                "\(github.stdout)")
+        #expect(unopenableLocations(in: github.stdout, from: workspace).isEmpty, "\(github.stdout)")
+        #expect(!github.stdout.contains("file=catalog,") && !github.stdout.contains("file=/"), "\(github.stdout)")
+    }
+
     @Test func theExampleFolderPassesWithOnlyTheSummary() throws {
         let result = try runProduct("patchbay", ["check", "Manifests"], in: repositoryRoot)
         #expect(result.status == 0)
@@ -198,7 +255,9 @@ let repositoryRoot = exampleManifests.deletingLastPathComponent()
         #expect(result.stdout.contains("production.json:7:43: error: unknown factory 'file-stor'"))
         let catalog = try runProduct("notes-example", ["patchbay", "catalog"])
         #expect(catalog.status == 0)
-        #expect(try CatalogDescription(jsonData: Data(catalog.stdout.utf8)) == FactoryCatalog.notes.describe())
+        // Printed for the package it runs in: its places are that package's files.
+        #expect(try CatalogDescription(jsonData: Data(catalog.stdout.utf8))
+            == FactoryCatalog.notes.describe().locatingSources(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)))
     }
 
     /// The one command the docs give for refreshing catalog.json writes the committed file byte for byte.

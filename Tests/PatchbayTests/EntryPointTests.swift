@@ -56,7 +56,7 @@ import Testing
         // The message names the entry point, where it was declared and the injectors searched.
         let report = try ManifestChecker(catalog: .notes).check([folder.url])
         let diagnostic = try #require(report.diagnostics.first { $0.code == .unboundEntryPoint })
-        #expect(diagnostic.message.contains("NoteService is an entry point of the app (declared at NotesKit/NotesCatalog.swift:"))
+        #expect(diagnostic.message.contains("NoteService is an entry point of the app (declared at Sources/NotesKit/NotesCatalog.swift:"))
         #expect(diagnostic.message.contains("searched primary, secondary"))
         #expect(diagnostic.suggestion == "note-service")
         #expect(report.failed())

@@ -360,7 +360,7 @@ struct IsolationTests {
         // Each at its binding's factory, sorted as text.
         let expected = [
             "needs-await 10:42 development.json", "needs-await 8:43 development.json",
-            "needs-main-actor 9:40 development.json", "no-entry-points 1:1 catalog",
+            "needs-main-actor 9:40 development.json", "no-entry-points 246:1 IsolationTests.swift",
         ]
         #expect(OneVerdictTests.places(live).filter { !$0.hasPrefix("unused") } == expected)
         #expect(OneVerdictTests.places(described) == OneVerdictTests.places(live))

@@ -55,7 +55,7 @@ import Testing
         #expect(Self.places(live) == Self.places(described))
         // And the committed catalog.json is the one the live catalog writes.
         let committed = try CatalogDescription(jsonData: Data(contentsOf: exampleManifests.appendingPathComponent("catalog.json")))
-        #expect(committed == FactoryCatalog.notes.describe())
+        #expect(committed == FactoryCatalog.notes.describe().locatingSources(in: repositoryRoot))
         let discovered = try ManifestChecker(loader: ManifestLoader(environment: [:]), requiresEnvironment: true)
             .check([exampleManifests])
         #expect(Self.places(discovered) == Self.places(live))

@@ -5,6 +5,7 @@
 // `swift package check-manifests`.
 import Foundation
 import Testing
+@testable import Patchbay
 
 @Suite struct PluginTests {
     /// The fixture package, as committed.
@@ -29,6 +30,11 @@ import Testing
         let pointed = manifest.replacingOccurrences(of: #"path: "../../..""#, with: "path: \"\(repositoryRoot.path)\"")
         try #require(pointed != manifest, "the fixture's Package.swift no longer depends on Patchbay by \"../../..\"")
         try pointed.write(to: manifestFile, atomically: true, encoding: .utf8)
+        // The description as `refreshDescription(at:)` writes it in the package: its
+        // places as the package's files, and the fingerprint of Sources/GreeterApp.
+        let catalog = package.appendingPathComponent(Self.manifestPath).deletingLastPathComponent()
+            .appendingPathComponent("catalog.json")
+        try CatalogDescription(jsonData: Data(contentsOf: catalog)).locatingSources(in: package).jsonData().write(to: catalog)
         return package
     }
 
@@ -127,6 +133,43 @@ import Testing
         let fromCommand = try #require(manifestDiagnostics(refused.output).first, "\(refused.output)")
         #expect(fromCommand.hasPrefix(place), "\(fromCommand)")
         #expect(fromBuild.hasSuffix(fromCommand), "the build said\n\(fromBuild)\nthe command said\n\(fromCommand)")
+        #expect(unopenableLocations(in: failed.output, from: package).isEmpty, "\(failed.output)")
+        #expect(unopenableLocations(in: refused.output, from: package).isEmpty, "\(refused.output)")
+
+        // From another folder, the command prints places that open from there.
+        let parent = package.deletingLastPathComponent()
+        let away = try swift(["package", "--package-path", package.path, "check-manifests"], in: parent)
+        #expect(away.status != 0, "\(away.output)")
+        #expect(away.output.contains("PluginPackage/" + place), "\(away.output)")
+        #expect(unopenableLocations(in: away.output, from: parent).isEmpty, "\(away.output)")
+
+        // The rename: the factory renamed in the code and the manifest. The
+        // description is older than the code, so the build says it is stale,
+        // with the command that refreshes it, and reports the name it cannot
+        // judge as a warning: the build passes, so the test that refreshes it can run.
+        try text.replacingOccurrences(of: #""english-greeter""#, with: #""british-greeter""#)
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        let main = package.appendingPathComponent("Sources/GreeterApp/main.swift")
+        try (String(contentsOf: main, encoding: .utf8) + "// english-greeter is now british-greeter\n")
+            .write(to: main, atomically: true, encoding: .utf8)
+        let stale = try swift(["build"], in: package)
+        #expect(stale.status == 0, "a stale description failed the build:\n\(stale.output)")
+        #expect(stale.output.contains("\(catalog.path):1:1: warning: this catalog description is stale"), "\(stale.output)")
+        #expect(stale.output.contains("refresh it with `swift test`"), "\(stale.output)")
+        #expect(stale.output.contains("warning: unknown factory 'british-greeter' for Greeter;"), "\(stale.output)")
+        #expect(stale.output.contains("(judged by a catalog.json older than the code: see stale-catalog) [unknown-factory]"),
+                "\(stale.output)")
+        #expect(unopenableLocations(in: stale.output, from: package).isEmpty, "\(stale.output)")
+        let strict = try swift(["package", "check-manifests", "--strict"], in: package)
+        #expect(strict.status != 0, "--strict passed a stale description:\n\(strict.output)")
+        // Refreshed (as the README's test does): current again, and the new name judged by it.
+        let renamed = try String(contentsOf: catalog, encoding: .utf8)
+            .replacingOccurrences(of: #""english-greeter""#, with: #""british-greeter""#)
+        try CatalogDescription(jsonData: Data(renamed.utf8)).locatingSources(in: package).jsonData().write(to: catalog)
+        let refreshed = try swift(["build"], in: package)
+        #expect(refreshed.status == 0, "\(refreshed.output)")
+        #expect(refreshed.output.contains(checked), "\(refreshed.output)")
+        #expect(!refreshed.output.contains("stale"), "\(refreshed.output)")
     }
 
     /// The layout of an app run with `swift run`, which reads `./Manifests`:

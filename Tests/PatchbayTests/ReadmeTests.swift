@@ -107,7 +107,9 @@ let runVariants: [String: (file: String?, text: String, replacement: String)] = 
 /// or their first lines when the block ends in `...`; ISO 8601 times (the
 /// system clock's) are compared as `<time>`. Each runs in a scratch folder
 /// holding a copy of the example's `Manifests/`, so paths print as
-/// `Manifests/...`. Returns the number of blocks run.
+/// `Manifests/...`, with the package's `Package.swift` and the sources its
+/// catalog is registered in, `Sources/NotesKit/`: every place printed must be
+/// a file there. Returns the number of blocks run.
 @discardableResult
 func expectRunBlocksMatch(in file: URL) throws -> Int {
     let runs = try markedBlocks(in: file).filter { $0.label.hasPrefix("run:") || $0.label.hasPrefix("run (") }
@@ -126,6 +128,11 @@ func expectRunBlocksMatch(in file: URL) throws -> Int {
         try files.createDirectory(at: scratch, withIntermediateDirectories: true)
         let manifests = scratch.appendingPathComponent("Manifests")
         try files.copyItem(at: exampleManifests, to: manifests)
+        try files.copyItem(at: repositoryRoot.appendingPathComponent("Package.swift"),
+                           to: scratch.appendingPathComponent("Package.swift"))
+        try files.createDirectory(at: scratch.appendingPathComponent("Sources"), withIntermediateDirectories: true)
+        try files.copyItem(at: repositoryRoot.appendingPathComponent("Sources/NotesKit"),
+                           to: scratch.appendingPathComponent("Sources/NotesKit"))
         for name in variants {
             let variant = try #require(runVariants[name], "unknown variant '\(name)' in \(file.lastPathComponent)")
             let names = try variant.file.map { [$0] }
@@ -153,6 +160,9 @@ func expectRunBlocksMatch(in file: URL) throws -> Int {
             printed = printed.prefix(expected.count)
         }
         #expect(Array(printed) == Array(expected), "\(file.lastPathComponent): \(run.label)")
+        // Every place printed opens from where the command ran.
+        #expect(unopenableLocations(in: result.stderr + result.stdout, from: scratch).isEmpty,
+                "\(file.lastPathComponent): \(run.label): \(unopenableLocations(in: result.stderr + result.stdout, from: scratch))")
     }
     return runs.count
 }
@@ -243,10 +253,11 @@ private func withoutTimes(_ text: String) -> String {
         }
     }
 
-    /// Runs `swift ARGUMENTS` in `folder`, with the package's scratch folder.
+    /// Runs `swift ARGUMENTS` in `folder`, with the package's scratch folder
+    /// (before the arguments of `swift run`'s executable).
     func swift(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
         let scratch = ["--scratch-path", folder.appendingPathComponent(".build").path]
-        let all = arguments[0] == "package" ? arguments : arguments + scratch
+        let all = arguments[0] == "package" ? arguments : [arguments[0]] + scratch + arguments.dropFirst()
         let result = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["swift"] + all, in: folder, environment: cleanEnvironment())
         return (result.status, result.stdout + result.stderr)
     }
@@ -345,20 +356,87 @@ private func withoutTimes(_ text: String) -> String {
             + "there is no folder \(parent.appendingPathComponent("Manifests").path) (a relative path is looked up "
             + "from the working directory, \(parent.path))"), "\(elsewhere.stdout)")
 
-        // The follow-up's test writes catalog.json and fails once; then passes.
+        // The follow-up's test writes catalog.json and the schema the manifest
+        // names, and fails once; then passes.
         let catalog = manifests.appendingPathComponent("catalog.json")
         let first = try swift(["test"], in: folder)
         #expect(first.status != 0, "the first swift test passed without catalog.json:\n\(first.output)")
-        #expect(first.output.contains("Manifests/catalog.json did not exist; wrote it"), "\(first.output)")
+        #expect(first.output.contains("Manifests/catalog.json did not exist; wrote it from the live catalog, and "
+            + "Manifests/manifest.schema.json with it"), "\(first.output)")
         #expect(FileManager.default.fileExists(atPath: catalog.path))
         let second = try swift(["test"], in: folder)
         #expect(second.status == 0, "\(second.output)")
+        // The description names the package's files; the schema completes factory names.
+        let description = try String(contentsOf: catalog, encoding: .utf8)
+        #expect(description.contains(#""registeredAt" : "Sources/Tour/main.swift:"#), "\(description)")
+        #expect(description.contains("\"folders\" : [\n      \"Sources/Tour\"\n    ]"), "\(description)")
+        #expect(printedLocations(in: description).count == 6, "\(description)")
+        #expect(unopenableLocations(in: description, from: folder).isEmpty, "\(description)")
+        let schema = try String(contentsOf: manifests.appendingPathComponent("manifest.schema.json"), encoding: .utf8)
+        #expect(schema.contains(#""friendly""#) && schema.contains(#""terse""#), "\(schema)")
+
+        // The CI command of Checking Manifests in CI passes on the clean tour: its
+        // entry points are declared, so no warning says they are not.
+        let ci = try swift(["run", "patchbay", "check", "--format", "github", "--strict", "Manifests"], in: folder)
+        #expect(ci.status == 0, "\(ci.output)")
+        #expect(ci.output.contains("0 errors, 0 warnings in 1 manifest"), "\(ci.output)")
 
         // With catalog.json, the build refuses the misspelling at its place.
         try misspelled.write(to: manifest, atomically: true, encoding: .utf8)
         let refused = try swift(["build"], in: folder)
         #expect(refused.status != 0, "swift build passed 'frendly':\n\(refused.output)")
-        #expect(refused.output.contains("\(manifest.path):5:41: error: unknown factory 'frendly' for Greeter"),
+        #expect(refused.output.contains("\(manifest.path):6:41: error: unknown factory 'frendly' for Greeter"),
                 "\(refused.output)")
+        #expect(unopenableLocations(in: refused.output, from: folder).isEmpty, "\(refused.output)")
+
+        // Run from another folder, the command prints places that open from there.
+        let patchbay = folder.appendingPathComponent(".build/debug/patchbay")
+        let away = try runProgram(patchbay, ["check", "Tour/Manifests"], in: parent, environment: cleanEnvironment())
+        #expect(away.status == 1)
+        #expect(away.stdout.hasPrefix("Tour/Manifests/development.json:6:41: error: unknown factory 'frendly'"),
+                "\(away.stdout)")
+        #expect(unopenableLocations(in: away.stdout, from: parent).isEmpty, "\(away.stdout)")
+
+        // A manifest with no Greeter binding fails the build at the manifest,
+        // where the program would have stopped at its first @Injected read.
+        // (Without the primary binding alone, the secondary one serves
+        // Greeter by fallback, and the program runs.)
+        let lines = tour.manifest.components(separatedBy: "\n")
+        let binding = try #require(lines.firstIndex { $0.contains(#""factory": "friendly""#) })
+        let kept = (lines[..<binding] + lines[(binding + 2)...]).filter { !$0.contains(#""factory": "terse""#) }
+        let unbound = kept.joined(separator: "\n")
+            .replacingOccurrences(of: #"{ "protocol": "Logger", "factory": "console" },"#,
+                                  with: #"{ "protocol": "Logger", "factory": "console" }"#)
+        try #require(!unbound.contains("Greeter") && unbound.contains(#""factory": "console" }"# + "\n"), "\(unbound)")
+        try unbound.write(to: manifest, atomically: true, encoding: .utf8)
+        let missing = try swift(["build"], in: folder)
+        #expect(missing.status != 0, "swift build passed a manifest without Greeter:\n\(missing.output)")
+        #expect(missing.output.contains("\(manifest.path):"), "\(missing.output)")
+        #expect(missing.output.contains("error: Greeter is an entry point of the app (declared at "
+            + "\(folder.appendingPathComponent("Sources/Tour/main.swift").path):"), "\(missing.output)")
+        #expect(missing.output.contains("[unbound-entry-point]"), "\(missing.output)")
+        #expect(unopenableLocations(in: missing.output, from: folder).isEmpty, "\(missing.output)")
+
+        // Rename the factory in the code and the manifest: the build knows the
+        // description is stale and lets the test run, which rewrites it and
+        // fails once; the next run passes, with nothing deleted by hand.
+        let mainFile = folder.appendingPathComponent("Sources/Tour/main.swift")
+        let code = try String(contentsOf: mainFile, encoding: .utf8)
+        let renamedCode = code.replacingOccurrences(of: #"register("friendly","#, with: #"register("friendly-greeter","#)
+        try #require(renamedCode != code)
+        try renamedCode.write(to: mainFile, atomically: true, encoding: .utf8)
+        try tour.manifest.replacingOccurrences(of: #""factory": "friendly""#, with: #""factory": "friendly-greeter""#)
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        let stale = try swift(["test"], in: folder)
+        #expect(stale.status != 0, "\(stale.output)")
+        #expect(stale.output.contains("\(catalog.path):1:1: warning: this catalog description is stale"),
+                "\(stale.output)")
+        #expect(stale.output.contains("warning: unknown factory 'friendly-greeter' for Greeter"), "\(stale.output)")
+        #expect(stale.output.contains("Manifests/catalog.json was out of date with the catalog; rewrote it"),
+                "\(stale.output)")
+        #expect(unopenableLocations(in: stale.output, from: folder).isEmpty, "\(stale.output)")
+        let refreshed = try swift(["test"], in: folder)
+        #expect(refreshed.status == 0, "\(refreshed.output)")
+        #expect(!refreshed.output.contains("stale-catalog"), "\(refreshed.output)")
     }
 }

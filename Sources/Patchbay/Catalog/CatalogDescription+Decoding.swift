@@ -170,7 +170,7 @@ extension KeyedDecodingContainer {
 }
 
 extension CatalogDescription {
-    enum CodingKeys: String, CodingKey { case version, types, factories, parameterDecoding, entryPoints }
+    enum CodingKeys: String, CodingKey { case version, types, factories, parameterDecoding, entryPoints, sources }
 
     /// Reads a description, each member checked (see the top of this file).
     public init(from decoder: any Decoder) throws {
@@ -181,6 +181,19 @@ extension CatalogDescription {
         factories = try object.requiredList(.factories, each: .placeholder, problems)
         parameterDecoding = try object.optional(.parameterDecoding, problems)
         entryPoints = try object.optionalList(.entryPoints, each: EntryPointDescription(type: ""), problems)
+        sources = try object.optional(.sources, problems)
+    }
+}
+
+extension CatalogDescription.Sources {
+    enum CodingKeys: String, CodingKey { case folders, fingerprint }
+
+    /// Reads the sources' record, each member checked.
+    package init(from decoder: any Decoder) throws {
+        let problems = ShapeProblems.listening(to: decoder)
+        let object = try decoder.container(keyedBy: CodingKeys.self)
+        folders = try object.requiredList(.folders, each: "", problems)
+        fingerprint = try object.required(.fingerprint, or: "", problems)
     }
 }
 

@@ -9,10 +9,13 @@ import Foundation
 // commit it belongs to.
 
 extension FactoryCatalog {
-    /// Keeps a committed catalog description current, from a unit test.
+    /// Keeps a committed catalog description current, from a unit test, and
+    /// with it, when asked, the manifest schema that lists this catalog's names.
     ///
     ///     @Test func catalogDescriptionIsCurrent() throws {
-    ///         try FactoryCatalog.myApp.refreshDescription(at: URL(fileURLWithPath: "Manifests/catalog.json"))
+    ///         try FactoryCatalog.myApp.refreshDescription(
+    ///             at: URL(fileURLWithPath: "Manifests/catalog.json"),
+    ///             schema: URL(fileURLWithPath: "Manifests/manifest.schema.json"))
     ///     }
     ///
     /// When `file` holds this catalog's description (compared as
@@ -23,34 +26,81 @@ extension FactoryCatalog {
     /// and passes on the next run. (`swift test` runs from the package's
     /// folder, so a relative path is the package's.)
     ///
-    /// A description records where each factory is registered, for the
-    /// warnings it places there; moving a registration refreshes the file.
+    /// The description records where each factory is registered, as a file
+    /// of the package (`Sources/App/Catalog.swift:12:9`), and a fingerprint
+    /// of the Swift files of the modules that register them, so that
+    /// `patchbay check` and the PatchbayCheck plugin know a description
+    /// older than the code. When only that fingerprint changed (the code
+    /// changed, not what the catalog says of itself), the file is rewritten
+    /// and the test passes.
     ///
-    /// - Parameter file: The description beside the manifests, usually `Manifests/catalog.json`.
-    /// - Throws: ``CatalogDescriptionRefreshed`` after writing the file; the
-    ///   file system's error when it cannot be written.
-    public func refreshDescription(at file: URL) throws {
-        let current = describe()
+    /// - Parameters:
+    ///   - file: The description beside the manifests, usually `Manifests/catalog.json`.
+    ///   - schema: Where to keep the manifest JSON Schema that lists this
+    ///     catalog's protocols, factories and parameter keys
+    ///     (``ManifestSchema/jsonData(catalog:)``), for the manifests'
+    ///     `"$schema"`, so an editor completes factory names; nil for none.
+    /// - Throws: ``CatalogDescriptionRefreshed`` after writing a file that
+    ///   was missing or out of date; the file system's error when it cannot be written.
+    public func refreshDescription(at file: URL, schema: URL? = nil) throws {
+        let current = describe().locatingSources(in: SourceLocations.packageRoot(above: file.deletingLastPathComponent()))
         let existing = FileManager.default.contents(atPath: file.path)
-        if let existing, (try? CatalogDescription(jsonData: existing)) == current { return }
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try current.jsonData().write(to: file, options: .atomic)
-        throw CatalogDescriptionRefreshed(file: ManifestLoader.displayPath(for: file), wasMissing: existing == nil)
+        let previous = existing.flatMap { try? CatalogDescription(jsonData: $0) }
+        var refreshed: CatalogDescriptionRefreshed?
+        if previous != current {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try current.jsonData().write(to: file, options: .atomic)
+            if previous?.withoutFingerprint != current.withoutFingerprint {
+                refreshed = CatalogDescriptionRefreshed(file: ManifestLoader.displayPath(for: file), wasMissing: existing == nil)
+            }
+        }
+        if let schema {
+            let written = FileManager.default.contents(atPath: schema.path)
+            let wanted = ManifestSchema.jsonData(catalog: current)
+            if written != wanted {
+                try wanted.write(to: schema, options: .atomic)
+                let path = ManifestLoader.displayPath(for: schema)
+                if refreshed == nil {
+                    refreshed = CatalogDescriptionRefreshed(file: path, wasMissing: written == nil)
+                } else {
+                    refreshed?.schema = path
+                }
+            }
+        }
+        if let refreshed { throw refreshed }
     }
 }
 
-/// ``FactoryCatalog/refreshDescription(at:)`` found a catalog description
-/// missing or out of date, and wrote the current one.
+extension CatalogDescription {
+    /// The description with no fingerprint of its sources: what it says of the catalog itself.
+    fileprivate var withoutFingerprint: CatalogDescription {
+        var description = self
+        description.sources?.fingerprint = ""
+        return description
+    }
+}
+
+/// ``FactoryCatalog/refreshDescription(at:schema:)`` found a catalog
+/// description (or its schema) missing or out of date, and wrote the current one.
 public struct CatalogDescriptionRefreshed: Error, Sendable, CustomStringConvertible {
     /// The file written, relative to the current folder when it is below it.
     public let file: String
     /// Whether there was no file before.
     public let wasMissing: Bool
+    /// The schema written with the description, when both were out of date.
+    public internal(set) var schema: String?
+
+    /// Creates the error for `file`.
+    init(file: String, wasMissing: Bool) {
+        self.file = file
+        self.wasMissing = wasMissing
+    }
 
     /// What happened and what to do: review the file and commit it.
     public var description: String {
         (wasMissing ? "\(file) did not exist; wrote" : "\(file) was out of date with the catalog; rewrote")
-            + " it from the live catalog. Review and commit it: `patchbay check` and the PatchbayCheck plugin"
+            + " it from the live catalog" + (schema.map { ", and \($0) with it" } ?? "")
+            + ". Review and commit it: `patchbay check` and the PatchbayCheck plugin"
             + " check factory names, parameters and dependencies with it. The next run passes."
     }
 }

@@ -24,17 +24,23 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
     /// The types the app resolves itself, in the order declared: the roots the
     /// entry-point rule checks. Absent in descriptions of format 1.
     package var entryPoints: [EntryPointDescription]?
+    /// The module folders the factories were registered in and a fingerprint
+    /// of their Swift files, so a check can tell that the code changed since
+    /// the description was written; absent when the description was not
+    /// written in its package (``FactoryCatalog/refreshDescription(at:schema:)`` writes it).
+    package var sources: Sources?
 
     /// Creates a description.
     package init(
         version: Int = currentVersion, types: [TypeName], factories: [Factory],
-        parameterDecoding: ParameterDecoding? = nil, entryPoints: [EntryPointDescription]? = []
+        parameterDecoding: ParameterDecoding? = nil, entryPoints: [EntryPointDescription]? = [], sources: Sources? = nil
     ) {
         self.version = version
         self.types = types
         self.factories = factories
         self.parameterDecoding = parameterDecoding
         self.entryPoints = entryPoints
+        self.sources = sources
     }
 
     /// A type the app resolves itself (see ``FactoryCatalog/entryPoint(_:from:optional:fileID:line:)``).
@@ -45,7 +51,9 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         package var injector: String?
         /// Whether the app copes with it being unbound; absent for false.
         package var optional: Bool?
-        /// Where the app declared it (`NotesKit/NotesCatalog.swift:18`).
+        /// Where the app declared it: `Sources/NotesKit/NotesCatalog.swift:18:9`,
+        /// relative to the package's root, when the description was written in
+        /// its package; else the `#fileID` and line (`NotesKit/NotesCatalog.swift:18`).
         package var declaredAt: String?
         /// Creates an entry point's description.
         package init(type: String, injector: String? = nil, optional: Bool? = nil, declaredAt: String? = nil) {
@@ -91,7 +99,7 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         package var parameters: Parameters?
         /// The module-qualified resolve-time argument type, when it takes one.
         package var argument: String?
-        /// Where it was registered (`NotesKit/NotesCatalog.swift:42`).
+        /// Where it was registered, as ``EntryPointDescription/declaredAt`` says it.
         package var registeredAt: String?
         /// `main-actor` or `async` when its closure is one; absent for a
         /// nonisolated, synchronous factory (and in descriptions written before).
@@ -209,11 +217,13 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
     }
 
     /// The format this build writes and reads (`unsupported-catalog-version`
-    /// for any other): 2 since descriptions record
-    /// entry points, so a description without them is refused as out of date
-    /// rather than checked without the entry-point rule; 3 since they record
-    /// the environments a factory may be bound in, so that a build that
-    /// would ignore them (and pass a test double in production) refuses the
+    /// for any other): 2 since descriptions record entry points, so a
+    /// description without them is refused as out of date rather than
+    /// checked without the entry-point rule; 3 since they record the sources
+    /// they were made from (``sources``), places as files of the package,
+    /// and the environments a factory may be bound in, so that a description
+    /// older than its code is known to be, and a build that would ignore the
+    /// environments (and pass a test double in production) refuses the
     /// description rather than misjudging it.
     package static let currentVersion = 3
 

@@ -15,6 +15,9 @@ struct CheckRun {
     private var unsetVariables: [String: String] = [:]
     /// Whether `no-entry-points` has been reported: once per run, whatever the number of folders.
     private var warnedOfNoEntryPoints = false
+    /// The folders (standardized paths) whose description is older than the
+    /// code it describes; "" for a shared one (a named description).
+    private var staleFolders: Set<String> = []
 
     init(checker: ManifestChecker) { self.checker = checker }
 
@@ -25,13 +28,61 @@ struct CheckRun {
         if let catalog = validator.catalog, catalog.entryPoints.isEmpty, !warnedOfNoEntryPoints {
             warnedOfNoEntryPoints = true
             // Named the same whether the catalog is live or described: one verdict either way.
+            // At the description's first line, or the first registration of a live catalog:
+            // a file the reader can open, where the declarations go.
+            let place = catalogPlace(for: folder, catalog: catalog)
             diagnostics.append(Diagnostic(
                 code: .noEntryPoints, severity: .warning,
                 message: "the catalog declares no entry points, so this check cannot prove that the types the app "
                     + "resolves itself (resolve, @Injected) are bound in every environment; declare each in the "
-                    + "catalog with catalog.entryPoint(T.self)", file: "catalog"))
+                    + "catalog with catalog.entryPoint(T.self)", file: place.file, line: place.line, column: place.column))
         }
         return validator
+    }
+
+    /// Whether the manifests of `folder` are judged by a description older than its code.
+    func isJudgedByStaleCatalog(_ folder: URL) -> Bool {
+        staleFolders.contains("") || staleFolders.contains(folder.standardizedFileURL.path)
+    }
+
+    /// `found`, by a description older than its code, with each error that
+    /// a check without the catalog does not make a warning that says why:
+    /// the names it judges may be the code's new ones, and the build that
+    /// would refuse them must let the test that refreshes the description run.
+    func softened(_ found: [Diagnostic], of manifest: Manifest) -> [Diagnostic] {
+        struct Place: Hashable { let code: DiagnosticCode, file: String, line: Int, column: Int }
+        let withoutCatalog = Set(ManifestValidator().run(manifest).diagnostics.map {
+            Place(code: $0.code, file: $0.file, line: $0.line, column: $0.column)
+        })
+        return found.map { diagnostic in
+            guard diagnostic.severity == .error,
+                  !withoutCatalog.contains(Place(code: diagnostic.code, file: diagnostic.file, line: diagnostic.line,
+                                                 column: diagnostic.column))
+            else { return diagnostic }
+            var softened = diagnostic
+            softened.severity = .warning
+            softened.message += " (judged by a catalog.json older than the code: see stale-catalog)"
+            return softened
+        }
+    }
+
+    /// Where a catalog-wide diagnostic goes: the description's file, or a
+    /// live catalog's first registration; the folder, with no line, when neither is known.
+    private func catalogPlace(for folder: URL, catalog: CatalogIndex) -> (file: String, line: Int, column: Int) {
+        switch checker.catalog {
+        case .discover:
+            return (ManifestLoader.displayPath(for: folder.appendingPathComponent("catalog.json")), 1, 1)
+        case .description where checker.descriptionFile != nil:
+            return (ManifestLoader.displayPath(for: checker.descriptionFile!), 1, 1)
+        case .live, .description:
+            let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            // The registration of the first factory by name, whatever order the catalog keeps them in.
+            if let first = catalog.factories.indices.min(by: { catalog.factories[$0].name < catalog.factories[$1].name }),
+               let registered = catalog.registeredAt(first), let place = SourceLocations.displayed(registered, root: root) {
+                return (place.file, place.line, place.column ?? 1)
+            }
+            return (ManifestLoader.displayPath(for: folder), 0, 0)
+        }
     }
 
     private mutating func makeValidator(forFolder folder: URL) throws(ManifestChecker.UnusablePath) -> ManifestValidator {
@@ -40,26 +91,48 @@ struct CheckRun {
             if shared == nil { shared = ManifestValidator(catalog: catalog) }
             return shared!
         case .description(let description):
-            if shared == nil { shared = ManifestValidator(description: description) }
+            if shared == nil {
+                shared = ManifestValidator(description: description)
+                if let file = checker.descriptionFile, description.isStale(describedIn: file) {
+                    noteStale(file, description, folderKey: "")
+                }
+            }
             return shared!
         case .discover:
             let key = folder.standardizedFileURL.path
             if let known = validators[key] { return known }
+            let file = folder.appendingPathComponent("catalog.json")
             let description = try ManifestChecker.discoverCatalog(in: folder)
             if description == nil {
                 // What was not checked, and the one command that fixes it:
                 // a build plugin cannot pass --catalog, so that is the last resort.
-                let file = ManifestLoader.displayPath(for: folder.appendingPathComponent("catalog.json"))
+                let file = ManifestLoader.displayPath(for: file)
                 notes.append("no catalog.json in \(ManifestLoader.displayPath(for: folder)), so factory names, "
                     + "what they provide, parameters and the dependency graph were not checked (only syntax, shape, "
                     + "keys, lifetimes, injectors, extends, env vars and duplicates). Write it with `swift test`, "
                     + "from a test that calls `try catalog.refreshDescription(at: URL(fileURLWithPath: "
                     + "\"\(file)\"))` with the app's catalog; or pass --catalog FILE")
+            } else if let description, description.isStale(describedIn: file) {
+                noteStale(file, description, folderKey: key)
             }
             let validator = description.map(ManifestValidator.init(description:)) ?? ManifestValidator()
             validators[key] = validator
             return validator
         }
+    }
+
+    /// Records that the description `file` is older than its code, with the
+    /// warning that says so and the one command that refreshes it.
+    private mutating func noteStale(_ file: URL, _ description: CatalogDescription, folderKey: String) {
+        staleFolders.insert(folderKey)
+        let folders = (description.sources?.folders ?? []).joined(separator: ", ")
+        diagnostics.append(Diagnostic(
+            code: .staleCatalog, severity: .warning,
+            message: "this catalog description is stale: the Swift files in \(folders) changed since it was written "
+                + "(its sources fingerprint differs), so the problems it alone finds (factory names, what they "
+                + "provide, parameters, dependencies) are warnings until it is refreshed; refresh it with `swift test` "
+                + "(the test that calls catalog.refreshDescription(at:) rewrites it), then commit it",
+            file: ManifestLoader.displayPath(for: file), line: 1, column: 1))
     }
 
     /// Notes each variable a binding references that is unset here.

@@ -31,6 +31,9 @@ public struct ManifestChecker: Sendable {
 
     /// The catalog to check against.
     package var catalog: CatalogSource
+    /// The file a ``CatalogSource/description(_:)`` was read from, when it
+    /// was: its diagnostics' place, and where the sources it records are.
+    package var descriptionFile: URL?
     /// Reads the manifests (its limits and the environment for `${...}`).
     public var loader: ManifestLoader
     /// Whether a `${NAME}` with no default whose variable is unset is an
@@ -140,8 +143,10 @@ public struct ManifestChecker: Sendable {
                 run.noteUnsetVariables(in: manifest)
                 let validator = try run.validator(forFolder: file.deletingLastPathComponent())
                 let result = validator.run(manifest)
-                run.add(result.diagnostics)
-                if validator.catalog != nil {
+                let stale = run.isJudgedByStaleCatalog(file.deletingLastPathComponent())
+                run.add(stale ? run.softened(result.diagnostics, of: manifest) : result.diagnostics)
+                // A stale description's factories may be gone or renamed: none is called unused by it.
+                if validator.catalog != nil, !stale {
                     named = named.map { zip($0, result.namedFactories).map { $0 || $1 } } ?? result.namedFactories
                 }
             }
@@ -226,7 +231,8 @@ public struct ManifestChecker: Sendable {
             throw UnusablePath(description: "cannot read the catalog \(file.relativePath)")
         }
         do {
-            return try CatalogDescription(jsonData: data, file: file.relativePath)
+            // Its places as diagnostics print them: files relative to the current folder.
+            return try CatalogDescription(jsonData: data, file: file.relativePath).displayingSources(describedIn: file)
         } catch {
             let count = error.diagnostics.count
             throw UnusablePath(

@@ -100,6 +100,9 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let noEntryPoints: Self = "no-entry-points"
     /// A singleton whose factory failed when ``Container/makeSingletons()`` made it at start-up.
     public static let singletonFailed: Self = "singleton-failed"
+    /// Warning: the catalog description is older than the code it describes
+    /// (its sources' fingerprint differs), so what it alone finds is a warning until `swift test` refreshes it.
+    public static let staleCatalog: Self = "stale-catalog"
     /// Warning: a catalog factory that no binding uses.
     public static let unusedFactory: Self = "unused-factory"
     /// The environment asked for has no manifest file.

@@ -69,6 +69,8 @@ struct Interpolation {
                     // Whether the variable or the manifest's default gave the value: a message blames the one that did.
                     record.wholeValues[pointer] = WholeReference(variable: name, fromDefault: environment[name] == nil)
                 }
+                let read = variablesRead(in: text)
+                if !read.isEmpty { record.fromEnvironment[pointer] = read }
                 if result != text { parameters.replace(value, with: .string(result)) }
             case .failure(let found) where found.list == [.overLimit]:
                 room = -1
@@ -105,6 +107,25 @@ struct Interpolation {
         guard !body.contains("}"), !body.contains("$") else { return nil }
         let name = body.range(of: ":-").map { String(body[..<$0.lowerBound]) } ?? String(body)
         return isValidName(name) ? name : nil
+    }
+
+    /// The names of the variables whose values `text` takes from the
+    /// environment (set there, not defaulted), each once, in order: what a
+    /// factory's failure names, never the values.
+    func variablesRead(in text: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(text)
+        while let dollar = rest.firstIndex(of: "$") {
+            let after = rest[dollar...]
+            if after.hasPrefix("$${") { rest = after.dropFirst(3); continue }
+            guard after.hasPrefix("${") else { rest = after.dropFirst(); continue }
+            let body = after.dropFirst(2)
+            guard let close = body.firstIndex(of: "}") else { break }
+            let name = split(body[..<close]).name
+            if Self.isValidName(name), environment[name] != nil, !names.contains(name) { names.append(name) }
+            rest = body[body.index(after: close)...]
+        }
+        return names
     }
 
     struct Problems: Error { var list: [Problem] }

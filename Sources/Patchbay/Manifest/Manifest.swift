@@ -154,6 +154,9 @@ struct InterpolationRecord: Sendable, Hashable {
     /// reference, an unset variable where one is required), left as
     /// written: the parameter check does not judge them again.
     var refused: Set<String> = []
+    /// Strings that took a value from the environment: the variables that
+    /// gave one (set, not defaulted), by pointer; for a factory's failure to name.
+    var fromEnvironment: [String: [String]] = [:]
 }
 
 /// A string that was exactly one reference, and where its value came from.

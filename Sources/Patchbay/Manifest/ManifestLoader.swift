@@ -348,6 +348,18 @@ public struct ManifestLoader: Sendable {
             ?? path
     }
 
+    /// `file`, a path as diagnostics print it (relative to the current
+    /// folder, or absolute), relative to `folder` instead when it is below
+    /// it: for GitHub Actions, which places an annotation by a path relative
+    /// to `GITHUB_WORKSPACE` whatever folder the check ran in.
+    package static func path(
+        _ file: String, relativeTo folder: String, currentDirectory: String = FileManager.default.currentDirectoryPath
+    ) -> String {
+        let absolute = file.hasPrefix("/") ? file : currentDirectory + "/" + file
+        return displayPath(for: URL(fileURLWithPath: absolute), currentDirectory: folder)
+            .replacingOccurrences(of: "//", with: "/")
+    }
+
     /// The parent's display path, in the same style as the child's.
     ///
     /// An absolute `extends` inside the manifests folder (`root`) is shown as

@@ -13,7 +13,27 @@ extension ResolutionError {
         if let error = error as? ResolutionError { return error }
         return ResolutionError(
             .factoryFailed, type: type, injectors: binding.map { [$0.injector] } ?? [], path: path,
-            factory: binding?.definition.name ?? factory, underlying: error)
+            factory: binding?.definition.name ?? factory, underlying: error,
+            detail: binding?.described.map { failurePlace(of: $0.binding) })
+    }
+
+    /// Where a failed factory's binding stands in its manifest, and which of
+    /// its parameters came from the environment, by the variables' names
+    /// (never their values, which may be secrets): what the one who reads the
+    /// failure can check first.
+    private static func failurePlace(of binding: Binding) -> String {
+        var text = ""
+        if let origin = binding.origin {
+            let position = origin.position()
+            text += "its binding is at \(origin.file):\(position.line):\(position.column)"
+        }
+        let taken = binding.interpolation.fromEnvironment.sorted { $0.key < $1.key }
+        if !taken.isEmpty {
+            text += (text.isEmpty ? "" : "; ") + "parameters from the environment: "
+                + taken.map { "\($0.key.isEmpty ? "parameters" : String($0.key.dropFirst())) (${\($0.value.joined(separator: "}, ${"))})" }
+                    .joined(separator: ", ")
+        }
+        return text
     }
 
     /// The cycle of a request for `binding` whose making is already under

@@ -105,6 +105,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             text += "dependency cycle \(detail ?? ""). Break it by taking one of these as Lazy<...> in its factory."
         case .factoryFailed:
             text += "factory '\(factory ?? "?")' threw: \(underlying.map { "\($0)" } ?? "an error")."
+            if let detail, !detail.isEmpty { text += " (\(detail))" }
         case .noActiveScope:
             text += "it is bound 'scoped' (factory '\(factory ?? "?")') but no scope is open. Resolve it inside "
                 + "scope.run { ... } or through scope.resolve(_:)."

@@ -19,9 +19,12 @@ extension ValidationRun {
             if diagnostics.contains(where: { $0.code == .unknownProtocol && $0.suggestion == name }) { continue }
             let providers = catalog.providers(of: entry.type)
             let requested = entry.injector == .primary ? "" : ", requested from \(entry.injector)"
+            // Where the tools run, in the package, a live catalog's `#fileID` is named as its file;
+            // in a shipped app there is no such file, and the `#fileID` stays.
+            let declared = entry.declaredAt.map(SourceLocations.displayedHere)
             report(Diagnostic(
                 code: .unboundEntryPoint,
-                message: "\(name) is an entry point of the app (declared at \(entry.declaredAt ?? "its catalog")"
+                message: "\(name) is an entry point of the app (declared at \(declared ?? "its catalog")"
                     + "\(requested)), but no injector binds it (searched \(searched(from: entry.injector))); "
                     + "add a binding for \(name) to this environment's manifest"
                     + (providers.isEmpty ? "" : " (factories that provide it: "

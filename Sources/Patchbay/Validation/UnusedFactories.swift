@@ -11,31 +11,23 @@ enum UnusedFactories {
     /// it), at the place it was registered, sorted by name.
     static func warnings(named: [Bool], in catalog: CatalogIndex, folder: URL, manifests: Int) -> [Diagnostic] {
         let folderName = ManifestLoader.displayPath(for: folder)
+        // A registration's `#fileID` (a live catalog's) as the file under the
+        // package's Sources; a description's places are files already.
+        let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let description = folder.appendingPathComponent("catalog.json")
+        let fallback = FileManager.default.fileExists(atPath: description.path)
+            ? SourceLocations.Place(file: ManifestLoader.displayPath(for: description), line: 1, column: 1)
+            : SourceLocations.Place(file: folderName, line: 0, column: 0)
         return catalog.factories.indices.filter { !named[$0] }.sorted { catalog.factories[$0].name < catalog.factories[$1].name }
             .map { offset in
                 let name = catalog.factories[offset].name
-                let place = catalog.registeredAt(offset).flatMap { CodePlace($0) } ?? CodePlace(file: folderName, line: 1)
+                let place = catalog.registeredAt(offset).flatMap { SourceLocations.displayed($0, root: root) } ?? fallback
                 return Diagnostic(
                     code: .unusedFactory, severity: .warning,
                     message: "factory '\(name)' is not bound by any of the \(manifests) manifest"
                         + "\(manifests == 1 ? "" : "s") in \(folderName); bind it in the environment that needs it, "
                         + "or remove its registration",
-                    file: place.file, line: place.line, column: 1, path: "")
+                    file: place.file, line: place.line, column: place.column ?? 1, path: "")
             }
-    }
-
-    /// `NotesKit/NotesCatalog.swift:41`, split.
-    fileprivate struct CodePlace {
-        let file: String
-        let line: Int
-    }
-}
-
-extension UnusedFactories.CodePlace {
-    /// Splits `file:line`; nil when the text has no line number.
-    init?(_ text: String) {
-        guard let colon = text.lastIndex(of: ":"), let line = Int(text[text.index(after: colon)...]), line > 0
-        else { return nil }
-        self.init(file: String(text[..<colon]), line: line)
     }
 }

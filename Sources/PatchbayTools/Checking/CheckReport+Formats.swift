@@ -26,6 +26,8 @@ extension CheckReport {
 
     /// One GitHub Actions workflow command per diagnostic
     /// (`::error file=F,line=L,col=C,title=CODE::MESSAGE`), then the summary.
+    /// Each file is relative to `GITHUB_WORKSPACE` when that is set and the
+    /// file is below it, where GitHub looks for it, from whatever folder the check ran.
     /// - Parameter maxDiagnostics: How many diagnostics to list before one line
     ///   says how many more there are; nil lists every one.
     public func github(maxDiagnostics: Int? = CheckReport.defaultMaxDiagnostics) -> String {
@@ -48,9 +50,11 @@ extension CheckReport {
     /// ``github(maxDiagnostics:)``, handed to `write` a piece at a time.
     func writeGitHub(maxDiagnostics: Int?, piece: Int = CheckReport.piece, to write: (String) -> Void) {
         let (shown, more) = printed(maxDiagnostics)
+        let workspace = ProcessInfo.processInfo.environment["GITHUB_WORKSPACE"].flatMap { $0.isEmpty ? nil : $0 }
         writeLines(of: shown, piece: piece, to: write) { diagnostic in
             let place = diagnostic.line > 0 ? ",line=\(diagnostic.line),col=\(diagnostic.column)" : ""
-            let properties = "file=\(Self.escapeProperty(diagnostic.file))\(place),"
+            let file = workspace.map { ManifestLoader.path(diagnostic.file, relativeTo: $0) } ?? diagnostic.file
+            let properties = "file=\(Self.escapeProperty(file))\(place),"
                 + "title=\(Self.escapeProperty(diagnostic.code.rawValue))"
             // GitHub's command for a note is `notice`.
             let command = diagnostic.severity == .note ? "notice" : diagnostic.severity.rawValue

@@ -183,7 +183,10 @@ public struct PatchbayCommandLine: Sendable {
             return 0
         }
         _ = try CommandArguments(arguments, valued: [], boolean: [])
-        let data = try catalog!.describe().jsonData()
+        // Printed to be kept in the package it runs in (`swift run` runs at its root):
+        // its places as that package's files, and the fingerprint of their modules.
+        let data = try catalog!.describe()
+            .locatingSources(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).jsonData()
         output.standard(String(decoding: data, as: UTF8.self))
         return 0
     }
@@ -241,8 +244,9 @@ public struct PatchbayCommandLine: Sendable {
                 + "name a manifest file or a folder of manifests")
         }
         let source = try catalogSource(parsed.options["--catalog"])
-        let checker = ManifestChecker(
+        var checker = ManifestChecker(
             source: source, loader: loader, requiresEnvironment: parsed.flags.contains("--require-env"))
+        checker.descriptionFile = parsed.options["--catalog"].map { URL(fileURLWithPath: $0) }
         let report = try checker.check(parsed.operands.map { URL(fileURLWithPath: $0) })
         if format == "text" {
             // As many notes as diagnostics are listed (one per folder without a catalog.json: a check of

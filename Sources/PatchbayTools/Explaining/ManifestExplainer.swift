@@ -138,7 +138,7 @@ public struct ManifestExplainer: Sendable {
             guard let factory = table.factory(of: binding) else { continue }
             facts[binding.factory] = TypeExplanation.Factory(
                 name: factory.name, productType: table.display(factory.productType),
-                argument: factory.argument.map(table.display), registeredAt: factory.registeredAt,
+                argument: factory.argument.map(table.display), registeredAt: factory.registeredAt.map(SourceLocations.displayedHere),
                 execution: factory.execution?.rawValue)
         }
         return facts

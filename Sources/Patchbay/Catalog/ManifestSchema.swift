@@ -1,5 +1,4 @@
 import Foundation
-import Patchbay
 
 /// A JSON Schema (draft 2020-12) for manifests, as `patchbay schema` prints it,
 /// so editors validate and autocomplete manifests as they are typed.

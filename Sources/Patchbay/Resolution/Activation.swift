@@ -278,6 +278,11 @@ final class CompiledBinding: Sendable {
     /// Whether a transient of this binding is built straight into the
     /// caller's memory: the product is the bound type and the factory can.
     let buildsIntoMemory: Bool
+    /// Whether every request builds a new product straight into memory: the
+    /// lifetime keeps no instance (``LifetimeStorage/sharesInstances`` is
+    /// false) and ``buildsIntoMemory``. The engine then builds it without
+    /// asking the storage (see ``ResolutionContext/instance(of:into:argument:)``).
+    let isBuiltEachTime: Bool
     /// Whether the factory takes a resolve-time argument.
     let takesArgument: Bool
     /// On the binding that heads its type (the first in injector order,
@@ -321,6 +326,7 @@ final class CompiledBinding: Sendable {
         (descriptions, describedPlace) = described ?? ([], 0)
         buildInto = definition.buildInto
         buildsIntoMemory = provided.convert == nil && definition.buildsInto
+        isBuiltEachTime = buildsIntoMemory && !type(of: storage).sharesInstances
         takesArgument = definition.argument != nil
         if let cell = storage.sharedCell, definition.argument == nil, provided.convert == nil {
             ready = cell.instance

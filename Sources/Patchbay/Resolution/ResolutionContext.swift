@@ -203,9 +203,23 @@ final class ResolutionContext {
     }
 
     /// An instance of `binding`, from its storage or newly made, as its lifetime says, written into `memory`.
+    ///
+    /// A binding whose lifetime keeps nothing and whose product is built
+    /// straight into memory (``CompiledBinding/isBuiltEachTime``, a plain
+    /// transient) is built here without asking its storage, which would
+    /// only call ``build(_:into:argument:)``: the most common factory skips
+    /// a dynamic call.
     func instance(of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, argument: ArgumentValue?) throws {
         if binding.takesArgument { try check(argument, for: binding) }
+        if binding.isBuiltEachTime { return try build(binding, into: memory, argument: argument) }
         try binding.storage.instance(of: binding, into: memory, in: self, argument: argument)
+    }
+
+    /// Runs `binding`'s factory straight into `memory`, for a lifetime that
+    /// keeps nothing; the product is the bound type (``CompiledBinding/buildsIntoMemory``).
+    @inline(__always)
+    func build(_ binding: CompiledBinding, into memory: UnsafeMutableRawPointer, argument: ArgumentValue?) throws {
+        try run(binding, argument) { call in try binding.buildInto(call, memory) }
     }
 
     /// An instance of `binding`, as ``instance(of:into:argument:)`` makes it, returned.

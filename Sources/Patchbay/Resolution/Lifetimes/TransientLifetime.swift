@@ -14,8 +14,10 @@ final class TransientLifetime: LifetimeStorage {
             return binding.copy(try context.make(binding, argument), into: memory)
         }
         // The product is the bound type: built straight into the result,
-        // with no box to allocate and free.
-        try context.run(binding, argument) { call in try binding.buildInto(call, memory) }
+        // with no box to allocate and free. (The engine builds such a
+        // binding itself, without asking this storage: see
+        // `CompiledBinding.isBuiltEachTime`.)
+        try context.build(binding, into: memory, argument: argument)
     }
 
     func instance<T>(

@@ -73,9 +73,13 @@ extension FactoryCatalog {
         parameters: ParametersSpec?, _ file: StaticString, _ line: UInt,
         produce: @escaping @Sendable (AwaitingCall) async throws -> T
     ) -> FactoryDefinition {
-        isolatedDefinition(
+        // The box's class is looked up once, here, and its initializer called
+        // on it: `Instance<T>(...)` in this unspecialized code would ask the
+        // runtime for `Instance<T>`'s metadata at every product.
+        let box = Instance<T>.self
+        return isolatedDefinition(
             name, type, lifetime, specs: specs, parameters: parameters, file, line, execution: .async,
-            buildAwaiting: { call in Instance<T>(try await produce(call)) }
+            buildAwaiting: { call in box.init(try await produce(call)) }
         ) { call in throw ResolutionError.needsAwait(call) }
     }
 }

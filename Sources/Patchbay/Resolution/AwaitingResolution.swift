@@ -75,15 +75,25 @@ final class AwaitingResolution: @unchecked Sendable {
         case .async?:
             return try await instance(of: binding!, as: T.self, path: path)
         case .mainActor?:
-            let made = await MainActor.run { () -> Instance<Result<T?, ResolutionError>> in
-                Instance(Result { () throws(ResolutionError) in
-                    try self.resolveSynchronously(T.self, from: injector, ifBound: ifBound, after: path)
-                })
-            }
-            return try made.value.get()
+            return try await resolveOnMainActor(T.self, from: injector, ifBound: ifBound, after: path)
         case .synchronous?, nil:
             return try resolveSynchronously(T.self, from: injector, ifBound: ifBound, after: path)
         }
+    }
+
+    /// `T` as the synchronous engine resolves it, on the main actor. A
+    /// function of its own: a function that names `Result<T?, ...>` asks
+    /// the runtime for its metadata on entry, in this unspecialized code,
+    /// whichever way the request goes.
+    private func resolveOnMainActor<T>(
+        _: T.Type, from injector: InjectorName, ifBound: Bool, after path: [CompiledBinding]
+    ) async throws(ResolutionError) -> T? {
+        let made = await MainActor.run { () -> Instance<Result<T?, ResolutionError>> in
+            Instance(Result { () throws(ResolutionError) in
+                try self.resolveSynchronously(T.self, from: injector, ifBound: ifBound, after: path)
+            })
+        }
+        return try made.value.get()
     }
 
     /// `T` as the synchronous engine resolves it, in this resolution's

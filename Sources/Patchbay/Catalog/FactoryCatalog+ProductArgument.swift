@@ -30,22 +30,11 @@ extension FactoryCatalog {
         make: @escaping @Sendable (Argument, repeat each Dependency) throws -> Product
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        let location = CodeLocation(file, line)
-        let provided: ProvidedTypes<Product>
-        do {
-            provided = try Self.providedTypes(of: product, repeat each types, factory: name, at: location)
-        } catch {
-            fatalError(error.description)
-        }
-        addOrStop(environments: environments, FactoryDefinition(
-            name: name, provides: provided.types, dependencies: specs, defaultLifetime: lifetime,
-            productTypeName: TypeKey.qualifiedName(of: product), productIsClass: TypeConformance.isClass(product),
-            parameters: nil, argument: TypeKey(argument), registeredAt: location, buildInto: nil
+        addOrStop(environments: environments, Self.severalTypesDefinition(
+            name, product, repeat each types, specs: specs, lifetime: lifetime, argument: TypeKey(argument), file, line
         ) { call in
             var needs = call.dependencies
-            let product = try make(call.argument(as: Argument.self), repeat needs.next((each Dependency).self, specs))
-            try provided.check(product)
-            return Instance<Product>(product)
+            return try make(call.argument(as: Argument.self), repeat needs.next((each Dependency).self, specs))
         })
     }
 }

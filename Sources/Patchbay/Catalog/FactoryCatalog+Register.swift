@@ -255,6 +255,22 @@ extension FactoryCatalog {
         make: @escaping @Sendable (repeat each Dependency) throws -> Product
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
+        addOrStop(environments: environments, Self.severalTypesDefinition(
+            name, product, repeat each types, specs: specs, lifetime: lifetime, argument: nil, file, line
+        ) { call in
+            var needs = call.dependencies
+            return try make(repeat needs.next((each Dependency).self, specs))
+        })
+    }
+
+    /// The definition of a factory whose product provides several types:
+    /// each type checked at registration where Swift can tell, and each
+    /// product `produce` makes checked before it is served (see the form above).
+    static func severalTypesDefinition<Product, each Provided>(
+        _ name: String, _ product: Product.Type, _ types: repeat (each Provided).Type, specs: [DependencySpec],
+        lifetime: Lifetime?, argument: TypeKey?, _ file: StaticString, _ line: UInt,
+        produce: @escaping @Sendable (FactoryCall) throws -> Product
+    ) -> FactoryDefinition {
         let location = CodeLocation(file, line)
         let provided: ProvidedTypes<Product>
         do {
@@ -262,16 +278,15 @@ extension FactoryCatalog {
         } catch {
             fatalError(error.description)
         }
-        addOrStop(environments: environments, FactoryDefinition(
+        return FactoryDefinition(
             name: name, provides: provided.types, dependencies: specs, defaultLifetime: lifetime,
             productTypeName: TypeKey.qualifiedName(of: product), productIsClass: TypeConformance.isClass(product),
-            parameters: nil, argument: nil, registeredAt: location, buildInto: nil
+            parameters: nil, argument: argument, registeredAt: location, buildInto: nil
         ) { call in
-            var needs = call.dependencies
-            let product = try make(repeat needs.next((each Dependency).self, specs))
+            let product = try produce(call)
             try provided.check(product)
             return Instance<Product>(product)
-        })
+        }
     }
 
     /// Registers an existing instance as a factory: every resolution returns

@@ -98,6 +98,11 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let noEntryPoints: Self = "no-entry-points"
     /// A singleton whose factory failed when ``Container/makeSingletons()`` made it at start-up.
     public static let singletonFailed: Self = "singleton-failed"
+    /// What a binding made could not start: reported by the app, through
+    /// ``BindingDescription/diagnostic(_:_:severity:)``, not by the check (a refused password, an unreachable server).
+    public static let startUpFailed: Self = "start-up-failed"
+    /// A singleton whose ``AsyncShutdown/shutdown()`` threw, from ``Container/shutdown()``.
+    public static let shutdownFailed: Self = "shutdown-failed"
     /// Warning: a catalog factory that no binding uses.
     public static let unusedFactory: Self = "unused-factory"
     /// The environment asked for has no manifest file.

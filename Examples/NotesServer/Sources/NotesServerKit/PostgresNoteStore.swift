@@ -114,13 +114,18 @@ public struct DatabaseUnavailable: Error, CustomStringConvertible {
     }
 
     /// PostgresNIO's errors print a fixed text (so that no query leaks into a
-    /// log); what went wrong is in their fields.
+    /// log); what went wrong is in their fields. Then what to check.
     static func explain(_ error: any Error) -> String {
         guard let error = error as? PSQLError else { return "\(error)" }
         if let info = error.serverInfo, let message = info[.message] {
-            return "the server said: \(message)" + (info[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
+            let state = info[.sqlState]
+            // Class 28: invalid authorization; 3D000: no such database.
+            let advice = state?.hasPrefix("28") == true ? "; check the binding's user and password"
+                : state == "3D000" ? "; check the binding's database" : ""
+            return "the server said: \(message)" + (state.map { " (SQLSTATE \($0))" } ?? "") + advice
         }
-        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
-        return "\(error.code)"
+        let advice = "; check that PostgreSQL runs there and that the binding's host and port name it"
+        if let underlying = error.underlying { return "\(error.code): \(underlying)" + advice }
+        return "\(error.code)" + advice
     }
 }

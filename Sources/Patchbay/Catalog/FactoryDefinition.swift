@@ -12,6 +12,8 @@ final class Instance<Value>: AnyInstance, @unchecked Sendable {
     override func copyValue(into memory: UnsafeMutableRawPointer) {
         memory.assumingMemoryBound(to: Value.self).initialize(to: value)
     }
+
+    override var anyValue: Any { value }
 }
 
 /// A box of some `Instance<Value>`, seen without its type: the engine works
@@ -25,6 +27,9 @@ class AnyInstance: @unchecked Sendable {
     func copyValue(into memory: UnsafeMutableRawPointer) {
         fatalError("Patchbay: AnyInstance is the base of Instance<Value> only")
     }
+
+    /// The value, for a cast to a type the box does not know (``Container/madeSingletons(as:)``): slow, rare.
+    var anyValue: Any { fatalError("Patchbay: AnyInstance is the base of Instance<Value> only") }
 }
 
 /// The value in a box known to be an `Instance<T>`, which the caller holds

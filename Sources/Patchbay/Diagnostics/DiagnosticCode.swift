@@ -103,6 +103,11 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     /// Warning: the catalog description is older than the code it describes
     /// (its sources' fingerprint differs), so what it alone finds is a warning until `swift test` refreshes it.
     public static let staleCatalog: Self = "stale-catalog"
+    /// What a binding made could not start: reported by the app, through
+    /// ``BindingDescription/diagnostic(_:_:severity:)``, not by the check (a refused password, an unreachable server).
+    public static let startUpFailed: Self = "start-up-failed"
+    /// A singleton whose ``AsyncShutdown/shutdown()`` threw, from ``Container/shutdown()``.
+    public static let shutdownFailed: Self = "shutdown-failed"
     /// Warning: a catalog factory that no binding uses.
     public static let unusedFactory: Self = "unused-factory"
     /// The environment asked for has no manifest file.

@@ -28,6 +28,11 @@ class InstanceCell: @unchecked Sendable {
         return unsafeDowncast(slot.load()?.takeUnretainedValue() ?? slot.initialize(Lock()), to: Lock.self)
     }
 
+    /// When the instance was made, among every making of this process
+    /// (``MakingOrder``): written before the instance is published, so a
+    /// reader that saw ``current`` sees it. Zero until then.
+    final var madeOrder: UInt64 = 0
+
     /// The instance, when it has been made. Kept alive by this cell.
     @inlinable
     final var current: AnyObject? { instance.load()?.takeUnretainedValue() }
@@ -44,7 +49,9 @@ class InstanceCell: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let made = current { return made }  // another thread made it while we waited
-        return instance.initialize(try make())
+        let made = try make()
+        madeOrder = MakingOrder.next()  // after its dependencies' makings, so shutdown can go in reverse
+        return instance.initialize(made)
     }
 
     /// `binding`'s instance from this cell, made in `context` on the first

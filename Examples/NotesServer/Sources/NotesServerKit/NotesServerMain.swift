@@ -1,0 +1,138 @@
+import Foundation
+import Hummingbird
+import Logging
+import Patchbay
+import ServiceLifecycle
+
+/// The server's whole start, run and stop, as the executable runs it:
+/// returns the exit status, so every failure is a message and a status,
+/// never a trap.
+public enum NotesServerMain {
+    /// Runs the server until SIGTERM or SIGINT; 0 after a graceful stop.
+    ///
+    /// Start-up, in order: the manifest is loaded and checked against the
+    /// catalog (any problem: the check's diagnostics, status 1); every
+    /// singleton is made (`makeSingletons()`: a factory that throws is a
+    /// `singleton-failed` at its binding); every made ``StartupCheck`` is run
+    /// (a refused password, an unreachable database: `start-up-failed` at
+    /// the binding that made it). Only then is the port opened, with the made
+    /// singletons that are swift-service-lifecycle `Service`s (the PostgreSQL
+    /// store's pool) run beside the HTTP server in one service group, in order
+    /// of making. After the group's graceful shutdown the container shuts down
+    /// its ``AsyncShutdown`` singletons, in reverse order of making.
+    public static func run(
+        _ arguments: [String], environment variables: [String: String] = ProcessInfo.processInfo.environment
+    ) async -> Int32 {
+        let options: ServerOptions
+        do {
+            options = try ServerOptions(arguments, environment: variables)
+        } catch {
+            guard let message = error.message else {
+                print(ServerOptions.usage)
+                return 0
+            }
+            report("notes-server: \(message)\n\(ServerOptions.usage)")
+            return 2
+        }
+        switch options.wiring {
+        case .patchbay: return await runWired(options, variables)
+        case .hand: return await serve(handWired(options), options: options, environment: "hand-wired", container: nil)
+        }
+    }
+
+    private static func runWired(_ options: ServerOptions, _ variables: [String: String]) async -> Int32 {
+        let container: Container
+        let environment: String
+        do {
+            let folder = ManifestDirectory(url: options.manifests, loader: ManifestLoader(environment: variables))
+            environment = folder.selectedEnvironment(options.environment)
+            container = try Container(catalog: .notesServer, manifests: folder, environment: environment)
+            try container.makeSingletons()
+        } catch {
+            report(error.description)
+            return 1
+        }
+        if let failure = await checkStartup(container) {
+            report(failure.description)
+            return 1
+        }
+        let logger: Logger
+        do {
+            logger = try container.resolve(Logger.self)
+        } catch {
+            report("notes-server: \(error)")
+            return 1
+        }
+        let dependencies = NoteDependencies(
+            store: { try container.resolve((any NoteStore).self) },
+            clock: { try container.resolve((any NoteClock).self) },
+            ids: { try container.resolve((any NoteIDGenerator).self) },
+            logger: { try container.resolve(Logger.self) })
+        let services = container.madeSingletons(as: (any Service).self).map(\.instance)
+        let application = Application(
+            router: NotesRoutes.router(environment: environment, dependencies: dependencies),
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
+            services: services,
+            logger: logger)
+        logger.info(
+            "wired", metadata: [
+                "environment": "\(environment)", "manifest": "\(container.manifest.file)",
+                "services": "\(services.map { "\(type(of: $0))" })",
+            ])
+        return await serve(application, options: options, environment: environment, container: container)
+    }
+
+    /// Every made ``StartupCheck``, in order of making; the first failure, placed at its binding.
+    static func checkStartup(_ container: Container) async -> ManifestError? {
+        for made in container.madeSingletons(as: (any StartupCheck).self) {
+            do {
+                try await made.instance.checkStartup()
+            } catch {
+                let what = made.binding.map { "\($0.type) (factory '\($0.factory)')" } ?? "a singleton"
+                let message = "\(what) could not start: \(error)"
+                return ManifestError(diagnostics: [
+                    made.binding?.diagnostic(.startUpFailed, message)
+                        ?? Diagnostic(code: .startUpFailed, message: message, file: container.manifest.file)
+                ])
+            }
+        }
+        return nil
+    }
+
+    /// Runs `application` until a signal stops it, then shuts the container down.
+    private static func serve(
+        _ application: some ApplicationProtocol, options: ServerOptions, environment: String, container: Container?
+    ) async -> Int32 {
+        var status: Int32 = 0
+        do {
+            try await application.runService()
+        } catch {
+            report("notes-server: stopped on \(options.host):\(options.port) (\(environment)): \(error)")
+            status = 1
+        }
+        do {
+            try await container?.shutdown()
+        } catch {
+            report(error.description)
+            status = 1
+        }
+        return status
+    }
+
+    /// The same routes over an in-memory store made by hand, with no container.
+    private static func handWired(_ options: ServerOptions) -> some ApplicationProtocol {
+        let store = InMemoryNoteStore(), clock = SystemClock(), ids = UUIDGenerator()
+        let logger = Logger.made(LoggerOptions(label: "notes-server", level: .info)) {
+            StreamLogHandler.standardOutput(label: $0)
+        }
+        let dependencies = NoteDependencies(store: { store }, clock: { clock }, ids: { ids }, logger: { logger })
+        return Application(
+            router: NotesRoutes.router(environment: "hand-wired", dependencies: dependencies),
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
+            logger: logger)
+    }
+
+    private static func report(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

@@ -37,7 +37,6 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product.
-    @inlinable
     public mutating func register<T>(
         _ name: String,
         provides type: T.Type,
@@ -46,24 +45,8 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable () throws -> T
     ) {
-        register(
-            name, provides: type, lifetime: lifetime, environments: environments, file: file, line: line,
-            collection: .of(T.self), make: make)
-    }
-
-    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
-    @usableFromInline
-    mutating func register<T>(
-        _ name: String,
-        provides type: T.Type,
-        lifetime: Lifetime?,
-        environments: FactoryEnvironments?,
-        file: StaticString, line: UInt,
-        collection: CollectionMaker,
-        make: @escaping @Sendable () throws -> T
-    ) {
         addOrStop(environments: environments, Self.singleTypeDefinition(
-            name, type, lifetime, specs: [], parameters: nil, argument: nil, file, line, collection: collection,
+            name, type, lifetime, specs: [], parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { _, memory in
                 memory.assumingMemoryBound(to: T.self).initialize(to: try make())
             },
@@ -89,7 +72,6 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependency.
-    @inlinable
     public mutating func register<T, Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -98,25 +80,9 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (consuming Dependency) throws -> T
     ) {
-        register(
-            name, provides: type, lifetime: lifetime, environments: environments, file: file, line: line,
-            collection: .of(T.self), make: make)
-    }
-
-    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
-    @usableFromInline
-    mutating func register<T, Dependency>(
-        _ name: String,
-        provides type: T.Type,
-        lifetime: Lifetime?,
-        environments: FactoryEnvironments?,
-        file: StaticString, line: UInt,
-        collection: CollectionMaker,
-        make: @escaping @Sendable (consuming Dependency) throws -> T
-    ) {
         let specs = Self.dependencySpecs(Dependency.self)
         addOrStop(environments: environments, Self.singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: collection,
+            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { call, memory in
                 memory.assumingMemoryBound(to: T.self).initialize(
                     to: try make(call.dependency(Dependency.self, specs: specs, index: 0)))
@@ -146,7 +112,6 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
-    @inlinable
     public mutating func register<T, First, Second>(
         _ name: String,
         provides type: T.Type,
@@ -155,25 +120,9 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (consuming First, consuming Second) throws -> T
     ) {
-        register(
-            name, provides: type, lifetime: lifetime, environments: environments, file: file, line: line,
-            collection: .of(T.self), make: make)
-    }
-
-    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
-    @usableFromInline
-    mutating func register<T, First, Second>(
-        _ name: String,
-        provides type: T.Type,
-        lifetime: Lifetime?,
-        environments: FactoryEnvironments?,
-        file: StaticString, line: UInt,
-        collection: CollectionMaker,
-        make: @escaping @Sendable (consuming First, consuming Second) throws -> T
-    ) {
         let specs = Self.dependencySpecs(First.self, Second.self)
         addOrStop(environments: environments, Self.singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: collection,
+            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { call, memory in
                 memory.assumingMemoryBound(to: T.self).initialize(
                     to: try make(
@@ -186,4 +135,5 @@ extension FactoryCatalog {
                     call.dependency(Second.self, specs: specs, index: 1)))
             }))
     }
+
 }

@@ -4,19 +4,16 @@
 // twins for no, one and two dependencies, for speed: see
 // FactoryCatalog+FixedArity.swift.
 //
-// Each public form is an inlinable call of an internal twin, which does the
-// work: the app's registration code is a call, as with any other container,
-// and the closures that run its factories are this module's generic code,
-// not specialized in the app's module for each call site. Specialized,
-// they made a release build of 1,000 registrations take 5 to 9 times
-// Swinject's time and up to 2.6 times its object size (Benchmarks/README.md,
-// "Compile cost of registration code"); the engine works on memory for the
-// requested type, not on generic values, so that the unspecialized closures
-// ask the runtime for no metadata per call. The one thing specialized at
-// the call site is `CollectionMaker.of(T.self)`, which makes a `[T]` when
-// the type is resolved as a collection's element: unspecialized, creating
-// an array asks the runtime for the metadata of `[T]`, `ContiguousArray<T>`
-// and its storage class on every resolve, about 1,000 instructions.
+// None of them is inlinable: an app's registration code is a call, as with
+// any other container, and the closures that run its factories are this
+// module's generic code, not specialized in the app's module for each call
+// site. Specialized, they made a release build of 1,000 registrations take
+// 5 to 9 times Swinject's time and up to 2.6 times its object size
+// (Benchmarks/README.md, "Compile cost of registration code"); even the
+// collection maker alone, specialized at each call site, doubled it. The
+// engine works on memory for the requested type, not on generic values, so
+// that the unspecialized closures ask the runtime for as little metadata per
+// call as it can (see `CollectionMaker`).
 
 extension FactoryCatalog {
     /// Registers a factory that provides one type.
@@ -42,7 +39,6 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
-    @inlinable
     public mutating func register<T, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -51,28 +47,12 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (repeat each Dependency) throws -> T
     ) {
-        register(
-            name, provides: type, lifetime: lifetime, environments: environments, file: file, line: line,
-            collection: .of(T.self), make: make)
-    }
-
-    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
-    @usableFromInline
-    mutating func register<T, each Dependency>(
-        _ name: String,
-        provides type: T.Type,
-        lifetime: Lifetime?,
-        environments: FactoryEnvironments?,
-        file: StaticString, line: UInt,
-        collection: CollectionMaker,
-        make: @escaping @Sendable (repeat each Dependency) throws -> T
-    ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         // The closures call `make` themselves rather than through a shared
         // `produce` closure (as the other forms do): one closure layer fewer
         // on every transient this form builds, the most common kind.
         addOrStop(environments: environments, Self.singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: collection,
+            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { call, memory in
                 var needs = call.dependencies
                 memory.assumingMemoryBound(to: T.self).initialize(
@@ -95,7 +75,6 @@ extension FactoryCatalog {
     ///         (options: SQLiteOptions, log: any Logger) in
     ///         try SQLiteDatabase(path: options.path, log: log)
     ///     }
-    @inlinable
     public mutating func register<T, Parameters: Decodable & Sendable, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -105,27 +84,10 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Parameters, repeat each Dependency) throws -> T
     ) {
-        register(
-            name, provides: type, parameters: parameters, lifetime: lifetime, environments: environments, file: file,
-            line: line, collection: .of(T.self), make: make)
-    }
-
-    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
-    @usableFromInline
-    mutating func register<T, Parameters: Decodable & Sendable, each Dependency>(
-        _ name: String,
-        provides type: T.Type,
-        parameters: Parameters.Type,
-        lifetime: Lifetime?,
-        environments: FactoryEnvironments?,
-        file: StaticString, line: UInt,
-        collection: CollectionMaker,
-        make: @escaping @Sendable (Parameters, repeat each Dependency) throws -> T
-    ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: specs, parameters: .of(parameters), argument: nil, file, line,
-            collection: collection
+            collection: .of(T.self)
         ) { call in
             var needs = call.dependencies
             return try make(call.parameters(as: Parameters.self), repeat needs.next((each Dependency).self, specs))
@@ -148,7 +110,6 @@ extension FactoryCatalog {
     ///         ScoreView(game: arguments.0, player: arguments.1, clock: clock)
     ///     }
     ///     let view = try container.resolve(ScoreView.self, arguments: game, player)
-    @inlinable
     public mutating func register<T, Argument, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -158,27 +119,10 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Argument, repeat each Dependency) throws -> T
     ) {
-        register(
-            name, provides: type, argument: argument, lifetime: lifetime, environments: environments, file: file,
-            line: line, collection: .of(T.self), make: make)
-    }
-
-    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
-    @usableFromInline
-    mutating func register<T, Argument, each Dependency>(
-        _ name: String,
-        provides type: T.Type,
-        argument: Argument.Type,
-        lifetime: Lifetime?,
-        environments: FactoryEnvironments?,
-        file: StaticString, line: UInt,
-        collection: CollectionMaker,
-        make: @escaping @Sendable (Argument, repeat each Dependency) throws -> T
-    ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: specs, parameters: nil, argument: TypeKey(argument), file, line,
-            collection: collection
+            collection: .of(T.self)
         ) { call in
             var needs = call.dependencies
             return try make(call.argument(as: Argument.self), repeat needs.next((each Dependency).self, specs))
@@ -186,7 +130,6 @@ extension FactoryCatalog {
     }
 
     /// Registers a factory that takes both manifest parameters and a resolve-time argument.
-    @inlinable
     public mutating func register<T, Parameters: Decodable & Sendable, Argument, each Dependency>(
         _ name: String,
         provides type: T.Type,
@@ -197,28 +140,10 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Parameters, Argument, repeat each Dependency) throws -> T
     ) {
-        register(
-            name, provides: type, parameters: parameters, argument: argument, lifetime: lifetime,
-            environments: environments, file: file, line: line, collection: .of(T.self), make: make)
-    }
-
-    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
-    @usableFromInline
-    mutating func register<T, Parameters: Decodable & Sendable, Argument, each Dependency>(
-        _ name: String,
-        provides type: T.Type,
-        parameters: Parameters.Type,
-        argument: Argument.Type,
-        lifetime: Lifetime?,
-        environments: FactoryEnvironments?,
-        file: StaticString, line: UInt,
-        collection: CollectionMaker,
-        make: @escaping @Sendable (Parameters, Argument, repeat each Dependency) throws -> T
-    ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: specs, parameters: .of(parameters), argument: TypeKey(argument),
-            file, line, collection: collection
+            file, line, collection: .of(T.self)
         ) { call in
             var needs = call.dependencies
             return try make(
@@ -293,7 +218,6 @@ extension FactoryCatalog {
     /// this same instance, whatever lifetime a binding gives it.
     ///
     ///     catalog.register("shared-formatter", provides: DateFormatter.self, instance: formatter)
-    @inlinable
     public mutating func register<T>(
         _ name: String,
         provides type: T.Type,
@@ -301,24 +225,9 @@ extension FactoryCatalog {
         environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        register(
-            name, provides: type, instance: instance, environments: environments, file: file, line: line,
-            collection: .of(T.self))
-    }
-
-    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
-    @usableFromInline
-    mutating func register<T>(
-        _ name: String,
-        provides type: T.Type,
-        instance: T,
-        environments: FactoryEnvironments?,
-        file: StaticString, line: UInt,
-        collection: CollectionMaker
-    ) {
         let box = Instance<T>(instance)
         addOrStop(environments: environments, Self.singleType(
-            name, type, .singleton, specs: [], parameters: nil, argument: nil, file, line, collection: collection
+            name, type, .singleton, specs: [], parameters: nil, argument: nil, file, line, collection: .of(T.self)
         ) { _ in box.value })
     }
 
@@ -333,7 +242,6 @@ extension FactoryCatalog {
     ///         let flags = try resolver.resolve((any FeatureFlags).self)
     ///         return flags.newRouter ? try NewRouter(resolver.resolve()) : LegacyRouter()
     ///     }
-    @inlinable
     public mutating func registerResolving<T>(
         _ name: String,
         provides type: T.Type,
@@ -342,30 +250,13 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
-        registerResolving(
-            name, provides: type, lifetime: lifetime, environments: environments, file: file, line: line,
-            collection: .of(T.self), make: make)
-    }
-
-    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
-    @usableFromInline
-    mutating func registerResolving<T>(
-        _ name: String,
-        provides type: T.Type,
-        lifetime: Lifetime?,
-        environments: FactoryEnvironments?,
-        file: StaticString, line: UInt,
-        collection: CollectionMaker,
-        make: @escaping @Sendable (Resolver) throws -> T
-    ) {
         addOrStop(environments: environments, Self.singleType(
-            name, type, lifetime, specs: nil, parameters: nil, argument: nil, file, line, collection: collection
+            name, type, lifetime, specs: nil, parameters: nil, argument: nil, file, line, collection: .of(T.self)
         ) { call in try make(Resolver(call: call)) })
     }
 
     /// Registers a factory that resolves by hand and takes manifest parameters,
     /// which it reads with ``Resolver/parameters(as:)``.
-    @inlinable
     public mutating func registerResolving<T, Parameters: Decodable & Sendable>(
         _ name: String,
         provides type: T.Type,
@@ -375,26 +266,9 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
-        registerResolving(
-            name, provides: type, parameters: parameters, lifetime: lifetime, environments: environments, file: file,
-            line: line, collection: .of(T.self), make: make)
-    }
-
-    /// The body of the form above, given `CollectionMaker.of(T.self)` made in the caller's module.
-    @usableFromInline
-    mutating func registerResolving<T, Parameters: Decodable & Sendable>(
-        _ name: String,
-        provides type: T.Type,
-        parameters: Parameters.Type,
-        lifetime: Lifetime?,
-        environments: FactoryEnvironments?,
-        file: StaticString, line: UInt,
-        collection: CollectionMaker,
-        make: @escaping @Sendable (Resolver) throws -> T
-    ) {
         addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: nil, parameters: .of(parameters), argument: nil, file, line,
-            collection: collection
+            collection: .of(T.self)
         ) { call in try make(Resolver(call: call)) })
     }
 

@@ -60,33 +60,29 @@ extension Activation {
     }
 }
 
-/// Makes the array `[T]` of a collection's elements, with code specialized
-/// for `T`: made by the inlinable registrations of a factory that provides
-/// `T`, in the app's module, where `T` is a static type, so the array needs
-/// no run-time lookup of `[T]`'s metadata. (The standard library still looks
-/// up its storage class's, once per array, in an allocation function it does
-/// not inline.) A struct around the closure, so an optional maker does not
-/// store the closure in its most general form, which would reabstract every call.
-@usableFromInline
+/// Makes the array `[T]` of a collection's elements. Made at registration,
+/// in this module's code not specialized for `T`: the registrations are not
+/// inlinable (see FactoryCatalog+Register.swift), so making the array asks
+/// the runtime for the metadata of `[T]`, `ContiguousArray<T>` and its
+/// storage class at every resolve, about 1,000 instructions. Specialized in
+/// the app's module at each registration, the maker cost none, and doubled
+/// the release build time of registration code (Benchmarks/README.md, "One
+/// engine"): the compile cost wins. Growing an array with `reserveCapacity`
+/// and `append` costs more lookups, not fewer (each unspecialized call of
+/// an `Array` method asks for `[T]`'s). A struct around the closure, so an
+/// optional maker does not store the closure in its most general form,
+/// which would reabstract every call.
 struct CollectionMaker: Sendable {
     /// Makes the collection's array into uninitialized memory for a `[T]`,
     /// each element as its own lifetime says, in manifest order.
     let buildInto: @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void
 
-    @usableFromInline
-    init(buildInto: @escaping @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void) {
-        self.buildInto = buildInto
-    }
-
-    /// The maker of `[T]`. Inlinable, so that a registration in the app's
-    /// module makes it specialized for `T`; elsewhere it is the same code, unspecialized.
-    @inlinable
+    /// The maker of `[T]`.
     static func of<T>(_: T.Type) -> CollectionMaker {
         CollectionMaker { call, memory in
-            // Only the array is made here, where its type is static: the
-            // elements are made by code shared by every `T` (see
-            // `FactoryCall.makeElements`), which is passed `T`'s metadata
-            // and instantiates none.
+            // The elements are made straight into the array's memory, by
+            // code that is passed `T`'s metadata and instantiates none
+            // (see `FactoryCall.makeElements`).
             let array = try [T](unsafeUninitializedCapacity: call.elementCount) { buffer, made in
                 guard let base = buffer.baseAddress else { return }
                 try call.makeElements(into: base, made: &made)
@@ -98,7 +94,6 @@ struct CollectionMaker: Sendable {
 
 extension FactoryCall {
     /// How many elements the collection this call makes has.
-    @usableFromInline
     var elementCount: Int { binding.elements.count }
 
     /// Makes the elements of the collection this call's binding serves, in
@@ -108,7 +103,6 @@ extension FactoryCall {
     /// Unspecialized: `T`'s metadata is passed in, and each element is made
     /// into its place in the array, so nothing here instantiates any (no
     /// `[T]`, `T?` or `Result`).
-    @usableFromInline
     func makeElements<T>(into elements: UnsafeMutablePointer<T>, made: inout Int) throws {
         let context = context
         for element in binding.elements {

@@ -64,12 +64,12 @@ extension Activation {
 /// in this module's code not specialized for `T`: the registrations are not
 /// inlinable (see FactoryCatalog+Register.swift), so making the array asks
 /// the runtime for the metadata of `[T]`, `ContiguousArray<T>` and its
-/// storage class at every resolve, about 1,000 instructions. Specialized in
-/// the app's module at each registration, the maker cost none, and doubled
-/// the release build time of registration code (Benchmarks/README.md, "One
-/// engine"): the compile cost wins. Growing an array with `reserveCapacity`
-/// and `append` costs more lookups, not fewer (each unspecialized call of
-/// an `Array` method asks for `[T]`'s). A struct around the closure, so an
+/// storage class at every resolve. Specialized in the app's module at each
+/// registration, the maker asked for none, and doubled the release build
+/// time of registration code: the compile cost wins (Benchmarks/README.md,
+/// "One engine", has both figures). Growing an array with `reserveCapacity`
+/// and `append` asks for more, not fewer (each unspecialized call of an
+/// `Array` method asks for `[T]`'s). A struct around the closure, so an
 /// optional maker does not store the closure in its most general form,
 /// which would reabstract every call.
 struct CollectionMaker: Sendable {

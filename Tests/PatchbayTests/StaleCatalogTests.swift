@@ -4,6 +4,7 @@
 // the test which refreshes the description.
 import Foundation
 import Testing
+@testable import PatchbayTools
 @testable import Patchbay
 
 @Suite struct StaleCatalogTests {

@@ -38,7 +38,7 @@ extension FactoryCatalog {
     ///   - file: The description beside the manifests, usually `Manifests/catalog.json`.
     ///   - schema: Where to keep the manifest JSON Schema that lists this
     ///     catalog's protocols, factories and parameter keys
-    ///     (``ManifestSchema/jsonData(catalog:)``), for the manifests'
+    ///     (`ManifestSchema.jsonData(catalog:)` of PatchbayTools), for the manifests'
     ///     `"$schema"`, so an editor completes factory names; nil for none.
     /// - Throws: ``CatalogDescriptionRefreshed`` after writing a file that
     ///   was missing or out of date; the file system's error when it cannot be written.
@@ -56,7 +56,7 @@ extension FactoryCatalog {
         }
         if let schema {
             let written = FileManager.default.contents(atPath: schema.path)
-            let wanted = ManifestSchema.jsonData(catalog: current)
+            let wanted = ManifestSchemaBuilder.jsonData(catalog: current)
             if written != wanted {
                 try wanted.write(to: schema, options: .atomic)
                 let path = ManifestLoader.displayPath(for: schema)

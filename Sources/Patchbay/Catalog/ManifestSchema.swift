@@ -1,9 +1,10 @@
 import Foundation
 
 /// A JSON Schema (draft 2020-12) for manifests, as `patchbay schema` prints it,
-/// so editors validate and autocomplete manifests as they are typed.
-///
-///     try ManifestSchema.jsonData().write(to: URL(fileURLWithPath: "Manifests/manifest.schema.json"))
+/// so editors validate and autocomplete manifests as they are typed: what
+/// PatchbayTools' public `ManifestSchema` returns, here so that
+/// ``FactoryCatalog/refreshDescription(at:schema:)`` can write the
+/// catalog-aware one beside `catalog.json`.
 ///
 /// Without a catalog the schema checks shape: the keys (unknown ones are
 /// rejected), which are required, their types, the lifetimes, `format` 1.
@@ -16,13 +17,13 @@ import Foundation
 ///
 /// The schema describes one file: it cannot see the `extends` chain nor the
 /// dependency graph, which `patchbay check` validates.
-public enum ManifestSchema {
+package enum ManifestSchemaBuilder {
     /// The JSON Schema dialect: draft 2020-12.
-    public static let dialect = "https://json-schema.org/draft/2020-12/schema"
+    package static let dialect = "https://json-schema.org/draft/2020-12/schema"
 
     /// The schema as a JSON value.
     /// - Parameter catalog: The catalog whose names the schema lists; `nil` for the plain schema.
-    public static func schema(catalog: CatalogDescription? = nil) -> JSONValue {
+    package static func schema(catalog: CatalogDescription? = nil) -> JSONValue {
         var binding = bindingSchema()
         var description = "A Patchbay manifest (format 1): which factory serves each protocol, with which "
             + "lifetime, in which injector."
@@ -65,7 +66,7 @@ public enum ManifestSchema {
     }
 
     /// The schema as pretty-printed JSON with sorted keys and a final newline, stable from run to run.
-    public static func jsonData(catalog: CatalogDescription? = nil) -> Data {
+    package static func jsonData(catalog: CatalogDescription? = nil) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding a JSONValue cannot fail: it holds only JSON.

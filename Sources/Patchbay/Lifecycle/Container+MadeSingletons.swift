@@ -1,24 +1,10 @@
-/// A singleton the container has made, seen as the type it was asked for,
-/// with the binding that made it: what ``Container/madeSingletons(as:)``
-/// returns, so an app can run, check or stop what its manifest chose and
-/// name the binding in what it reports.
-public struct MadeSingleton<Value> {
-    /// The instance, as the type asked for.
-    public let instance: Value
-    /// The binding that made it, as validation described it (its manifest
-    /// position through ``BindingDescription/diagnostic(_:_:severity:)``); nil for an
-    /// ``Injectable`` type's implicit binding, which no manifest wrote.
-    public let binding: BindingDescription?
-    /// Its place in the order of making: an instance made by another's
-    /// factory (a dependency) has a smaller one than the instance that needed it.
-    public let madeOrder: UInt64
-}
-
-extension MadeSingleton: Sendable where Value: Sendable {}
-
 extension Container {
     /// The singletons of the manifest in force made so far that are `Value`,
     /// in the order they were made: dependencies before what needs them.
+    /// Each is the instance, as the type asked for, and the binding that made
+    /// it, as validation described it (its manifest position, for
+    /// ``BindingDescription/diagnostic(_:_:severity:)``); nil for an
+    /// ``Injectable`` type's implicit binding, which no manifest wrote.
     ///
     ///     try container.makeSingletons()
     ///     let services = container.madeSingletons(as: (any Service).self).map(\.instance)
@@ -30,15 +16,24 @@ extension Container {
     /// ``makeSingletons()`` (and resolve `async` singletons) first for
     /// everything the manifest binds. Singletons made inside
     /// `withOverrides` or `isolated` blocks belong to those blocks and are not listed.
-    public func madeSingletons<Value>(as _: Value.Type = Value.self) -> [MadeSingleton<Value>] {
+    public func madeSingletons<Value>(
+        as _: Value.Type = Value.self
+    ) -> [(instance: Value, binding: BindingDescription?)] {
+        madeSingletonsInOrder(as: Value.self).map { ($0.instance, $0.binding) }
+    }
+
+    /// ``madeSingletons(as:)`` with each one's place in the order of making.
+    func madeSingletonsInOrder<Value>(
+        as _: Value.Type
+    ) -> [(instance: Value, binding: BindingDescription?, order: UInt64)] {
         var seen: Set<ObjectIdentifier> = []
-        var made: [MadeSingleton<Value>] = []
+        var made: [(instance: Value, binding: BindingDescription?, order: UInt64)] = []
         func visit(_ binding: CompiledBinding) {
             guard binding.storage is SingletonLifetime, let cell = binding.storage.sharedCell,
                 seen.insert(ObjectIdentifier(cell)).inserted,
                 let box = cell.current as? AnyInstance, let value = box.anyValue as? Value
             else { return }
-            made.append(MadeSingleton(instance: value, binding: binding.described, madeOrder: cell.madeOrder))
+            made.append((value, binding.described, cell.madeOrder))
         }
         for head in currentActivation().entries.bindings {
             head.forEachBinding { binding in
@@ -46,6 +41,6 @@ extension Container {
                 binding.elements.forEach(visit)
             }
         }
-        return made.sorted { $0.madeOrder < $1.madeOrder }
+        return made.sorted { $0.order < $1.order }
     }
 }

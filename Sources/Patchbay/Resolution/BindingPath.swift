@@ -25,8 +25,6 @@ struct BindingPath {
     /// Frees the stack; call when its context goes.
     func free() { entries.deallocate() }
 
-    var isEmpty: Bool { count == 0 }
-
     /// The innermost binding.
     var last: CompiledBinding? { count == 0 ? nil : entries[count - 1].binding.takeUnretainedValue() }
 

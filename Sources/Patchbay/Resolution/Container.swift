@@ -195,7 +195,8 @@ public final class Container: Sendable {
             return try run(type) { try running.resolve(type, into: memory, from: .primary, argument: nil) } ? memory : nil
         }
         let context = cache.pointee.running == nil ? cache.pointee.context! : ResolutionContext(cache: cache)
-        context.begin(container: self, activation: cache.pointee.held.unsafelyUnwrapped, overrides: nil, scope: nil)
+        let activation = Unmanaged<Activation>.fromOpaque(cache.pointee.activation.unsafelyUnwrapped)
+        context.begin(container: self, activation: activation.takeUnretainedValue(), overrides: nil, scope: nil)
         do {
             try context.instance(of: slot.pointee.binding.unsafelyUnwrapped, into: memory, argument: nil)
             context.end()

@@ -82,7 +82,6 @@ final class ThreadResolutionState {
         cachedActivation = current
         cache.pointee.container = Unmanaged.passUnretained(container).toOpaque()
         cache.pointee.activation = Unmanaged.passUnretained(current).toOpaque()
-        cache.pointee.held = current
         cache.pointee.table = current.entries.fast
         cache.pointee.fastActivation = current.overridesInUse ? nil : cache.pointee.activation
         return current
@@ -95,7 +94,6 @@ final class ThreadResolutionState {
         guard cache.pointee.container == Unmanaged.passUnretained(container).toOpaque() else { return }
         cache.pointee.container = nil
         cache.pointee.activation = nil
-        cache.pointee.held = nil
         cache.pointee.fastActivation = nil
         cache.pointee.table = FastTable.empty
         keepWhileResolving(cachedActivation)
@@ -160,8 +158,6 @@ struct ResolveCache {
     /// runs on this thread, keeps it until the outermost one ends: a
     /// resolution begun from the cache's activation holds no reference of its own.
     @usableFromInline var activation: UnsafeMutableRawPointer?
-    /// The same activation, as a reference read with no retain.
-    unowned(unsafe) var held: Activation?
     /// The same, when the fast path may use it: nil when the activation has
     /// test overrides switched on (then every resolve takes the general path).
     /// An activation belongs to one container and this cache keeps it alive,

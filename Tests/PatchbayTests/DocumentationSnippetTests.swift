@@ -140,12 +140,39 @@ struct SwiftSnippets {
 
 /// Type-checks Swift with the toolchain's `swiftc`, against this package's debug build.
 enum SnippetCompiler {
-    /// The `swiftc` on `PATH`, as `swift test` found its own toolchain.
+    /// The `swiftc` on `PATH`, as `swift test` found its own toolchain; on
+    /// macOS, the one `xcrun` finds behind `/usr/bin`'s shim, so that
+    /// PackageDescription is found beside it.
     static let swiftc: URL? = {
+        #if os(macOS)
+        if let found = xcrun(["--find", "swiftc"]) { return URL(fileURLWithPath: found) }
+        #endif
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("swiftc") }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
+
+    /// What the compiler needs besides the modules: on macOS, the SDK, and
+    /// the platform's developer folder, where Xcode keeps Swift Testing.
+    static let platformArguments: [String] = {
+        #if os(macOS)
+        guard let sdk = xcrun(["--show-sdk-path"]), let platform = xcrun(["--show-sdk-platform-path"]) else { return [] }
+        return ["-sdk", sdk, "-F", platform + "/Developer/Library/Frameworks", "-I", platform + "/Developer/usr/lib"]
+        #else
+        return []
+        #endif
+    }()
+
+    #if os(macOS)
+    /// What `xcrun ARGUMENTS` prints, trimmed; nil when it fails.
+    static func xcrun(_ arguments: [String]) -> String? {
+        guard let result = try? runProgram(URL(fileURLWithPath: "/usr/bin/xcrun"), arguments,
+                                           in: URL(fileURLWithPath: "/"), environment: ProcessInfo.processInfo.environment),
+              result.status == 0 else { return nil }
+        let text = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+    #endif
 
     /// The built modules: `Modules/` in the products folder (SwiftPM 6's layout), else the folder itself.
     static var modules: URL {
@@ -173,7 +200,7 @@ enum SnippetCompiler {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent(name)
         try source.write(to: file, atomically: true, encoding: .utf8)
-        let result = try runProgram(swiftc, ["-typecheck", "-suppress-warnings"] + arguments + [file.path],
+        let result = try runProgram(swiftc, ["-typecheck", "-suppress-warnings"] + platformArguments + arguments + [file.path],
                                     in: folder, environment: ProcessInfo.processInfo.environment)
         let errors = (result.stderr + result.stdout).components(separatedBy: "\n").filter { $0.contains(": error:") }
         return result.status == 0 ? [] : (errors.isEmpty ? ["swiftc exited with \(result.status)"] : errors)

@@ -159,6 +159,22 @@ enum Docs {
         #expect(listed.count == defined.count, "one row per code")
     }
 
+    /// Getting Started's table of ``ResolutionError`` reasons has a row for
+    /// every reason the library defines (read from its source, so a new one
+    /// fails here until it is documented), and no other.
+    @Test func gettingStartedListsEveryResolutionErrorReason() throws {
+        let source = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("Sources/Patchbay/Resolution/ResolutionError.swift"),
+            encoding: .utf8)
+        let defined = source.components(separatedBy: "Reason(rawValue: \"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+        #expect(defined.count >= 12)
+        let article = try String(contentsOf: Docs.article("GettingStarted.md"), encoding: .utf8).components(separatedBy: "\n")
+        let start = try #require(article.firstIndex(of: "| reason | when |"))
+        let rows = article[(start + 2)...].prefix { $0.hasPrefix("| `") }
+            .compactMap { $0.split(separator: "`").dropFirst().first.map(String.init) }
+        #expect(rows.sorted() == defined.sorted())
+    }
+
     @Test func theEnvironmentsArticlesBaseAndProductionAreValid() throws {
         let json = try Docs.blocks("manifest", in: "Environments.md")
         let base = try #require(json["base.json"]), production = try #require(json["production.json"])

@@ -184,6 +184,10 @@ struct ManifestSchemaTests {
         #expect(try !checker.accepts(manifest("db", nil)), "path is required, so parameters are")
         #expect(try !checker.accepts(manifest("db", ["path": .null])))
         #expect(try !checker.accepts(manifest("db", ["path": .string("/x"), "pool": .string("4")])))
+        // A whole-value reference is converted to the field's type when loaded, so the file may hold it.
+        #expect(try checker.accepts(manifest("db", ["path": .string("/x"), "pool": .string("${POOL_SIZE:-4}")])))
+        #expect(try checker.accepts(manifest("db", ["path": .string("/x"), "pool": .string("${POOL_SIZE}")])))
+        #expect(try !checker.accepts(manifest("db", ["path": .string("/x"), "pool": .string("${POOL_SIZE} threads")])))
         #expect(try !checker.accepts(manifest("db", ["path": .string("/x"), "tls": .object([:])])))
         #expect(try checker.accepts(manifest("opaque", ["anything": .bool(true)])), "fields unknown: any object")
     }
@@ -221,7 +225,8 @@ struct ManifestSchemaTests {
         // The schema is strict enough to notice a change of shape.
         #expect(try !checker.accepts(Self.setting("summary/errors", to: nil, in: document)))
         #expect(try !checker.accepts(Self.setting("diagnostics/0/severity", to: .string("fatal"), in: document)))
-        #expect(try !checker.accepts(Self.setting("diagnostics/0/line", to: .integer(0), in: document)))
+        #expect(try !checker.accepts(Self.setting("diagnostics/0/line", to: .integer(-1), in: document)))
+        #expect(try !checker.accepts(Self.setting("summary/notes", to: .integer(0), in: document)), "notes is absent when 0")
         #expect(try !checker.accepts(Self.setting("diagnostics/0/path", to: .string("bindings/0"), in: document)))
         #expect(try !checker.accepts(Self.setting("diagnostics/0/hint", to: .string("x"), in: document)))
     }

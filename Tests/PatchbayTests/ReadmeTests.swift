@@ -196,7 +196,7 @@ private func withoutTimes(_ text: String) -> String {
     }
 
     /// The three ways to check, short enough to read, naming the plugin and
-    /// pointing at the article; and the two set-up commands still first.
+    /// pointing at the article; and the two set-up commands first in their section.
     @Test func theCheckingSectionIsShortAndNamesTheThreeWays() throws {
         let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
         let start = try #require(lines.firstIndex(of: "## Checking manifests"))
@@ -208,7 +208,7 @@ private func withoutTimes(_ text: String) -> String {
                      "`patchbay check` with `catalog.json`", "(Sources/Patchbay/Patchbay.docc/CheckingManifestsInCI.md)"] {
             #expect(text.contains(part), "the checking section does not name \(part)")
         }
-        let setUp = try #require(lines.firstIndex(of: "## Set up and run"))
+        let setUp = try #require(lines.firstIndex(of: "## Set up and run this repository"))
         let commands = lines[setUp...].prefix(8).joined(separator: "\n")
         #expect(commands.contains("swift run patchbay check Manifests") && commands.contains("swift test"))
     }
@@ -273,10 +273,12 @@ private func withoutTimes(_ text: String) -> String {
         let initialized = try swift(["package", "init", "--type", "executable"], in: folder)
         try #require(initialized.status == 0, "swift package init failed:\n\(initialized.output)")
 
-        // The template's one Swift file gives way to the tour's main.swift, in its folder.
+        // The template's one Swift file gives way to the tour's main.swift, in
+        // its folder: Swift 6.3's template, as the README describes it, with
+        // `Sources/Tour/Tour.swift` and a test target.
         let sources = folder.appendingPathComponent("Sources")
         let swiftFiles = try #require(files.subpaths(atPath: sources.path)).filter { $0.hasSuffix(".swift") }
-        try #require(swiftFiles.count == 1, "the template has \(swiftFiles), not one Swift file")
+        try #require(swiftFiles == ["Tour/Tour.swift"], "the template has \(swiftFiles), not Sources/Tour/Tour.swift")
         let template = sources.appendingPathComponent(swiftFiles[0])
         try files.removeItem(at: template)
         try tour.mainSwift.write(
@@ -284,9 +286,9 @@ private func withoutTimes(_ text: String) -> String {
         try files.createDirectory(at: folder.appendingPathComponent("Manifests"), withIntermediateDirectories: true)
         try tour.manifest.write(
             to: folder.appendingPathComponent("Manifests/development.json"), atomically: true, encoding: .utf8)
-        // The follow-up's test in the template's test file (a template without one gets the folder).
+        // The follow-up's test in the template's test file, which the README says Swift 6.3's template has.
         let test = folder.appendingPathComponent("Tests/TourTests/TourTests.swift")
-        try files.createDirectory(at: test.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try #require(files.fileExists(atPath: test.path), "the template has no \(test.path)")
         try tour.test.write(to: test, atomically: true, encoding: .utf8)
 
         let packageFile = folder.appendingPathComponent("Package.swift")

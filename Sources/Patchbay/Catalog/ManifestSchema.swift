@@ -195,8 +195,17 @@ package enum ManifestSchemaBuilder {
         if field.type == "object", let fields = field.fields {
             schema.merge(objectShape(fields, closed: closed)) { _, new in new }
         }
-        return .object(schema)
+        // A whole-value `${NAME}` or `${NAME:-default}` is converted to the
+        // number or boolean the field takes when the manifest is loaded, so
+        // the file may hold that string where the value goes.
+        guard ["integer", "number", "boolean"].contains(field.type) else { return .object(schema) }
+        return object(["oneOf": .array([.object(schema), wholeReference])])
     }
+
+    /// A string that is one `${...}` reference, as a typed field may hold.
+    private static let wholeReference = described(
+        "A ${NAME} or ${NAME:-default} reference, converted to the field's type when the manifest is loaded.",
+        ["type": .string("string"), "pattern": .string(#"^\$\{[A-Za-z_][A-Za-z0-9_]*(:-.*)?\}$"#)])
 
     // MARK: - Building JSON
 

@@ -49,6 +49,8 @@ struct BadManifestCase: Sendable, CustomTestStringConvertible {
     var catalog = CatalogChoice.corpus
     var environment: [String: String] = [:]
     var limits = ManifestLimits.default
+    /// The environment the app names when it loads the case (`environment NAME`); nil: loaded alone.
+    var loadedAs: String?
     var expected: [ExpectedDiagnostic] = []
 
     var testDescription: String { name }
@@ -81,6 +83,7 @@ enum BadManifestCorpus {
             let words = line.split(separator: " ")
             switch words.first {
             case "entry"?: entry = words.dropFirst().joined(separator: " ")
+            case "environment"?: result.loadedAs = words.dropFirst().joined(separator: " ")
             case "catalog"?: result.catalog = BadManifestCase.CatalogChoice(rawValue: String(words.last!)) ?? .corpus
             case "env"?:
                 let pair = words.dropFirst().joined(separator: " ").split(separator: "=", maxSplits: 1)
@@ -119,8 +122,8 @@ enum BadManifestCorpus {
     /// what loading found, and what validation found.
     static func diagnostics(of testCase: BadManifestCase) -> (loaded: [Diagnostic], validated: [Diagnostic]) {
         let loader = ManifestLoader(limits: testCase.limits, environment: testCase.environment)
-        let (manifest, loaded) = loader.loadCollecting(contentsOf: testCase.entry, displayPath: testCase.displayPath)
-        guard let manifest else { return (loaded, []) }
+        let (read, loaded) = loader.loadCollecting(contentsOf: testCase.entry, displayPath: testCase.displayPath)
+        guard let manifest = read?.judged(as: testCase.loadedAs) else { return (loaded, []) }
         let validator = testCase.catalog.catalog.map(ManifestValidator.init(catalog:)) ?? ManifestValidator()
         return (loaded, validator.validate(manifest))
     }
@@ -148,7 +151,8 @@ enum BadManifestCorpus {
             .duplicateBinding, .undeclaredInjector, .duplicateInjector, .extendsNotFound, .extendsCycle,
             .extendsOutside, .missingDependency, .dependencyCycle, .captiveDependency, .weakUnchecked,
             .invalidParameters, .envVarMissing, .argumentRequired, .collectionAndProtocol,
-            .collectionElementTakesArgument, .duplicateCollectionElement,
+            .collectionElementTakesArgument, .duplicateCollectionElement, .environmentNotAllowed,
+            .environmentLabelMismatch,
         ]
         // `unused-factory` is judged over a folder of environments, never one
         // file: UnusedFactoryTests checks it. `weak-value-type` needs a
@@ -234,7 +238,7 @@ func checkCase(_ testCase: BadManifestCase, sourceLocation: SourceLocation = #_s
     let loader = ManifestLoader(limits: testCase.limits, environment: testCase.environment)
     let loaded: Manifest?
     do {
-        loaded = try loader.load(contentsOf: testCase.entry, displayPath: testCase.displayPath)
+        loaded = try loader.load(contentsOf: testCase.entry, displayPath: testCase.displayPath).judged(as: testCase.loadedAs)
         #expect(!loadedDiagnostics.containsErrors, "\(testCase.name): loading should have thrown",
             sourceLocation: sourceLocation)
     } catch {
@@ -265,7 +269,8 @@ func checkCase(_ testCase: BadManifestCase, sourceLocation: SourceLocation = #_s
     // the current folder, so only their last component is compared).
     if let catalog = testCase.catalog.catalog {
         // As strict about unset variables as the app: the corpus's cases run with an empty environment.
-        let checker = ManifestChecker(catalog: catalog, loader: loader, requiresEnvironment: true)
+        var checker = ManifestChecker(catalog: catalog, loader: loader, requiresEnvironment: true)
+        checker.environmentName = testCase.loadedAs
         let report = try checker.check([testCase.entry])
         func short(_ place: String) -> String {
             let parts = place.split(separator: " ")

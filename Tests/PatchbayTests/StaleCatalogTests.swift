@@ -16,7 +16,8 @@ import Testing
         var manifests: URL { root.appendingPathComponent("Manifests") }
         var main: URL { root.appendingPathComponent("Sources/App/main.swift") }
 
-        init(binding factory: String) throws {
+        /// - Parameter environments: The environments the description says `greeter` may be bound in.
+        init(binding factory: String, environments: [String]? = nil) throws {
             let files = FileManager.default
             root = files.temporaryDirectory.appendingPathComponent("patchbay-stale-\(UUID().uuidString)")
             try files.createDirectory(at: root.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
@@ -32,6 +33,7 @@ import Testing
             // As the app's binary describes it: by #fileID.
             description.factories[0].registeredAt = "App/main.swift:3"
             description.entryPoints?[0].declaredAt = "App/main.swift:2"
+            description.factories[0].environments = environments
             try description.locatingSources(in: root).jsonData()
                 .write(to: manifests.appendingPathComponent("catalog.json"))
             try #"{ "format": 1, "bindings": [ { "protocol": "String", "factory": "\#(factory)" } ] }"#
@@ -90,6 +92,29 @@ import Testing
         let report = try ManifestChecker().check([package.manifests])
         #expect(report.diagnostics.first { $0.code == .unknownLifetime }?.severity == .error, "\(report.diagnostics)")
         #expect(report.diagnostics.contains { $0.code == .staleCatalog })
+    }
+
+    /// A stale rule may be wrong either way, and the wrong way serves a test double in production:
+    /// `environment-not-allowed` stays an error whatever the description's age (it was a warning, and
+    /// `check` without `--strict` passed, after one comment added to the code).
+    @Test func aStaleDescriptionNeverSoftensAnEnvironmentRule() throws {
+        let package = try Package(binding: "greeter", environments: ["test"])
+        defer { try? FileManager.default.removeItem(at: package.root) }
+        let current = try ManifestChecker().check([package.manifests])
+        #expect(current.diagnostics.map(\.code) == [.environmentNotAllowed], "\(current.diagnostics)")
+        try (String(contentsOf: package.main, encoding: .utf8) + "// a comment\n")
+            .write(to: package.main, atomically: true, encoding: .utf8)
+        let stale = try ManifestChecker().check([package.manifests])
+        #expect(stale.failed(), "\(stale.diagnostics)")
+        let rule = try #require(stale.diagnostics.first { $0.code == .environmentNotAllowed })
+        #expect(rule.severity == .error)
+        #expect(rule.message.contains("refresh the description with `swift test`"))
+        let note = try #require(stale.diagnostics.first { $0.code == .staleCatalog })
+        #expect(note.message.contains("except the environments a factory may be bound in"))
+        // The same through the command, without --strict.
+        let command = try runProduct("patchbay", ["check", package.manifests.path])
+        #expect(command.status == 1, "\(command)")
+        #expect(command.stdout.contains("error: factory 'greeter' may not be bound in environment 'development'"))
     }
 
     @Test func aDescriptionCopiedAwayFromItsSourcesIsJudgedAsItIs() throws {

@@ -40,6 +40,9 @@ import Foundation
 /// 11. `undeclared-type`: every type a factory provides, needs or takes as
 ///     its argument, and every entry point's type, is listed in `types`
 ///     (whose short names manifests use).
+/// 12. `conflicting-environments`: a factory gives `environments` or
+///     `exceptEnvironments`, never both (a registration names one; the
+///     other would be ignored, silently).
 ///
 /// A value inside one that broke a rule of shape (5) is not judged again:
 /// one problem, one diagnostic. Keys this build does not know are ignored,
@@ -223,6 +226,13 @@ extension CatalogDescriptionValidator {
                 }
                 if let argument = factory.argument {
                     checkDeclared(argument, at: path + ["argument"], in: declared, as: "takes as its argument")
+                }
+                if factory.environments != nil, factory.exceptEnvironments != nil {
+                    // One would be ignored: a registration names one list, never both.
+                    report(.conflictingEnvironments, "\(factoryLabel(path)) has both 'environments' and "
+                        + "'exceptEnvironments', and a registration names one of them, never both (one would be "
+                        + "ignored): \(regenerate)",
+                        at: Self.pointer(path + ["exceptEnvironments"]))
                 }
                 if let fields = factory.parameters?.fields {
                     checkFields(fields, at: path + ["parameters", "fields"])

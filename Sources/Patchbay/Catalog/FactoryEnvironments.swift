@@ -15,19 +15,26 @@
 /// (`preview`, say) does not get it until it is added. `.except` suits a
 /// factory that may run anywhere but a few places, as Spring's `!prod` does.
 ///
-/// A manifest is judged as the environment its own `environment` names, else
-/// as the environment it is loaded as (`production.json` is `production`). A
-/// file that others extend is judged as the environment of each file that
-/// loads it, never as its own.
+/// A manifest is judged as the environment it is loaded as: the name the app
+/// gives (`PATCHBAY_ENV`), which loads `production.json` for `production`,
+/// whatever the file's own `environment` label says (a label that disagrees
+/// is an error); see ``JudgedEnvironment``. A file that others extend is
+/// judged as the environment of each file that loads it, never as its own.
 public struct FactoryEnvironments: Sendable, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
     /// The environments it may be bound in; `nil` for any not in ``excluded``.
     public let allowed: [String]?
     /// The environments it may not be bound in.
     public let excluded: [String]
 
+    /// Each name once: names compare as ``JudgedEnvironment`` compares them, so
+    /// `café` composed and decomposed is one environment, listed as first written.
     private init(allowed: [String]?, excluded: [String]) {
-        self.allowed = allowed
-        self.excluded = excluded
+        func once(_ names: [String]) -> [String] {
+            var seen: Set<String> = []
+            return names.filter { seen.insert($0).inserted }
+        }
+        self.allowed = allowed.map(once)
+        self.excluded = once(excluded)
     }
 
     /// Every environment: what a registration that names none means.
@@ -58,8 +65,8 @@ public struct FactoryEnvironments: Sendable, Hashable, ExpressibleByArrayLiteral
     /// that names no environment (one built in code) is not judged.
     public func allows(_ environment: String?) -> Bool {
         guard let environment else { return true }
-        if let allowed, !allowed.contains(environment) { return false }
-        return !excluded.contains(environment)
+        if let allowed, !allowed.contains(where: { JudgedEnvironment.same($0, environment) }) { return false }
+        return !excluded.contains { JudgedEnvironment.same($0, environment) }
     }
 
     /// Whether every environment is allowed.
@@ -68,7 +75,7 @@ public struct FactoryEnvironments: Sendable, Hashable, ExpressibleByArrayLiteral
     /// `only development, test`, `every environment except production`, `every environment`.
     public var description: String {
         if let allowed {
-            return allowed.isEmpty ? "no environment" : "only " + allowed.joined(separator: ", ")
+            return allowed.isEmpty ? "limited to no environment" : "only " + allowed.joined(separator: ", ")
         }
         return excluded.isEmpty ? "every environment" : "every environment except " + excluded.joined(separator: ", ")
     }

@@ -49,6 +49,13 @@ struct CheckRun {
     /// a check without the catalog does not make a warning that says why:
     /// the names it judges may be the code's new ones, and the build that
     /// would refuse them must let the test that refreshes the description run.
+    ///
+    /// An environment rule (`environment-not-allowed`) stays an error: a
+    /// stale rule may be wrong either way, and the wrong way serves a test
+    /// double in production, where the app's own check is the last line; so
+    /// the message says to refresh the description instead. `unknown-factory`
+    /// is softened: a name the description lacks is usually new in the code,
+    /// and the app itself refuses a name its catalog lacks, serving nothing.
     func softened(_ found: [Diagnostic], of manifest: Manifest) -> [Diagnostic] {
         struct Place: Hashable { let code: DiagnosticCode, file: String, line: Int, column: Int }
         let withoutCatalog = Set(ManifestValidator().run(manifest).diagnostics.map {
@@ -59,6 +66,12 @@ struct CheckRun {
                   !withoutCatalog.contains(Place(code: diagnostic.code, file: diagnostic.file, line: diagnostic.line,
                                                  column: diagnostic.column))
             else { return diagnostic }
+            if diagnostic.code == .environmentNotAllowed {
+                var kept = diagnostic
+                kept.message += " (judged by a catalog.json older than the code; an environment rule stays an error: "
+                    + "if the code now allows this, refresh the description with `swift test`: see stale-catalog)"
+                return kept
+            }
             var softened = diagnostic
             softened.severity = .warning
             softened.message += " (judged by a catalog.json older than the code: see stale-catalog)"
@@ -130,7 +143,9 @@ struct CheckRun {
             code: .staleCatalog, severity: .warning,
             message: "this catalog description is stale: the Swift files in \(folders) changed since it was written "
                 + "(its sources fingerprint differs), so the problems it alone finds (factory names, what they "
-                + "provide, parameters, dependencies) are warnings until it is refreshed; refresh it with `swift test` "
+                + "provide, parameters, dependencies) are warnings until it is refreshed, except the environments a "
+                + "factory may be bound in, which it still judges as errors (environment-not-allowed: a stale rule may "
+                + "be wrong either way); refresh it with `swift test` "
                 + "(the test that calls catalog.refreshDescription(at:) rewrites it), then commit it",
             file: ManifestLoader.displayPath(for: file), line: 1, column: 1))
     }

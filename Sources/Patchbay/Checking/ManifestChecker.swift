@@ -39,6 +39,10 @@ public struct ManifestChecker: Sendable {
     /// Whether a `${NAME}` with no default whose variable is unset is an
     /// error (`env-var-missing`), as it is in the app; false by default.
     public var requiresEnvironment: Bool
+    /// The environment a file named alone is judged as, as the app names it
+    /// (`patchbay diff --from staging`); nil judges it as a file loaded
+    /// alone. A folder's files are judged as their names (see ``JudgedEnvironment``).
+    package var environmentName: String?
 
     /// Creates a checker that checks against the app's own catalog: every
     /// check, parameters decoded with their real types.
@@ -94,7 +98,20 @@ public struct ManifestChecker: Sendable {
         // Each file is checked and counted once however it is named (`a.json`, `./a.json`, a folder twice).
         var seen: Set<String> = []
         for path in paths {
-            let files = try manifestFiles(at: path).filter { seen.insert(PhysicalPath.of($0.standardizedFileURL.path)).inserted }
+            let listed = try manifestFiles(at: path)
+            if Self.isFolder(path) {
+                // Names that are one String (`café` composed and decomposed, two files on Linux) are one
+                // environment, so the app could not tell which it loads: the second is refused, not checked.
+                var first: [String: URL] = [:]
+                for file in listed {
+                    if let earlier = first[file.lastPathComponent] {
+                        run.add([Self.namesNoEnvironment(file, sameAs: earlier)])
+                    } else {
+                        first[file.lastPathComponent] = file
+                    }
+                }
+            }
+            let files = listed.filter { seen.insert(PhysicalPath.of($0.standardizedFileURL.path)).inserted }
             guard !files.isEmpty else { continue }
             manifestCount += files.count
             // A manifest in a checked folder that is a link to a file outside it is
@@ -139,12 +156,18 @@ public struct ManifestChecker: Sendable {
                     manifest = merged
                     run.add(chainDiagnostics)
                 }
-                guard let manifest, !isParent else { continue }
-                run.noteUnsetVariables(in: manifest)
+                // Judged as the app loads it: a folder's file as its name, which
+                // PATCHBAY_ENV names; a file named alone as the name given, else alone.
+                let environment = folder == nil ? environmentName : JudgedEnvironment.ofFolderFile(named: file.lastPathComponent)
+                if folder != nil, environment == nil, !isParent { run.add([Self.namesNoEnvironment(file)]) }
+                guard let read = manifest, !isParent else { continue }
+                manifest = nil
+                let judged = read.judged(as: environment)
+                run.noteUnsetVariables(in: judged)
                 let validator = try run.validator(forFolder: file.deletingLastPathComponent())
-                let result = validator.run(manifest)
+                let result = validator.run(judged)
                 let stale = run.isJudgedByStaleCatalog(file.deletingLastPathComponent())
-                run.add(stale ? run.softened(result.diagnostics, of: manifest) : result.diagnostics)
+                run.add(stale ? run.softened(result.diagnostics, of: judged) : result.diagnostics)
                 // A stale description's factories may be gone or renamed: none is called unused by it.
                 if validator.catalog != nil, !stale {
                     named = named.map { zip($0, result.namedFactories).map { $0 || $1 } } ?? result.namedFactories
@@ -181,13 +204,41 @@ public struct ManifestChecker: Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path.path) else {
             throw UnusablePath(description: "cannot read the folder \(path.relativePath)")
         }
-        let files = names.filter(ManifestDirectory.isManifestFileName).sorted().map { path.appendingPathComponent($0) }
+        // `x.JSON` too, which no environment name loads: checked, and refused by name.
+        let files = names.filter { ManifestDirectory.isManifestFileName($0.lowercased()) }.sorted()
+            .map { path.appendingPathComponent($0) }
         guard !files.isEmpty else {
             // A green check that checked nothing would pass a CI that named the wrong folder.
             throw UnusablePath(description: "no manifest to check in \(path.relativePath) (\(path.path)): it has no "
                 + ".json file other than catalog.json; name the folder that holds the environments' manifests")
         }
         return files
+    }
+
+    /// `environment-file-name`: a folder's file whose name no environment loads
+    /// (`.json`, `x.JSON`), so the app never loads it and no environment judges it.
+    /// With `sameAs`, a file whose name is another's written otherwise (`café` composed and decomposed),
+    /// which the app could not tell apart.
+    static func namesNoEnvironment(_ file: URL, sameAs first: URL? = nil) -> Diagnostic {
+        let name = file.lastPathComponent
+        if let first {
+            return Diagnostic(
+                code: .environmentFileName,
+                message: "the name \(MessageText.name(name)) names the same environment as \(MessageText.name(first.lastPathComponent)), "
+                    + "written with other Unicode characters that read the same (environment names compare as "
+                    + "canonically equivalent text), so the app could not tell which one an environment name loads; "
+                    + "keep one file per environment",
+                file: ManifestLoader.displayPath(for: file))
+        }
+        let stem = JudgedEnvironment.ofLoneFile(name)
+        let rename = stem.isEmpty ? "name it after its environment (production.json)" : "rename it \(stem).json"
+        return Diagnostic(
+            code: .environmentFileName,
+            message: "the name \(MessageText.name(name)) loads no environment: the app loads an environment's file by "
+                + "its exact name, '<environment>.json' with a non-empty name and '.json' in lowercase, so no "
+                + "\(ManifestDirectory.environmentVariable) loads this file and no environment's rules judge it; "
+                + rename + ", or move it out of the folder",
+            file: ManifestLoader.displayPath(for: file))
     }
 
     /// Whether a path is a folder.

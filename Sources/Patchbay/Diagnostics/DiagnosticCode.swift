@@ -94,6 +94,10 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let unboundEntryPoint: Self = "unbound-entry-point"
     /// A binding names a factory registered for other environments than the manifest's (``FactoryEnvironments``).
     public static let environmentNotAllowed: Self = "environment-not-allowed"
+    /// A manifest's `environment` label names another environment than the one it is loaded, and judged, as.
+    public static let environmentLabelMismatch: Self = "environment-label-mismatch"
+    /// A manifest file in a checked folder whose name loads no environment (`.json`, `x.JSON`).
+    public static let environmentFileName: Self = "environment-file-name"
     /// A parameter key that the factory's parameter type does not read.
     public static let unknownParameter: Self = "unknown-parameter"
     /// Warning: the catalog declares no entry points, so the check cannot prove that the app's own requests are bound.
@@ -119,6 +123,8 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
 
     /// A catalog description whose `version` is missing, not an integer, or not the format this build reads.
     public static let unsupportedCatalogVersion: Self = "unsupported-catalog-version"
+    /// A catalog description's factory with both `environments` and `exceptEnvironments`.
+    public static let conflictingEnvironments: Self = "conflicting-environments"
     /// A catalog description that lists a factory name, a type, or a parameter field of one object twice.
     public static let duplicateName: Self = "duplicate-name"
     /// A factory or type name in a catalog description that is empty or holds a control character.

@@ -10,7 +10,11 @@
 public struct Manifest: Sendable, Hashable {
     /// The format version; this build understands `1`.
     public var format: Int
-    /// A label shown in diagnostics and `explain` output.
+    /// A label shown in diagnostics and `explain` output. It never chooses
+    /// the environment the manifest is judged as (the name the app loads it
+    /// by does); when given, it must name that environment, or activation
+    /// refuses it (`environment-label-mismatch`). A manifest made in code, or
+    /// a file loaded alone by its URL, is judged as its label.
     public var environment: String?
     /// The parent manifest's path, relative to this file's folder.
     public var extends: String?
@@ -40,20 +44,10 @@ public struct Manifest: Sendable, Hashable {
     /// Whether ``environment`` is a parent's, under `extends`, the file loaded first naming none.
     package var environmentIsInherited = false
 
-    /// The environment the manifest is judged as by each factory's
-    /// ``FactoryEnvironments``: the `environment` the file loaded first
-    /// names, else the environment it is loaded as, its file's name
-    /// (`production` for `Manifests/production.json`). A parent's
-    /// `environment` never counts: a shared `base.json` is judged as each
-    /// file that extends it. Nil for a manifest made in code (or read from
-    /// bytes as `<memory>`) that names none, which no rule judges.
-    package var judgedEnvironment: String? {
-        if !environmentIsInherited, let environment { return environment }
-        guard file != "<memory>", let name = file.split(separator: "/").last, name.hasSuffix(".json"),
-            name.count > ".json".count
-        else { return nil }
-        return String(name.dropLast(".json".count))
-    }
+    /// The environment the app named (`PATCHBAY_ENV`, the `environment:`
+    /// argument), or a checked folder's file name; nil for a file loaded
+    /// alone. What the manifest is judged as, whatever its label says (see ``JudgedEnvironment``).
+    package var loadedAs: String?
 }
 
 /// One entry of a manifest's `bindings`: "serve `protocol` with `factory`",

@@ -40,11 +40,11 @@ public struct ManifestDirectory: Sendable {
     }
 
     /// The environments with a file here, sorted: every `*.json` except
-    /// `catalog.json` and `*.schema.json`, and a link that leads to no file.
+    /// `catalog.json` and `*.schema.json` (and `.json`, which names none), and a link that leads to no file.
     public func environments() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         return names.filter { Self.isManifestFileName($0) && FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path) }
-            .map { String($0.dropLast(".json".count)) }.sorted()
+            .compactMap(JudgedEnvironment.ofFolderFile(named:)).reduce(into: Set<String>()) { $0.insert($1) }.sorted()
     }
 
     /// Whether a file name is a manifest's (not the catalog description or a schema).
@@ -60,17 +60,29 @@ public struct ManifestDirectory: Sendable {
     }
 
     /// The file of an environment.
+    ///
+    /// Found by listing the folder and comparing each manifest's name with
+    /// `name` by the one rule environment names follow (see
+    /// ``JudgedEnvironment``), never by asking the disk for `name.json`: a
+    /// case-insensitive disk (macOS's) would open `production.json` for
+    /// `Production`, which Linux refuses. The empty name is no environment.
     /// - Throws: ``ManifestError`` (`unknown-environment`) listing the environments found.
     public func url(forEnvironment name: String) throws(ManifestError) -> URL {
-        let file = url.appendingPathComponent(name + ".json")
         // `catalog` and `manifest.schema` name files of the folder that are not manifests: no environment.
-        guard !name.contains("/"), Self.isManifestFileName(name + ".json"), FileManager.default.fileExists(atPath: file.path) else {
+        let listed = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+        let match = name.isEmpty || name.contains("/") || !Self.isManifestFileName(name + ".json") ? nil
+            : listed.first { JudgedEnvironment.ofFolderFile(named: $0).map { JudgedEnvironment.same($0, name) } == true }
+        guard let match, case let file = url.appendingPathComponent(match), FileManager.default.fileExists(atPath: file.path) else {
             let found = environments()
             let suggestion = EditDistance.suggestions(for: name, among: found).first
             let folder = ManifestLoader.displayPath(for: url)
             let message: String
             if let missing = missingFolderMessage() {
                 message = "no manifest for environment '\(MessageText.name(name))' in \(folder): " + missing
+            } else if name.isEmpty {
+                message = "the empty name is not an environment: no environment name loads .json; "
+                    + (found.isEmpty ? "the folder has no manifests" : "environments found: " + found.joined(separator: ", "))
+                    + ". Set \(Self.environmentVariable) (or the 'environment:' argument) to one of them"
             } else if !Self.isManifestFileName(name + ".json"), !name.contains("/") {
                 message = "'\(MessageText.name(name))' is not an environment: \(name).json is "
                     + (name == "catalog" ? "the catalog description" : "a JSON Schema") + ", not a manifest; "
@@ -82,6 +94,9 @@ public struct ManifestDirectory: Sendable {
                         ? "the folder (\(url.standardizedFileURL.path)) has no manifests"
                         : "environments found: " + found.joined(separator: ", "))
                     + (suggestion.map { "; did you mean '\($0)'? " } ?? ". ")
+                    // Said where only the case differs: what a case-insensitive disk used to forgive.
+                    + (found.contains { $0.lowercased() == name.lowercased() }
+                        ? "Environment names compare exactly, case included, on every disk. " : "")
                     + "Choose the environment with the 'environment:' argument or the \(Self.environmentVariable) "
                     + "environment variable (else '\(Self.defaultEnvironment)' is used), or add \(name).json to \(folder)"
             }
@@ -112,10 +127,12 @@ public struct ManifestDirectory: Sendable {
             + "or give ManifestDirectory an absolute URL (such as one from the app's bundle)"
     }
 
-    /// Loads the manifest of an environment (chosen as ``selectedEnvironment(_:)`` says).
+    /// Loads the manifest of an environment (chosen as ``selectedEnvironment(_:)`` says), judged as
+    /// that environment whatever its `environment` label says (see ``JudgedEnvironment``).
     /// - Throws: ``ManifestError`` listing every problem.
     public func load(environment explicit: String? = nil) throws(ManifestError) -> Manifest {
-        try loader.load(contentsOf: url(forEnvironment: selectedEnvironment(explicit)))
+        let name = selectedEnvironment(explicit)
+        return try loader.load(contentsOf: url(forEnvironment: name)).judged(as: name)
     }
 }
 
@@ -132,7 +149,10 @@ extension Container {
     public convenience init(
         catalog: FactoryCatalog, manifests: ManifestDirectory, environment: String? = nil
     ) throws(ManifestError) {
-        let url = try manifests.url(forEnvironment: manifests.selectedEnvironment(environment))
-        try self.init(catalog: catalog, manifestAt: url, loader: manifests.loader)
+        let name = manifests.selectedEnvironment(environment)
+        let url = try manifests.url(forEnvironment: name)
+        // Judged as the name the app gave, whatever the file's label says.
+        self.init(catalog: catalog, activation: try Activation.load(
+            contentsOf: url, loader: manifests.loader, catalog: catalog, environment: name))
     }
 }

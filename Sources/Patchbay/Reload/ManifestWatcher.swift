@@ -177,7 +177,9 @@ final class ManifestWatcher: @unchecked Sendable {
         }
         if let bytes = quiet.bytes, let last = lastContent, last.path == real, last.bytes == bytes { return nil }
 
-        let (manifest, diagnostics) = loader.loadCollecting(contentsOf: url)
+        // Judged as the environment the app named for the manifest in force, whatever the new label says.
+        let (read, diagnostics) = loader.loadCollecting(contentsOf: url)
+        let manifest = read?.judged(as: container.manifest.loadedAs)
         // Changed while it was loaded: what was loaded may be half of it. Wait for quiet again.
         guard Sample(url, maxBytes: loader.limits.maxBytes) == quiet else {
             lastContent = nil

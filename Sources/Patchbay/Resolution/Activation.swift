@@ -81,10 +81,14 @@ final class Activation: Sendable {
     /// Reads, validates and compiles the manifest file at `url`: what the
     /// file reader found and what the validator found are reported together,
     /// as `patchbay check` reports them, never in rounds.
+    /// - Parameter environment: The environment the app named, judged whatever the file's label says;
+    ///   nil for a file loaded alone (see ``JudgedEnvironment``).
     /// - Throws: ``ManifestError`` with every problem, when there is any error.
-    static func load(contentsOf url: URL, loader: ManifestLoader, catalog: FactoryCatalog) throws(ManifestError) -> Activation {
-        let (manifest, loaded) = loader.loadCollecting(contentsOf: url)
-        guard let manifest else { throw ManifestError(diagnostics: loaded) }
+    static func load(
+        contentsOf url: URL, loader: ManifestLoader, catalog: FactoryCatalog, environment: String? = nil
+    ) throws(ManifestError) -> Activation {
+        let (read, loaded) = loader.loadCollecting(contentsOf: url)
+        guard let manifest = read?.judged(as: environment) else { throw ManifestError(diagnostics: loaded) }
         var result = ManifestValidator(catalog: catalog).run(manifest)
         guard !loaded.containsErrors, !result.diagnostics.containsErrors else { throw refusal(&result, after: loaded) }
         return compile(result, of: manifest, catalog: catalog)

@@ -26,7 +26,11 @@ import Foundation
 /// Each rule reports under a stable code (``DiagnosticCode``) and is one
 /// function, named here with its file in `Validation/`.
 ///
-/// First each binding on its own, in manifest order (`checkBindings()`):
+/// First the manifest's own label (`checkEnvironmentLabel()`, EnvironmentRule.swift):
+/// `environment-label-mismatch`, its `environment` names the environment it is
+/// loaded, and judged, as (see `JudgedEnvironment`), or is left out.
+///
+/// Then each binding on its own, in manifest order (`checkBindings()`):
 ///
 /// | # | code | checks that | function, file |
 /// |---|---|---|---|
@@ -112,6 +116,7 @@ public struct ManifestValidator: Sendable {
     /// The validation result, with the bindings in effect, for activation and the tools.
     package func run(_ manifest: Manifest) -> ValidationResult {
         var validation = ValidationRun(manifest: manifest, catalog: catalog)
+        validation.checkEnvironmentLabel()
         validation.checkBindings()
         validation.checkGraph()
         validation.checkEntryPoints()

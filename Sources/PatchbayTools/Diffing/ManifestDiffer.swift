@@ -89,7 +89,10 @@ public struct ManifestDiffer: Sendable {
         }
         let report: CheckReport
         do {
-            report = try ManifestChecker(source: catalog, loader: loader).check([file])
+            // Judged as the environment named, as the app loading it by that name judges it.
+            var checker = ManifestChecker(source: catalog, loader: loader)
+            checker.environmentName = environment
+            report = try checker.check([file])
         } catch {
             throw Failure(error.description, diagnostics: error.diagnostics)
         }
@@ -103,7 +106,7 @@ public struct ManifestDiffer: Sendable {
         }
         let manifest: Manifest
         do {
-            manifest = try loader.load(contentsOf: file)
+            manifest = try loader.load(contentsOf: file).judged(as: environment)
         } catch {
             throw Failure("\(display) could not be read", diagnostics: error.diagnostics)
         }

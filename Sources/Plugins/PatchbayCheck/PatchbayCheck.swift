@@ -73,7 +73,9 @@ extension ManifestLocation {
         let stamp = workDirectory.appendingPathComponent("PatchbayCheck-manifests-checked.swift")
         let folders = locations.map(\.folder.path)
         return .buildCommand(
-            displayName: "Checking Patchbay manifests of \(label) in \(folders.joined(separator: ", "))",
+            // The build log prints it: each name escaped as every message of the plugin is.
+            displayName: "Checking Patchbay manifests of \(printable(label)) in "
+                + folders.map(printable).joined(separator: ", "),
             executable: URL(fileURLWithPath: "/bin/sh"),
             // `sh -c SCRIPT NAME ARG...`: the paths reach the script as $1,
             // $2, $3 and the folders after them, never spliced into its text,

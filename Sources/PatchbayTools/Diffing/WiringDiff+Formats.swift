@@ -39,6 +39,7 @@ extension WiringDiff {
         markdownText().inertInWorkflowLogs()
     }
 
+    /// ``markdown()`` before the escaping that keeps CI runners from reading a command in it.
     private func markdownText() -> String {
         var text = "### Wiring: " + Self.code(from.label) + " → " + Self.code(to.label) + "\n\n"
         text += "Compared " + Self.code(from.file) + " with " + Self.code(to.file)

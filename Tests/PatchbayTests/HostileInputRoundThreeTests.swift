@@ -189,6 +189,22 @@ import Testing
         }
     }
 
+    @Test func aPlaceThatIsALinkMustLeadToAFileOfThePackage() throws {
+        let outside = try Self.package(Self.place("outbox-mailer", "Sources/NotesKit/Outside.swift:1:1"))
+        try FileManager.default.createSymbolicLink(
+            atPath: outside.file("Sources/NotesKit/Outside.swift").path, withDestinationPath: "/etc/passwd")
+        let refused = try runProduct("patchbay", ["check", "Manifests"], in: outside.url)
+        #expect(refused.status == 2, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("a link that leads outside the package"), "\(refused.stderr)")
+        // A link to one of the package's own files is a place like any other.
+        let inside = try Self.package(Self.place("outbox-mailer", "Sources/NotesKit/Inside.swift:1:1"))
+        try FileManager.default.createSymbolicLink(
+            atPath: inside.file("Sources/NotesKit/Inside.swift").path, withDestinationPath: "Implementations.swift")
+        let read = try runProduct("patchbay", ["check", "Manifests"], in: inside.url)
+        #expect(!read.stderr.contains("invalid-source-place"), "\(read.stderr)")
+        #expect(read.status != 2, "\(read.stdout)\(read.stderr)")
+    }
+
     @Test func aSourcesFolderOutsideThePackageIsRefusedAndNotWalked() throws {
         let package = try Self.package { catalog in
             var sources = catalog["sources"] as! [String: Any]

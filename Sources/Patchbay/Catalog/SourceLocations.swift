@@ -118,7 +118,8 @@ package enum SourceLocations {
     /// it (`an absolute path`, `a path that climbs out with '..'`); nil when it cannot.
     package static func outsideProblem(_ path: String) -> String? {
         let start = Array(path.unicodeScalars.prefix(3))
-        let drive = start.count == 3 && start[0].properties.isAlphabetic && start[1] == ":" && (start[2] == "/" || start[2] == "\\")
+        let drive = start.count == 3 && start[0].properties.isAlphabetic && start[1] == ":"
+            && (start[2] == "/" || start[2] == "\\")  // C:/ or C:\, absolute on Windows
         if path.hasPrefix("/") || path.hasPrefix("\\") || drive {
             return "an absolute path, outside the package"
         }
@@ -142,7 +143,8 @@ package enum SourceLocations {
             case .typeSymbolicLink:
                 // A link to a Swift file of the package is one; a link elsewhere names a file outside it.
                 let target = url.resolvingSymlinksInPath()
-                let isFile = (try? FileManager.default.attributesOfItem(atPath: target.path)[.type] as? FileAttributeType) == .typeRegular
+                let targetType = try? FileManager.default.attributesOfItem(atPath: target.path)[.type] as? FileAttributeType
+                let isFile = targetType == .typeRegular
                 return isFile && target.path.hasPrefix(root.resolvingSymlinksInPath().path + "/")
                     ? nil : "a link that leads outside the package or to no regular file"
             default: return "a FIFO, a socket or a device"

@@ -46,9 +46,10 @@ import Foundation
 ///     read in its package (``packageRoot``), not a folder or any other file
 ///     that is not a regular one. The tools print these places in messages
 ///     and CI annotations, so a place that names another file on the machine
-///     would send a reader (or a CI annotation) there: the diagnostic is at the
-///     value's place in the description, and no tool prints the place itself. A place whose file is not
-///     found is no problem: a description copied away from its package keeps its places.
+///     would send a reader (or a CI annotation) there: the diagnostic is at
+///     the value's place in the description, and no tool prints the place
+///     itself. A place whose file is not found is no problem: a description
+///     copied away from its package keeps its places.
 /// 13. `invalid-source-folder`: each of `sources.folders` is a folder inside
 ///     the package (relative, no `..` segment, not empty), listed once, and
 ///     there are at most ``maxSourceFolders`` of them: the fingerprint of a

@@ -52,7 +52,7 @@ enum BadCatalogCorpus {
         let rules: [DiagnosticCode] = [
             .syntax, .tooDeep, .duplicateKey, .wrongType, .missingKey, .unsupportedCatalogVersion, .unknownLifetime,
             .unknownExecution, .unknownParameterDecoding, .unknownNeedKind, .unknownFieldType, .invalidName,
-            .duplicateName, .undeclaredType, .conflictingEnvironments,
+            .duplicateName, .undeclaredType, .conflictingEnvironments, .invalidSourcePlace, .invalidSourceFolder,
         ]
         for code in rules {
             #expect(codes.contains(code.rawValue), "no case of the corpus produces [\(code)]")

@@ -236,12 +236,14 @@ import Testing
         // its name comes from the file, so a control character in it is
         // printed escaped (no terminal cleared, no line forged), while the
         // message keeps its own line breaks.
-        try "Config/Manifests\nGone\u{1B}[2J\n"
+        // Nor can it print a line that a CI runner reads as a workflow command (`##[`, the older form of one).
+        try "Config/Manifests\nGone\u{1B}[2J##[error]x\n"
             .write(to: package.appendingPathComponent(".patchbay-manifests"), atomically: true, encoding: .utf8)
         let gone = try swift(["build"], in: package)
         #expect(gone.status != 0, "\(gone.output)")
-        #expect(gone.output.contains("/PluginPackage/Gone\\u{1B}[2J, which holds no manifest"), "\(gone.output)")
+        #expect(gone.output.contains("/PluginPackage/Gone\\u{1B}[2J#\\u{23}[error]x, which holds no manifest"), "\(gone.output)")
         #expect(!gone.output.contains("\u{1B}"), "\(gone.output)")
+        #expect(!gone.output.contains("##["), "\(gone.output)")
 
         try "# folders of manifests, one per line\nConfig/Manifests\n"
             .write(to: package.appendingPathComponent(".patchbay-manifests"), atomically: true, encoding: .utf8)

@@ -244,7 +244,15 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
     ///   - file: The file as diagnostics name it, as the user named it.
     /// - Throws: ``ManifestError`` with every problem, each at its line and column in `file`.
     public init(jsonData data: Data, file: String = "catalog.json") throws(ManifestError) {
-        let (description, diagnostics) = CatalogDescriptionValidator(file: file).validate(data)
+        try self.init(jsonData: data, file: file, packageRoot: nil)
+    }
+
+    /// Reads a description as ``init(jsonData:file:)`` does, in the package at
+    /// `packageRoot`, whose files its places must name (no folder among them).
+    package init(jsonData data: Data, file: String, packageRoot: URL?) throws(ManifestError) {
+        var validator = CatalogDescriptionValidator(file: file)
+        validator.packageRoot = packageRoot
+        let (description, diagnostics) = validator.validate(data)
         guard let description else { throw ManifestError(diagnostics: diagnostics) }
         self = description
     }

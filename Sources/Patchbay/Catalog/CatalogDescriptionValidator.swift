@@ -43,6 +43,21 @@ import Foundation
 /// 12. `conflicting-environments`: a factory gives `environments` or
 ///     `exceptEnvironments`, never both (a registration names one; the
 ///     other would be ignored, silently).
+/// 13. `invalid-source-place`: each `registeredAt` and `declaredAt` is
+///     `FILE:LINE[:COLUMN]` with FILE relative to the package's root and
+///     inside it: not absolute, no `..` segment, and, when the description is
+///     read in its package (``packageRoot``), not a folder or any other file
+///     that is not a regular one. The tools print these places in messages
+///     and CI annotations, so a place that names another file on the machine
+///     would send a reader (or a CI annotation) there: the diagnostic is at
+///     the value's place in the description, and no tool prints the place
+///     itself. A place whose file is not found is no problem: a description
+///     copied away from its package keeps its places.
+/// 14. `invalid-source-folder`: each of `sources.folders` is a folder inside
+///     the package (relative, no `..` segment, not empty), listed once, and
+///     there are at most ``maxSourceFolders`` of them: the fingerprint of a
+///     description's sources reads every Swift file below them at each check,
+///     and `/usr` listed 50 times made a check walk it 50 times.
 ///
 /// A value inside one that broke a rule of shape (5) is not judged again:
 /// one problem, one diagnostic. Keys this build does not know are ignored,
@@ -57,6 +72,13 @@ struct CatalogDescriptionValidator {
     let file: String
     /// The size and depth limits, a manifest's.
     var limits = ManifestLimits.default
+    /// The root of the package the description is read in, to know a place's
+    /// file (rule 13); nil judges the places' text alone.
+    var packageRoot: URL?
+
+    /// The most folders `sources` lists (rule 14): one per module that registers
+    /// factories; a package has tens, far fewer than this.
+    static let maxSourceFolders = 1_000
 
     /// What every message ends with: a description is written by the app, so
     /// regenerating it is the fix (``CatalogDescription/howToRegenerate(_:)`` says how).
@@ -67,7 +89,7 @@ struct CatalogDescriptionValidator {
 
     /// The description, when it has no problem, and every problem found.
     func validate(_ data: Data) -> (description: CatalogDescription?, diagnostics: [Diagnostic]) {
-        let run = Run(file: file)
+        let run = Run(file: file, packageRoot: packageRoot)
         let description = run.read(data, limits: limits)
         return (run.diagnostics.isEmpty ? description : nil, run.diagnostics)
     }
@@ -83,8 +105,12 @@ extension CatalogDescriptionValidator {
         /// The pointers of values that broke a rule of shape, or whose placeholder stands for a missing member.
         private var broken: Set<String> = []
         private var description: CatalogDescription?
+        private let packageRoot: URL?
 
-        init(file: String) { self.file = file }
+        init(file: String, packageRoot: URL?) {
+            self.file = file
+            self.packageRoot = packageRoot
+        }
 
         // MARK: - Rules 1 to 5: the document and its shape
 
@@ -137,6 +163,8 @@ extension CatalogDescriptionValidator {
             checkTypes(description.types)
             checkFactories(description.factories)
             checkEntryPoints(description.entryPoints ?? [])
+            checkPlaces(description)
+            checkSourceFolders(description.sources?.folders ?? [])
             return description
         }
 
@@ -148,6 +176,11 @@ extension CatalogDescriptionValidator {
             case .missing?:
                 report(.unsupportedCatalogVersion, "missing key 'version'; this build reads catalog description format "
                     + "\(current) (\"version\": \(current)): \(regenerate)", at: "")
+            case .mismatch? where root?.value(atPath: ["version"]).map(Self.isWholeNumber) == true:
+                // A whole number past Int (9223372036854775808) is a format this build does not read, as any other is.
+                let text = root?.value(atPath: ["version"])?.text ?? ""
+                report(.unsupportedCatalogVersion, "catalog description format \(Self.quoted(text)); this build reads "
+                    + "format \(current) (\(regenerate) with this build)", at: "/version")
             case .mismatch(_, let what)?, .notOneOf(_, let what)?:
                 report(.unsupportedCatalogVersion, "'version' must be an integer, the description's format; found "
                     + "\(what). This build reads format \(current): \(regenerate)", at: "/version")
@@ -273,6 +306,72 @@ extension CatalogDescriptionValidator {
             for (offset, entry) in entryPoints.enumerated() {
                 checkDeclared(entry.type, at: ["entryPoints", String(offset), "type"], in: declared, as: "declares the entry point")
             }
+        }
+
+        /// Rule 13: every place names a file inside the package.
+        private func checkPlaces(_ description: CatalogDescription) {
+            for (offset, factory) in description.factories.enumerated() {
+                checkPlace(factory.registeredAt, at: ["factories", String(offset), "registeredAt"])
+            }
+            for (offset, entry) in (description.entryPoints ?? []).enumerated() {
+                checkPlace(entry.declaredAt, at: ["entryPoints", String(offset), "declaredAt"])
+            }
+        }
+
+        private func checkPlace(_ text: String?, at path: [String]) {
+            guard let text, !isBroken(path) else { return }
+            guard let place = SourceLocations.Place(text) else {
+                report(.invalidSourcePlace, "\(subject(path)) is \(Self.quoted(text)), which is not a place "
+                    + "FILE:LINE[:COLUMN]; \(Self.placeRule): \(regenerate)", at: Self.pointer(path))
+                return
+            }
+            let problem: String?
+            if let outside = SourceLocations.outsideProblem(place.file) {
+                problem = outside
+            } else if let packageRoot, let kind = SourceLocations.notRegularFile(place.file, in: packageRoot) {
+                problem = "a place in \(kind), not in a Swift file"
+            } else {
+                problem = nil
+            }
+            guard let problem else { return }
+            report(.invalidSourcePlace, "\(subject(path)) is \(Self.quoted(text)), \(problem); \(Self.placeRule): "
+                + regenerate, at: Self.pointer(path))
+        }
+
+        /// What a place must be, for a message.
+        static let placeRule = "a place is a Swift file of the package, relative to its root (Sources/App/Catalog.swift:12:9)"
+
+        /// Rule 14: the folders the fingerprint reads are the package's, each once, and few.
+        private func checkSourceFolders(_ folders: [String]) {
+            let path = ["sources", "folders"]
+            guard !folders.isEmpty, !isBroken(path) else { return }
+            let limit = CatalogDescriptionValidator.maxSourceFolders
+            if folders.count > limit {
+                report(.invalidSourceFolder, "'sources.folders' lists \(folders.count) folders, over the limit of "
+                    + "\(limit) (one per module that registers factories); \(regenerate)", at: Self.pointer(path))
+                return
+            }
+            var firstOf: [String: Int] = [:]
+            for (offset, folder) in folders.enumerated() {
+                let folderPath = path + [String(offset)]
+                let problem = folder.isEmpty ? "an empty path" : SourceLocations.outsideProblem(folder)
+                if let problem {
+                    report(.invalidSourceFolder, "'sources.folders[\(offset)]' is \(Self.quoted(folder)), \(problem); "
+                        + "it lists the package's module folders, relative to its root (Sources/App): \(regenerate)",
+                        at: Self.pointer(folderPath))
+                } else if let first = firstOf[folder] {
+                    report(.invalidSourceFolder, "'sources.folders[\(offset)]' \(Self.quoted(folder)) is listed twice "
+                        + "(first at \(place(of: Self.pointer(path + [String(first)])))); each folder is read once: "
+                        + "\(regenerate)", at: Self.pointer(folderPath))
+                } else {
+                    firstOf[folder] = offset
+                }
+            }
+        }
+
+        /// Whether a value is a JSON number written as a whole number (`9223372036854775808`, `3e0`).
+        private static func isWholeNumber(_ value: JSONPlace) -> Bool {
+            value.kind == .number && JSONNumber.isWhole(value.text)
         }
 
         /// Rule 9; true when the name is valid (or already reported as broken).

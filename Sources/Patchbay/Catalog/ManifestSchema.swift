@@ -70,9 +70,9 @@ package enum ManifestSchemaBuilder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding a JSONValue cannot fail: it holds only JSON.
-        var data = (try? encoder.encode(schema(catalog: catalog))) ?? Data("{}".utf8)
-        data.append(contentsOf: Array("\n".utf8))
-        return data
+        let data = (try? encoder.encode(schema(catalog: catalog))) ?? Data("{}".utf8)
+        // Printed by `patchbay schema` into CI logs: a catalog's name holding `##[` is escaped as JSON escapes it.
+        return Data((String(decoding: data, as: UTF8.self) + "\n").inertInWorkflowLogs(json: true).utf8)
     }
 
     // MARK: - Bindings
@@ -195,17 +195,17 @@ package enum ManifestSchemaBuilder {
         if field.type == "object", let fields = field.fields {
             schema.merge(objectShape(fields, closed: closed)) { _, new in new }
         }
-        // A whole-value `${NAME}` or `${NAME:-default}` is converted to the
-        // number or boolean the field takes when the manifest is loaded, so
-        // the file may hold that string where the value goes.
         guard ["integer", "number", "boolean"].contains(field.type) else { return .object(schema) }
-        return object(["oneOf": .array([.object(schema), wholeReference])])
+        // `"port": "${SMTP_PORT:-587}"`: a string that is one whole reference is converted to the field's type,
+        // as `patchbay check` and the app convert it; the schema accepts what they accept.
+        return object(["oneOf": .array([.object(schema), object([
+            "type": .string("string"), "pattern": .string(wholeReferencePattern),
+            "description": .string("${NAME} or ${NAME:-default}, whose value is converted to \(field.type)."),
+        ])])])
     }
 
-    /// A string that is one `${...}` reference, as a typed field may hold.
-    private static let wholeReference = described(
-        "A ${NAME} or ${NAME:-default} reference, converted to the field's type when the manifest is loaded.",
-        ["type": .string("string"), "pattern": .string(#"^\$\{[A-Za-z_][A-Za-z0-9_]*(:-.*)?\}$"#)])
+    /// A string that is one whole `${NAME}` or `${NAME:-default}` reference (``Interpolation/wholeReference(_:)``).
+    static let wholeReferencePattern = #"^\$\{[A-Za-z_][A-Za-z0-9_]*(:-[^}$]*)?\}$"#
 
     // MARK: - Building JSON
 

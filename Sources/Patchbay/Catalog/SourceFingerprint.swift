@@ -44,7 +44,9 @@ extension CatalogDescription {
         /// and bytes, in path order; nil when a folder cannot be listed.
         static func fingerprint(of folders: [String], root: URL) -> String? {
             var paths: [String] = []
-            for folder in folders {
+            var walked: Set<String> = []
+            // Each folder once: a description lists each once (its validation refuses repeats), and a walk is costly.
+            for folder in folders where walked.insert(folder).inserted {
                 let url = root.appendingPathComponent(folder)
                 guard let found = FileManager.default.subpaths(atPath: url.path) else { return nil }
                 paths += found.filter { $0.hasSuffix(".swift") }.map { folder + "/" + $0 }

@@ -61,7 +61,7 @@ package enum SourceLocations {
     /// `#fileID` `Module/File.swift` under `Sources/` when that is one; nil
     /// when neither is.
     package static func file(_ path: String, in root: URL) -> String? {
-        guard !path.hasPrefix("/") else { return nil }
+        guard outsideProblem(path) == nil else { return nil }
         for candidate in [path, "Sources/" + path] where isFile(root.appendingPathComponent(candidate)) {
             return candidate
         }
@@ -112,6 +112,45 @@ package enum SourceLocations {
             if byte == UInt8(ascii: "\n") { current += 1 }
         }
         return 1
+    }
+
+    /// Why `path`, read relative to a package's root, may name a file outside
+    /// it (`an absolute path`, `a path that climbs out with '..'`); nil when it cannot.
+    package static func outsideProblem(_ path: String) -> String? {
+        let start = Array(path.unicodeScalars.prefix(3))
+        let drive = start.count == 3 && start[0].properties.isAlphabetic && start[1] == ":"
+            && (start[2] == "/" || start[2] == "\\")  // C:/ or C:\, absolute on Windows
+        if path.hasPrefix("/") || path.hasPrefix("\\") || drive {
+            return "an absolute path, outside the package"
+        }
+        if path.split(whereSeparator: { $0 == "/" || $0 == "\\" }).contains("..") {
+            return "a path that climbs out of the package with '..'"
+        }
+        return nil
+    }
+
+    /// What the file `path` names below `root` is when it is there and not a
+    /// regular file (`a folder`, a link outside the package, `a FIFO, a socket or a device`), as
+    /// ``file(_:in:)`` finds it; nil for a regular file, or for none.
+    package static func notRegularFile(_ path: String, in root: URL) -> String? {
+        for candidate in [path, "Sources/" + path] {
+            let url = root.appendingPathComponent(candidate)
+            guard let type = try? FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType
+            else { continue }
+            switch type {
+            case .typeRegular: return nil
+            case .typeDirectory: return "a folder"
+            case .typeSymbolicLink:
+                // A link to a Swift file of the package is one; a link elsewhere names a file outside it.
+                let target = url.resolvingSymlinksInPath()
+                let targetType = try? FileManager.default.attributesOfItem(atPath: target.path)[.type] as? FileAttributeType
+                let isFile = targetType == .typeRegular
+                return isFile && target.path.hasPrefix(root.resolvingSymlinksInPath().path + "/")
+                    ? nil : "a link that leads outside the package or to no regular file"
+            default: return "a FIFO, a socket or a device"
+            }
+        }
+        return nil
     }
 
     private static func isFile(_ url: URL) -> Bool {

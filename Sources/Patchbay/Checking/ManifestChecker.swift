@@ -283,7 +283,9 @@ public struct ManifestChecker: Sendable {
         }
         do {
             // Its places as diagnostics print them: files relative to the current folder.
-            return try CatalogDescription(jsonData: data, file: file.relativePath).displayingSources(describedIn: file)
+            let root = SourceLocations.packageRoot(above: file.deletingLastPathComponent())
+            return try CatalogDescription(jsonData: data, file: file.relativePath, packageRoot: root)
+                .displayingSources(describedIn: file)
         } catch {
             let count = error.diagnostics.count
             throw UnusablePath(

@@ -72,10 +72,11 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// `file:line:column: severity: message [code]`; `file: severity: message [code]`
-    /// when the problem has no place in a file (``line`` 0).
+    /// when the problem has no place in a file (``line`` 0). No such line can be
+    /// read as a CI workflow command, whatever file or name it quotes (see `inertInWorkflowLogs`).
     public var description: String {
         let place = line > 0 ? "\(file):\(line):\(column)" : file
-        return "\(place): \(severity.rawValue): \(message) [\(code.rawValue)]"
+        return "\(place): \(severity.rawValue): \(message) [\(code.rawValue)]".inertInWorkflowLogs()
     }
 
     /// Orders diagnostics errors first, then by file, position and the order

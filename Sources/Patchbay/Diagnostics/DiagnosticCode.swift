@@ -137,6 +137,12 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let unknownFieldType: Self = "unknown-field-type"
     /// A factory execution in a catalog description that this build does not know.
     public static let unknownExecution: Self = "unknown-execution"
+    /// A place (`registeredAt`, `declaredAt`) in a catalog description that is not a file of the package:
+    /// absolute, climbing out with `..`, not `FILE:LINE[:COLUMN]`, or a folder or other file that is not a regular one.
+    public static let invalidSourcePlace: Self = "invalid-source-place"
+    /// A folder of a catalog description's `sources` outside the package (absolute, or with `..`), empty,
+    /// listed twice, or one of more than 1,000.
+    public static let invalidSourceFolder: Self = "invalid-source-folder"
     /// A `parameterDecoding` strategy in a catalog description that this build does not know.
     public static let unknownParameterDecoding: Self = "unknown-parameter-decoding"
 }

@@ -146,6 +146,10 @@ struct ManifestParser {
                     at: topLevel.format, pointer: "/\(ManifestKey.format)")
                 manifest.format = format
             }
+        case .some(let value) where value.kind == .number && JSONNumber.isWhole(value.text):
+            // A whole number past Int (9223372036854775808) is a format this build does not read, as 2 is.
+            report(.unsupportedFormat, "format \(MessageText.name(value.text)) is not supported; this build understands "
+                + "format 1", at: topLevel.format, pointer: "/\(ManifestKey.format)")
         case .some:
             report(.wrongType, "'\(ManifestKey.format)' must be the integer 1; found "
                 + (topLevel.format?.kindDescription ?? ""), at: topLevel.format, pointer: "/\(ManifestKey.format)")

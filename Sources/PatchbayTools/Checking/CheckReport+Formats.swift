@@ -41,7 +41,9 @@ extension CheckReport {
     static let piece = 1_000
 
     /// ``text(maxDiagnostics:)``, handed to `write` a piece at a time.
-    func writeText(maxDiagnostics: Int?, piece: Int = CheckReport.piece, to write: (String) -> Void) {
+    func writeText(maxDiagnostics: Int?, piece: Int = CheckReport.piece, to output: (String) -> Void) {
+        // Read by CI runners too: no line of it may be a workflow command (whole lines in every piece).
+        func write(_ text: String) { output(text.inertInWorkflowLogs()) }
         let (shown, more) = printed(maxDiagnostics)
         writeLines(of: shown, piece: piece, to: write) { $0.description }
         write((more.map { [$0] } ?? []).map { $0 + "\n" }.joined() + summary + "\n")
@@ -78,7 +80,9 @@ extension CheckReport {
     /// ``json(maxDiagnostics:)``, handed to `write` a piece at a time: the
     /// document JSONEncoder makes, with the diagnostics encoded a piece at a
     /// time and set in it as it would set them.
-    func writeJSON(maxDiagnostics: Int?, piece: Int = CheckReport.piece, to write: (String) -> Void) {
+    func writeJSON(maxDiagnostics: Int?, piece: Int = CheckReport.piece, to output: (String) -> Void) {
+        // `##[` in a string is escaped as JSON escapes it, so the document decodes to the same values.
+        func write(_ text: String) { output(text.inertInWorkflowLogs(json: true)) }
         let (shown, _) = printed(maxDiagnostics)
         let (errors, warnings, notes) = ManifestError.counts(of: diagnostics)
         let summary = JSONSummary(

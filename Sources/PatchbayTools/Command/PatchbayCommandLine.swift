@@ -77,7 +77,12 @@ public struct PatchbayCommandLine: Sendable {
     /// 0 no errors, 1 problems found, 2 the command could not run as asked, or could
     /// not write its output (``Output/failure``).
     public func run(_ arguments: [String], output: Output) -> Int32 {
-        let status = execute(arguments, output)
+        // Standard error quotes arguments, paths and names in messages, and CI logs hold it: no line of it
+        // may be read as a workflow command. Each printer makes its standard output so itself
+        // (`--format github` by GitHub's own escaping), as `inertInWorkflowLogs` says.
+        let guarded = Output(
+            standard: output.standard, error: { output.error($0.inertInWorkflowLogs()) }, failure: output.failure)
+        let status = execute(arguments, guarded)
         guard let failure = output.failure() else { return status }
         // On standard error, unless that is the stream that failed (then nothing more is written to it).
         output.error("Error: could not write to \(failure); the output is incomplete\n")

@@ -6,7 +6,8 @@ import Patchbay
 // manifests, which may be a pull request's own: text escapes control
 // characters, and Markdown puts every such value in an HTML code element
 // with its special characters escaped, so no manifest can write into the
-// comment's layout (a `|` ending a table cell, a link, a heading).
+// comment's layout (a `|` ending a table cell, a link, a heading). No format
+// prints a line a CI runner reads as a workflow command (`inertInWorkflowLogs`).
 
 extension WiringDiff {
     /// For a terminal: the two sides, then each difference with what each side serves.
@@ -30,11 +31,16 @@ extension WiringDiff {
             lines += Self.lines(of: change.after).map { "  + " + $0 }
         }
         lines.append(summary)
-        return lines.map(\.escapingControlCharacters).joined(separator: "\n") + "\n"
+        return (lines.map(\.escapingControlCharacters).joined(separator: "\n") + "\n").inertInWorkflowLogs()
     }
 
     /// For a pull-request comment: a heading, then a table of the differences.
     public func markdown() -> String {
+        markdownText().inertInWorkflowLogs()
+    }
+
+    /// ``markdown()`` before the escaping that keeps CI runners from reading a command in it.
+    private func markdownText() -> String {
         var text = "### Wiring: " + Self.code(from.label) + " → " + Self.code(to.label) + "\n\n"
         text += "Compared " + Self.code(from.file) + " with " + Self.code(to.file)
             + " after `extends`; parameters as written. " + summary.capitalizedFirst + ".\n"
@@ -91,9 +97,8 @@ extension WiringDiff {
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = (try? encoder.encode(document)) ?? Data("{}".utf8)  // strings and JSON values always encode
-        data.append(contentsOf: Array("\n".utf8))
-        return data
+        let data = (try? encoder.encode(document)) ?? Data("{}".utf8)  // strings and JSON values always encode
+        return Data((String(decoding: data, as: UTF8.self) + "\n").inertInWorkflowLogs(json: true).utf8)
     }
 
     /// One line per binding that serves an entry: `fixed-clock (transient, from secondary) {...}`;

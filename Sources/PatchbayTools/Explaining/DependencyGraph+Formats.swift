@@ -40,7 +40,7 @@ extension DependencyGraph {
             lines.append("  classDef entry stroke-width: 3px")
             lines.append("  class " + roots.joined(separator: ",") + " entry")
         }
-        return lines.map(\.escapingControlCharacters).joined(separator: "\n") + "\n"
+        return (lines.map(\.escapingControlCharacters).joined(separator: "\n") + "\n").inertInWorkflowLogs()
     }
 
     /// The graph in Graphviz DOT (`dot -Tsvg`): each injector a cluster, each
@@ -79,7 +79,7 @@ extension DependencyGraph {
         // Entry points, the types the app resolves itself: the graph's roots.
         for root in roots { lines.append("  \(root) [penwidth=3];") }
         lines.append("}")
-        return lines.map(\.escapingControlCharacters).joined(separator: "\n") + "\n"
+        return (lines.map(\.escapingControlCharacters).joined(separator: "\n") + "\n").inertInWorkflowLogs()
     }
 
     // MARK: - Labels

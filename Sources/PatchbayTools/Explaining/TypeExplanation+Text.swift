@@ -31,7 +31,8 @@ extension TypeExplanation {
         }
         let place = file + (environment.map { " (environment \($0))" } ?? "")
         if let collection, requestedCollection || (resolution == nil && !collection.elements.isEmpty) {
-            return collectionLines(collection, place: place).map(\.escapingControlCharacters).joined(separator: "\n") + "\n"
+            return (collectionLines(collection, place: place).map(\.escapingControlCharacters).joined(separator: "\n") + "\n")
+                .inertInWorkflowLogs()
         }
         switch outcome {
         case .bound(let resolution):
@@ -102,7 +103,7 @@ extension TypeExplanation {
             }
         }
         // Names come from the manifest: a line break or terminal escape in one prints escaped, forging no line.
-        return lines.map(\.escapingControlCharacters).joined(separator: "\n") + "\n"
+        return (lines.map(\.escapingControlCharacters).joined(separator: "\n") + "\n").inertInWorkflowLogs()
     }
 
     /// A collection: its elements in order, or why it is empty.

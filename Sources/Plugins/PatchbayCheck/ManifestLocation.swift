@@ -145,9 +145,18 @@ struct ManifestLocation {
     /// `text` with every control character written as an escape (`\u{1B}`), for the build log:
     /// the folders come from the configuration file, and a line break in one would forge a
     /// line of the log, so each quoted path is escaped as `patchbay check` escapes what it quotes.
+    /// Nor can it make a line that a CI runner reads as a workflow command: `##[` is written
+    /// `#\u{23}[`, and a leading `::` (after white space) `\u{3A}:`. This is a copy of the rule of
+    /// `inertInWorkflowLogs` in the Patchbay module, which a plugin, a target of its own that
+    /// depends on no library, cannot import; PluginTests hold both to the same cases.
     static func printable(_ text: String) -> String {
-        text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
+        var escaped = text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
             ? "\\u{" + String($0.value, radix: 16, uppercase: true) + "}" : String($0) }.joined()
+            .replacingOccurrences(of: "##[", with: "#\\u{23}[")
+        if let start = escaped.firstIndex(where: { !$0.isWhitespace }), escaped[start...].hasPrefix("::") {
+            escaped.replaceSubrange(start...start, with: "\\u{3A}")
+        }
+        return escaped
     }
 }
 

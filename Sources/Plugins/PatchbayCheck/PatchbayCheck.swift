@@ -25,8 +25,8 @@ struct PatchbayCheck: BuildToolPlugin {
         // Swift target can take; a C target can use `swift package check-manifests`.
         guard target is SwiftSourceModuleTarget, let directory = target.sourceDirectory else {
             Diagnostics.warning("""
-                PatchbayCheck checks the manifests of Swift targets only, and '\(target.name)' is not one; \
-                run `swift package check-manifests --target \(target.name)` instead
+                PatchbayCheck checks the manifests of Swift targets only, and '\(ManifestLocation.printable(target.name))' \
+                is not one; run `swift package check-manifests --target \(ManifestLocation.printable(target.name))` instead
                 """)
             return []
         }
@@ -35,7 +35,7 @@ struct PatchbayCheck: BuildToolPlugin {
             // The target asked for the check: a build that checks nothing
             // would pass every mistake, so it fails, saying where it looked.
             throw ManifestLocation.ConfigurationError(description: """
-                PatchbayCheck found no manifests for target '\(target.name)'. It looked in:
+                PatchbayCheck found no manifests for target '\(ManifestLocation.printable(target.name))'. It looked in:
                 \(search.lookedList)
                 Put the manifests (*.json) in one of these folders, or list the folders that hold them, \
                 one per line, in \(context.package.directoryURL.appendingPathComponent(ManifestLocation.configurationFileName).path)
@@ -73,7 +73,9 @@ extension ManifestLocation {
         let stamp = workDirectory.appendingPathComponent("PatchbayCheck-manifests-checked.swift")
         let folders = locations.map(\.folder.path)
         return .buildCommand(
-            displayName: "Checking Patchbay manifests of \(label) in \(folders.joined(separator: ", "))",
+            // The build log prints it: each name escaped as every message of the plugin is.
+            displayName: "Checking Patchbay manifests of \(printable(label)) in "
+                + folders.map(printable).joined(separator: ", "),
             executable: URL(fileURLWithPath: "/bin/sh"),
             // `sh -c SCRIPT NAME ARG...`: the paths reach the script as $1,
             // $2, $3 and the folders after them, never spliced into its text,

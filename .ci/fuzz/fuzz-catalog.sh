@@ -6,11 +6,13 @@
 #   .ci/fuzz/fuzz-catalog.sh 0 CRASH_FILE    # replay one input (a crash found earlier)
 #
 # The twin of fuzz-manifest.sh, for the other file `patchbay check` reads
-# from a pull request. Not part of .ci/run (too slow). Works from a clean
-# clone: everything it makes is under .build-fuzz-catalog/ (apart from
-# fuzz-manifest.sh's folder, so both can run at once). Patchbay and
-# PatchbayTools are compiled straight from Sources/ with swiftc (SwiftPM has
-# no libFuzzer mode), Patchbay with -enable-testing so the entry can reach the validator.
+# from a pull request. .ci/run runs it for 30 seconds (its fuzzer smoke
+# step); a run this long is by hand (fuzz-common.sh says how). Works from a
+# clean clone: everything it makes is under .build-fuzz-catalog/ (apart from
+# fuzz-manifest.sh's folder, so both can run at once). PatchbayTools and the
+# targets it depends on (whatever Package.swift says) are compiled straight
+# from Sources/ (SwiftPM has no libFuzzer mode), with -enable-testing so the
+# entry can reach the validator.
 #
 # Seeds: the example's catalog.json and every catalog.json of the bad-catalog
 # corpus. New inputs the fuzzer finds go to .build-fuzz-catalog/corpus;

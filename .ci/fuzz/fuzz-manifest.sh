@@ -5,9 +5,11 @@
 #   .ci/fuzz/fuzz-manifest.sh 60              # 60 seconds
 #   .ci/fuzz/fuzz-manifest.sh 0 CRASH_FILE    # replay one input (a crash found earlier)
 #
-# Not part of .ci/run (too slow). Works from a clean clone: everything it
-# makes is under .build-fuzz/. Patchbay and NotesKit are compiled straight
-# from Sources/ with swiftc (SwiftPM has no libFuzzer mode), Patchbay with
+# .ci/run runs it for 30 seconds (its fuzzer smoke step); a run this long is
+# by hand (fuzz-common.sh says how). Works from a clean clone: everything it
+# makes is under .build-fuzz/. NotesKit and the targets it depends on
+# (Patchbay, CPatchbayAtomics: whatever Package.swift says) are compiled
+# straight from Sources/ (SwiftPM has no libFuzzer mode), with
 # -enable-testing so the entry can reach the reader and the parser.
 #
 # Seeds: the example manifests and the bad-manifest corpus of the tests. New

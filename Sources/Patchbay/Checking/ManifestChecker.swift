@@ -87,8 +87,6 @@ public struct ManifestChecker: Sendable {
     /// - Throws: ``UnusablePath`` when a path does not exist or cannot be read,
     ///   or a discovered `catalog.json` is not a catalog description.
     public func check(_ paths: [URL]) throws(UnusablePath) -> CheckReport {
-        var loader = self.loader
-        loader.allowsUnsetVariables = !requiresEnvironment
         var run = CheckRun(checker: self)
         var manifestCount = 0
         // Each file is checked and counted once however it is named (`a.json`, `./a.json`, a folder twice).
@@ -97,64 +95,88 @@ public struct ManifestChecker: Sendable {
             let files = try manifestFiles(at: path).filter { seen.insert(PhysicalPath.of($0.standardizedFileURL.path)).inserted }
             guard !files.isEmpty else { continue }
             manifestCount += files.count
-            // A manifest in a checked folder that is a link to a file outside it is
-            // refused unread, by the rule `extends` follows: CI logs are often public.
-            let folder = Self.isFolder(path) ? PhysicalPath.of(path.standardizedFileURL.path) : nil
-            // Each file is read on its own first, its `extends` not followed: that is enough to know
-            // which files are parents, and a folder of 10,000 files each extending the next must not
-            // load every chain of 32 (the limit) once per file.
-            var loaded = files.map { file -> (file: URL, result: (Manifest?, [Diagnostic])) in
-                if let folder, PhysicalPath.relative(PhysicalPath.of(file.standardizedFileURL.path), below: folder) == nil {
-                    return (file, (nil, [Diagnostic(
-                        code: .unreadable, message: "not read: it is a link to a place outside the folder checked "
-                            + "(\(folder)); keep manifests inside the folder, as 'extends' requires",
-                        file: ManifestLoader.displayPath(for: file))]))
-                }
-                return (file, loader.loadCollecting(contentsOf: file, followingExtends: false))
-            }
-            // A file that another checked manifest extends is a partial manifest
-            // (a shared base): its bindings are validated through each child, at
-            // their places in the parent file, not on their own, and its own
-            // `extends` is followed by each child's chain, as an app follows it.
-            let links = loaded.map { file, result in
-                ExtendsLinks.Link(file: PhysicalPath.of(file.standardizedFileURL.path), parent: result.0?.extends.map {
-                    PhysicalPath.of(URL(fileURLWithPath: $0, relativeTo: file.deletingLastPathComponent()).standardizedFileURL.path)
-                })
-            }
-            let parents = Set(links.compactMap(\.parent))
-            // A cycle of parents has no child outside it to follow it: one file of each is followed too.
-            let cycleEntries = ExtendsLinks.cycleEntries(of: links)
-            var named: [Bool]?
-            for index in loaded.indices {
-                let file = loaded[index].file
-                let (alone, loadDiagnostics) = loaded[index].result
-                var manifest = alone
-                // Each manifest, with the text it was read from, is let go once validated.
-                loaded[index].result = (nil, [])
-                let isParent = parents.contains(links[index].file)
-                run.add(loadDiagnostics)
-                if !isParent || cycleEntries.contains(links[index].file), let alone, alone.extends != nil {
-                    // A manifest an app loads: its chain followed, every parent's problems with it.
-                    let (merged, chainDiagnostics) = loader.resolvingExtends(of: alone, at: file)
-                    manifest = merged
-                    run.add(chainDiagnostics)
-                }
-                guard let manifest, !isParent else { continue }
-                run.noteUnsetVariables(in: manifest)
-                let validator = try run.validator(forFolder: file.deletingLastPathComponent())
-                let result = validator.run(manifest)
-                let stale = run.isJudgedByStaleCatalog(file.deletingLastPathComponent())
-                run.add(stale ? run.softened(result.diagnostics, of: manifest) : result.diagnostics)
-                // A stale description's factories may be gone or renamed: none is called unused by it.
-                if validator.catalog != nil, !stale {
-                    named = named.map { zip($0, result.namedFactories).map { $0 || $1 } } ?? result.namedFactories
-                }
-            }
-            if Self.isFolder(path), let named, let catalog = try run.validator(forFolder: path).catalog {
+            let isFolder = Self.isFolder(path)
+            var unused: Manifest?
+            let named = try checkFiles(files, inFolder: isFolder ? path : nil, run: &run, keeping: nil, into: &unused)
+            if isFolder, let named, let catalog = try run.validator(forFolder: path).catalog {
                 run.diagnostics += UnusedFactories.warnings(named: named, in: catalog, folder: path, manifests: files.count)
             }
         }
         return run.report(manifestCount: manifestCount)
+    }
+
+    /// The loader that reads the manifests a check checks: unset variables allowed unless required.
+    var checkingLoader: ManifestLoader {
+        var loader = self.loader
+        loader.allowsUnsetVariables = !requiresEnvironment
+        return loader
+    }
+
+    /// Reads and validates `files`, the manifests of `folder` (nil for files named alone), into `run`:
+    /// the one way a check, and `patchbay diff`, read manifests.
+    /// - Parameters:
+    ///   - kept: A file whose manifest, as validated (its `extends` merged), is wanted; nil for none.
+    ///   - manifest: Set to that manifest, when it was read and validated.
+    /// - Returns: Which of the catalog's factories the files name, when they were judged by a catalog.
+    func checkFiles(
+        _ files: [URL], inFolder path: URL?, run: inout CheckRun, keeping kept: URL?, into keptManifest: inout Manifest?
+    ) throws(UnusablePath) -> [Bool]? {
+        let loader = checkingLoader
+        // A manifest in a checked folder that is a link to a file outside it is
+        // refused unread, by the rule `extends` follows: CI logs are often public.
+        let folder = path.map { PhysicalPath.of($0.standardizedFileURL.path) }
+        // Each file is read on its own first, its `extends` not followed: that is enough to know
+        // which files are parents, and a folder of 10,000 files each extending the next must not
+        // load every chain of 32 (the limit) once per file.
+        var loaded = files.map { file -> (file: URL, result: (Manifest?, [Diagnostic])) in
+            if let folder, PhysicalPath.relative(PhysicalPath.of(file.standardizedFileURL.path), below: folder) == nil {
+                return (file, (nil, [Diagnostic(
+                    code: .unreadable, message: "not read: it is a link to a place outside the folder checked "
+                        + "(\(folder)); keep manifests inside the folder, as 'extends' requires",
+                    file: ManifestLoader.displayPath(for: file))]))
+            }
+            return (file, loader.loadCollecting(contentsOf: file, followingExtends: false))
+        }
+        // A file that another checked manifest extends is a partial manifest
+        // (a shared base): its bindings are validated through each child, at
+        // their places in the parent file, not on their own, and its own
+        // `extends` is followed by each child's chain, as an app follows it.
+        let links = loaded.map { file, result in
+            ExtendsLinks.Link(file: PhysicalPath.of(file.standardizedFileURL.path), parent: result.0?.extends.map {
+                PhysicalPath.of(URL(fileURLWithPath: $0, relativeTo: file.deletingLastPathComponent()).standardizedFileURL.path)
+            })
+        }
+        let parents = Set(links.compactMap(\.parent))
+        // A cycle of parents has no child outside it to follow it: one file of each is followed too.
+        let cycleEntries = ExtendsLinks.cycleEntries(of: links)
+        var named: [Bool]?
+        for index in loaded.indices {
+            let file = loaded[index].file
+            let (alone, loadDiagnostics) = loaded[index].result
+            var manifest = alone
+            // Each manifest, with the text it was read from, is let go once validated.
+            loaded[index].result = (nil, [])
+            let isParent = parents.contains(links[index].file)
+            run.add(loadDiagnostics)
+            if !isParent || cycleEntries.contains(links[index].file), let alone, alone.extends != nil {
+                // A manifest an app loads: its chain followed, every parent's problems with it.
+                let (merged, chainDiagnostics) = loader.resolvingExtends(of: alone, at: file)
+                manifest = merged
+                run.add(chainDiagnostics)
+            }
+            guard let manifest, !isParent else { continue }
+            run.noteUnsetVariables(in: manifest)
+            let validator = try run.validator(forFolder: file.deletingLastPathComponent())
+            let result = validator.run(manifest)
+            let stale = run.isJudgedByStaleCatalog(file.deletingLastPathComponent())
+            run.add(stale ? run.softened(result.diagnostics, of: manifest) : result.diagnostics)
+            if file == kept { keptManifest = manifest }
+            // A stale description's factories may be gone or renamed: none is called unused by it.
+            if validator.catalog != nil, !stale {
+                named = named.map { zip($0, result.namedFactories).map { $0 || $1 } } ?? result.namedFactories
+            }
+        }
+        return named
     }
 
     /// The manifests at a path: the file itself, or the manifests in a folder, sorted.

@@ -64,13 +64,21 @@ public struct ManifestDirectory: Sendable {
     public func url(forEnvironment name: String) throws(ManifestError) -> URL {
         let file = url.appendingPathComponent(name + ".json")
         // `catalog` and `manifest.schema` name files of the folder that are not manifests: no environment.
-        guard !name.contains("/"), Self.isManifestFileName(name + ".json"), FileManager.default.fileExists(atPath: file.path) else {
+        // An empty name would pick a file named `.json`: no environment is named so.
+        guard !name.isEmpty, !name.contains("/"), Self.isManifestFileName(name + ".json"),
+              FileManager.default.fileExists(atPath: file.path)
+        else {
             let found = environments()
             let suggestion = EditDistance.suggestions(for: name, among: found).first
             let folder = ManifestLoader.displayPath(for: url)
             let message: String
             if let missing = missingFolderMessage() {
                 message = "no manifest for environment '\(MessageText.name(name))' in \(folder): " + missing
+            } else if name.isEmpty {
+                let named = found.filter { !$0.isEmpty }
+                message = "the environment name is empty, which names no manifest of \(folder); "
+                    + (named.isEmpty ? "the folder has no manifests" : "environments found: " + named.joined(separator: ", "))
+                    + ". Name one of them"
             } else if !Self.isManifestFileName(name + ".json"), !name.contains("/") {
                 message = "'\(MessageText.name(name))' is not an environment: \(name).json is "
                     + (name == "catalog" ? "the catalog description" : "a JSON Schema") + ", not a manifest; "

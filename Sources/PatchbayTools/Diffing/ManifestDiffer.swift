@@ -9,8 +9,11 @@ import Patchbay
 ///     let diff = try differ.diff(folder: URL(fileURLWithPath: "Manifests"), from: "staging", to: "production")
 ///     print(diff.markdown())
 ///
-/// Each manifest is checked first, as `patchbay check` checks it: one that
-/// does not pass cannot be compared, and ``Failure`` carries its diagnostics.
+/// Each manifest is checked first, and read, by the code `patchbay check`
+/// runs on each file of a folder: a file the check would not read (a link
+/// leading outside its folder, one that is not a regular file, one over the
+/// size limit) is not read here either; one that does not pass cannot be
+/// compared, and ``Failure`` carries its diagnostics.
 /// Manifests are read without the process environment: `${NAME:-default}`
 /// is compared as written, and a `${NAME}` with no default is no error, so
 /// the comparison is the same on a laptop and on a CI runner.

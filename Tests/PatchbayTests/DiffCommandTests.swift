@@ -349,6 +349,18 @@ import Testing
         #expect(diff.stderr.contains(refusal + "\n"), "\(diff.stderr)")
     }
 
+    @Test func aLinkToNoFileIsReportedAsCheckReportsIt() throws {
+        let root = try ManifestFolder([:])
+        _ = try Self.exampleBeside(root.url) {
+            try FileManager.default.createSymbolicLink(atPath: $0.path, withDestinationPath: "nowhere.json")
+        }
+        let refusal = try checksLine(aboutProductionIn: root.url)
+        #expect(refusal.contains("symbolic link that leads to no file"))
+        let diff = try patchbay(["diff", "Manifests", "--from", "staging", "--to", "production"], in: root.url)
+        #expect(diff.status == 2)
+        #expect(diff.stderr.contains(refusal + "\n"), "\(diff.stderr)")
+    }
+
     @Test(arguments: ["text", "markdown", "json"])
     func theDifferencesListedAreBoundedInEveryFormat(format: String) throws {
         let folder = try Self.fanOut(types: 30, injectors: 8)

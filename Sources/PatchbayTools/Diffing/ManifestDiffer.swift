@@ -105,6 +105,13 @@ public struct ManifestDiffer: Sendable {
         let catalog: CatalogIndex?
     }
 
+    /// Whether `file`, the file of the environment `name`, is a symbolic link (one that leads nowhere, when
+    /// the folder has no manifest by that name).
+    private static func isLink(_ file: URL, named name: String) -> Bool {
+        !name.isEmpty && !name.contains("/") && ManifestDirectory.isManifestFileName(file.lastPathComponent)
+            && (try? FileManager.default.attributesOfItem(atPath: file.path))?[.type] as? FileAttributeType == .typeSymbolicLink
+    }
+
     /// An environment's manifest, read and checked as `patchbay check` reads and
     /// checks each file of the folder: through the same code, so a file the check
     /// refuses (a link leading outside the folder, one that is not a regular file,
@@ -114,6 +121,9 @@ public struct ManifestDiffer: Sendable {
         let file: URL
         do {
             file = try ManifestDirectory(url: folder, loader: loader).url(forEnvironment: environment)
+        } catch where Self.isLink(folder.appendingPathComponent(environment + ".json"), named: environment) {
+            // A link that leads to no file is there: the check says what it is, as for any file of the folder.
+            file = folder.appendingPathComponent(environment + ".json")
         } catch {
             throw Failure("no manifest for environment '\(environment)' in \(folder.relativePath)",
                 diagnostics: error.diagnostics)

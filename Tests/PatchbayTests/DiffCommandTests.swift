@@ -49,13 +49,17 @@ import Testing
         #expect(store.kind == "changed")
         #expect(store.before?.bindings.first?.parameters == .object(["path": .string("${NOTES_DIR:-/tmp/patchbay-notes}/staging.json")]))
         #expect(store.after?.bindings.first?.parameters == .object(["path": .string("${NOTES_DIR:-/tmp/patchbay-notes}/production.json")]))
-        // The mailer's host, in primary and in secondary, which falls back to primary.
-        #expect(diff.changes.filter { $0.displayType == "Mailer" }.map(\.injector) == ["primary", "secondary"])
+        // The mailer's host, in primary: one difference, requested from primary and from
+        // secondary, which falls back to primary.
+        #expect(diff.changes.filter { $0.displayType == "Mailer" }.map(\.injectors) == [["primary", "secondary"]])
         // What both wire alike is not listed.
         #expect(!diff.changes.contains { $0.displayType == "Clock" || $0.displayType == "NoteService" })
-        // Each side on its own: the full wiring, every type from every injector.
-        #expect(diff.to.entries.count == 12)
+        // Each side on its own: each injector's own bindings; the rest falls back.
         #expect(diff.to.injectors == ["primary", "secondary"])
+        #expect(diff.to.entries.allSatisfy { $0.servedFrom == $0.injector })
+        let mailer = try #require(diff.to.entry(for: "NotesKit.Mailer", from: "secondary"))
+        #expect(mailer.injector == "secondary" && mailer.servedFrom == "primary" && mailer.bindings.first?.factory == "smtp-mailer")
+        #expect(diff.to.entry(for: "NotesKit.Mailer", from: "fixtures") == nil)
     }
 
     @Test func anEnvironmentComparedWithItselfIsEqual() throws {
@@ -75,9 +79,9 @@ import Testing
         let differ = ManifestDiffer()  // catalog.json beside each side
         let diff = try differ.diff(from: old.url, to: new.url, environment: "production")
         #expect(diff.from.label.hasSuffix("production.json") && diff.from.label != diff.to.label)
-        // The lifetime changed in primary, and so for secondary, which falls back to it.
-        #expect(diff.changes.map { "\($0.displayType) \($0.injector) \($0.kind)" }
-            == ["IDGenerator primary changed", "IDGenerator secondary changed"])
+        // The lifetime changed in primary, and so for secondary, which falls back to it: one difference.
+        #expect(diff.changes.map { "\($0.displayType) \($0.injectors) \($0.kind)" }
+            == [#"IDGenerator ["primary", "secondary"] changed"#])
         #expect(diff.changes[0].before?.bindings.first?.lifetime == "transient")
         #expect(diff.changes[0].after?.bindings.first?.lifetime == "singleton")
         #expect(try differ.diff(from: old.url, to: old.url, environment: "production").isEqual)
@@ -138,14 +142,14 @@ import Testing
         let diff = try differ.diff(from: old.url, to: new.url, environment: "production")
         let change = try #require(diff.changes.first)
         // From primary, and from secondary, which has no elements of its own and falls back to primary's.
-        #expect(diff.changes.map(\.injector) == ["primary", "secondary"])
-        #expect(diff.changes[1].after?.servedFrom == "primary")
+        #expect(diff.changes.map(\.injectors) == [["primary", "secondary"]])
+        #expect(diff.changes[0].after?.servedFrom == "primary")
         #expect(change.displayType == "[Plugin]" && change.injector == "primary")
         #expect(change.after?.isCollection == true)
         #expect(change.before?.bindings.map(\.factory) == ["audit-plugin", "metrics-plugin", "console-plugin"])
         #expect(change.after?.bindings[1].parameters == .object(["rate": .string("${RATE:-7}")]))
         #expect(diff.text().contains("""
-            [Plugin] from primary
+            [Plugin] from primary, secondary
               - audit-plugin (singleton, from primary)
               - metrics-plugin (transient, from primary) {"rate":5}
               - console-plugin (transient, from primary)
@@ -165,12 +169,12 @@ import Testing
             Logger from secondary
               - console-logger (transient, from secondary) {"prefix":"[staging]"}
               + console-logger (transient, from secondary) {"prefix":"[fallback]"}
-            Mailer from primary
+            Mailer from primary, secondary
               - smtp-mailer (transient, from primary) {"host":"smtp.staging.example.com","port":587}
               + smtp-mailer (transient, from primary) {"host":"${SMTP_HOST:-smtp.example.com}","port":587}
 
             """), "\(result.standard)")
-        #expect(result.standard.hasSuffix("4 differences (4 changed)\n"))
+        #expect(result.standard.hasSuffix("3 differences (3 changed)\n"))
         #expect(result.error.isEmpty)
     }
 
@@ -186,7 +190,8 @@ import Testing
                 + "<code>console-logger (transient, from secondary) {&quot;prefix&quot;:&quot;&#91;staging&#93;&quot;}</code> | "
                 + "<code>console-logger (transient, from secondary) {&quot;prefix&quot;:&quot;&#91;fallback&#93;&quot;}</code> |"))
         // One row per difference, after the header and its rule.
-        #expect(lines.filter { $0.hasPrefix("| <code>") }.count == 4)
+        #expect(lines.filter { $0.hasPrefix("| <code>") }.count == 3)
+        #expect(lines.contains { $0.hasPrefix("| <code>Mailer</code> | <code>primary, secondary</code> | ") })
     }
 
     @Test func markdownEscapesWhatAManifestWrites() {
@@ -201,7 +206,10 @@ import Testing
         #expect(object["equal"] as? Bool == false)
         #expect((object["from"] as? [String: Any])?["label"] as? String == "staging")
         let differences = try #require(object["differences"] as? [[String: Any]])
-        #expect(differences.count == 4)
+        #expect(differences.count == 3)
+        #expect(object["omitted"] as? Int == 0)
+        let mailer = try #require(differences.first { $0["displayType"] as? String == "Mailer" })
+        #expect(mailer["injector"] as? String == "primary" && mailer["injectors"] as? [String] == ["primary", "secondary"])
         let logger = try #require(differences.first { $0["displayType"] as? String == "Logger" })
         #expect(logger["type"] as? String == "NotesKit.Logger")
         #expect(logger["change"] as? String == "changed")
@@ -248,5 +256,207 @@ import Testing
         #expect(badFormat.error.contains("invalid value 'html' for '--format'"))
         let help = run(["diff", "--help"])
         #expect(help.status == 0 && help.standard.contains("EXIT STATUS: 0 the wirings are the same; 1 they differ; 2"))
+    }
+
+    // MARK: - The built command: what it reads, how much it prints (#52)
+
+    /// Runs the built `patchbay` in `folder`.
+    func patchbay(_ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        try runProduct("patchbay", arguments, in: folder)
+    }
+
+    /// `types` types, each bound in primary alone, and primary, secondary and `injectors` custom ones:
+    /// staging binds each to `old-<n>`, production to `new-<n>`, mirror as staging does. What
+    /// `Benchmarks/Scripts/diff-amplification.py` writes at 1,000 × 1,000 for the benchmark.
+    static func fanOut(types: Int, injectors: Int, extra: [String: String] = [:]) throws -> ManifestFolder {
+        func manifest(_ environment: String, _ factory: String) -> String {
+            let names = ["primary", "secondary"] + (0..<injectors).map { "c-" + Self.padded($0) }
+            let bindings = (0..<types).map {
+                #"    { "protocol": "T\#(Self.padded($0))", "factory": "\#(factory)-\#(Self.padded($0))", "parameters": { "value": \#($0) } }"#
+            } + (extra[environment].map { [$0] } ?? [])
+            return #"{ "format": 1, "environment": "\#(environment)", "injectors": ["#
+                + names.map { "\"\($0)\"" }.joined(separator: ", ") + "],\n  \"bindings\": [\n"
+                + bindings.joined(separator: ",\n") + "\n  ]\n}\n"
+        }
+        return try ManifestFolder([
+            "staging.json": manifest("staging", "old"), "production.json": manifest("production", "new"),
+            "mirror.json": manifest("mirror", "old"),
+        ])
+    }
+
+    static func padded(_ number: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// The example's manifests in `root/Manifests`, but production.json, which is `production`.
+    static func exampleBeside(_ root: URL, production: (URL) throws -> Void) throws -> URL {
+        let manifests = root.appendingPathComponent("Manifests")
+        try FileManager.default.createDirectory(at: manifests, withIntermediateDirectories: true)
+        for file in try FileManager.default.contentsOfDirectory(atPath: exampleManifests.path)
+        where file.hasSuffix(".json") && file != "production.json" {
+            try FileManager.default.copyItem(
+                at: exampleManifests.appendingPathComponent(file), to: manifests.appendingPathComponent(file))
+        }
+        try production(manifests.appendingPathComponent("production.json"))
+        return manifests
+    }
+
+    /// The line `patchbay check Manifests` prints about production.json, run in `root`.
+    func checksLine(aboutProductionIn root: URL) throws -> String {
+        let check = try patchbay(["check", "Manifests"], in: root)
+        #expect(check.status == 1)
+        return try #require((check.stdout + check.stderr).split(separator: "\n").map(String.init).first {
+            $0.contains("production.json") && $0.contains("error")
+        }, "\(check)")
+    }
+
+    @Test func aManifestLinkedOutsideTheFolderIsNotReadAsCheckDoesNotReadIt() throws {
+        let root = try ManifestFolder([
+            "secret/creds.json": #"{ "format": 1, "bindings": [ { "protocol": "Clock", "factory": "hunter2-db-password" } ] }"#,
+        ])
+        _ = try Self.exampleBeside(root.url) {
+            try FileManager.default.createSymbolicLink(atPath: $0.path, withDestinationPath: "../secret/creds.json")
+        }
+        let refusal = try checksLine(aboutProductionIn: root.url)
+        #expect(refusal.contains("not read: it is a link to a place outside the folder"))
+        let diff = try patchbay(["diff", "Manifests", "--from", "staging", "--to", "production"], in: root.url)
+        #expect(diff.status == 2)
+        // Check's own words, and nothing of the file outside.
+        #expect(diff.stderr.contains(refusal + "\n"), "\(diff.stderr)")
+        #expect(!(diff.stdout + diff.stderr).contains("hunter2"))
+        // The other way round too, and one environment in two folders.
+        let reversed = try patchbay(["diff", "Manifests", "--from", "production", "--to", "staging"], in: root.url)
+        #expect(reversed.status == 2 && reversed.stderr.contains(refusal) && !reversed.stderr.contains("hunter2"))
+        let twoFolders = try patchbay(["diff", exampleManifests.path, "Manifests", "--environment", "production"], in: root.url)
+        #expect(twoFolders.status == 2 && twoFolders.stderr.contains(refusal) && !twoFolders.stderr.contains("hunter2"))
+    }
+
+    @Test func aManifestThatIsNoRegularFileIsRefusedAsCheckRefusesIt() throws {
+        let root = try ManifestFolder([:])
+        _ = try Self.exampleBeside(root.url) { fifo in
+            let make = Process()
+            make.executableURL = URL(fileURLWithPath: "/usr/bin/mkfifo")
+            make.arguments = [fifo.path]
+            try make.run()
+            make.waitUntilExit()
+            #expect(make.terminationStatus == 0)
+        }
+        let refusal = try checksLine(aboutProductionIn: root.url)
+        #expect(refusal.contains("not a regular file"))
+        let diff = try patchbay(["diff", "Manifests", "--from", "staging", "--to", "production"], in: root.url)
+        #expect(diff.status == 2)
+        #expect(diff.stderr.contains(refusal + "\n"), "\(diff.stderr)")
+    }
+
+    @Test func aLinkToNoFileIsReportedAsCheckReportsIt() throws {
+        let root = try ManifestFolder([:])
+        _ = try Self.exampleBeside(root.url) {
+            try FileManager.default.createSymbolicLink(atPath: $0.path, withDestinationPath: "nowhere.json")
+        }
+        let refusal = try checksLine(aboutProductionIn: root.url)
+        #expect(refusal.contains("symbolic link that leads to no file"))
+        let diff = try patchbay(["diff", "Manifests", "--from", "staging", "--to", "production"], in: root.url)
+        #expect(diff.status == 2)
+        #expect(diff.stderr.contains(refusal + "\n"), "\(diff.stderr)")
+    }
+
+    @Test(arguments: ["text", "markdown", "json"])
+    func theDifferencesListedAreBoundedInEveryFormat(format: String) throws {
+        let folder = try Self.fanOut(types: 30, injectors: 8)
+        let diff = try patchbay([
+            "diff", folder.url.path, "--from", "staging", "--to", "production", "--format", format, "--max-differences", "4",
+        ])
+        #expect(diff.status == 1)
+        let more = "... and 26 more differences not shown (26 changed); "
+        switch format {
+        case "json":
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any])
+            #expect((object["differences"] as? [Any])?.count == 4)
+            #expect(object["omitted"] as? Int == 26)
+            #expect(object["summary"] as? String == "30 differences (30 changed)")
+        case "markdown":
+            let lines = diff.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.filter { $0.hasPrefix("| <code>T00") }.count == 4)
+            #expect(lines.contains(more + "`--max-differences N` lists N, `0` lists all."), "\(diff.stdout)")
+            #expect(diff.stdout.contains("30 differences (30 changed)"))
+        default:
+            let lines = diff.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.filter { $0.hasPrefix("T00") }
+                == (0..<4).map { "T000\($0) from primary, secondary, c-0000, c-0001, c-0002 and 5 more injectors" })
+            #expect(lines.suffix(2) == [more + "--max-differences N lists N, 0 lists all", "30 differences (30 changed)"])
+        }
+    }
+
+    @Test func theDefaultListsFiftyAndZeroListsAll() throws {
+        let folder = try Self.fanOut(types: 60, injectors: 0)
+        let arguments = ["diff", folder.url.path, "--from", "staging", "--to", "production"]
+        let bounded = try patchbay(arguments)
+        #expect(bounded.status == 1)
+        #expect(bounded.stdout.split(separator: "\n").filter { $0.hasPrefix("T00") }.count == 50)
+        #expect(bounded.stdout.contains("... and 10 more differences not shown (10 changed)"))
+        let all = try patchbay(arguments + ["--max-differences", "0"])
+        #expect(all.stdout.split(separator: "\n").filter { $0.hasPrefix("T00") }.count == 60)
+        #expect(!all.stdout.contains("not shown") && all.stdout.hasSuffix("60 differences (60 changed)\n"))
+        let wrong = try patchbay(arguments + ["--max-differences", "-1"])
+        #expect(wrong.status == 2 && wrong.stderr.contains("invalid value '-1' for '--max-differences'"))
+    }
+
+    @Test func aDifferenceIsCountedOncePerTypeAndBindingNotPerInjector() throws {
+        // T0001 is also bound by c-0003 in production: requests from it get another pair.
+        let folder = try Self.fanOut(types: 3, injectors: 10, extra: [
+            "production": #"    { "protocol": "T0001", "factory": "new-x", "injector": "c-0003" }"#,
+        ])
+        let diff = try patchbay(["diff", folder.url.path, "--from", "staging", "--to", "production", "--format", "json"])
+        #expect(diff.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any])
+        let differences = try #require(object["differences"] as? [[String: Any]])
+        let all = ["primary", "secondary"] + (0..<10).map { "c-000\($0)" }
+        #expect(differences.map { "\($0["displayType"]!) \(($0["injectors"] as? [String])?.count ?? -1)" }
+            == ["T0000 12", "T0001 11", "T0001 1", "T0002 12"])
+        #expect(differences[0]["injectors"] as? [String] == all)
+        #expect(differences[2]["injectors"] as? [String] == ["c-0003"])
+        #expect(((differences[2]["to"] as? [String: Any])?["servedFrom"]) as? String == "c-0003")
+        #expect(object["summary"] as? String == "4 differences (4 changed)")
+        // Each side holds what its manifest binds, not every type from every injector.
+        let wiring = try ManifestDiffer().diff(folder: folder.url, from: "staging", to: "production")
+        #expect(wiring.from.entries.count == 3 && wiring.to.entries.count == 4)
+        #expect(try ManifestDiffer().diff(folder: folder.url, from: "staging", to: "mirror").isEqual)
+    }
+
+    @Test func aCatalogOnOneSideOnlyComparesByQualifiedNames() throws {
+        let old = try Self.exampleCopy()
+        let new = try Self.exampleCopy()
+        try FileManager.default.removeItem(at: new.file("catalog.json"))
+        for (from, to) in [(old, new), (new, old)] {
+            let diff = try patchbay(["diff", from.url.path, to.url.path, "--environment", "production"])
+            #expect(diff.status == 0, "\(diff.stdout)")
+            #expect(diff.stdout.hasSuffix("no differences\n"))
+        }
+        // A real change is still one, named as the catalog names it.
+        let changed = try Self.exampleCopy(["production.json": {
+            $0.replacingOccurrences(
+                of: #"{ "protocol": "IDGenerator", "factory": "uuid-ids" }"#,
+                with: #"{ "protocol": "IDGenerator", "factory": "uuid-ids", "lifetime": "singleton" }"#)
+        }])
+        try FileManager.default.removeItem(at: changed.file("catalog.json"))
+        let diff = try patchbay(["diff", old.url.path, changed.url.path, "--environment", "production", "--format", "json"])
+        #expect(diff.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any])
+        let differences = try #require(object["differences"] as? [[String: Any]])
+        #expect(differences.map { $0["type"] as? String } == ["NotesKit.IDGenerator"])
+    }
+
+    @Test func anEmptyEnvironmentNameIsRefused() throws {
+        let folder = try Self.exampleCopy()
+        try FileManager.default.copyItem(at: folder.file("production.json"), to: folder.file(".json"))
+        for arguments in [["--from", "", "--to", "production"], ["--from", "production", "--to", ""]] {
+            let diff = try patchbay(["diff", folder.url.path] + arguments)
+            #expect(diff.status == 2, "\(diff)")
+            #expect(diff.stdout.isEmpty)
+            #expect(diff.stderr.contains("the environment name is empty"), "\(diff.stderr)")
+        }
+        let twoFolders = try patchbay(["diff", folder.url.path, folder.url.path, "--environment", ""])
+        #expect(twoFolders.status == 2 && twoFolders.stderr.contains("the environment name is empty"))
     }
 }

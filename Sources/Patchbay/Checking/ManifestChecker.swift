@@ -91,8 +91,6 @@ public struct ManifestChecker: Sendable {
     /// - Throws: ``UnusablePath`` when a path does not exist or cannot be read,
     ///   or a discovered `catalog.json` is not a catalog description.
     public func check(_ paths: [URL]) throws(UnusablePath) -> CheckReport {
-        var loader = self.loader
-        loader.allowsUnsetVariables = !requiresEnvironment
         var run = CheckRun(checker: self)
         var manifestCount = 0
         // Each file is checked and counted once however it is named (`a.json`, `./a.json`, a folder twice).
@@ -114,66 +112,10 @@ public struct ManifestChecker: Sendable {
             let files = listed.filter { seen.insert(PhysicalPath.of($0.standardizedFileURL.path)).inserted }
             guard !files.isEmpty else { continue }
             manifestCount += files.count
-            // A manifest in a checked folder that is a link to a file outside it is
-            // refused unread, by the rule `extends` follows: CI logs are often public.
-            let folder = Self.isFolder(path) ? PhysicalPath.of(path.standardizedFileURL.path) : nil
-            // Each file is read on its own first, its `extends` not followed: that is enough to know
-            // which files are parents, and a folder of 10,000 files each extending the next must not
-            // load every chain of 32 (the limit) once per file.
-            var loaded = files.map { file -> (file: URL, result: (Manifest?, [Diagnostic])) in
-                if let folder, PhysicalPath.relative(PhysicalPath.of(file.standardizedFileURL.path), below: folder) == nil {
-                    return (file, (nil, [Diagnostic(
-                        code: .unreadable, message: "not read: it is a link to a place outside the folder checked "
-                            + "(\(folder)); keep manifests inside the folder, as 'extends' requires",
-                        file: ManifestLoader.displayPath(for: file))]))
-                }
-                return (file, loader.loadCollecting(contentsOf: file, followingExtends: false))
-            }
-            // A file that another checked manifest extends is a partial manifest
-            // (a shared base): its bindings are validated through each child, at
-            // their places in the parent file, not on their own, and its own
-            // `extends` is followed by each child's chain, as an app follows it.
-            let links = loaded.map { file, result in
-                ExtendsLinks.Link(file: PhysicalPath.of(file.standardizedFileURL.path), parent: result.0?.extends.map {
-                    PhysicalPath.of(URL(fileURLWithPath: $0, relativeTo: file.deletingLastPathComponent()).standardizedFileURL.path)
-                })
-            }
-            let parents = Set(links.compactMap(\.parent))
-            // A cycle of parents has no child outside it to follow it: one file of each is followed too.
-            let cycleEntries = ExtendsLinks.cycleEntries(of: links)
-            var named: [Bool]?
-            for index in loaded.indices {
-                let file = loaded[index].file
-                let (alone, loadDiagnostics) = loaded[index].result
-                var manifest = alone
-                // Each manifest, with the text it was read from, is let go once validated.
-                loaded[index].result = (nil, [])
-                let isParent = parents.contains(links[index].file)
-                run.add(loadDiagnostics)
-                if !isParent || cycleEntries.contains(links[index].file), let alone, alone.extends != nil {
-                    // A manifest an app loads: its chain followed, every parent's problems with it.
-                    let (merged, chainDiagnostics) = loader.resolvingExtends(of: alone, at: file)
-                    manifest = merged
-                    run.add(chainDiagnostics)
-                }
-                // Judged as the app loads it: a folder's file as its name, which
-                // PATCHBAY_ENV names; a file named alone as the name given, else alone.
-                let environment = folder == nil ? environmentName : JudgedEnvironment.ofFolderFile(named: file.lastPathComponent)
-                if folder != nil, environment == nil, !isParent { run.add([Self.namesNoEnvironment(file)]) }
-                guard let read = manifest, !isParent else { continue }
-                manifest = nil
-                let judged = read.judged(as: environment)
-                run.noteUnsetVariables(in: judged)
-                let validator = try run.validator(forFolder: file.deletingLastPathComponent())
-                let result = validator.run(judged)
-                let stale = run.isJudgedByStaleCatalog(file.deletingLastPathComponent())
-                run.add(stale ? run.softened(result.diagnostics, of: judged) : result.diagnostics)
-                // A stale description's factories may be gone or renamed: none is called unused by it.
-                if validator.catalog != nil, !stale {
-                    named = named.map { zip($0, result.namedFactories).map { $0 || $1 } } ?? result.namedFactories
-                }
-            }
-            if Self.isFolder(path), let named, let catalog = try run.validator(forFolder: path).catalog {
+            let isFolder = Self.isFolder(path)
+            var unused: Manifest?
+            let named = try checkFiles(files, inFolder: isFolder ? path : nil, run: &run, keeping: nil, into: &unused)
+            if isFolder, let named, let catalog = try run.validator(forFolder: path).catalog {
                 run.diagnostics += UnusedFactories.warnings(named: named, in: catalog, folder: path, manifests: files.count)
             }
         }

@@ -80,9 +80,11 @@ public struct ManifestDirectory: Sendable {
             if let missing = missingFolderMessage() {
                 message = "no manifest for environment '\(MessageText.name(name))' in \(folder): " + missing
             } else if name.isEmpty {
-                message = "the empty name is not an environment: no environment name loads .json; "
-                    + (found.isEmpty ? "the folder has no manifests" : "environments found: " + found.joined(separator: ", "))
-                    + ". Set \(Self.environmentVariable) (or the 'environment:' argument) to one of them"
+                let named = found.filter { !$0.isEmpty }
+                message = "the environment name is empty, which names no manifest of \(folder) "
+                    + "(the empty name is not an environment: no environment name loads .json); "
+                    + (named.isEmpty ? "the folder has no manifests" : "environments found: " + named.joined(separator: ", "))
+                    + ". Name one of them (\(Self.environmentVariable), the 'environment:' argument, or diff's --from and --to)"
             } else if !Self.isManifestFileName(name + ".json"), !name.contains("/") {
                 message = "'\(MessageText.name(name))' is not an environment: \(name).json is "
                     + (name == "catalog" ? "the catalog description" : "a JSON Schema") + ", not a manifest; "

@@ -10,8 +10,10 @@ extension PatchbayCommandLine {
         folders: per type and injector, the factory, lifetime, collection elements and parameters
         (as written) once extends is merged, and which injector each request falls back to.
 
-        USAGE: \(commandName) diff [--catalog FILE] [--format text|json|markdown] FOLDER --from ENV --to ENV
-               \(commandName) diff [--catalog FILE] [--format text|json|markdown] OLD NEW --environment ENV
+        USAGE: \(commandName) diff [--catalog FILE] [--format text|json|markdown] [--max-differences N]
+                    FOLDER --from ENV --to ENV
+               \(commandName) diff [--catalog FILE] [--format text|json|markdown] [--max-differences N]
+                    OLD NEW --environment ENV
 
         ARGUMENTS:
           FOLDER            A folder of manifests, one per environment.
@@ -22,11 +24,18 @@ extension PatchbayCommandLine {
           --to ENV          The environment compared to (with FOLDER).
           --environment ENV The environment compared (with OLD and NEW).
           --format FORMAT   text (default), json, or markdown (for a pull-request comment).
+          --max-differences N
+                            List at most N differences, then one line with how many more
+                            (default \(WiringDiff.defaultMaxDifferences); 0 lists all). The summary and the
+                            exit status count them all.
         \(diffCatalogHelp)
           -h, --help        Show help information.
 
-        Each manifest is checked first: one with errors cannot be compared, and its diagnostics are
-        printed. ${NAME:-default} is compared as written; the environment is never read.
+        Each manifest is checked first, and read, as check reads a file of its folder: one with
+        errors, or that check would not read (a link leading outside the folder), cannot be
+        compared, and its diagnostics are printed. ${NAME:-default} is compared as written; the
+        environment is never read. A difference is one type served differently, listed with
+        every injector whose requests it changes.
 
         EXIT STATUS: 0 the wirings are the same; 1 they differ; 2 the command could not run (a
         manifest missing or failing the check, a bad argument), or could not write its output.
@@ -47,10 +56,13 @@ extension PatchbayCommandLine {
             return 0
         }
         let parsed = try CommandArguments(
-            arguments, valued: ["--catalog", "--format", "--from", "--to", "--environment"], boolean: [])
+            arguments, valued: ["--catalog", "--format", "--from", "--to", "--environment", "--max-differences"],
+            boolean: [])
         let format = try parsed.choice("--format", among: ["text", "json", "markdown"], default: "text")
+        let limit = try parsed.count("--max-differences", default: WiringDiff.defaultMaxDifferences)
         let (from, to, environment) = (parsed.options["--from"], parsed.options["--to"], parsed.options["--environment"])
-        let differ = ManifestDiffer(source: try catalogSource(parsed.options["--catalog"]), loader: loader)
+        var differ = ManifestDiffer(source: try catalogSource(parsed.options["--catalog"]), loader: loader)
+        differ.maxDifferences = limit
         let result: WiringDiff
         do {
             switch parsed.operands.count {

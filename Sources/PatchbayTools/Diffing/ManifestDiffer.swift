@@ -9,8 +9,11 @@ import Patchbay
 ///     let diff = try differ.diff(folder: URL(fileURLWithPath: "Manifests"), from: "staging", to: "production")
 ///     print(diff.markdown())
 ///
-/// Each manifest is checked first, as `patchbay check` checks it: one that
-/// does not pass cannot be compared, and ``Failure`` carries its diagnostics.
+/// Each manifest is checked first, and read, by the code `patchbay check`
+/// runs on each file of a folder: a file the check would not read (a link
+/// leading outside its folder, one that is not a regular file, one over the
+/// size limit) is not read here either; one that does not pass cannot be
+/// compared, and ``Failure`` carries its diagnostics.
 /// Manifests are read without the process environment: `${NAME:-default}`
 /// is compared as written, and a `${NAME}` with no default is no error, so
 /// the comparison is the same on a laptop and on a CI runner.
@@ -19,6 +22,9 @@ public struct ManifestDiffer: Sendable {
     let catalog: ManifestChecker.CatalogSource
     /// Reads the manifests: its limits; its environment is never read.
     public var loader: ManifestLoader
+    /// The most differences a comparison lists (``WiringDiff/changes``), ``WiringDiff/defaultMaxDifferences``
+    /// unless set; nil lists every one. Every difference is counted whatever the limit (``WiringDiff/omitted``).
+    public var maxDifferences: Int? = WiringDiff.defaultMaxDifferences
 
     /// Compares against the app's own catalog.
     public init(catalog: FactoryCatalog, loader: ManifestLoader = ManifestLoader()) {
@@ -61,69 +67,81 @@ public struct ManifestDiffer: Sendable {
     /// Two environments of one folder: `staging` to `production`.
     /// - Throws: ``Failure`` when a manifest is missing or does not pass the check.
     public func diff(folder: URL, from: String, to: String) throws(Failure) -> WiringDiff {
-        WiringDiff(
-            from: try wiring(environment: from, in: folder, label: from),
-            to: try wiring(environment: to, in: folder, label: to))
+        compare(try checked(environment: from, in: folder), try checked(environment: to, in: folder),
+                labels: (from, to))
     }
 
     /// One environment in two folders: the base branch's and the pull request's.
     /// - Throws: ``Failure`` when a manifest is missing or does not pass the check.
     public func diff(from old: URL, to new: URL, environment: String) throws(Failure) -> WiringDiff {
-        var before = try wiring(environment: environment, in: old, label: environment)
-        var after = try wiring(environment: environment, in: new, label: environment)
+        let before = try checked(environment: environment, in: old)
+        let after = try checked(environment: environment, in: new)
         // One environment: its two files tell the sides apart.
-        before.label = before.file
-        after.label = after.file
-        return WiringDiff(from: before, to: after)
+        return compare(before, after, labels: (before.manifest.file, after.manifest.file))
     }
 
     /// The wiring of one environment of a folder, once its manifest passes the check.
     /// - Throws: ``Failure`` when the manifest is missing or does not pass the check.
     public func wiring(environment: String, in folder: URL, label: String) throws(Failure) -> Wiring {
+        let side = try checked(environment: environment, in: folder)
+        return Wiring(manifest: side.manifest, index: side.catalog, label: label)
+    }
+
+    /// The two sides' wirings compared. When only one side has a catalog (a
+    /// pull request that adds `catalog.json`), both are read with it: the
+    /// other side's types are then named as it names them (`NotesKit.Clock`,
+    /// not `Clock`) and its factories' default lifetimes are known, so a
+    /// manifest wired alike is not reported as every type removed and added.
+    private func compare(_ before: CheckedSide, _ after: CheckedSide, labels: (String, String)) -> WiringDiff {
+        WiringDiff(
+            from: Wiring(manifest: before.manifest, index: before.catalog ?? after.catalog, label: labels.0),
+            to: Wiring(manifest: after.manifest, index: after.catalog ?? before.catalog, label: labels.1),
+            limit: maxDifferences)
+    }
+
+    /// One side, checked: its manifest as validated and the catalog that judged it.
+    private struct CheckedSide {
+        let manifest: Manifest
+        let catalog: CatalogIndex?
+    }
+
+    /// Whether `file`, the file of the environment `name`, is a symbolic link (one that leads nowhere, when
+    /// the folder has no manifest by that name).
+    private static func isLink(_ file: URL, named name: String) -> Bool {
+        !name.isEmpty && !name.contains("/") && ManifestDirectory.isManifestFileName(file.lastPathComponent)
+            && (try? FileManager.default.attributesOfItem(atPath: file.path))?[.type] as? FileAttributeType == .typeSymbolicLink
+    }
+
+    /// An environment's manifest, read and checked as `patchbay check` reads and
+    /// checks each file of the folder: through the same code, so a file the check
+    /// refuses (a link leading outside the folder, one that is not a regular file,
+    /// one over the size limit) is refused here with the same diagnostic, unread.
+    /// - Throws: ``Failure`` when the manifest is missing or does not pass the check.
+    private func checked(environment: String, in folder: URL) throws(Failure) -> CheckedSide {
         let file: URL
         do {
             file = try ManifestDirectory(url: folder, loader: loader).url(forEnvironment: environment)
+        } catch where Self.isLink(folder.appendingPathComponent(environment + ".json"), named: environment) {
+            // A link that leads to no file is there: the check says what it is, as for any file of the folder.
+            file = folder.appendingPathComponent(environment + ".json")
         } catch {
             throw Failure("no manifest for environment '\(environment)' in \(folder.relativePath)",
                 diagnostics: error.diagnostics)
         }
-        let report: CheckReport
+        let checked: CheckedManifest
         do {
-            // Judged as the environment named, as the app loading it by that name judges it.
-            var checker = ManifestChecker(source: catalog, loader: loader)
-            checker.environmentName = environment
-            report = try checker.check([file])
+            checked = try ManifestChecker(source: catalog, loader: loader).check(file, inFolder: folder)
         } catch {
             throw Failure(error.description, diagnostics: error.diagnostics)
         }
         let display = ManifestLoader.displayPath(for: file)
-        if report.failed() {
-            let errors = report.diagnostics.filter { $0.severity == .error }.count
+        guard !checked.report.failed(), let manifest = checked.manifest else {
+            let errors = checked.report.diagnostics.filter { $0.severity == .error }.count
             throw Failure(
                 "\(display) does not pass the check (\(errors) error\(errors == 1 ? "" : "s")), so its wiring "
                     + "cannot be compared; fix it (`patchbay check \(display)`) and compare again",
-                diagnostics: report.diagnostics)
+                diagnostics: checked.report.diagnostics)
         }
-        let manifest: Manifest
-        do {
-            manifest = try loader.load(contentsOf: file).judged(as: environment)
-        } catch {
-            throw Failure("\(display) could not be read", diagnostics: error.diagnostics)
-        }
-        return Wiring(manifest: manifest, catalog: try description(for: folder), label: label)
-    }
-
-    /// The catalog description the wiring reads factories' default lifetimes from.
-    private func description(for folder: URL) throws(Failure) -> CatalogDescription? {
-        switch catalog {
-        case .live(let live): return live.describe()
-        case .description(let description): return description
-        case .discover:
-            do {
-                return try ManifestChecker.discoverCatalog(in: folder)
-            } catch {
-                throw Failure(error.description, diagnostics: error.diagnostics)
-            }
-        }
+        return CheckedSide(manifest: manifest, catalog: checked.catalog)
     }
 }

@@ -10,7 +10,8 @@ import Patchbay
 // prints a line a CI runner reads as a workflow command (`inertInWorkflowLogs`).
 
 extension WiringDiff {
-    /// For a terminal: the two sides, then each difference with what each side serves.
+    /// For a terminal: the two sides, then each difference listed with what each side serves,
+    /// then how many more there are (see ``omitted``), then the summary.
     ///
     ///     --- staging (Manifests/staging.json)
     ///     +++ production (Manifests/production.json)
@@ -26,12 +27,30 @@ extension WiringDiff {
             lines.append("  + " + to.injectors.joined(separator: ", "))
         }
         for change in changes {
-            lines.append("\(change.displayType) from \(change.injector)")
+            lines.append("\(change.displayType) from \(Self.requesters(change))")
             lines += Self.lines(of: change.before).map { "  - " + $0 }
             lines += Self.lines(of: change.after).map { "  + " + $0 }
         }
+        if let more = omittedLine { lines.append(more) }
         lines.append(summary)
         return (lines.map(\.escapingControlCharacters).joined(separator: "\n") + "\n").inertInWorkflowLogs()
+    }
+
+    /// `... and 998 more differences not shown (998 changed); --max-differences N lists N, 0 lists all`;
+    /// nil when every difference is listed.
+    var omittedLine: String? {
+        guard omitted > 0 else { return nil }
+        return "... and \(omitted) more difference\(omitted == 1 ? "" : "s") not shown (\(omittedBreakdown)); "
+            + "--max-differences N lists N, 0 lists all"
+    }
+
+    /// The injectors a difference is requested from, as a line names them: every one up to
+    /// six, else the first five and how many more (a type bound in `primary` alone is
+    /// requested from every injector of the manifest, which may be thousands).
+    static func requesters(_ change: Change) -> String {
+        let shown = change.injectors.count <= 6 ? change.injectors[...] : change.injectors.prefix(5)
+        let more = change.injectors.count - shown.count
+        return shown.joined(separator: ", ") + (more > 0 ? " and \(more) more injectors" : "")
     }
 
     /// For a pull-request comment: a heading, then a table of the differences.
@@ -55,13 +74,19 @@ extension WiringDiff {
             let cells = [change.before, change.after].map { entry in
                 entry == nil ? "*not served*" : Self.lines(of: entry).map(Self.code).joined(separator: "<br>")
             }
-            text += "| " + Self.code(change.displayType) + " | " + Self.code(change.injector) + " | "
+            text += "| " + Self.code(change.displayType) + " | " + Self.code(Self.requesters(change)) + " | "
                 + cells.joined(separator: " | ") + " |\n"
+        }
+        if omitted > 0 {
+            // Numbers and words of its own: nothing from a manifest to escape.
+            text += "\n... and \(omitted) more difference\(omitted == 1 ? "" : "s") not shown (\(omittedBreakdown)); "
+                + "`--max-differences N` lists N, `0` lists all.\n"
         }
         return text
     }
 
-    /// For tools: both sides' files and injectors, and each difference with both sides' entries.
+    /// For tools: both sides' files and injectors, and each difference listed with both sides'
+    /// entries and every injector it is requested from; `omitted` counts the differences not listed.
     public func jsonData() -> Data {
         struct Side: Encodable {
             let label: String, file: String, injectors: [String]
@@ -73,11 +98,11 @@ extension WiringDiff {
             let servedFrom: String, collection: Bool, bindings: [Served]
         }
         struct Difference: Encodable {
-            let type: String, displayType: String, injector: String, change: String
+            let type: String, displayType: String, injector: String, injectors: [String], change: String
             let from: Entry?, to: Entry?
         }
         struct Document: Encodable {
-            let from: Side, to: Side, equal: Bool, summary: String, differences: [Difference]
+            let from: Side, to: Side, equal: Bool, summary: String, differences: [Difference], omitted: Int
         }
         func entry(_ entry: Wiring.Entry?) -> Entry? {
             entry.map {
@@ -92,9 +117,10 @@ extension WiringDiff {
             equal: isEqual, summary: summary,
             differences: changes.map {
                 Difference(
-                    type: ($0.after ?? $0.before)!.type, displayType: $0.displayType, injector: $0.injector,
+                    type: $0.type, displayType: $0.displayType, injector: $0.injector, injectors: $0.injectors,
                     change: $0.kind, from: entry($0.before), to: entry($0.after))
-            })
+            },
+            omitted: omitted)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(document)) ?? Data("{}".utf8)  // strings and JSON values always encode

@@ -1,72 +1,118 @@
 import Patchbay
 
-/// What differs between two wirings (``Wiring``): for each type and injector,
-/// what serves it on one side and not the other, or differently on each.
+/// What differs between two wirings (``Wiring``): for each type, what serves
+/// it on one side and not the other, or differently on each, with every
+/// injector a request for it may come from that gets those two.
 ///
 ///     let diff = try ManifestDiffer(catalog: .myApp).diff(folder: manifests, from: "staging", to: "production")
 ///     print(diff.text())
 ///
-/// Equal wirings have no ``changes`` and the same injector order; `patchbay
+/// A difference is counted once per type and pair of bindings, not once per
+/// injector that falls back to them: a changed `primary` binding that a
+/// thousand custom injectors fall back to is one difference, requested from
+/// all of them. The comparison costs what the two manifests' bindings do, not
+/// their types times their injectors.
+///
+/// Equal wirings have no differences and the same injector order; `patchbay
 /// diff` exits 0 for them and 1 otherwise, as `diff` does.
 public struct WiringDiff: Sendable, Hashable {
     /// The wiring compared from (the base, the old side).
     public let from: Wiring
     /// The wiring compared to (the new side).
     public let to: Wiring
-    /// Each type and injector served differently, in type order, then the `to` side's injector order.
+    /// The differences listed, at most the limit the diff was made with: in
+    /// type order, each type's in the order of the first injector they are requested from.
     public let changes: [Change]
+    /// How many differences there are, of each kind, listed or not.
+    let counts: [String: Int]
 
-    /// One type requested from one injector, served differently on the two sides.
+    /// How many differences there are (each type and pair of bindings once), listed in ``changes`` or not;
+    /// a changed injector order is not counted here.
+    public var count: Int { counts.values.reduce(0, +) }
+
+    /// How many differences are not listed in ``changes``.
+    public var omitted: Int { count - changes.count }
+
+    /// One type served differently on the two sides, to requests from ``injectors``.
     public struct Change: Sendable, Hashable {
         /// What is served on the `from` side; nil when nothing is.
         public let before: Wiring.Entry?
         /// What is served on the `to` side; nil when nothing is.
         public let after: Wiring.Entry?
+        /// Every injector a request from which gets ``before`` and ``after``:
+        /// the `to` side's injectors in order, then those only the `from` side has.
+        public let injectors: [String]
 
         /// The type's short name (`Clock`, `[Plugin]`).
         public var displayType: String { (after ?? before)!.displayType }
-        /// The injector the request comes from.
-        public var injector: String { (after ?? before)!.injector }
+        /// The type, module-qualified when a catalog knows it (`NotesKit.Clock`, `[NotesKit.Plugin]`).
+        public var type: String { (after ?? before)!.type }
+        /// The first injector of ``injectors``.
+        public var injector: String { injectors[0] }
         /// `added`, `removed` or `changed`.
-        public var kind: String { before == nil ? "added" : after == nil ? "removed" : "changed" }
+        public var kind: String { Self.kind(before: before, after: after) }
+
+        static func kind(before: Wiring.Entry?, after: Wiring.Entry?) -> String {
+            before == nil ? "added" : after == nil ? "removed" : "changed"
+        }
     }
+
+    /// How many differences are listed unless told otherwise: about 150 lines of text, a terminal's
+    /// screenful or two; `patchbay diff --max-differences N` changes it.
+    public static let defaultMaxDifferences = 50
 
     /// Compares two wirings.
-    public init(from: Wiring, to: Wiring) {
+    /// - Parameter limit: The most differences to list in ``changes``
+    ///   (``defaultMaxDifferences`` unless told); nil lists every one.
+    ///   Every difference is counted whatever the limit.
+    public init(from: Wiring, to: Wiring, limit: Int? = WiringDiff.defaultMaxDifferences) {
         self.from = from
         self.to = to
-        let before = Dictionary(from.entries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        let after = Dictionary(to.entries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let comparison = WiringComparison(from: from, to: to)
         var changes: [Change] = []
-        // The `to` side's order, then what only the `from` side serves, at its type's place.
-        var keys = to.entries.map(\.key)
-        var known = Set(keys)
-        for entry in from.entries where known.insert(entry.key).inserted { keys.append(entry.key) }
-        let order = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        keys.sort { $0.type != $1.type ? $0.type < $1.type : order[$0]! < order[$1]! }
-        for key in keys {
-            let old = before[key], new = after[key]
-            guard old?.servedFrom != new?.servedFrom || old?.bindings != new?.bindings
-                || old?.isCollection != new?.isCollection
-            else { continue }
-            changes.append(Change(before: old, after: new))
+        var counts: [String: Int] = [:]
+        // Types in name order: both sides' entries are sorted by type, so a merge of the two.
+        var (i, j) = (from.entries.startIndex, to.entries.startIndex)
+        while i < from.entries.endIndex || j < to.entries.endIndex {
+            let type = j == to.entries.endIndex
+                || (i < from.entries.endIndex && from.entries[i].type < to.entries[j].type)
+                ? from.entries[i].type : to.entries[j].type
+            var (iEnd, jEnd) = (i, j)
+            while iEnd < from.entries.endIndex, from.entries[iEnd].type == type { iEnd += 1 }
+            while jEnd < to.entries.endIndex, to.entries[jEnd].type == type { jEnd += 1 }
+            for group in comparison.groups(before: from.entries[i..<iEnd], after: to.entries[j..<jEnd]) {
+                counts[Change.kind(before: group.before, after: group.after), default: 0] += 1
+                if limit.map({ changes.count < $0 }) ?? true { changes.append(comparison.change(group)) }
+            }
+            (i, j) = (iEnd, jEnd)
         }
         self.changes = changes
+        self.counts = counts
     }
 
-    /// Whether the two sides are wired alike: no change, and the same injector order.
-    public var isEqual: Bool { changes.isEmpty && from.injectors == to.injectors }
+    /// Whether the two sides are wired alike: no difference, and the same injector order.
+    public var isEqual: Bool { count == 0 && from.injectors == to.injectors }
 
-    /// `3 differences (1 added, 1 removed, 1 changed)`, or `no differences`.
+    /// `3 differences (1 added, 1 removed, 1 changed)`, or `no differences`; every difference, listed or not.
     public var summary: String {
-        var parts: [String] = []
-        let count = changes.count + (from.injectors == to.injectors ? 0 : 1)
+        let count = count + (from.injectors == to.injectors ? 0 : 1)
         guard count > 0 else { return "no differences" }
-        for kind in ["added", "removed", "changed"] {
-            let number = changes.filter { $0.kind == kind }.count
-            if number > 0 { parts.append("\(number) \(kind)") }
-        }
+        return "\(count) difference\(count == 1 ? "" : "s") (" + breakdown(of: counts) + ")"
+    }
+
+    /// `1 added, 2 changed`, and `injector order changed` when it did.
+    private func breakdown(of counts: [String: Int]) -> String {
+        var parts = ["added", "removed", "changed"].compactMap { kind in counts[kind].map { "\($0) \(kind)" } }
         if from.injectors != to.injectors { parts.append("injector order changed") }
-        return "\(count) difference\(count == 1 ? "" : "s") (" + parts.joined(separator: ", ") + ")"
+        return parts.joined(separator: ", ")
+    }
+
+    /// What the differences not listed are, by kind: `998 changed`; empty when every one is listed.
+    var omittedBreakdown: String {
+        var left = counts
+        for change in changes { left[change.kind]! -= 1 }
+        return ["added", "removed", "changed"].compactMap { kind in
+            left[kind].flatMap { $0 > 0 ? "\($0) \(kind)" : nil }
+        }.joined(separator: ", ")
     }
 }

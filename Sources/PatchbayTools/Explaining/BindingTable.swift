@@ -28,8 +28,12 @@ struct BindingTable {
     private let factories: [String: CatalogDescription.Factory]
 
     init(manifest: Manifest, catalog: CatalogDescription?) {
+        self.init(manifest: manifest, index: catalog.map { CatalogIndex($0) })
+    }
+
+    /// The table of a manifest with a catalog index already made (the one a check judged it by).
+    init(manifest: Manifest, index: CatalogIndex?) {
         self.manifest = manifest
-        let index = catalog.map { CatalogIndex($0) }
         self.catalog = index
         let result = ManifestValidator(index: index).run(manifest)
         injectorOrder = result.injectorOrder

@@ -54,7 +54,10 @@ struct SwiftSnippets {
     init(path: String, text: String) {
         self.path = path
         let lines = text.components(separatedBy: "\n")
-        fences = lines.filter { $0.trimmingCharacters(in: .whitespaces) == "```swift" }.count
+        // Any fence whose info string starts with "swift", in any case and
+        // with words after it (```Swift, ```swift title): one the parse below
+        // does not take as a block shows as a difference, not a skipped block.
+        fences = lines.filter { $0.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("```swift") }.count
         var index = 0
         while index < lines.count {
             let line = lines[index].trimmingCharacters(in: .whitespaces)
@@ -267,6 +270,11 @@ enum SnippetCompiler {
         // A prelude gives every block its context.
         let prelude = "<!-- swift prelude: a type\nstruct User {}\n-->\n\n```swift\nlet user = User()\n```\n"
         #expect(try SnippetCompiler.errors(in: SwiftSnippets(path: "prelude.md", text: prelude)).isEmpty)
+        // A fence the parse does not take (another spelling of the language) is counted apart.
+        for spelling in ["```Swift", "```swift title=\"main.swift\""] {
+            let skipped = SwiftSnippets(path: "spelling.md", text: "\(spelling)\nlet x = 1\n```\n")
+            #expect(skipped.blocks.count != skipped.fences, "\(spelling)")
+        }
         let fragment = "<!-- swift: fragment -->\n```swift\nnot: Swift,\n```\n"
         let short = SwiftSnippets(path: "fragment.md", text: fragment)
         #expect(short.markerProblems.isEmpty)

@@ -283,6 +283,29 @@ enum SnippetCompiler {
         #expect(long.markerProblems.count == 1)
     }
 
+    /// The README's tour adds lines to Package.swift in a fragment and in
+    /// its prose; a Package.swift made of them type-checks (ReadmeTourTests
+    /// builds with the same lines), and one with a line broken does not.
+    @Test func theTourPackageLinesCompile() throws {
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = try TourPackageLines(readme: text)
+        #expect(lines.product.contains("package: \(TourPackageLines.identity)") && lines.plugin.contains("\"PatchbayCheck\""))
+        let block = try #require(SwiftSnippets(path: "README.md", text: "<!-- swift: Package.swift -->\n```swift\n"
+            + lines.packageManifest + "```\n").packageManifests.first)
+        let errors = try SnippetCompiler.errors(inPackageManifest: block)
+        #expect(errors.isEmpty, """
+            README.md's Package.swift lines (its tour's fragment and plugin) do not compile:
+            \(errors.joined(separator: "\n"))
+            in
+            \(lines.packageManifest)
+            """)
+        var broken = lines
+        broken.platforms = broken.platforms.replacingOccurrences(of: ".v10_15", with: ".v10_5")
+        let brokenBlock = try #require(SwiftSnippets(path: "README.md", text: "<!-- swift: Package.swift -->\n```swift\n"
+            + broken.packageManifest + "```\n").packageManifests.first)
+        #expect(try !SnippetCompiler.errors(inPackageManifest: brokenBlock).isEmpty)
+    }
+
     @Test func aBrokenPackageManifestFails() throws {
         let manifest = """
             <!-- swift: Package.swift -->

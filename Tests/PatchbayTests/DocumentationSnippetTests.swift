@@ -238,6 +238,11 @@ enum SnippetCompiler {
         SwiftSnippets(path: path, text: try String(contentsOf: repositoryRoot.appendingPathComponent(path), encoding: .utf8))
     }
 
+    /// The articles are found (a missing folder would leave the README alone, passing).
+    @Test func theArticlesAreFound() {
+        #expect(Docs.articles.count >= 7 && Docs.articles.contains("GettingStarted.md"), "\(Docs.articles)")
+    }
+
     @Test(arguments: files)
     func everySwiftBlockCompiles(path: String) throws {
         let snippets = try Self.snippets(path)

@@ -54,7 +54,10 @@ struct SwiftSnippets {
     init(path: String, text: String) {
         self.path = path
         let lines = text.components(separatedBy: "\n")
-        fences = lines.filter { $0.trimmingCharacters(in: .whitespaces) == "```swift" }.count
+        // Any fence whose info string starts with "swift", in any case and
+        // with words after it (```Swift, ```swift title): one the parse below
+        // does not take as a block shows as a difference, not a skipped block.
+        fences = lines.filter { $0.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("```swift") }.count
         var index = 0
         while index < lines.count {
             let line = lines[index].trimmingCharacters(in: .whitespaces)
@@ -235,6 +238,11 @@ enum SnippetCompiler {
         SwiftSnippets(path: path, text: try String(contentsOf: repositoryRoot.appendingPathComponent(path), encoding: .utf8))
     }
 
+    /// The articles are found (a missing folder would leave the README alone, passing).
+    @Test func theArticlesAreFound() {
+        #expect(Docs.articles.count >= 7 && Docs.articles.contains("GettingStarted.md"), "\(Docs.articles)")
+    }
+
     @Test(arguments: files)
     func everySwiftBlockCompiles(path: String) throws {
         let snippets = try Self.snippets(path)
@@ -267,12 +275,40 @@ enum SnippetCompiler {
         // A prelude gives every block its context.
         let prelude = "<!-- swift prelude: a type\nstruct User {}\n-->\n\n```swift\nlet user = User()\n```\n"
         #expect(try SnippetCompiler.errors(in: SwiftSnippets(path: "prelude.md", text: prelude)).isEmpty)
+        // A fence the parse does not take (another spelling of the language) is counted apart.
+        for spelling in ["```Swift", "```swift title=\"main.swift\""] {
+            let skipped = SwiftSnippets(path: "spelling.md", text: "\(spelling)\nlet x = 1\n```\n")
+            #expect(skipped.blocks.count != skipped.fences, "\(spelling)")
+        }
         let fragment = "<!-- swift: fragment -->\n```swift\nnot: Swift,\n```\n"
         let short = SwiftSnippets(path: "fragment.md", text: fragment)
         #expect(short.markerProblems.isEmpty)
         #expect(try SnippetCompiler.errors(in: short).isEmpty)
         let long = SwiftSnippets(path: "long.md", text: fragment.replacingOccurrences(of: "not: Swift,\n", with: String(repeating: "a,\n", count: 5)))
         #expect(long.markerProblems.count == 1)
+    }
+
+    /// The README's tour adds lines to Package.swift in a fragment and in
+    /// its prose; a Package.swift made of them type-checks (ReadmeTourTests
+    /// builds with the same lines), and one with a line broken does not.
+    @Test func theTourPackageLinesCompile() throws {
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = try TourPackageLines(readme: text)
+        #expect(lines.product.contains("package: \(TourPackageLines.identity)") && lines.plugin.contains("\"PatchbayCheck\""))
+        let block = try #require(SwiftSnippets(path: "README.md", text: "<!-- swift: Package.swift -->\n```swift\n"
+            + lines.packageManifest + "```\n").packageManifests.first)
+        let errors = try SnippetCompiler.errors(inPackageManifest: block)
+        #expect(errors.isEmpty, """
+            README.md's Package.swift lines (its tour's fragment and plugin) do not compile:
+            \(errors.joined(separator: "\n"))
+            in
+            \(lines.packageManifest)
+            """)
+        var broken = lines
+        broken.platforms = broken.platforms.replacingOccurrences(of: ".v10_15", with: ".v10_5")
+        let brokenBlock = try #require(SwiftSnippets(path: "README.md", text: "<!-- swift: Package.swift -->\n```swift\n"
+            + broken.packageManifest + "```\n").packageManifests.first)
+        #expect(try !SnippetCompiler.errors(inPackageManifest: brokenBlock).isEmpty)
     }
 
     @Test func aBrokenPackageManifestFails() throws {

@@ -221,6 +221,9 @@ private func withoutTimes(_ text: String) -> String {
         #expect(tour.count == 6)
         #expect(articleTour.map(\.label) == tour.map(\.label))
         #expect(articleTour.map(\.text) == tour.map(\.text))
+        // And the same lines for Package.swift, which are not tour blocks.
+        #expect(try TourPackageLines(readme: String(contentsOf: article, encoding: .utf8))
+            == TourPackageLines(readme: String(contentsOf: readme, encoding: .utf8)))
     }
 }
 
@@ -293,17 +296,19 @@ private func withoutTimes(_ text: String) -> String {
 
         let packageFile = folder.appendingPathComponent("Package.swift")
         var package = try String(contentsOf: packageFile, encoding: .utf8)
-        let identity = String(reflecting: repositoryRoot.lastPathComponent)
+        // The README's own lines (TourPackageLines), the package by path: named by its folder.
+        let lines = try TourPackageLines(readme: String(contentsOf: readme, encoding: .utf8))
+        let (product, plugin) = lines.target(identity: String(reflecting: repositoryRoot.lastPathComponent))
         // The executable target's name, after `.executableTarget(` (the package's own name comes first).
         let target = try #require(package.range(of: ".executableTarget("), "no executable target:\n\(package)")
         let name = try #require(package.range(of: #"name: "Tour""#, range: target.upperBound..<package.endIndex))
         package.replaceSubrange(name, with: """
             name: "Tour",
-            dependencies: [.product(name: "Patchbay", package: \(identity))],
-            plugins: [.plugin(name: "PatchbayCheck", package: \(identity))]
+            \(product)
+            \(plugin)
             """)
         let targets = try #require(package.range(of: "    targets: ["), "no targets:\n\(package)")
-        package.replaceSubrange(targets, with: "    platforms: [.macOS(.v10_15), .iOS(.v13)],\n"
+        package.replaceSubrange(targets, with: "    \(lines.platforms)\n"
             + "    dependencies: [.package(path: \(String(reflecting: repositoryRoot.path)))],\n"
             + "    targets: [")
         try package.write(to: packageFile, atomically: true, encoding: .utf8)

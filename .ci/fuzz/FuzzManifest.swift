@@ -30,7 +30,7 @@ private let catalog = FactoryCatalog.notes
 private let environment = ["NOTES_DIR": "/tmp/patchbay-fuzz-notes", "SMTP_HOST": "localhost", "EMPTY": ""]
 private let loader = ManifestLoader(environment: environment)
 /// Small limits, so that the limit checks are reached by small inputs too.
-private let tinyLimits = ManifestLimits(maxBytes: 512, maxDepth: 4)
+private let tinyLimits = (maxBytes: 512, maxDepth: 4)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzManifest(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -44,8 +44,8 @@ public func fuzzManifest(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     compareVerdicts(document, data)
 
     // The parser, with the default limits and with tiny ones.
-    for limits in [ManifestLimits.default, tinyLimits] {
-        var parser = ManifestParser(file: "fuzz.json", limits: limits)
+    for limits in [(maxBytes: loader.maxBytes, maxDepth: loader.maxDepth), tinyLimits] {
+        var parser = ManifestParser(file: "fuzz.json", maxBytes: limits.maxBytes, maxDepth: limits.maxDepth)
         let parsed = parser.parse(data)
         check(parser.diagnostics, lineBreaks: lineBreaks)
         if let parsed {

@@ -107,8 +107,9 @@ enum BadCatalogCorpus {
             Issue.record("\(testCase) was used")
         } catch {
             let file = folder.file("catalog.json").relativePath
-            #expect(error.diagnostics.map { $0.description.replacingOccurrences(of: file, with: "catalog.json") } == expected)
-            #expect(error.description.contains("is not a catalog description this build can read"))
+            #expect(error.problemsBeforeUnusable.map { $0.description.replacingOccurrences(of: file, with: "catalog.json") }
+                == expected)
+            #expect(error.unusablePath?.message.contains("is not a catalog description this build can read") == true)
         }
     }
 

@@ -48,12 +48,16 @@ struct BadManifestCase: Sendable, CustomTestStringConvertible {
     var displayPath: String
     var catalog = CatalogChoice.corpus
     var environment: [String: String] = [:]
-    var limits = ManifestLimits.default
+    /// The limits the case is read with (`limits bytes=N depth=N`).
+    var maxBytes = ManifestLoader().maxBytes, maxDepth = ManifestLoader().maxDepth
     /// The environment the app names when it loads the case (`environment NAME`); nil: loaded alone.
     var loadedAs: String?
     var expected: [ExpectedDiagnostic] = []
 
     var testDescription: String { name }
+
+    /// The loader the case is read with: its limits and variables.
+    var loader: ManifestLoader { ManifestLoader(maxBytes: maxBytes, maxDepth: maxDepth, environment: environment) }
 }
 
 enum BadManifestCorpus {
@@ -92,7 +96,7 @@ enum BadManifestCorpus {
                 for setting in words.dropFirst() {
                     let pair = setting.split(separator: "=")
                     let value = Int(pair.last!) ?? 0
-                    if pair.first == "bytes" { result.limits.maxBytes = value } else { result.limits.maxDepth = value }
+                    if pair.first == "bytes" { result.maxBytes = value } else { result.maxDepth = value }
                 }
             case nil: continue
             default: lines.append(words)
@@ -121,7 +125,7 @@ enum BadManifestCorpus {
     /// Loads a case as an app would, then validates it as activation does:
     /// what loading found, and what validation found.
     static func diagnostics(of testCase: BadManifestCase) -> (loaded: [Diagnostic], validated: [Diagnostic]) {
-        let loader = ManifestLoader(limits: testCase.limits, environment: testCase.environment)
+        let loader = testCase.loader
         let (read, loaded) = loader.loadCollecting(contentsOf: testCase.entry, displayPath: testCase.displayPath)
         guard let manifest = read?.judged(as: testCase.loadedAs) else { return (loaded, []) }
         let validator = testCase.catalog.catalog.map(ManifestValidator.init(catalog:)) ?? ManifestValidator()
@@ -186,7 +190,7 @@ enum BadManifestCorpus {
         // (`extends` aside, which in memory is relative to the current folder).
         guard generated != .extendsThroughSymlink else { return }
         let data = try Data(contentsOf: made.entry)
-        let loader = ManifestLoader(limits: made.limits, environment: made.environment)
+        let loader = made.loader
         let fromFile = BadManifestCorpus.diagnostics(of: made).loaded.map(BadManifestCorpus.place)
         do {
             _ = try loader.load(data: data, file: made.displayPath)
@@ -235,7 +239,7 @@ func checkCase(_ testCase: BadManifestCase, sourceLocation: SourceLocation = #_s
     }
 
     // Loading throws exactly when loading found an error, with what it found.
-    let loader = ManifestLoader(limits: testCase.limits, environment: testCase.environment)
+    let loader = testCase.loader
     let loaded: Manifest?
     do {
         loaded = try loader.load(contentsOf: testCase.entry, displayPath: testCase.displayPath).judged(as: testCase.loadedAs)

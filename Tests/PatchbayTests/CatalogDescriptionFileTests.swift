@@ -16,13 +16,14 @@ import Testing
     @Test func aMissingDescriptionIsWrittenAndFailsOnce() throws {
         let folder = try ManifestFolder(["development.json": "{}"])
         let file = folder.file("catalog.json")
-        let refreshed = try #require(throws: CatalogDescriptionRefreshed.self) {
+        let refreshed = try #require(throws: ManifestError.self) {
             try FactoryCatalog.notes.refreshDescription(at: file)
         }
-        #expect(refreshed.wasMissing)
-        #expect(refreshed.description.hasSuffix("catalog.json did not exist; wrote it from the live catalog. Review and "
+        let stale = try #require(refreshed.diagnostics.only(.staleCatalog), "\(refreshed)")
+        #expect(stale.file.hasSuffix("catalog.json") && stale.line == 0, "\(stale)")
+        #expect(stale.message == "did not exist; wrote it from the live catalog. Review and "
             + "commit it: `patchbay check` and the PatchbayCheck plugin check factory names, parameters and "
-            + "dependencies with it. The next run passes."), "\(refreshed)")
+            + "dependencies with it. The next run passes.", "\(refreshed)")
         #expect(try Data(contentsOf: file) == written(in: folder.url).jsonData())
         // The next run finds it current.
         try FactoryCatalog.notes.refreshDescription(at: file)
@@ -33,11 +34,12 @@ import Testing
         other.register("sundial", provides: String.self) { "noon" }
         let folder = try ManifestFolder(["catalog.json": String(decoding: try other.describe().jsonData(), as: UTF8.self)])
         let file = folder.file("catalog.json")
-        let refreshed = try #require(throws: CatalogDescriptionRefreshed.self) {
+        let refreshed = try #require(throws: ManifestError.self) {
             try FactoryCatalog.notes.refreshDescription(at: file)
         }
-        #expect(!refreshed.wasMissing)
-        #expect(refreshed.description.contains("catalog.json was out of date with the catalog; rewrote it"))
+        let stale = try #require(refreshed.diagnostics.only(.staleCatalog), "\(refreshed)")
+        #expect(stale.message.hasPrefix("was out of date with the catalog; rewrote it"), "\(stale)")
+        #expect(refreshed.description.contains("catalog.json: error: was out of date with the catalog; rewrote it"))
         #expect(try CatalogDescription(jsonData: Data(contentsOf: file)) == written(in: folder.url))
     }
 
@@ -52,7 +54,7 @@ import Testing
 
     @Test func somethingThatIsNotADescriptionIsReplaced() throws {
         let folder = try ManifestFolder(["catalog.json": "not json"])
-        #expect(throws: CatalogDescriptionRefreshed.self) {
+        #expect(throws: ManifestError.self) {
             try FactoryCatalog.notes.refreshDescription(at: folder.file("catalog.json"))
         }
         #expect(try CatalogDescription(jsonData: Data(contentsOf: folder.file("catalog.json"))) == written(in: folder.url))

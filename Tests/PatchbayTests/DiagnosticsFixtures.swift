@@ -78,10 +78,12 @@ final class ManifestFolder {
 /// against `catalog`, returning every diagnostic, as activation sees them.
 func diagnostics(
     _ text: String, name: String = "main.json", others: [String: String] = [:],
-    catalog: FactoryCatalog? = .diagnostics, environment: [String: String] = [:], limits: ManifestLimits = .default
+    catalog: FactoryCatalog? = .diagnostics, environment: [String: String] = [:],
+    loader: ManifestLoader = ManifestLoader()
 ) throws -> [Diagnostic] {
     let folder = try ManifestFolder(others.merging([name: text]) { $1 })
-    let loader = ManifestLoader(limits: limits, environment: environment)
+    var loader = loader  // its limits; the variables are `environment`
+    loader.environment = environment
     let (manifest, loadDiagnostics) = loader.loadCollecting(contentsOf: folder.file(name), displayPath: name)
     guard let manifest else { return loadDiagnostics }
     let validator = catalog.map(ManifestValidator.init(catalog:)) ?? ManifestValidator()
@@ -103,9 +105,16 @@ func position(of token: String, in text: String, occurrence: Int = 1) -> (line: 
     return (line, before[lineStart...].unicodeScalars.count + 1)
 }
 
+extension ManifestError {
+    /// An unusable path's diagnostics but its `unreadable` error: a catalog description's own problems.
+    var problemsBeforeUnusable: [Diagnostic] { diagnostics.filter { $0 != unusablePath } }
+}
+
 extension Array where Element == Diagnostic {
     /// The diagnostics with this code.
     func with(_ code: DiagnosticCode) -> [Diagnostic] { filter { $0.code == code } }
+    /// The one diagnostic, when there is exactly one and it has this code.
+    func only(_ code: DiagnosticCode) -> Diagnostic? { count == 1 && first?.code == code ? first : nil }
 }
 
 extension Diagnostic {

@@ -142,7 +142,7 @@ import Testing
         old.version = 1
         old.entryPoints = nil
         let folder = try ManifestFolder(["catalog.json": String(decoding: try old.jsonData(), as: UTF8.self)])
-        #expect(throws: ManifestChecker.UnusablePath.self) { try ManifestChecker.readCatalog(folder.file("catalog.json")) }
+        #expect(throws: ManifestError.self) { try ManifestChecker.readCatalog(folder.file("catalog.json")) }
     }
 
     /// `PATCHBAY_ENV=production notes-example` with NoteService unbound: a

@@ -30,7 +30,7 @@ import Testing
         #expect(found.map(\.code) == [.tooLarge], "\(found.map(\.code))")
         let message = try #require(found.first?.message)
         #expect(message.contains("larger than the limit of 16777216 bytes"), "\(message)")
-        #expect(message.contains("ManifestLimits.maxBytes"))
+        #expect(message.contains("ManifestLoader.maxBytes"))
         #expect(found.first.map { "\($0.line):\($0.column)" } == "1:\(position(of: "\"${X}", in: text).column)")
         // The app refuses it too; what fits the limit still loads.
         #expect(throws: ManifestError.self) {
@@ -38,11 +38,11 @@ import Testing
         }
         #expect(try Self.parameterProblems(text, environment: ["X": "smtp"]).isEmpty)
         // A default counts as a variable's value does, and the room is the whole file's, not each string's.
-        let limits = ManifestLimits(maxBytes: 400)
+        let limits = ManifestLoader(maxBytes: 400)
         let two = Self.mailer(#"{ "host": "${H:-\#(String(repeating: "h", count: 60))}", "user": "${H}", "port": 587 }"#)
         #expect(two.utf8.count < 220)
-        #expect(try diagnostics(two, catalog: nil, environment: [:], limits: limits).map(\.code) == [.envVarMissing])
-        let grown = try diagnostics(two, catalog: nil, environment: ["H": String(repeating: "y", count: 200)], limits: limits)
+        #expect(try diagnostics(two, catalog: nil, environment: [:], loader: limits).map(\.code) == [.envVarMissing])
+        let grown = try diagnostics(two, catalog: nil, environment: ["H": String(repeating: "y", count: 200)], loader: limits)
         #expect(grown.map(\.code) == [.tooLarge], "\(grown)")
         #expect(grown.first?.column == position(of: "\"${H}\"", in: two).column)  // the second string passes it
     }
@@ -169,7 +169,7 @@ import Testing
         let unreadable = try #require(report.diagnostics.with(.unreadable).first)
         #expect(unreadable.message.contains("symbolic link that leads to no file"), "\(unreadable.message)")
         // Alone: the same words, not "no such file".
-        let alone = #expect(throws: ManifestChecker.UnusablePath.self) {
+        let alone = #expect(throws: ManifestError.self) {
             try ManifestChecker(loader: ManifestLoader(environment: [:])).check([folder.file("loop.json")])
         }
         #expect(alone?.description.contains("symbolic link that leads to no file") == true, "\(String(describing: alone))")

@@ -1,4 +1,4 @@
-// A failure of `@Injected`, `@SafelyInjected` or `inject()` names the app's
+// A failure of `@Injected` (of `T` or `T?`) or `inject()` names the app's
 // code that asked (the property's declaration, the call), not the library's
 // file: in the thrown error, and in the message of the trap a getter or a
 // default argument must make instead of throwing.
@@ -13,7 +13,7 @@ private let safelyInjectedLine = #line + 5
 private final class SiteFixture {
     @Injected(container: SiteFixture.emptyContainer) var widget: any Widget
     // `Widget` is bound below but its factory throws: not `nil`, an error.
-    @SafelyInjected(container: SiteFixture.failingContainer) var failing: (any Widget)?
+    @Injected(container: SiteFixture.failingContainer) var failing: (any Widget)?
 
     /// A container with nothing bound.
     static let emptyContainer: Container = {

@@ -9,17 +9,17 @@ final class InjectedClass {
     @Injected var widget: any Widget
     @Injected(from: .secondary) var secondaryWidget: any Widget
     @Injected(from: "fixtures") var fixtureWidget: any Widget
-    @SafelyInjected var database: (any Database)?
+    @Injected var database: (any Database)?
 }
 
 struct InjectedStruct {
     @Injected var widget: any Widget
-    @SafelyInjected var gadget: (any Gadget)?
+    @Injected var gadget: (any Gadget)?
 }
 
 actor InjectedActor {
     @Injected var widget: any Widget
-    @SafelyInjected var database: (any Database)?
+    @Injected var database: (any Database)?
 
     func tags() -> [String] {
         [widget.tag, database?.label ?? "none"]
@@ -50,7 +50,7 @@ struct DefaultArguments {
     }
 }
 
-/// `@Injected`, `@SafelyInjected`, `inject()` and `PatchbaySystem.withContainer`.
+/// `@Injected` (of `T` and `T?`), `inject()` and `PatchbaySystem.withContainer`.
 struct InjectionTests {
     private func catalog(widgets: Counter = Counter()) -> FactoryCatalog {
         var catalog = FactoryCatalog()
@@ -204,7 +204,7 @@ struct InjectionTests {
             let made = DefaultArguments()
             #expect(made.gadget == nil, "resolveIfBound: nil when not bound")
             #expect(made.greeting.text == "fallback", "ifFailUse: the fallback when the factory fails")
-            @SafelyInjected var unbound: (any Database)?
+            @Injected var unbound: (any Database)?
             #expect(unbound == nil)
             #expect(inject((any Database).self, ifFailUse: FakeDatabase(label: "spare")).label == "spare")
         }

@@ -53,7 +53,7 @@ func expectOne(
 
     @Test func tooLargeIsRejectedBeforeDecoding() throws {
         let text = "{\"format\": 1, \"bindings\": [], \"environment\": \"" + String(repeating: "x", count: 200) + "\"}"
-        let found = try diagnostics(text, limits: ManifestLimits(maxBytes: 100))
+        let found = try diagnostics(text, loader: ManifestLoader(maxBytes: 100))
         #expect(found.count == 1)
         let diagnostic = try #require(found.with(.tooLarge).first)
         #expect(diagnostic.message.contains("over the limit of 100 bytes"))
@@ -63,7 +63,7 @@ func expectOne(
     @Test func tooDeepIsRejectedBeforeDecoding() throws {
         let text = "{\"format\": 1, \"bindings\": [{\"protocol\": \"DClock\", \"factory\": \"system-clock\", "
             + "\"parameters\": {\"a\": " + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}}]}"
-        let found = try diagnostics(text, limits: ManifestLimits(maxDepth: 10))
+        let found = try diagnostics(text, loader: ManifestLoader(maxDepth: 10))
         #expect(found.count == 1)
         let diagnostic = try #require(found.with(.tooDeep).first)
         #expect(diagnostic.message.contains("limit of 10 levels"))
@@ -582,18 +582,18 @@ func expectOne(
             "old.json": #"{ "version": 1, "types": [], "factories": [] }"#,
             "broken.json": #"{ "version": 3, "types": [], "factories": [ { "name": "x" } ] }"#,
         ])
-        #expect(throws: ManifestChecker.UnusablePath.self) { try ManifestChecker.readCatalog(folder.file("old.json")) }
+        #expect(throws: ManifestError.self) { try ManifestChecker.readCatalog(folder.file("old.json")) }
         let old = folder.file("old.json").relativePath
         do {
             _ = try ManifestChecker.readCatalog(folder.file("old.json"))
         } catch {
-            #expect(error.diagnostics.map(\.description) == ["\(old):1:14: error: catalog description format 1; this "
+            #expect(error.problemsBeforeUnusable.map(\.description) == ["\(old):1:14: error: catalog description format 1; this "
                 + "build reads format 3 (regenerate the description from the app's catalog with this build) "
                 + "[unsupported-catalog-version]"])
-            #expect(error.description.hasSuffix("old.json is not a catalog description this build can read (1 error). "
+            #expect(error.unusablePath?.message.hasSuffix("old.json is not a catalog description this build can read (1 error). "
                 + "Regenerate it with `swift test` (a test that calls `catalog.refreshDescription(at:)` rewrites it) "
                 + "or with the app's `catalog` subcommand (PatchbayCommandLine), e.g. "
-                + "`swift run my-app patchbay catalog > \(old)`"))
+                + "`swift run my-app patchbay catalog > \(old)`") == true)
         }
         do {
             _ = try ManifestChecker.readCatalog(folder.file("broken.json"))
@@ -601,9 +601,10 @@ func expectOne(
         } catch {
             // Every missing member of the factory, at the object that lacks it
             // (`productIsClass` may be absent: unknown).
-            #expect(error.diagnostics.map(\.code) == [.missingKey, .missingKey], "\(error.diagnostics)")
-            #expect(error.diagnostics.allSatisfy { $0.line == 1 && $0.column == 45 && $0.path == "/factories/0" })
-            #expect(error.diagnostics.first?.message == "factory 'x' is missing required key 'provides'; regenerate "
+            let problems = error.problemsBeforeUnusable
+            #expect(problems.map(\.code) == [.missingKey, .missingKey], "\(error.diagnostics)")
+            #expect(problems.allSatisfy { $0.line == 1 && $0.column == 45 && $0.path == "/factories/0" })
+            #expect(problems.first?.message == "factory 'x' is missing required key 'provides'; regenerate "
                 + "the description from the app's catalog")
         }
     }

@@ -88,7 +88,7 @@ struct MigrationGapTests {
             #expect(fromPrimary.widget.tag == "x-primary", "X made it, not the default container Y")
             #expect(fromSecondary.widget.tag == "x-secondary", "X's secondary injector made it")
             #expect(fromSecondary.primaryWidget.tag == "x-primary", "an injector named in the attribute wins")
-            #expect(fromSecondary.gadget?.tag == "x-gadget", "@SafelyInjected too: Y binds no Gadget")
+            #expect(fromSecondary.gadget?.tag == "x-gadget", "an optional @Injected too: Y binds no Gadget")
             #expect(try fromSecondary.lazyWidget.get().tag == "x-secondary", "and a Lazy the object creates")
             // Made by hand, outside any resolution: the default container, as before.
             let byHand = WidgetHolder()
@@ -294,7 +294,7 @@ struct WeakWidget {
 final class WidgetHolder: @unchecked Sendable {
     @Injected var widget: any Widget
     @Injected(from: .primary) var primaryWidget: any Widget
-    @SafelyInjected var gadget: (any Gadget)?
+    @Injected var gadget: (any Gadget)?
     let lazyWidget = Lazy((any Widget).self)
 }
 

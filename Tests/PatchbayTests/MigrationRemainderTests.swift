@@ -24,7 +24,7 @@ final class ChildModel: @unchecked Sendable {
 
 /// Two levels down.
 final class GrandchildModel: @unchecked Sendable {
-    @SafelyInjected var session: (any Widget)?
+    @Injected var session: (any Widget)?
 }
 
 /// Swifjection's failable `init?(injector:)`: declines when no gadget is bound.

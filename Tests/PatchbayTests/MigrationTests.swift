@@ -12,7 +12,7 @@ final class Bicycle: Vehicle, @unchecked Sendable { override var wheels: Int { 2
 /// A holder of injected dependencies, for per-instance overrides.
 private final class Workshop {
     @Injected var widget: any Widget
-    @SafelyInjected var gadget: (any Gadget)?
+    @Injected var gadget: (any Gadget)?
 }
 
 /// A screen's model: its session is scoped, and it reads it through `@Injected`.
@@ -423,7 +423,7 @@ struct MigrationTests {
         try PatchbaySystem.withContainer(container) { () throws in
             let overridden = Workshop()
             overridden.$widget = Injected(Part(tag: "fake"))
-            overridden.$gadget = SafelyInjected(Part(tag: "spare"))
+            overridden.$gadget = Injected(Part(tag: "spare"))
             let plain = Workshop()
             #expect(overridden.widget.tag == "fake")
             #expect(overridden.gadget?.tag == "spare")
@@ -434,7 +434,7 @@ struct MigrationTests {
         // With no container at all, an overridden property needs none.
         let alone = Workshop()
         alone.$widget = Injected(Part(tag: "alone"))
-        alone.$gadget = SafelyInjected(nil)
+        alone.$gadget = Injected(nil)
         #expect(alone.widget.tag == "alone" && alone.gadget == nil)
     }
 

@@ -26,9 +26,10 @@ import Testing
     /// Checks `paths` with the live catalog and with its description; both reports.
     static func bothChecks(
         of paths: [URL], catalog: FactoryCatalog, environment: [String: String] = [:],
-        limits: ManifestLimits = .default, requiresEnvironment: Bool = true
+        loader: ManifestLoader = ManifestLoader(), requiresEnvironment: Bool = true
     ) throws -> (live: CheckReport, described: CheckReport) {
-        let loader = ManifestLoader(limits: limits, environment: environment)
+        var loader = loader  // its limits; the variables are `environment`
+        loader.environment = environment
         let live = try ManifestChecker(catalog: catalog, loader: loader, requiresEnvironment: requiresEnvironment)
             .check(paths)
         let described = try ManifestChecker(
@@ -41,7 +42,7 @@ import Testing
     func everyCorpusCaseGetsOneVerdict(_ testCase: BadManifestCase) throws {
         let catalog = try #require(testCase.catalog.catalog)
         let (live, described) = try Self.bothChecks(
-            of: [testCase.entry], catalog: catalog, environment: testCase.environment, limits: testCase.limits)
+            of: [testCase.entry], catalog: catalog, environment: testCase.environment, loader: testCase.loader)
         if let reason = Self.descriptionCannotKnow[testCase.name] {
             #expect(Self.places(live) != Self.places(described), "listed as different, but agrees: \(reason)")
         } else {

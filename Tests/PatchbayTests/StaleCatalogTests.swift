@@ -139,7 +139,7 @@ import Testing
         try FileManager.default.createDirectory(at: module, withIntermediateDirectories: true)
         let source = module.appendingPathComponent("StaleCatalogTests.swift")
         try String(repeating: "\n", count: 400).write(to: source, atomically: true, encoding: .utf8)
-        #expect(throws: CatalogDescriptionRefreshed.self) { try catalog.refreshDescription(at: file) }
+        #expect(throws: ManifestError.self) { try catalog.refreshDescription(at: file) }
         try catalog.refreshDescription(at: file)
         let before = try CatalogDescription(jsonData: Data(contentsOf: file))
         #expect(before.sources?.folders == ["Sources/PatchbayTests"])
@@ -162,10 +162,11 @@ import Testing
         let schema = package.manifests.appendingPathComponent("manifest.schema.json")
         try? catalog.refreshDescription(at: file)
         // The description is current; the schema is missing: written, and the test fails once.
-        let refreshed = try #require(throws: CatalogDescriptionRefreshed.self) {
+        let refreshed = try #require(throws: ManifestError.self) {
             try catalog.refreshDescription(at: file, schema: schema)
         }
-        #expect(refreshed.wasMissing && refreshed.file.hasSuffix("manifest.schema.json"), "\(refreshed)")
+        let stale = try #require(refreshed.diagnostics.only(.staleCatalog), "\(refreshed)")
+        #expect(stale.message.hasPrefix("did not exist") && stale.file.hasSuffix("manifest.schema.json"), "\(refreshed)")
         let text = try String(contentsOf: schema, encoding: .utf8)
         #expect(text.contains(#""greeter""#))
         #expect(try Data(contentsOf: schema) == ManifestSchema.jsonData(catalog: CatalogDescription(jsonData: Data(contentsOf: file))))

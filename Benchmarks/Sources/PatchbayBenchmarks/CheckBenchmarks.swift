@@ -69,8 +69,9 @@ let repositoryCatalogDescription = URL(fileURLWithPath: #filePath)
 /// the case would then measure the refusal, not the check.
 func writeHostileFolder(_ folder: URL? = nil) throws -> URL {
     let data = hostileManifest()
-    guard data.count <= ManifestLimits.default.maxBytes else {
-        throw BenchmarkError("the hostile manifest is \(data.count) bytes, over the \(ManifestLimits.default.maxBytes)-byte limit")
+    let limit = ManifestLoader().maxBytes
+    guard data.count <= limit else {
+        throw BenchmarkError("the hostile manifest is \(data.count) bytes, over the \(limit)-byte limit")
     }
     let target = folder ?? FileManager.default.temporaryDirectory
         .appendingPathComponent("patchbay-hostile-bench-\(ProcessInfo.processInfo.processIdentifier)")

@@ -21,8 +21,8 @@ extension FactoryCatalog {
     /// When `file` holds this catalog's description (compared as
     /// descriptions, so the file's whitespace does not matter), nothing is
     /// written. When it is missing, unreadable or different, this catalog's
-    /// ``describe()`` is written there and ``CatalogDescriptionRefreshed`` is
-    /// thrown: the test fails once, naming the file to review and commit,
+    /// ``describe()`` is written there and a ``ManifestError`` is thrown, one
+    /// `stale-catalog` error at the file (line 0): the test fails once, naming the file to review and commit,
     /// and passes on the next run. (`swift test` runs from the package's
     /// folder, so a relative path is the package's.)
     ///
@@ -40,18 +40,18 @@ extension FactoryCatalog {
     ///     catalog's protocols, factories and parameter keys
     ///     (`ManifestSchema.jsonData(catalog:)` of PatchbayTools), for the manifests'
     ///     `"$schema"`, so an editor completes factory names; nil for none.
-    /// - Throws: ``CatalogDescriptionRefreshed`` after writing a file that
+    /// - Throws: ``ManifestError`` (`stale-catalog`) after writing a file that
     ///   was missing or out of date; the file system's error when it cannot be written.
     public func refreshDescription(at file: URL, schema: URL? = nil) throws {
         let current = describe().locatingSources(in: SourceLocations.packageRoot(above: file.deletingLastPathComponent()))
         let existing = FileManager.default.contents(atPath: file.path)
         let previous = existing.flatMap { try? CatalogDescription(jsonData: $0) }
-        var refreshed: CatalogDescriptionRefreshed?
+        var refreshed: Refreshed?
         if previous != current {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try current.jsonData().write(to: file, options: .atomic)
             if previous?.withoutFingerprint != current.withoutFingerprint {
-                refreshed = CatalogDescriptionRefreshed(file: ManifestLoader.displayPath(for: file), wasMissing: existing == nil)
+                refreshed = Refreshed(file: ManifestLoader.displayPath(for: file), wasMissing: existing == nil)
             }
         }
         if let schema {
@@ -61,13 +61,13 @@ extension FactoryCatalog {
                 try wanted.write(to: schema, options: .atomic)
                 let path = ManifestLoader.displayPath(for: schema)
                 if refreshed == nil {
-                    refreshed = CatalogDescriptionRefreshed(file: path, wasMissing: written == nil)
+                    refreshed = Refreshed(file: path, wasMissing: written == nil)
                 } else {
                     refreshed?.schema = path
                 }
             }
         }
-        if let refreshed { throw refreshed }
+        if let refreshed { throw ManifestError(diagnostics: [refreshed.diagnostic]) }
     }
 }
 
@@ -81,26 +81,30 @@ extension CatalogDescription {
 }
 
 /// ``FactoryCatalog/refreshDescription(at:schema:)`` found a catalog
-/// description (or its schema) missing or out of date, and wrote the current one.
-public struct CatalogDescriptionRefreshed: Error, Sendable, CustomStringConvertible {
+/// description (or its schema) missing or out of date, and wrote the current
+/// one: now a ``ManifestError`` holding one `stale-catalog` error, whose
+/// `file` is the file written.
+@available(*, deprecated, renamed: "ManifestError")
+public typealias CatalogDescriptionRefreshed = ManifestError
+
+/// What ``FactoryCatalog/refreshDescription(at:schema:)`` wrote, said as its error.
+private struct Refreshed {
     /// The file written, relative to the current folder when it is below it.
-    public let file: String
+    let file: String
     /// Whether there was no file before.
-    public let wasMissing: Bool
+    let wasMissing: Bool
     /// The schema written with the description, when both were out of date.
-    public internal(set) var schema: String?
+    var schema: String?
 
-    /// Creates the error for `file`.
-    init(file: String, wasMissing: Bool) {
-        self.file = file
-        self.wasMissing = wasMissing
-    }
-
-    /// What happened and what to do: review the file and commit it.
-    public var description: String {
-        (wasMissing ? "\(file) did not exist; wrote" : "\(file) was out of date with the catalog; rewrote")
-            + " it from the live catalog" + (schema.map { ", and \($0) with it" } ?? "")
-            + ". Review and commit it: `patchbay check` and the PatchbayCheck plugin"
-            + " check factory names, parameters and dependencies with it. The next run passes."
+    /// A `stale-catalog` error at the file written (no line: the whole file
+    /// is new), saying what happened and what to do: review the file and commit it.
+    var diagnostic: Diagnostic {
+        Diagnostic(
+            code: .staleCatalog,
+            message: (wasMissing ? "did not exist; wrote" : "was out of date with the catalog; rewrote")
+                + " it from the live catalog" + (schema.map { ", and \($0) with it" } ?? "")
+                + ". Review and commit it: `patchbay check` and the PatchbayCheck plugin"
+                + " check factory names, parameters and dependencies with it. The next run passes.",
+            file: file, line: 0, column: 0)
     }
 }

@@ -9,7 +9,8 @@ import Foundation
 /// ## The rules, in the order they run
 ///
 /// 1. `too-large`, `too-deep`, `syntax`: the bytes are one JSON document
-///    within ``ManifestLimits`` (16 MiB, 64 levels), read as strictly as a
+///    within a manifest's default limits (``ManifestLoader/maxBytes``,
+///    ``ManifestLoader/maxDepth``: 16 MiB, 64 levels), read as strictly as a
 ///    manifest. After one of these nothing else can be read.
 /// 2. `duplicate-key`: no object holds a key twice.
 /// 3. `wrong-type`: the document is an object.
@@ -71,7 +72,7 @@ struct CatalogDescriptionValidator {
     /// The file as the user named it, as diagnostics name it.
     let file: String
     /// The size and depth limits, a manifest's.
-    var limits = ManifestLimits.default
+    var maxBytes = ManifestLoader.defaultMaxBytes, maxDepth = ManifestLoader.defaultMaxDepth
     /// The root of the package the description is read in, to know a place's
     /// file (rule 13); nil judges the places' text alone.
     var packageRoot: URL?
@@ -90,7 +91,7 @@ struct CatalogDescriptionValidator {
     /// The description, when it has no problem, and every problem found.
     func validate(_ data: Data) -> (description: CatalogDescription?, diagnostics: [Diagnostic]) {
         let run = Run(file: file, packageRoot: packageRoot)
-        let description = run.read(data, limits: limits)
+        let description = run.read(data, maxBytes: maxBytes, maxDepth: maxDepth)
         return (run.diagnostics.isEmpty ? description : nil, run.diagnostics)
     }
 }
@@ -114,8 +115,8 @@ extension CatalogDescriptionValidator {
 
         // MARK: - Rules 1 to 5: the document and its shape
 
-        func read(_ data: Data, limits: ManifestLimits) -> CatalogDescription? {
-            let document = JSONScanner.scan(data, maxBytes: limits.maxBytes, maxDepth: limits.maxDepth)
+        func read(_ data: Data, maxBytes: Int, maxDepth: Int) -> CatalogDescription? {
+            let document = JSONScanner.scan(data, maxBytes: maxBytes, maxDepth: maxDepth)
             let start = SourcePosition(line: 1, column: 1)
             if let exceeded = document.sizeExceeded {
                 report(.tooLarge, "the catalog description is \(exceeded.size) bytes, over the limit of \(exceeded.limit) "

@@ -1,5 +1,5 @@
-/// A type the app resolves itself, through `resolve`, `@Injected`,
-/// `@SafelyInjected` or ``Lazy``, rather than as another factory's need.
+/// A type the app resolves itself, through `resolve`, `@Injected`
+/// or ``Lazy``, rather than as another factory's need.
 ///
 /// Entry points are the roots of the app's dependency graph: nothing in a
 /// manifest says which types the app asks for, so the catalog does. Every
@@ -7,7 +7,7 @@
 /// check and activation say so before the screen that asks for it opens:
 ///
 ///     catalog.entryPoint(NoteService.self)                          // resolve, @Injected
-///     catalog.entryPoint((any Analytics).self, optional: true)      // resolveIfBound, @SafelyInjected optional
+///     catalog.entryPoint((any Analytics).self, optional: true)      // resolveIfBound, @Injected var x: T?
 ///     catalog.entryPoint((any Clock).self, from: .secondary)        // resolve(_:from: .secondary)
 struct EntryPoint: Sendable, Hashable {
     /// The type requested.
@@ -24,8 +24,8 @@ extension FactoryCatalog {
     /// Declares a type the app resolves itself: an entry point of its
     /// dependency graph, which every environment's manifest must serve.
     ///
-    /// Declare each type your code reads through `resolve`, `@Injected` or
-    /// `@SafelyInjected`, once, beside the registrations. `patchbay check`, the
+    /// Declare each type your code reads through `resolve` or `@Injected`
+    /// (of `T` or `T?`), once, beside the registrations. `patchbay check`, the
     /// live check and activation then refuse a manifest that leaves a required
     /// entry point unbound (`unbound-entry-point`), where the app would
     /// otherwise stop when it first asks for it.
@@ -37,7 +37,7 @@ extension FactoryCatalog {
     ///   - injector: The injector it requests it from; the binding may come
     ///     from any injector searched from there.
     ///   - optional: True when the app copes with the type being unbound
-    ///     (`resolveIfBound`, `@SafelyInjected var x: T?`): it is a root of the
+    ///     (`resolveIfBound`, `@Injected var x: T?`): it is a root of the
     ///     graph, whose dependencies are checked when bound, but may be unbound.
     ///   - fileID: Where it is declared, for messages; leave it to the call site.
     ///   - line: The line it is declared on; leave it to the call site.

@@ -18,7 +18,7 @@
 /// A manifest is judged as the environment it is loaded as: the name the app
 /// gives (`PATCHBAY_ENV`), which loads `production.json` for `production`,
 /// whatever the file's own `environment` label says (a label that disagrees
-/// is an error); see ``JudgedEnvironment``. A file that others extend is
+/// is an error); see `JudgedEnvironment`. A file that others extend is
 /// judged as the environment of each file that loads it, never as its own.
 public struct FactoryEnvironments: Sendable, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
     /// The environments it may be bound in; `nil` for any not in ``excluded``.

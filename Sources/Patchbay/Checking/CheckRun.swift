@@ -22,8 +22,8 @@ struct CheckRun {
     init(checker: ManifestChecker) { self.checker = checker }
 
     /// The validator for the manifests of `folder`.
-    /// - Throws: ``ManifestChecker/UnusablePath`` when its `catalog.json` is not a description.
-    mutating func validator(forFolder folder: URL) throws(ManifestChecker.UnusablePath) -> ManifestValidator {
+    /// - Throws: ``ManifestError`` when its `catalog.json` is not a description.
+    mutating func validator(forFolder folder: URL) throws(ManifestError) -> ManifestValidator {
         let validator = try makeValidator(forFolder: folder)
         if let catalog = validator.catalog, catalog.entryPoints.isEmpty, !warnedOfNoEntryPoints {
             warnedOfNoEntryPoints = true
@@ -98,7 +98,7 @@ struct CheckRun {
         }
     }
 
-    private mutating func makeValidator(forFolder folder: URL) throws(ManifestChecker.UnusablePath) -> ManifestValidator {
+    private mutating func makeValidator(forFolder folder: URL) throws(ManifestError) -> ManifestValidator {
         switch checker.catalog {
         case .live(let catalog):
             if shared == nil { shared = ManifestValidator(catalog: catalog) }

@@ -24,8 +24,8 @@ extension ManifestChecker {
     /// follows for each of its files (one leading outside the folder is not
     /// read; only a regular file within the size limit is), without judging
     /// the folder's other files, and keeps the manifest it read.
-    /// - Throws: ``UnusablePath`` when the folder's `catalog.json` is not a description this build reads.
-    package func check(_ file: URL, inFolder folder: URL) throws(UnusablePath) -> CheckedManifest {
+    /// - Throws: ``ManifestError`` when the folder's `catalog.json` is not a description this build reads.
+    package func check(_ file: URL, inFolder folder: URL) throws(ManifestError) -> CheckedManifest {
         var run = CheckRun(checker: self)
         var manifest: Manifest?
         _ = try checkFiles([file], inFolder: folder, run: &run, keeping: file, into: &manifest)
@@ -49,7 +49,7 @@ extension ManifestChecker {
     /// - Returns: Which of the catalog's factories the files name, when they were judged by a catalog.
     func checkFiles(
         _ files: [URL], inFolder path: URL?, run: inout CheckRun, keeping kept: URL?, into keptManifest: inout Manifest?
-    ) throws(UnusablePath) -> [Bool]? {
+    ) throws(ManifestError) -> [Bool]? {
         let loader = checkingLoader
         // A manifest in a checked folder that is a link to a file outside it is
         // refused unread, by the rule `extends` follows: CI logs are often public.

@@ -70,27 +70,18 @@ public struct ManifestChecker: Sendable {
         self.requiresEnvironment = requiresEnvironment
     }
 
-    /// A path that could not be checked at all: the command exits 2 for it.
-    public struct UnusablePath: Error, Sendable, CustomStringConvertible {
-        /// What is wrong.
-        public let description: String
-        /// For a catalog description that could not be read as one: its every
-        /// problem, each at its line and column (the command prints them
-        /// before the one-line description); empty otherwise.
-        public let diagnostics: [Diagnostic]
-
-        /// `description` names paths from the command line and folders, which may hold a line break or
-        /// a terminal escape: escaped here, so no message of this kind forges or rewrites a line.
-        package init(description: String, diagnostics: [Diagnostic] = []) {
-            self.description = description.escapingControlCharacters
-            self.diagnostics = diagnostics
-        }
-    }
+    /// A path that could not be checked at all: now a ``ManifestError``
+    /// holding one `unreadable` error with no place in a file (line 0).
+    @available(*, deprecated, renamed: "ManifestError")
+    public typealias UnusablePath = ManifestError
 
     /// Checks every manifest at `paths` (files or folders) and reports every problem.
-    /// - Throws: ``UnusablePath`` when a path does not exist or cannot be read,
-    ///   or a discovered `catalog.json` is not a catalog description.
-    public func check(_ paths: [URL]) throws(UnusablePath) -> CheckReport {
+    /// - Throws: ``ManifestError`` when a path cannot be checked at all (it
+    ///   does not exist or cannot be read, or a discovered `catalog.json` is
+    ///   not a catalog description): an `unreadable` error with no place in
+    ///   a file (line 0), after the description's own problems. What the
+    ///   manifests get wrong is in the report, not thrown.
+    public func check(_ paths: [URL]) throws(ManifestError) -> CheckReport {
         var run = CheckRun(checker: self)
         var manifestCount = 0
         // Each file is checked and counted once however it is named (`a.json`, `./a.json`, a folder twice).
@@ -123,35 +114,35 @@ public struct ManifestChecker: Sendable {
     }
 
     /// The manifests at a path: the file itself, or the manifests in a folder, sorted.
-    func manifestFiles(at path: URL) throws(UnusablePath) -> [URL] {
+    func manifestFiles(at path: URL) throws(ManifestError) -> [URL] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
             // A link that leads nowhere is there, but names no file: said as such, not as "no such file".
             if (try? FileManager.default.attributesOfItem(atPath: path.path))?[.type] as? FileAttributeType == .typeSymbolicLink {
-                throw UnusablePath(description: "\(path.relativePath): " + ManifestLoader.NotAFile.brokenLink)
+                throw .unusable(at: path, "\(path.relativePath): " + ManifestLoader.NotAFile.brokenLink)
             }
-            throw UnusablePath(description: "no such file or folder: \(path.relativePath)")
+            throw .unusable(at: path, "no such file or folder: \(path.relativePath)")
         }
         guard isDirectory.boolValue else {
             let type = (try? FileManager.default.attributesOfItem(atPath: path.resolvingSymlinksInPath().path))?[.type]
             guard type as? FileAttributeType == .typeRegular else {
-                throw UnusablePath(description: "\(path.relativePath) is not a manifest file or a folder of them "
+                throw .unusable(at: path, "\(path.relativePath) is not a manifest file or a folder of them "
                     + "(a FIFO, a socket or a device); name a .json file or a folder")
             }
             guard FileManager.default.isReadableFile(atPath: path.path) else {
-                throw UnusablePath(description: "cannot read \(path.relativePath)")
+                throw .unusable(at: path, "cannot read \(path.relativePath)")
             }
             return [path]
         }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path.path) else {
-            throw UnusablePath(description: "cannot read the folder \(path.relativePath)")
+            throw .unusable(at: path, "cannot read the folder \(path.relativePath)")
         }
         // `x.JSON` too, which no environment name loads: checked, and refused by name.
         let files = names.filter { ManifestDirectory.isManifestFileName($0.lowercased()) }.sorted()
             .map { path.appendingPathComponent($0) }
         guard !files.isEmpty else {
             // A green check that checked nothing would pass a CI that named the wrong folder.
-            throw UnusablePath(description: "no manifest to check in \(path.relativePath) (\(path.path)): it has no "
+            throw .unusable(at: path, "no manifest to check in \(path.relativePath) (\(path.path)): it has no "
                 + ".json file other than catalog.json; name the folder that holds the environments' manifests")
         }
         return files
@@ -190,15 +181,15 @@ public struct ManifestChecker: Sendable {
     }
 
     /// The `catalog.json` in a folder, if any.
-    /// - Throws: ``UnusablePath`` when it is a link to a file outside the folder: not read, by the rule
+    /// - Throws: ``ManifestError`` (see ``check(_:)``) when it is a link to a file outside the folder: not read, by the rule
     ///   manifests in a checked folder follow, since its text would be quoted in a (perhaps public) CI log.
     ///   A description kept elsewhere is named with `--catalog`, which reads what it names.
-    package static func discoverCatalog(in folder: URL) throws(UnusablePath) -> CatalogDescription? {
+    package static func discoverCatalog(in folder: URL) throws(ManifestError) -> CatalogDescription? {
         let file = folder.appendingPathComponent("catalog.json")
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         let physicalFolder = PhysicalPath.of(folder.standardizedFileURL.path)
         guard PhysicalPath.relative(PhysicalPath.of(file.standardizedFileURL.path), below: physicalFolder) != nil else {
-            throw UnusablePath(description: "the catalog \(file.relativePath) is a link leading outside its folder "
+            throw .unusable(at: file, "the catalog \(file.relativePath) is a link leading outside its folder "
                 + "(\(physicalFolder)), so it was not read; keep catalog.json in the manifests' folder, or name the "
                 + "description with --catalog FILE")
         }
@@ -206,22 +197,23 @@ public struct ManifestChecker: Sendable {
     }
 
     /// Reads a catalog description file, checked as a manifest is (see ``CatalogDescription/init(jsonData:file:)``).
-    /// - Throws: ``UnusablePath`` when it is missing or unreadable, or, with
-    ///   its every problem in ``UnusablePath/diagnostics``, not a description this build reads.
-    public static func readCatalog(_ file: URL) throws(UnusablePath) -> CatalogDescription {
+    /// - Throws: ``ManifestError`` when it is missing or unreadable, or, with
+    ///   its every problem before the `unreadable` error, not a description this build reads
+    ///   (the `unreadable` error has no place in a file: line 0).
+    public static func readCatalog(_ file: URL) throws(ManifestError) -> CatalogDescription {
         // Read as a manifest is: only a regular file (a FIFO would block, a device never end), and one
         // over the manifest size limit not whole.
         let data: Data
         do {
-            data = try ManifestLoader.read(file, limit: ManifestLimits.default.maxBytes)
+            data = try ManifestLoader.read(file, limit: ManifestLoader.defaultMaxBytes)
         } catch let error as ManifestLoader.NotAFile {
-            throw UnusablePath(description: "the catalog \(file.relativePath) is not a regular file ("
+            throw .unusable(at: file, "the catalog \(file.relativePath) is not a regular file ("
                 + (error.type == .typeDirectory ? "a folder" : "a FIFO, a socket or a device") + "); name catalog.json")
         } catch let error as ManifestLoader.TooLarge {
-            throw UnusablePath(description: "the catalog \(file.relativePath) is \(error.size) bytes, over the limit of "
-                + "\(ManifestLimits.default.maxBytes) bytes; is it a catalog description?")
+            throw .unusable(at: file, "the catalog \(file.relativePath) is \(error.size) bytes, over the limit of "
+                + "\(ManifestLoader.defaultMaxBytes) bytes; is it a catalog description?")
         } catch {
-            throw UnusablePath(description: "cannot read the catalog \(file.relativePath)")
+            throw .unusable(at: file, "cannot read the catalog \(file.relativePath)")
         }
         do {
             // Its places as diagnostics print them: files relative to the current folder.
@@ -230,12 +222,27 @@ public struct ManifestChecker: Sendable {
                 .displayingSources(describedIn: file)
         } catch {
             let count = error.diagnostics.count
-            throw UnusablePath(
-                description: "\(file.relativePath) is not a catalog description this build can read "
+            throw .unusable(
+                at: file, "\(file.relativePath) is not a catalog description this build can read "
                     + "(\(count) error\(count == 1 ? "" : "s")). " + CatalogDescription.howToRegenerate(file.relativePath),
-                diagnostics: error.diagnostics)
+                after: error.diagnostics)
         }
     }
+}
+
+extension ManifestError {
+    /// A path that could not be checked at all (the command exits 2 for it):
+    /// `problems`, a catalog description's own, then one `unreadable` error
+    /// saying what is wrong, with no place in a file (line 0), as the
+    /// command prints it last.
+    package static func unusable(at path: URL, _ message: String, after problems: [Diagnostic] = []) -> ManifestError {
+        ManifestError(diagnostics: problems + [
+            Diagnostic(code: .unreadable, message: message, file: path.relativePath, line: 0, column: 0),
+        ])
+    }
+
+    /// The `unreadable` error of ``unusable(at:_:after:)``, when this is one.
+    package var unusablePath: Diagnostic? { diagnostics.last { $0.code == .unreadable && $0.line == 0 } }
 }
 
 /// What a check found: every diagnostic, and how many manifests were read.

@@ -63,7 +63,7 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let duplicateInjector: Self = "duplicate-injector"
     /// The parent manifest named by `extends` does not exist.
     public static let extendsNotFound: Self = "extends-not-found"
-    /// An `extends` chain longer than ``ManifestLimits/maxExtendsChain``.
+    /// An `extends` chain longer than ``ManifestLoader/maxExtendsChain``.
     public static let extendsTooLong: Self = "extends-too-long"
     /// Manifests extend each other in a loop.
     public static let extendsCycle: Self = "extends-cycle"

@@ -1,7 +1,7 @@
 /// A type that builds itself from the container and may decline:
 /// Swifjection's `init?(injector:)`. `nil` reads as "not bound": where the
 /// type is asked for only if bound (``Container/resolveIfBound(_:from:)``,
-/// `@SafelyInjected`, a factory's `T?` need, ``Resolver/resolveIfBound(_:)``,
+/// an `@Injected` property of type `T?`, a factory's `T?` need, ``Resolver/resolveIfBound(_:)``,
 /// the container's subscript) the answer is `nil`; where it must be there
 /// (`resolve`, `@Injected`) it is a ``ResolutionError`` whose reason is
 /// ``ResolutionError/Reason/injectableDeclined``.
@@ -34,7 +34,7 @@ extension FailableInjectable {
                 .injectableDeclined, type: name, injectors: [resolver.injector],
                 path: resolver.call.context.names, factory: "Injectable \(name)",
                 detail: "its init?(injector:) returned nil, which reads as not bound: resolveIfBound gives nil "
-                    + "for it; resolve it with resolveIfBound, @SafelyInjected or as an optional need")
+                    + "for it; resolve it with resolveIfBound, an optional @Injected or as an optional need")
         }
         self = made
     }

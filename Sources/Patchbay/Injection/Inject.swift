@@ -10,7 +10,7 @@
 /// ``PatchbaySystem/container`` and `resolve` to handle errors.
 ///
 /// For a dependency that may be unbound, use ``injectIfBound(_:from:file:line:)``
-/// or ``SafelyInjected``.
+/// or an ``Injected`` property of an optional type.
 /// - Parameters:
 ///   - type: The type to resolve; inferred from the context when omitted.
 ///   - injector: The injector to search first.

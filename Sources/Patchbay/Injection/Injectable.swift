@@ -11,8 +11,8 @@
 ///     }
 ///     let model = try container.resolve(CheckoutModel.self)   // no binding needed
 ///
-/// When no injector binds an `Injectable` type, `resolve`, `@Injected`,
-/// `@SafelyInjected` and a ``Resolver`` build a new one each time (like a
+/// When no injector binds an `Injectable` type, `resolve`, `@Injected`
+/// (of `T` or `T?`) and a ``Resolver`` build a new one each time (like a
 /// `transient`), resolving what it needs from the injector it was asked
 /// from, inside the same resolution: a loop between such types is a
 /// ``ResolutionError/Reason/dependencyCycle`` error, and `graph` and

@@ -29,6 +29,14 @@ import Musl
 /// know the line that read it: that line is in the backtrace the trap
 /// prints, in the frame below the property's getter
 /// (`SignupService.users.getter`).
+///
+/// A property of an optional type is `nil` when no injector binds the type:
+///
+///     @Injected var analytics: (any Analytics)?
+///
+/// Only "not bound" gives `nil`. If the type is bound but its factory fails,
+/// that is an error, never hidden: the program stops with its message (use
+/// `try $analytics.resolve()` to handle it).
 
 @propertyWrapper
 public struct Injected<Value>: @unchecked Sendable {
@@ -51,9 +59,13 @@ public struct Injected<Value>: @unchecked Sendable {
         from injector: InjectorName? = nil, container: Container? = nil,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        storage = InjectionStorage.make(injector: injector, container: container, site: (file, line))
+        storage = InjectionStorage.make(
+            injector: injector, container: container, ifBound: Self.isOptional, site: (file, line))
         state = storage.state
     }
+
+    /// Whether `Value` is `T?`: then the property resolves `T`, and is `nil` when nothing binds it.
+    private static var isOptional: Bool { Value.self is any OptionalInjectable.Type }
 
     /// The dependency, resolved on first access.
     // Inlinable, so that a later access is specialized in the app's module:
@@ -67,12 +79,14 @@ public struct Injected<Value>: @unchecked Sendable {
     }
 
     /// A wrapper that already holds `value` and resolves nothing: for a test
-    /// that gives one instance its own dependency, whatever the container binds.
+    /// that gives one instance its own dependency, whatever the container
+    /// binds (`nil` for an optional one: explicitly none).
     ///
     ///     let service = SignupService()
     ///     service.$users = Injected(InMemoryUserRepository())
     public init(_ value: Value, file: StaticString = #fileID, line: UInt = #line) {
-        storage = InjectionStorage.make(injector: .primary, container: nil, site: (file, line), origin: .outside)
+        storage = InjectionStorage.make(
+            injector: .primary, container: nil, ifBound: Self.isOptional, site: (file, line), origin: .outside)
         state = storage.state
         storage.keep(value)
     }
@@ -92,62 +106,10 @@ public struct Injected<Value>: @unchecked Sendable {
     public var isResolved: Bool { storage.isResolved }
 }
 
-/// An optional dependency: `nil` when no injector binds it.
-///
-///     @SafelyInjected var analytics: (any Analytics)?
-///
-/// Only "not bound" gives `nil`. If the type is bound but its factory fails,
-/// that is an error, never hidden: the program stops with its message (use
-/// `try $analytics.resolve()` to handle it).
-@propertyWrapper
-public struct SafelyInjected<Value>: @unchecked Sendable {
-    @usableFromInline let storage: InjectionStorage<Value?>
-    /// The storage's word that says whether the value is kept (see ``Injected/state``).
-    @usableFromInline let state: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-
-    /// Resolves `Value` from `injector` of `container`.
-    /// - Parameters:
-    ///   - injector: The injector to search first; when `nil`, the one that
-    ///     served the factory that made the object, else `primary`.
-    ///   - container: The container to resolve from; when `nil`, the one
-    ///     that made the object, else ``PatchbaySystem/container``.
-    ///   - file: Where the property is declared, for messages; leave the default.
-    ///   - line: Where the property is declared, for messages; leave the default.
-    public init(
-        from injector: InjectorName? = nil, container: Container? = nil,
-        file: StaticString = #fileID, line: UInt = #line
-    ) {
-        storage = InjectionStorage.make(injector: injector, container: container, ifBound: true, site: (file, line))
-        state = storage.state
-    }
-
-    /// The dependency, or `nil` when not bound; resolved on first access.
-    @inlinable
-    public var wrappedValue: Value? {
-        if let value = KeptValue.address(in: state) { return value.assumingMemoryBound(to: Value?.self).pointee }
-        return InjectionStorage<Value?>.firstAccess(at: state)
-    }
-
-    /// A wrapper that already holds `value` (which may be `nil`) and resolves
-    /// nothing: for a test that gives one instance its own dependency.
-    public init(_ value: Value?, file: StaticString = #fileID, line: UInt = #line) {
-        storage = InjectionStorage.make(
-            injector: .primary, container: nil, ifBound: true, site: (file, line), origin: .outside)
-        state = storage.state
-        storage.keep(value)
-    }
-
-    /// The wrapper itself, for `try $property.resolve()`; set it to give this
-    /// one instance its own dependency (`$analytics = SafelyInjected(nil)`).
-    public var projectedValue: SafelyInjected<Value> {
-        get { self }
-        set { self = newValue }
-    }
-
-    /// The dependency or `nil` when not bound, resolved on first call and kept.
-    /// - Throws: ``ResolutionError`` for any failure other than "not bound".
-    public func resolve() throws(ResolutionError) -> Value? { try storage.value() }
-}
+/// An optional dependency, `nil` when no injector binds it, is an
+/// `@Injected` property of an optional type.
+@available(*, deprecated, renamed: "Injected", message: "write @Injected var name: T? (nil when T is not bound)")
+public typealias SafelyInjected<Value> = Injected<Value?>
 
 /// What a property wrapper was declared with, and what adopting a scope
 /// changed: the header of its ``InjectionStorage``.

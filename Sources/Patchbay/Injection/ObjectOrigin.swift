@@ -1,6 +1,6 @@
 /// The resolution an object was made in, as a property wrapper inside the
-/// object sees it when the object is initialized: `@Injected`,
-/// `@SafelyInjected` and `Lazy` resolve from the same container, injector,
+/// object sees it when the object is initialized: `@Injected`
+/// and `Lazy` resolve from the same container, injector,
 /// overrides and scope later, on their first read, wherever that read is.
 ///
 /// An object made by a factory belongs to the resolution that made it, just

@@ -1,4 +1,4 @@
-/// The container that `@Injected`, `@SafelyInjected` and `inject()` use when
+/// The container that `@Injected` and `inject()` use when
 /// they are not given one: set once at start-up, like swift-log's
 /// `LoggingSystem.bootstrap`.
 ///

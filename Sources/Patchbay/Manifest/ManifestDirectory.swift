@@ -63,7 +63,7 @@ public struct ManifestDirectory: Sendable {
     ///
     /// Found by listing the folder and comparing each manifest's name with
     /// `name` by the one rule environment names follow (see
-    /// ``JudgedEnvironment``), never by asking the disk for `name.json`: a
+    /// `JudgedEnvironment`), never by asking the disk for `name.json`: a
     /// case-insensitive disk (macOS's) would open `production.json` for
     /// `Production`, which Linux refuses. The empty name is no environment.
     /// - Throws: ``ManifestError`` (`unknown-environment`) listing the environments found.
@@ -130,7 +130,7 @@ public struct ManifestDirectory: Sendable {
     }
 
     /// Loads the manifest of an environment (chosen as ``selectedEnvironment(_:)`` says), judged as
-    /// that environment whatever its `environment` label says (see ``JudgedEnvironment``).
+    /// that environment whatever its `environment` label says (see `JudgedEnvironment`).
     /// - Throws: ``ManifestError`` listing every problem.
     public func load(environment explicit: String? = nil) throws(ManifestError) -> Manifest {
         let name = selectedEnvironment(explicit)

@@ -10,8 +10,15 @@ import Foundation
 /// the catalog, and the dependency graph, happens when a ``Container``
 /// activates the manifest (or in ``ManifestValidator``).
 public struct ManifestLoader: Sendable {
-    /// The size and depth limits.
-    public var limits: ManifestLimits
+    /// The largest file accepted, in bytes: 16 MiB by default; at most 4 GiB whatever is set.
+    public var maxBytes: Int
+    /// The deepest nesting of objects and arrays accepted: 64 by default.
+    public var maxDepth: Int
+    /// The longest `extends` chain followed, in files after the first: 32 by
+    /// default, far beyond any real deployment's. Checked before each parent
+    /// is loaded; parents are loaded in a loop, not a call per parent, so
+    /// even a limit raised far lets no chain of files exhaust the stack.
+    public var maxExtendsChain: Int
     /// The variables `${NAME}` reads: the process environment unless you give others.
     public var environment: [String: String]
     /// Whether a `${NAME}` with no default whose variable is unset is allowed,
@@ -20,12 +27,24 @@ public struct ManifestLoader: Sendable {
     /// `patchbay check` sets it, since it runs where production's secrets are not.
     public var allowsUnsetVariables = false
 
+    /// The default ``maxBytes``, which a catalog description is read within too.
+    @usableFromInline package static let defaultMaxBytes = 16 * 1024 * 1024
+    /// The default ``maxDepth``, which a catalog description is read within too.
+    @usableFromInline package static let defaultMaxDepth = 64
+
     /// Creates a loader.
     /// - Parameters:
-    ///   - limits: The size and depth limits; 16 MiB and 64 levels by default.
+    ///   - maxBytes: The largest file accepted, in bytes; 16 MiB by default.
+    ///   - maxDepth: The deepest nesting of objects and arrays accepted; 64 by default.
+    ///   - maxExtendsChain: The longest `extends` chain followed; 32 parents by default.
     ///   - environment: The variables for `${NAME}`; the process environment by default.
-    public init(limits: ManifestLimits = .default, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.limits = limits
+    public init(
+        maxBytes: Int = defaultMaxBytes, maxDepth: Int = defaultMaxDepth, maxExtendsChain: Int = 32,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.maxBytes = maxBytes
+        self.maxDepth = maxDepth
+        self.maxExtendsChain = maxExtendsChain
         self.environment = environment
     }
 
@@ -46,7 +65,7 @@ public struct ManifestLoader: Sendable {
     /// folder of an absolute `file`.
     /// - Throws: ``ManifestError`` listing every problem found.
     public func load(data: Data, file: String = "<memory>") throws(ManifestError) -> Manifest {
-        var parser = ManifestParser(file: file, limits: limits)
+        var parser = ManifestParser(file: file, maxBytes: maxBytes, maxDepth: maxDepth)
         let parsed = parser.parse(data)
         var diagnostics = parser.diagnostics
         var manifest = parsed
@@ -102,11 +121,11 @@ public struct ManifestLoader: Sendable {
     ) -> Manifest? {
         let data: Data
         do {
-            data = try Self.read(url, limit: limits.maxBytes)
+            data = try Self.read(url, limit: maxBytes)
         } catch let error as TooLarge {
             diagnostics.append(Diagnostic(
-                code: .tooLarge, message: "manifest is \(error.size) bytes, over the limit of \(limits.maxBytes) "
-                    + "bytes; split it with 'extends' or raise ManifestLimits.maxBytes", file: display))
+                code: .tooLarge, message: "manifest is \(error.size) bytes, over the limit of \(maxBytes) "
+                    + "bytes; split it with 'extends' or raise ManifestLoader.maxBytes", file: display))
             return nil
         } catch let error as NotAFile {
             diagnostics.append(Diagnostic(code: .unreadable, message: "cannot read the manifest: \(error)", file: display))
@@ -116,7 +135,7 @@ public struct ManifestLoader: Sendable {
                 code: .unreadable, message: "cannot read the manifest: \(error.localizedDescription)", file: display))
             return nil
         }
-        var parser = ManifestParser(file: display, limits: limits, depth: depth)
+        var parser = ManifestParser(file: display, maxBytes: maxBytes, maxDepth: maxDepth, depth: depth)
         let parsed = parser.parse(data)
         diagnostics += parser.diagnostics
         guard let parsed else { return nil }
@@ -220,9 +239,9 @@ public struct ManifestLoader: Sendable {
             return nil
         }
         let depth = (child.origin?.depth ?? 0) + 1
-        guard depth <= limits.maxExtendsChain else {
-            report(.extendsTooLong, "'extends' chain is longer than \(limits.maxExtendsChain) files (the limit) at "
-                + "\(child.file) -> \(parentDisplay); flatten the chain, or raise ManifestLimits.maxExtendsChain")
+        guard depth <= maxExtendsChain else {
+            report(.extendsTooLong, "'extends' chain is longer than \(maxExtendsChain) files (the limit) at "
+                + "\(child.file) -> \(parentDisplay); flatten the chain, or raise ManifestLoader.maxExtendsChain")
             return nil
         }
         let parent = loadFile(
@@ -286,7 +305,7 @@ public struct ManifestLoader: Sendable {
         else { return manifest }
         var manifest = manifest
         let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
-        var room = limits.maxBytes - size
+        var room = maxBytes - size
         for offset in manifest.bindings.indices[first...] where room >= 0 {
             guard var parameters = manifest.bindings[offset].parameterSource, Interpolation.mayRefer(parameters)
             else { continue }
@@ -314,9 +333,9 @@ public struct ManifestLoader: Sendable {
                 case .overLimit:
                     code = .tooLarge
                     message = "interpolating the parameters of binding \(binding.displayKey) makes the manifest "
-                        + "larger than the limit of \(limits.maxBytes) bytes (the file is \(size) bytes; what each "
+                        + "larger than the limit of \(maxBytes) bytes (the file is \(size) bytes; what each "
                         + "${NAME} adds counts as if written in it); shorten the variables' values, or raise "
-                        + "ManifestLimits.maxBytes"
+                        + "ManifestLoader.maxBytes"
                 }
                 diagnostics.append(Diagnostic(
                     code: code, message: message, file: binding.origin?.file ?? manifest.file,

@@ -9,31 +9,33 @@ import Foundation
 /// line and column of the value it is about.
 struct ManifestParser {
     let file: String
-    let limits: ManifestLimits
+    /// The largest file and the deepest nesting read (the loader's limits).
+    let maxBytes: Int, maxDepth: Int
     /// How deep this file is in an `extends` chain (0 for the first loaded).
     var depth = 0
 
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(file: String, limits: ManifestLimits, depth: Int = 0) {
+    init(file: String, maxBytes: Int, maxDepth: Int, depth: Int = 0) {
         self.file = file
-        self.limits = limits
+        self.maxBytes = maxBytes
+        self.maxDepth = maxDepth
         self.depth = depth
     }
 
     /// Parses the file; `nil` when it is not usable at all (syntax, limits,
     /// not an object). Shape problems are in ``diagnostics`` either way.
     mutating func parse(_ data: Data) -> Manifest? {
-        let document = JSONScanner.scan(data, maxBytes: limits.maxBytes, maxDepth: limits.maxDepth)
+        let document = JSONScanner.scan(data, maxBytes: maxBytes, maxDepth: maxDepth)
         let start = SourcePosition(line: 1, column: 1)
         if let exceeded = document.sizeExceeded {
             report(.tooLarge, "manifest is \(exceeded.size) bytes, over the limit of \(exceeded.limit) bytes; "
-                + "split it with '\(ManifestKey.extends)' or raise ManifestLimits.maxBytes", at: start)
+                + "split it with '\(ManifestKey.extends)' or raise ManifestLoader.maxBytes", at: start)
             return nil
         }
         if let exceeded = document.depthExceeded {
             report(.tooDeep, "JSON nests deeper than the limit of \(exceeded.limit) levels; "
-                + "flatten the parameters or raise ManifestLimits.maxDepth", at: exceeded.position)
+                + "flatten the parameters or raise ManifestLoader.maxDepth", at: exceeded.position)
             return nil
         }
         // A value no decoder can represent comes before any syntax error,
@@ -373,27 +375,4 @@ struct ManifestParser {
             code: code, message: message, file: file, line: position.line, column: position.column,
             path: pointer, suggestion: suggestion))
     }
-}
-
-/// Limits enforced on a manifest file before it is decoded.
-public struct ManifestLimits: Sendable, Hashable {
-    /// The largest file accepted, in bytes. 16 MiB by default; at most 4 GiB whatever is set.
-    public var maxBytes: Int
-    /// The deepest nesting of objects and arrays accepted. 64 by default.
-    public var maxDepth: Int
-    /// The longest `extends` chain followed, in files after the first: 32 by
-    /// default, far beyond any real deployment's. Checked before each parent
-    /// is loaded; parents are loaded in a loop, not a call per parent, so
-    /// even a limit raised far lets no chain of files exhaust the stack.
-    public var maxExtendsChain: Int
-
-    /// Creates limits.
-    public init(maxBytes: Int = 16 * 1024 * 1024, maxDepth: Int = 64, maxExtendsChain: Int = 32) {
-        self.maxBytes = maxBytes
-        self.maxDepth = maxDepth
-        self.maxExtendsChain = maxExtendsChain
-    }
-
-    /// 16 MiB, 64 levels and 32 parents.
-    public static let `default` = ManifestLimits()
 }

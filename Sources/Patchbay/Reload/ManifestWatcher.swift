@@ -148,7 +148,7 @@ final class ManifestWatcher: @unchecked Sendable {
         guard let container else { return cancel() }
         rearm()
         let now = clock.now()
-        let current = Sample(url, maxBytes: loader.limits.maxBytes)
+        let current = Sample(url, maxBytes: loader.maxBytes)
         lastFingerprint = current.fingerprint
         if let sample, sample.file == current, !changedSinceSample, now &- sample.at >= settle {
             busy = nil
@@ -181,7 +181,7 @@ final class ManifestWatcher: @unchecked Sendable {
         let (read, diagnostics) = loader.loadCollecting(contentsOf: url)
         let manifest = read?.judged(as: container.manifest.loadedAs)
         // Changed while it was loaded: what was loaded may be half of it. Wait for quiet again.
-        guard Sample(url, maxBytes: loader.limits.maxBytes) == quiet else {
+        guard Sample(url, maxBytes: loader.maxBytes) == quiet else {
             lastContent = nil
             changed()
             return nil

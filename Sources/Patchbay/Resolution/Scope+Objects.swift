@@ -7,7 +7,7 @@
 /// ``Scope/of(_:)`` says which scope an object's properties resolve in, so
 /// another object can be made in the same one.
 extension Scope {
-    /// Makes the `@Injected`, `@SafelyInjected`, ``Lazy`` and ``Provider``
+    /// Makes the `@Injected`, ``Lazy`` and ``Provider``
     /// properties of `object` resolve in this scope, and returns the object.
     ///
     ///     let model = scope.adopt(CheckoutModel())   // its @Injected session is this scope's
@@ -86,7 +86,7 @@ extension Scope {
         return try resolve(T.self, from: container, injector: injector)
     }
 
-    /// The scope the `@Injected`, `@SafelyInjected` and ``Lazy`` properties
+    /// The scope the `@Injected` and ``Lazy`` properties
     /// of `object` resolve in: the one it was adopted by or made in; `nil`
     /// when it has none of those properties, or was made in no scope (and
     /// so resolves in its reader's), or its scope has gone.
@@ -113,7 +113,7 @@ extension Scope {
     }
 }
 
-/// A property that resolves in a scope: `@Injected`, `@SafelyInjected`, ``Lazy``, ``Provider``.
+/// A property that resolves in a scope: `@Injected`, ``Lazy``, ``Provider``.
 protocol ScopedProperty {
     /// Resolves in `scope` from now on; false when it has already resolved.
     func adopt(_ scope: Scope) -> Bool
@@ -125,12 +125,6 @@ protocol ScopedProperty {
 }
 
 extension Injected: ScopedProperty {
-    func adopt(_ scope: Scope) -> Bool { storage.adopt(scope) }
-    var scope: Scope? { storage.scope }
-    var followsOwner: Bool { storage.followsOwner }
-}
-
-extension SafelyInjected: ScopedProperty {
     func adopt(_ scope: Scope) -> Bool { storage.adopt(scope) }
     var scope: Scope? { storage.scope }
     var followsOwner: Bool { storage.followsOwner }

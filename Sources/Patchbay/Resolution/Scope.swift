@@ -67,7 +67,7 @@ public final class Scope: Sendable {
 
     /// Opens a scope tied to `container`: an object adopted into it (or
     /// made by hand inside its ``run(_:)``) resolves its `@Injected`,
-    /// `@SafelyInjected`, ``Lazy`` and ``Provider`` properties from
+    /// ``Lazy`` and ``Provider`` properties from
     /// `container`, with no default container set.
     ///
     ///     let scope = Scope(container: container)

@@ -159,15 +159,15 @@ extension PatchbayCommandLine {
     /// Reads the manifest and its catalog (the named file, else the live
     /// catalog, else `catalog.json` beside the manifest), prints its errors on
     /// standard error, and returns `nil` when it could not be read at all.
-    /// - Throws: ``ManifestChecker/UnusablePath`` for a missing file or catalog (exit 2).
+    /// - Throws: ``ManifestError`` for a missing file or catalog (exit 2).
     private func load(_ path: String, catalogFile: String?, _ output: Output) throws -> Loaded? {
         let url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw ManifestChecker.UnusablePath(description: "no such file: \(path)")
+            throw ManifestError.unusable(at: url, "no such file: \(path)")
         }
         guard !isDirectory.boolValue else {
-            throw ManifestChecker.UnusablePath(description: "\(path) is a folder; name one manifest file in it")
+            throw ManifestError.unusable(at: url, "\(path) is a folder; name one manifest file in it")
         }
         let validator: ManifestValidator
         let description: CatalogDescription?

@@ -134,14 +134,19 @@ public struct PatchbayCommandLine: Sendable {
         } catch let problem as CommandArguments.Problem {
             output.error("Error: \(problem.description)\n\n" + usage)
             return 2
-        } catch let problem as ManifestChecker.UnusablePath {
+        } catch let problem as ManifestError {
+            guard let unusable = problem.unusablePath else {
+                output.error("Error: \(problem.description.escapingControlCharacters)\n")
+                return 2
+            }
             // A broken catalog description's problems, in the compiler's format, then what to do about them.
             // As many as a check lists, then how many more (the description is fixed by regenerating it whole).
             let (shown, more) = Diagnostic.printed(
-                problem.diagnostics, limit: Diagnostic.defaultPrintLimit, hint: "regenerate the description")
+                problem.diagnostics.filter { $0 != unusable }, limit: Diagnostic.defaultPrintLimit,
+                hint: "regenerate the description")
             shown.forEach { output.error("\($0)\n") }
             if let more { output.error(more + "\n") }
-            output.error("Error: \(problem.description)\n")
+            output.error("Error: \(unusable.message)\n")
             return 2
         } catch {
             output.error("Error: \("\(error)".escapingControlCharacters)\n")

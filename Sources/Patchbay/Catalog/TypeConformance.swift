@@ -13,7 +13,7 @@
 /// So what is known is known, and the rest is `nil`: unknown until the
 /// factory makes a value, which is checked then, before it is served
 /// (``FactoryCatalog/providedTypes(of:_:factory:at:)`` and
-/// ``requireClassInstance(_:factory:registeredAt:)``). A catalog
+/// ``CompiledBinding/requireClassInstance(_:path:)``). A catalog
 /// description records `nil` as unknown, and the offline check says so.
 enum TypeConformance {
     /// Whether a `Product` can be used as a `Provided`: `true` when it is
@@ -54,20 +54,22 @@ extension CompiledBinding {
     /// Free when the catalog knew the product is a class.
     /// The same check on a product box, as the engine holds what a factory
     /// made: the box, seen as a ``ProductBox``, whose object a weak
-    /// reference can hold.
-    func requireClassInstance(box made: AnyObject) throws(ResolutionError) -> any ProductBox {
+    /// reference can hold. `path` is the requested types' names, outermost
+    /// first, ending with this binding's: the error names the whole request
+    /// that reached it, as the engine's other errors do.
+    func requireClassInstance(box made: AnyObject, path: [String]) throws(ResolutionError) -> any ProductBox {
         let product = made as! any ProductBox  // every product box is an `Instance`
         guard product.object == nil else { return product }
         let problem = RegistrationError.weakValueType(
             factory: definition.name, product: TypeKey.shortName(of: product.valueType), at: definition.registeredAt)
-        throw .factoryFailed(problem, making: key.name, by: self, path: [key.name])
+        throw .factoryFailed(problem, making: key.name, by: self, path: path)
     }
 
-    func requireClassInstance<T>(_ made: T) throws(ResolutionError) {
+    func requireClassInstance<T>(_ made: T, path: [String]) throws(ResolutionError) {
         guard definition.productIsClass != true, !TypeConformance.isClassInstance(made) else { return }
         let problem = RegistrationError.weakValueType(
             factory: definition.name, product: TypeKey.shortName(of: type(of: made as Any)),
             at: definition.registeredAt)
-        throw .factoryFailed(problem, making: key.name, by: self, path: [key.name])
+        throw .factoryFailed(problem, making: key.name, by: self, path: path)
     }
 }

@@ -58,7 +58,10 @@ struct ObjectOrigin: @unchecked Sendable {
 
     /// The container to resolve from: `explicit` if named, else this
     /// origin's, else the container of `scope` (the scope resolved in, when
-    /// it was made with ``Scope/init(container:)``), else the default.
+    /// it was made with ``Scope/init(container:)``), else the default, else
+    /// the first container `scope` resolved from (so an object adopted into
+    /// a screen's scope resolves as the objects the scope made do, with no
+    /// default set; a default, when set, wins as it always has).
     func container(
         explicit: Container?, named: Bool, for type: Any.Type, scope: Scope? = nil
     ) throws(ResolutionError) -> Container {
@@ -70,7 +73,7 @@ struct ObjectOrigin: @unchecked Sendable {
             if let container = scope.container { return container }
             throw ResolutionError(.containerReleased, type: TypeKey.shortName(of: type))
         }
-        return try PatchbaySystem.resolveContainer(nil, for: type)
+        return try PatchbaySystem.resolveContainer(PatchbaySystem.container ?? scope?.containerResolvedFrom, for: type)
     }
 
     /// Whether the object was made by hand, outside any resolution and any

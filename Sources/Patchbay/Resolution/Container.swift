@@ -352,10 +352,14 @@ public final class Container: Sendable {
 
 extension Scope {
     /// Resolves `type` in this scope from `container`, from any thread.
+    ///
+    /// The first container a scope resolves from is the one an object
+    /// adopted into it later resolves from when no default container is set.
     public func resolve<T>(
         _ type: T.Type = T.self, from container: Container, injector: InjectorName = .primary
     ) throws(ResolutionError) -> T {
-        try container.resolve(type, from: injector, in: self)
+        resolving(from: container)
+        return try container.resolve(type, from: injector, in: self)
     }
 }
 

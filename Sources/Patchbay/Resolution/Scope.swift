@@ -44,6 +44,12 @@
 ///     let model = screen.scope.adopt(CheckoutModel())
 ///     let details = try Scope.of(model)?.resolve(DetailsModel.self, from: container)
 ///
+/// The adopted object's properties resolve from the default container when
+/// one is set, else from the scope's: the one it was made with
+/// (``init(container:)``), or the first it resolved from
+/// (``resolve(_:from:injector:)``, as the screen's scope above has), so no
+/// `PatchbaySystem.bootstrap` is needed for them.
+///
 /// ## No scope
 ///
 /// Resolving a `scoped` binding with no scope (outside ``run(_:)``, not
@@ -61,6 +67,11 @@ public final class Scope: Sendable {
     nonisolated(unsafe) public private(set) weak var container: Container?
     /// Whether the scope was made with ``init(container:)``: its container may since have gone.
     let isTiedToAContainer: Bool
+    /// The first container ``resolve(_:from:injector:)`` resolved from,
+    /// held weakly: what an object adopted into a scope not tied to a
+    /// container resolves from when no default container is set, as the
+    /// objects the scope made do (see ``ObjectOrigin/container(explicit:named:for:scope:)``).
+    private let firstResolvedFrom = Locked(WeakContainer())
 
     /// Opens a scope.
     public init() { isTiedToAContainer = false }
@@ -109,6 +120,15 @@ public final class Scope: Sendable {
     /// Whether ``close()`` has been called.
     public var isClosed: Bool { cells.withLock { $0 == nil } }
 
+    /// The container this scope resolved from first, if it is still there.
+    var containerResolvedFrom: Container? { firstResolvedFrom.withLock { $0.container } }
+
+    /// Remembers `container` as the one this scope resolved from, unless
+    /// one is remembered and still there.
+    func resolving(from container: Container) {
+        firstResolvedFrom.withLock { if $0.container == nil { $0.container = container } }
+    }
+
     /// The cell for a binding's instance in this scope; `nil` once closed.
     func cell(for slot: ObjectIdentifier) -> InstanceCell? {
         cells.withLock { cells in
@@ -119,4 +139,9 @@ public final class Scope: Sendable {
             return cell
         }
     }
+}
+
+/// A weak reference to a container.
+private struct WeakContainer {
+    weak var container: Container?
 }

@@ -32,7 +32,8 @@ final class WeakLifetime: LifetimeStorage {
         // could not tell), so each provided type's view of it is that same object.
         if let object, let box = boxType?.box(object) { return binding.copy(box, into: memory) }
         let made = try context.make(binding, argument)
-        let product = try binding.requireClassInstance(box: made)
+        // The factory has returned, so the path no longer holds this binding.
+        let product = try binding.requireClassInstance(box: made, path: context.names + [binding.key.name])
         object = product.object
         boxType = type(of: product)
         binding.copy(made, into: memory)
@@ -51,7 +52,7 @@ final class WeakLifetime: LifetimeStorage {
         // kept, as it would be if a synchronous request had made its own meanwhile.
         let box = try await resolution.make(binding, path: path)
         let made = binding.typed(box, as: T.self)
-        try binding.requireClassInstance(made)
+        try binding.requireClassInstance(made, path: path.map(\.key.name))  // `path` ends with `binding`
         return lock.withLock {
             if let object { return object as! T }
             if let product = box as? any ProductBox {

@@ -1,0 +1,43 @@
+// A `factory-failed` error names the whole path that reached the failing
+// binding, outermost first, wherever in the engine it is raised: here the
+// check that a `weak` binding's product is a class instance, which runs
+// after its factory returned, synchronously and awaited.
+@testable import Patchbay
+import Testing
+
+/// Front -> Middle -> Leaf, where Leaf is `weak` and its factory makes a struct.
+struct FactoryFailedPathTests {
+    protocol Front: Sendable {}
+    protocol Middle: Sendable {}
+    protocol Leaf: Sendable {}
+    struct FrontPart: Front { let middle: any Middle }
+    struct MiddlePart: Middle { let leaf: any Leaf }
+    /// A value type: a weak reference cannot hold it, which only the value tells.
+    struct LeafValue: Leaf {}
+
+    private let bindings = [bind("Front", to: "front"), bind("Middle", to: "middle"), bind("Leaf", to: "leaf", .weak)]
+
+    @Test func aSynchronousWeakValueTypeNamesThePathThatReachedIt() throws {
+        var catalog = FactoryCatalog()
+        catalog.register("front", provides: (any Front).self) { (middle: any Middle) in FrontPart(middle: middle) }
+        catalog.register("middle", provides: (any Middle).self) { (leaf: any Leaf) in MiddlePart(leaf: leaf) }
+        catalog.register("leaf", provides: (any Leaf).self) { LeafValue() }
+        let container = try makeContainer(catalog, bindings)
+        let error = try #require(throws: ResolutionError.self) { try container.resolve((any Front).self) }
+        #expect(error.reason == .factoryFailed && error.factory == "leaf")
+        #expect((error.underlying as? RegistrationError) == .weakValueType)
+        #expect(error.dependencyPath == ["Front", "Middle", "Leaf"], "\(error)")
+    }
+
+    @Test func anAwaitedWeakValueTypeNamesThePathThatReachedIt() async throws {
+        var catalog = FactoryCatalog()
+        catalog.register("front", provides: (any Front).self) { (middle: any Middle) async in FrontPart(middle: middle) }
+        catalog.register("middle", provides: (any Middle).self) { (leaf: any Leaf) async in MiddlePart(leaf: leaf) }
+        catalog.register("leaf", provides: (any Leaf).self) { () async in LeafValue() }
+        let container = try makeContainer(catalog, bindings)
+        let error = await #expect(throws: ResolutionError.self) { try await container.resolve(awaiting: (any Front).self) }
+        #expect(error?.reason == .factoryFailed && error?.factory == "leaf")
+        #expect((error?.underlying as? RegistrationError) == .weakValueType)
+        #expect(error?.dependencyPath == ["Front", "Middle", "Leaf"], "\(String(describing: error))")
+    }
+}

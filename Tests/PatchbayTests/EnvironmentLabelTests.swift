@@ -291,6 +291,34 @@ import Testing
         #expect(container.binding(for: (any Greeting).self)?.factory == "real-greeting")
     }
 
+    /// Known gap (found in #52's review): a file loaded alone by its URL is judged as its label,
+    /// else its name, at start-up, and each reload as its NEW label, so editing one word of a
+    /// running production's file (`"environment": "preview"`) makes it serve a test double.
+    /// Judging a reload as the environment it started as fixes it, but ManifestWatcherTests
+    /// use the label as a version marker of lone files: a choice for the integrator.
+    @Test(arguments: [#""production""#, "null"])
+    func aReloadOfAFileLoadedAloneIsJudgedAsTheEnvironmentItStartedAs(label: String) async throws {
+        let started = label == "null"
+            ? #"{ "format": 1, "bindings": [ { "protocol": "Greeting", "factory": "real-greeting" } ] }"#
+            : Self.greeting("real-greeting", label: "production")
+        let folder = try ManifestFolder(["production.json": started])
+        let catalog = EnvironmentRuleTests.exceptCatalog(restricted: true)
+        let container = try Container(catalog: catalog, manifestAt: folder.file("production.json"))
+        let rejected = RejectedReloads()
+        let watch = container.watch(folder.file("production.json"), onChange: rejected.note)
+        defer { watch.cancel() }
+        try Data(Self.greeting("debug-greeting", label: "preview").utf8).write(to: folder.file("production.json"))
+        let deadline = Date().addingTimeInterval(10)
+        while rejected.codes.isEmpty, container.binding(for: (any Greeting).self)?.factory == "real-greeting",
+            Date() < deadline {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        withKnownIssue("a lone file's reload is judged as its new label (see the doc comment)") {
+            #expect(rejected.codes.sorted { $0.rawValue < $1.rawValue } == [.environmentLabelMismatch, .environmentNotAllowed])
+            #expect(container.binding(for: (any Greeting).self)?.factory == "real-greeting")
+        }
+    }
+
     static func greeting(_ factory: String, label: String) -> String {
         #"{ "format": 1, "environment": "\#(label)", "bindings": [ { "protocol": "Greeting", "factory": "\#(factory)" } ] }"#
     }

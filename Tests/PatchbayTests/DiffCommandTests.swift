@@ -325,6 +325,11 @@ import Testing
         // Check's own words, and nothing of the file outside.
         #expect(diff.stderr.contains(refusal + "\n"), "\(diff.stderr)")
         #expect(!(diff.stdout + diff.stderr).contains("hunter2"))
+        // The command it says to run is the folder's check, which refuses the link too: the file's
+        // own check (`patchbay check Manifests/production.json`) follows it and printed "hunter2".
+        #expect(diff.stderr.contains("fix it (`patchbay check Manifests`"), "\(diff.stderr)")
+        let suggested = try patchbay(["check", "Manifests"], in: root.url)
+        #expect(!(suggested.stdout + suggested.stderr).contains("hunter2"))
         // The other way round too, and one environment in two folders.
         let reversed = try patchbay(["diff", "Manifests", "--from", "production", "--to", "staging"], in: root.url)
         #expect(reversed.status == 2 && reversed.stderr.contains(refusal) && !reversed.stderr.contains("hunter2"))

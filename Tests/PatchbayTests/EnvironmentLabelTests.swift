@@ -175,6 +175,37 @@ import Testing
         #expect(report.diagnostics.first { $0.code == .environmentNotAllowed }?.file.hasSuffix("base.json") == true)
     }
 
+    /// Known gap (found in #52's review): a file that another file of the folder
+    /// extends is checked only through its children, yet the app loads it as
+    /// its own environment by its name. `test.json` extending a `production.json`
+    /// that binds the test doubles: both checks pass `--strict` (production.json is
+    /// judged only as `test`), and `PATCHBAY_ENV=production` refuses to start,
+    /// so the checks and the app give two verdicts. The app serves nothing; the
+    /// CI check is green for a production that will not start.
+    @Test func aProductionFileThatAnotherExtendsIsJudgedAsProduction() throws {
+        var files: [String: String] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: exampleManifests.path) where file.hasSuffix(".json") {
+            files[file] = try String(contentsOf: exampleManifests.appendingPathComponent(file), encoding: .utf8)
+        }
+        files["production.json"] = """
+            { "format": 1, "extends": "base.json", "bindings": [
+                { "protocol": "NoteStore", "factory": "in-memory-store" },
+                { "protocol": "Clock", "factory": "fixed-clock", "parameters": { "iso8601": "2000-01-01T00:00:00Z" } },
+                { "protocol": "Mailer", "factory": "outbox-mailer" },
+                { "protocol": "IDGenerator", "factory": "sequential-ids", "parameters": { "prefix": "x-" } } ] }
+            """
+        files["test.json"] = #"{ "format": 1, "environment": "test", "extends": "production.json", "bindings": [] }"#
+        let folder = try ManifestFolder(files)
+        let app = try runProduct("notes-example", ["--manifests", "."], in: folder.url,
+            environment: ["PATCHBAY_ENV": "production"])
+        #expect(app.status == 1 && app.stderr.contains("[environment-not-allowed]"), "\(app)")
+        let offline = try runProduct("patchbay", ["check", "--strict", "."], in: folder.url)
+        withKnownIssue("a parent file is not judged as its own environment (see the doc comment)") {
+            #expect(offline.status == 1, "\(offline)")
+            #expect(offline.stdout.contains("[environment-not-allowed]"), "\(offline)")
+        }
+    }
+
     static func base(label: String) -> String {
         #"{ "format": 1, "environment": "\#(label)", "bindings": [ { "protocol": "Greeting", "factory": "debug-greeting" } ] }"#
     }
@@ -258,6 +289,34 @@ import Testing
         while rejected.codes.isEmpty, Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
         #expect(rejected.codes.sorted { $0.rawValue < $1.rawValue } == [.environmentLabelMismatch, .environmentNotAllowed])
         #expect(container.binding(for: (any Greeting).self)?.factory == "real-greeting")
+    }
+
+    /// Known gap (found in #52's review): a file loaded alone by its URL is judged as its label,
+    /// else its name, at start-up, and each reload as its NEW label, so editing one word of a
+    /// running production's file (`"environment": "preview"`) makes it serve a test double.
+    /// Judging a reload as the environment it started as fixes it, but ManifestWatcherTests
+    /// use the label as a version marker of lone files: a choice for the integrator.
+    @Test(arguments: [#""production""#, "null"])
+    func aReloadOfAFileLoadedAloneIsJudgedAsTheEnvironmentItStartedAs(label: String) async throws {
+        let started = label == "null"
+            ? #"{ "format": 1, "bindings": [ { "protocol": "Greeting", "factory": "real-greeting" } ] }"#
+            : Self.greeting("real-greeting", label: "production")
+        let folder = try ManifestFolder(["production.json": started])
+        let catalog = EnvironmentRuleTests.exceptCatalog(restricted: true)
+        let container = try Container(catalog: catalog, manifestAt: folder.file("production.json"))
+        let rejected = RejectedReloads()
+        let watch = container.watch(folder.file("production.json"), onChange: rejected.note)
+        defer { watch.cancel() }
+        try Data(Self.greeting("debug-greeting", label: "preview").utf8).write(to: folder.file("production.json"))
+        let deadline = Date().addingTimeInterval(10)
+        while rejected.codes.isEmpty, container.binding(for: (any Greeting).self)?.factory == "real-greeting",
+            Date() < deadline {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        withKnownIssue("a lone file's reload is judged as its new label (see the doc comment)") {
+            #expect(rejected.codes.sorted { $0.rawValue < $1.rawValue } == [.environmentLabelMismatch, .environmentNotAllowed])
+            #expect(container.binding(for: (any Greeting).self)?.factory == "real-greeting")
+        }
     }
 
     static func greeting(_ factory: String, label: String) -> String {

@@ -240,6 +240,42 @@ import Testing
         #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
     }
 
+    @Test func aSourcesFolderThroughALinkOutOfThePackageIsRefusedAndNotWalked() throws {
+        // `lib` a link to `/`: `lib/usr` has no `..`, and spelled five ways it walked /usr five times (15 s).
+        let spellings = ["lib/usr", "lib/usr/", "./lib/usr", "lib//usr", "lib/./usr"]
+        let package = try Self.package { catalog in
+            var sources = catalog["sources"] as! [String: Any]
+            sources["folders"] = ["Sources/NotesKit"] + spellings
+            catalog["sources"] = sources
+        }
+        try FileManager.default.createSymbolicLink(atPath: package.file("lib").path, withDestinationPath: "/")
+        let result = try runProduct("patchbay", ["check", "Manifests"], in: package.url)
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        let refused = result.stderr.split(separator: "\n").filter { $0.hasSuffix("[invalid-source-folder]") }
+        #expect(refused.count == spellings.count, "\(result.stderr)")
+        #expect(result.stderr.contains("a path through a link that leads outside the package"), "\(result.stderr)")
+        #expect(CatalogDescription.Sources.fingerprint(of: ["lib/usr"], root: package.url) == nil)
+        // One module folder spelled twice is listed twice.
+        let twice = try Self.package { catalog in
+            var sources = catalog["sources"] as! [String: Any]
+            sources["folders"] = ["Sources/NotesKit", "./Sources/NotesKit/"]
+            catalog["sources"] = sources
+        }
+        let repeated = try runProduct("patchbay", ["check", "Manifests"], in: twice.url)
+        #expect(repeated.status == 2, "\(repeated.stdout)\(repeated.stderr)")
+        #expect(repeated.stderr.contains("is listed twice"), "\(repeated.stderr)")
+    }
+
+    @Test func aPlaceThroughAFolderLinkOutOfThePackageIsRefused() throws {
+        // `Sources/NotesKit/etc` a link to /etc: `Sources/NotesKit/etc/passwd` is a regular file, outside.
+        let package = try Self.package(Self.place("outbox-mailer", "Sources/NotesKit/etc/passwd:1:1"))
+        try FileManager.default.createSymbolicLink(
+            atPath: package.file("Sources/NotesKit/etc").path, withDestinationPath: "/etc")
+        let result = try runProduct("patchbay", ["check", "Manifests"], in: package.url)
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("a link that leads outside the package"), "\(result.stderr)")
+    }
+
     @Test func theFingerprintWalksEachFolderOnce() throws {
         let package = try Self.package { _ in }
         let folders = ["Sources/NotesKit"]

@@ -55,8 +55,9 @@ import Foundation
 ///     itself. A place whose file is not found is no problem: a description
 ///     copied away from its package keeps its places.
 /// 14. `invalid-source-folder`: each of `sources.folders` is a folder inside
-///     the package (relative, no `..` segment, not empty), listed once, and
-///     there are at most ``maxSourceFolders`` of them: the fingerprint of a
+///     the package (relative, no `..` segment, not empty, and, read in its
+///     package, no link on its way that leads out), listed once however it is
+///     spelled, and there are at most ``maxSourceFolders`` of them: the fingerprint of a
 ///     description's sources reads every Swift file below them at each check,
 ///     and `/usr` listed 50 times made a check walk it 50 times.
 ///
@@ -355,17 +356,23 @@ extension CatalogDescriptionValidator {
             var firstOf: [String: Int] = [:]
             for (offset, folder) in folders.enumerated() {
                 let folderPath = path + [String(offset)]
-                let problem = folder.isEmpty ? "an empty path" : SourceLocations.outsideProblem(folder)
+                var problem = folder.isEmpty ? "an empty path" : SourceLocations.outsideProblem(folder)
+                if problem == nil, let packageRoot, SourceLocations.leadsOutside(folder, in: packageRoot) {
+                    // `lib/usr`, `lib` a link to `/`: no `..`, and still a walk of /usr.
+                    problem = "a path through a link that leads outside the package"
+                }
+                // One folder however it is spelled (`./Sources/App/`), as the fingerprint walks it.
+                let key = packageRoot.map { SourceLocations.physical(folder, in: $0) } ?? folder
                 if let problem {
                     report(.invalidSourceFolder, "'sources.folders[\(offset)]' is \(Self.quoted(folder)), \(problem); "
                         + "it lists the package's module folders, relative to its root (Sources/App): \(regenerate)",
                         at: Self.pointer(folderPath))
-                } else if let first = firstOf[folder] {
+                } else if let first = firstOf[key] {
                     report(.invalidSourceFolder, "'sources.folders[\(offset)]' \(Self.quoted(folder)) is listed twice "
                         + "(first at \(place(of: Self.pointer(path + [String(first)])))); each folder is read once: "
                         + "\(regenerate)", at: Self.pointer(folderPath))
                 } else {
-                    firstOf[folder] = offset
+                    firstOf[key] = offset
                 }
             }
         }

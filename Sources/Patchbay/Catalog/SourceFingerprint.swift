@@ -45,8 +45,10 @@ extension CatalogDescription {
         static func fingerprint(of folders: [String], root: URL) -> String? {
             var paths: [String] = []
             var walked: Set<String> = []
-            // Each folder once: a description lists each once (its validation refuses repeats), and a walk is costly.
-            for folder in folders where walked.insert(folder).inserted {
+            // Each folder once however it is spelled: a description lists each once (its validation refuses
+            // repeats), and a walk is costly. Never one outside the package, through a link on its way.
+            for folder in folders where walked.insert(SourceLocations.physical(folder, in: root)).inserted {
+                guard !SourceLocations.leadsOutside(folder, in: root) else { return nil }
                 let url = root.appendingPathComponent(folder)
                 guard let found = FileManager.default.subpaths(atPath: url.path) else { return nil }
                 paths += found.filter { $0.hasSuffix(".swift") }.map { folder + "/" + $0 }

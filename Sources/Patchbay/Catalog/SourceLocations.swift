@@ -138,7 +138,9 @@ package enum SourceLocations {
             guard let type = try? FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType
             else { continue }
             switch type {
-            case .typeRegular: return nil
+            case .typeRegular:
+                // A folder on the way may be a link (`Sources/App/etc/passwd`, `etc` a link to /etc).
+                return leadsOutside(candidate, in: root) ? "a link that leads outside the package or to no regular file" : nil
             case .typeDirectory: return "a folder"
             case .typeSymbolicLink:
                 // A link to a Swift file of the package is one; a link elsewhere names a file outside it.
@@ -151,6 +153,21 @@ package enum SourceLocations {
             }
         }
         return nil
+    }
+
+    /// Whether `path` below `root`, each link on its way followed, leads outside
+    /// `root` (`lib/usr` where `lib` is a link to `/`); false for a path that is not there.
+    package static func leadsOutside(_ path: String, in root: URL) -> Bool {
+        let url = root.appendingPathComponent(path)
+        guard FileManager.default.fileExists(atPath: url.path) else { return false }
+        let base = PhysicalPath.of(root.standardizedFileURL.path)
+        return PhysicalPath.relative(PhysicalPath.of(url.standardizedFileURL.path), below: base) == nil
+    }
+
+    /// The folder `path` below `root` as one spelling, each link followed
+    /// (`./Sources/App/` and `Sources//App` are `Sources/App`): what is walked.
+    package static func physical(_ path: String, in root: URL) -> String {
+        PhysicalPath.of(root.appendingPathComponent(path).standardizedFileURL.path)
     }
 
     private static func isFile(_ url: URL) -> Bool {

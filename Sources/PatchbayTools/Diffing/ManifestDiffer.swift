@@ -137,9 +137,12 @@ public struct ManifestDiffer: Sendable {
         let display = ManifestLoader.displayPath(for: file)
         guard !checked.report.failed(), let manifest = checked.manifest else {
             let errors = checked.report.diagnostics.filter { $0.severity == .error }.count
+            // The folder's check, which reads the file as this did: a check of the file alone
+            // would follow a link out of the folder and quote what it leads to.
             throw Failure(
                 "\(display) does not pass the check (\(errors) error\(errors == 1 ? "" : "s")), so its wiring "
-                    + "cannot be compared; fix it (`patchbay check \(display)`) and compare again",
+                    + "cannot be compared; fix it (`patchbay check \(ManifestLoader.displayPath(for: folder))`, "
+                    + "which reads it as diff does) and compare again",
                 diagnostics: checked.report.diagnostics)
         }
         return CheckedSide(manifest: manifest, catalog: checked.catalog)

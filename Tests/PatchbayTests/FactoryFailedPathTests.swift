@@ -27,6 +27,8 @@ struct FactoryFailedPathTests {
         #expect(error.reason == .factoryFailed && error.factory == "leaf")
         #expect((error.underlying as? RegistrationError) == .weakValueType)
         #expect(error.dependencyPath == ["Front", "Middle", "Leaf"], "\(error)")
+        // The underlying error's sentence ends the message once: no "class..".
+        #expect(!"\(error)".contains(".."), "\(error)")
     }
 
     @Test func anAwaitedWeakValueTypeNamesThePathThatReachedIt() async throws {

@@ -104,7 +104,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case .dependencyCycle:
             text += "dependency cycle \(detail ?? ""). Break it by taking one of these as Lazy<...> in its factory."
         case .factoryFailed:
-            text += "factory '\(factory ?? "?")' threw: \(underlying.map { "\($0)" } ?? "an error")."
+            // An error's own sentence keeps its own full stop: no "class.." in the message.
+            let thrown = underlying.map { "\($0)" } ?? "an error"
+            text += "factory '\(factory ?? "?")' threw: \(thrown)" + (thrown.hasSuffix(".") ? "" : ".")
             if let detail, !detail.isEmpty { text += " (\(detail))" }
         case .noActiveScope:
             text += "it is bound 'scoped' (factory '\(factory ?? "?")') but no scope is open. Resolve it inside "

@@ -291,11 +291,9 @@ import Testing
         #expect(container.binding(for: (any Greeting).self)?.factory == "real-greeting")
     }
 
-    /// Known gap (found in #52's review): a file loaded alone by its URL is judged as its label,
-    /// else its name, at start-up, and each reload as its NEW label, so editing one word of a
-    /// running production's file (`"environment": "preview"`) makes it serve a test double.
-    /// Judging a reload as the environment it started as fixes it, but ManifestWatcherTests
-    /// use the label as a version marker of lone files: a choice for the integrator.
+    /// A file loaded alone by its URL is judged as its label, else its name, at start-up, and each
+    /// reload as what it started as: editing one word of a running production's file
+    /// (`"environment": "preview"`) must not make it serve a test double (found in #52's review).
     @Test(arguments: [#""production""#, "null"])
     func aReloadOfAFileLoadedAloneIsJudgedAsTheEnvironmentItStartedAs(label: String) async throws {
         let started = label == "null"
@@ -313,10 +311,8 @@ import Testing
             Date() < deadline {
             try await Task.sleep(nanoseconds: 10_000_000)
         }
-        withKnownIssue("a lone file's reload is judged as its new label (see the doc comment)") {
-            #expect(rejected.codes.sorted { $0.rawValue < $1.rawValue } == [.environmentLabelMismatch, .environmentNotAllowed])
-            #expect(container.binding(for: (any Greeting).self)?.factory == "real-greeting")
-        }
+        #expect(rejected.codes.sorted { $0.rawValue < $1.rawValue } == [.environmentLabelMismatch, .environmentNotAllowed])
+        #expect(container.binding(for: (any Greeting).self)?.factory == "real-greeting")
     }
 
     static func greeting(_ factory: String, label: String) -> String {

@@ -123,6 +123,18 @@ import Testing
         #expect(try variable.load(environment: "development").environment == "development")
     }
 
+    @Test func anEmptyEnvironmentNameIsRefusedAndAnEmptyVariableIsUnset() throws {
+        // `environment: ""` names no environment: refused, never quietly the default (found in #52's review).
+        let folder = try ManifestFolder(Self.files)
+        let plain = ManifestDirectory(url: folder.url, loader: ManifestLoader(environment: [:]))
+        #expect(plain.selectedEnvironment("") == "")
+        let refused = try #require(throws: ManifestError.self) { try plain.load(environment: "") }
+        #expect(refused.diagnostics.map(\.code) == [.unknownEnvironment])
+        // An empty PATCHBAY_ENV is as unset, as the shell's ${PATCHBAY_ENV:-development} reads it.
+        let empty = ManifestDirectory(url: folder.url, loader: ManifestLoader(environment: ["PATCHBAY_ENV": ""]))
+        #expect(empty.selectedEnvironment() == "development")
+    }
+
     @Test func environmentsListSkipsTheCatalogAndSchemas() throws {
         let folder = try ManifestFolder(Self.files)
         #expect(ManifestDirectory(url: folder.url).environments() == ["base", "development", "production"])

@@ -82,7 +82,9 @@ private struct FrenchGreeter: ReloadGreeter {
         #expect(await eventually { greeting(container) == "bonjour" })
 
         // The watch now follows the new folder: a second update is seen too.
-        try folder.swapConfigMap(from: "..2024_02", to: "..2024_03", files: ["config.json": manifest("english")])
+        // (Unlabelled as the child was: a file loaded alone stays the environment it started as, here its name.)
+        let unlabelled = #"{ "format": 1, "bindings": [ { "protocol": "ReloadGreeter", "factory": "english" } ] }"#
+        try folder.swapConfigMap(from: "..2024_02", to: "..2024_03", files: ["config.json": unlabelled])
         #expect(await eventually { greeting(container) == "hello" })
         #expect(await eventually { log.activated.count == 2 })
         #expect(log.rejected.isEmpty && log.missing.isEmpty)
@@ -248,7 +250,7 @@ private struct FrenchGreeter: ReloadGreeter {
         // clock pass a settle delay without a write, so only a whole generation can be read.
         func pause(until generation: Int) {
             let deadline = Date().addingTimeInterval(10)
-            while container.manifest.environment != SteppedManifest.whole(generation), Date() < deadline {
+            while SteppedManifest.mark(of: container.manifest) != SteppedManifest.whole(generation), Date() < deadline {
                 clock.advance(by: settle)
                 Thread.sleep(forTimeInterval: 0.002)
             }
@@ -256,9 +258,9 @@ private struct FrenchGreeter: ReloadGreeter {
 
         // Twenty generations without a pause: 12 settle delays of changes, so the watch says it is waiting.
         for generation in 1...20 { try write(generation) }
-        #expect(log.activated.isEmpty, "\(log.activated.map(\.environment))")
+        #expect(log.activated.isEmpty, "\(log.activated.map(SteppedManifest.mark))")
         #expect(log.events == [.waitingForQuiet(url)], "\(log.events)")
-        #expect(container.manifest.environment == SteppedManifest.whole(0))
+        #expect(SteppedManifest.mark(of: container.manifest) == SteppedManifest.whole(0))
         pause(until: 20)
         // Then a pause of a settle delay after every fourth generation.
         for generation in 21...60 {
@@ -266,7 +268,7 @@ private struct FrenchGreeter: ReloadGreeter {
             if generation.isMultiple(of: 4) { pause(until: generation) }
         }
         let expected = [20] + Array(stride(from: 24, through: 60, by: 4))
-        #expect(log.activated.map(\.environment) == expected.map(SteppedManifest.whole))
+        #expect(log.activated.map(SteppedManifest.mark) == expected.map(SteppedManifest.whole))
         #expect(log.events.filter { if case .waitingForQuiet = $0 { true } else { false } }.count == 1)
         #expect(log.rejected.isEmpty && log.missing.isEmpty)
     }
@@ -291,7 +293,7 @@ private struct FrenchGreeter: ReloadGreeter {
         try folder.swapConfigMap(from: "..2024_01", to: "..2024_02", files: ["config.json": manifest("french")])
         #expect(await eventually { greeting(container) == "bonjour" })
         let real = folder.url.appendingPathComponent("..2024_02/config.json")
-        try Data(manifest("english", environment: "edited in place").utf8).write(to: real)
+        try Data(manifest("english").utf8).write(to: real)
         #expect(await eventually { greeting(container) == "hello" })
         #expect(await eventually { log.activated.count == 2 })
     }
@@ -311,6 +313,11 @@ private let greeterCatalog: FactoryCatalog = {
     var catalog = FactoryCatalog()
     catalog.register("english", provides: (any ReloadGreeter).self) { EnglishGreeter() }
     catalog.register("french", provides: (any ReloadGreeter).self) { FrenchGreeter() }
+    // A manifest's generation marker, for the stepped writer: a parameter, as the
+    // environment label of a file loaded alone must stay what it started as.
+    catalog.register("marked", provides: (any ReloadGreeter).self, parameters: SteppedManifest.Mark.self) { _ in
+        EnglishGreeter()
+    }
     return catalog
 }()
 
@@ -332,10 +339,10 @@ private func eventually(within seconds: Double = 5, _ condition: () -> Bool) asy
     return condition()
 }
 
-/// A manifest written in place in parts: its environment is `gggg-gggg-gggg`
+/// A manifest written in place in parts: its marker is `gggg-gggg-gggg`
 /// when whole, and each part is rewritten with the next generation's number
 /// in turn, so that every half-written state is a valid manifest too (with a
-/// mixed environment, `0002-0001-0001`), as a real writer's may be.
+/// mixed marker, `0002-0001-0001`), as a real writer's may be.
 private enum SteppedManifest {
     static let parts = 3
 
@@ -343,16 +350,28 @@ private enum SteppedManifest {
         Array(repeating: number(generation), count: parts).joined(separator: "-")
     }
 
+    /// The marker's parameter type.
+    struct Mark: Decodable, Sendable { var mark: String }
+
     static func text(generation: Int) -> String {
-        #"{ "format": 1, "environment": "\#(whole(generation))", "#
-            + #""bindings": [ { "protocol": "ReloadGreeter", "factory": "english" } ] }"#
+        prefix + whole(generation) + #"" } } ] }"#
+    }
+
+    /// The manifest's text before the marker.
+    private static let prefix =
+        #"{ "format": 1, "bindings": [ { "protocol": "ReloadGreeter", "factory": "marked", "parameters": { "mark": ""#
+
+    /// The generation marker of `manifest`, as `whole(_:)` writes it.
+    static func mark(of manifest: Manifest) -> String? {
+        guard case .object(let fields)? = manifest.bindings.first?.parameters, case .string(let mark)? = fields["mark"]
+        else { return nil }
+        return mark
     }
 
     private static func number(_ generation: Int) -> String { String(format: "%04d", generation) }
 
     /// Rewrites part `part` in place with `generation`'s number: one write, the file's size unchanged.
     static func write(part: Int, of generation: Int, to url: URL) throws {
-        let prefix = #"{ "format": 1, "environment": ""#
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         try handle.seek(toOffset: UInt64(prefix.utf8.count + 5 * part))

@@ -53,8 +53,12 @@ public struct ManifestDirectory: Sendable {
     }
 
     /// The environment to use: `explicit`, else `PATCHBAY_ENV`, else `development`.
+    ///
+    /// An empty `explicit` name is returned as it is, and names no manifest
+    /// (the empty name is no environment); an empty `PATCHBAY_ENV` is as
+    /// unset, as the shell's `${PATCHBAY_ENV:-development}` reads it.
     public func selectedEnvironment(_ explicit: String? = nil) -> String {
-        if let explicit, !explicit.isEmpty { return explicit }
+        if let explicit { return explicit }
         if let named = loader.environment[Self.environmentVariable], !named.isEmpty { return named }
         return Self.defaultEnvironment
     }

@@ -177,9 +177,15 @@ final class ManifestWatcher: @unchecked Sendable {
         }
         if let bytes = quiet.bytes, let last = lastContent, last.path == real, last.bytes == bytes { return nil }
 
-        // Judged as the environment the app named for the manifest in force, whatever the new label says.
+        // Judged as the environment the manifest in force is judged as (the one the app named, else,
+        // for a file loaded alone, what it started as), whatever the new label says: one word edited in
+        // a running production's file must not make it another environment.
         let (read, diagnostics) = loader.loadCollecting(contentsOf: url)
-        let manifest = read?.judged(as: container.manifest.loadedAs)
+        // A lone file judged as before by its own label or name is left as read, so an unchanged
+        // file is still the same manifest (nothing to report).
+        let inForce = container.manifest
+        let judged = inForce.loadedAs ?? inForce.judgedEnvironment
+        let manifest = inForce.loadedAs == nil && read?.judgedEnvironment == judged ? read : read?.judged(as: judged)
         // Changed while it was loaded: what was loaded may be half of it. Wait for quiet again.
         guard Sample(url, maxBytes: loader.maxBytes) == quiet else {
             lastContent = nil

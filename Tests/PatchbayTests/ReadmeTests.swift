@@ -368,7 +368,7 @@ private func withoutTimes(_ text: String) -> String {
         let catalog = manifests.appendingPathComponent("catalog.json")
         let first = try swift(["test"], in: folder)
         #expect(first.status != 0, "the first swift test passed without catalog.json:\n\(first.output)")
-        #expect(first.output.contains("Manifests/catalog.json did not exist; wrote it from the live catalog, and "
+        #expect(first.output.contains("Manifests/catalog.json: error: did not exist; wrote it from the live catalog, and "
             + "Manifests/manifest.schema.json with it"), "\(first.output)")
         #expect(FileManager.default.fileExists(atPath: catalog.path))
         let second = try swift(["test"], in: folder)
@@ -439,7 +439,7 @@ private func withoutTimes(_ text: String) -> String {
         #expect(stale.output.contains("\(catalog.path):1:1: warning: this catalog description is stale"),
                 "\(stale.output)")
         #expect(stale.output.contains("warning: unknown factory 'friendly-greeter' for Greeter"), "\(stale.output)")
-        #expect(stale.output.contains("Manifests/catalog.json was out of date with the catalog; rewrote it"),
+        #expect(stale.output.contains("Manifests/catalog.json: error: was out of date with the catalog; rewrote it"),
                 "\(stale.output)")
         #expect(unopenableLocations(in: stale.output, from: folder).isEmpty, "\(stale.output)")
         let refreshed = try swift(["test"], in: folder)

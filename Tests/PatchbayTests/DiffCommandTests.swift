@@ -311,6 +311,17 @@ import Testing
         }, "\(check)")
     }
 
+    /// Check's line about `production.json` in `root`'s folder, which must say `reason`, and a diff
+    /// from staging to production, which must refuse the file with exit 2 and that same line.
+    func diffRefusesAsCheck(in root: URL, saying reason: String) throws -> (refusal: String, diff: (status: Int32, stdout: String, stderr: String)) {
+        let refusal = try checksLine(aboutProductionIn: root)
+        #expect(refusal.contains(reason), "\(refusal)")
+        let diff = try patchbay(["diff", "Manifests", "--from", "staging", "--to", "production"], in: root)
+        #expect(diff.status == 2)
+        #expect(diff.stderr.contains(refusal + "\n"), "\(diff.stderr)")
+        return (refusal, diff)
+    }
+
     @Test func aManifestLinkedOutsideTheFolderIsNotReadAsCheckDoesNotReadIt() throws {
         let root = try ManifestFolder([
             "secret/creds.json": #"{ "format": 1, "bindings": [ { "protocol": "Clock", "factory": "hunter2-db-password" } ] }"#,
@@ -318,12 +329,8 @@ import Testing
         _ = try Self.exampleBeside(root.url) {
             try FileManager.default.createSymbolicLink(atPath: $0.path, withDestinationPath: "../secret/creds.json")
         }
-        let refusal = try checksLine(aboutProductionIn: root.url)
-        #expect(refusal.contains("not read: it is a link to a place outside the folder"))
-        let diff = try patchbay(["diff", "Manifests", "--from", "staging", "--to", "production"], in: root.url)
-        #expect(diff.status == 2)
         // Check's own words, and nothing of the file outside.
-        #expect(diff.stderr.contains(refusal + "\n"), "\(diff.stderr)")
+        let (refusal, diff) = try diffRefusesAsCheck(in: root.url, saying: "not read: it is a link to a place outside the folder")
         #expect(!(diff.stdout + diff.stderr).contains("hunter2"))
         // The command it says to run is the folder's check, which refuses the link too: the file's
         // own check (`patchbay check Manifests/production.json`) follows it and printed "hunter2".
@@ -347,11 +354,7 @@ import Testing
             make.waitUntilExit()
             #expect(make.terminationStatus == 0)
         }
-        let refusal = try checksLine(aboutProductionIn: root.url)
-        #expect(refusal.contains("not a regular file"))
-        let diff = try patchbay(["diff", "Manifests", "--from", "staging", "--to", "production"], in: root.url)
-        #expect(diff.status == 2)
-        #expect(diff.stderr.contains(refusal + "\n"), "\(diff.stderr)")
+        _ = try diffRefusesAsCheck(in: root.url, saying: "not a regular file")
     }
 
     @Test func aLinkToNoFileIsReportedAsCheckReportsIt() throws {
@@ -359,11 +362,7 @@ import Testing
         _ = try Self.exampleBeside(root.url) {
             try FileManager.default.createSymbolicLink(atPath: $0.path, withDestinationPath: "nowhere.json")
         }
-        let refusal = try checksLine(aboutProductionIn: root.url)
-        #expect(refusal.contains("symbolic link that leads to no file"))
-        let diff = try patchbay(["diff", "Manifests", "--from", "staging", "--to", "production"], in: root.url)
-        #expect(diff.status == 2)
-        #expect(diff.stderr.contains(refusal + "\n"), "\(diff.stderr)")
+        _ = try diffRefusesAsCheck(in: root.url, saying: "symbolic link that leads to no file")
     }
 
     @Test(arguments: ["text", "markdown", "json"])

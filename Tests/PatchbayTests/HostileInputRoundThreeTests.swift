@@ -193,9 +193,7 @@ import Testing
         let outside = try Self.package(Self.place("outbox-mailer", "Sources/NotesKit/Outside.swift:1:1"))
         try FileManager.default.createSymbolicLink(
             atPath: outside.file("Sources/NotesKit/Outside.swift").path, withDestinationPath: "/etc/passwd")
-        let refused = try runProduct("patchbay", ["check", "Manifests"], in: outside.url)
-        #expect(refused.status == 2, "\(refused.stdout)\(refused.stderr)")
-        #expect(refused.stderr.contains("a link that leads outside the package"), "\(refused.stderr)")
+        try Self.expectRefusedAsLeadingOutside(outside)
         // A link to one of the package's own files is a place like any other.
         let inside = try Self.package(Self.place("outbox-mailer", "Sources/NotesKit/Inside.swift:1:1"))
         try FileManager.default.createSymbolicLink(
@@ -271,9 +269,14 @@ import Testing
         let package = try Self.package(Self.place("outbox-mailer", "Sources/NotesKit/etc/passwd:1:1"))
         try FileManager.default.createSymbolicLink(
             atPath: package.file("Sources/NotesKit/etc").path, withDestinationPath: "/etc")
-        let result = try runProduct("patchbay", ["check", "Manifests"], in: package.url)
-        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
-        #expect(result.stderr.contains("a link that leads outside the package"), "\(result.stderr)")
+        try Self.expectRefusedAsLeadingOutside(package)
+    }
+
+    /// `patchbay check Manifests` in `package` refuses its catalog description: a place leads outside.
+    static func expectRefusedAsLeadingOutside(_ package: ManifestFolder) throws {
+        let refused = try runProduct("patchbay", ["check", "Manifests"], in: package.url)
+        #expect(refused.status == 2, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("a link that leads outside the package"), "\(refused.stderr)")
     }
 
     @Test func theFingerprintWalksEachFolderOnce() throws {

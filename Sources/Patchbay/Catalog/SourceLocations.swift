@@ -138,17 +138,15 @@ package enum SourceLocations {
             guard let type = try? FileManager.default.attributesOfItem(atPath: url.path)[.type] as? FileAttributeType
             else { continue }
             switch type {
-            case .typeRegular:
-                // A folder on the way may be a link (`Sources/App/etc/passwd`, `etc` a link to /etc).
-                return leadsOutside(candidate, in: root) ? "a link that leads outside the package or to no regular file" : nil
-            case .typeDirectory: return "a folder"
-            case .typeSymbolicLink:
-                // A link to a Swift file of the package is one; a link elsewhere names a file outside it.
+            case .typeRegular, .typeSymbolicLink:
+                // A link, or a folder on the way (`Sources/App/etc/passwd`, `etc` a link to /etc), may
+                // lead out: the place is a regular file of the package, reached by ``leadsOutside(_:in:)``'s rule.
                 let target = url.resolvingSymlinksInPath()
-                let targetType = try? FileManager.default.attributesOfItem(atPath: target.path)[.type] as? FileAttributeType
-                let isFile = targetType == .typeRegular
-                return isFile && target.path.hasPrefix(root.resolvingSymlinksInPath().path + "/")
+                let isFile = (try? FileManager.default.attributesOfItem(atPath: target.path)[.type] as? FileAttributeType)
+                    == .typeRegular
+                return isFile && !leadsOutside(candidate, in: root)
                     ? nil : "a link that leads outside the package or to no regular file"
+            case .typeDirectory: return "a folder"
             default: return "a FIFO, a socket or a device"
             }
         }

@@ -58,7 +58,8 @@
 /// quietly makes a scoped binding a singleton or a transient, since either
 /// would share or split instances the manifest said belong to one scope.
 public final class Scope: Sendable {
-    private let cells = Locked<[ObjectIdentifier: InstanceCell]?>([:])
+    /// The instances' cells (nil once closed) and the first container resolved from, under one lock.
+    private let state = Locked(ScopeState())
 
     /// The container an object adopted into this scope, or made by hand
     /// inside ``run(_:)``, resolves from when it names none and no
@@ -67,11 +68,6 @@ public final class Scope: Sendable {
     nonisolated(unsafe) public private(set) weak var container: Container?
     /// Whether the scope was made with ``init(container:)``: its container may since have gone.
     let isTiedToAContainer: Bool
-    /// The first container ``resolve(_:from:injector:)`` resolved from,
-    /// held weakly: what an object adopted into a scope not tied to a
-    /// container resolves from when no default container is set, as the
-    /// objects the scope made do (see ``ObjectOrigin/container(explicit:named:for:scope:)``).
-    private let firstResolvedFrom = Locked(WeakContainer())
 
     /// Opens a scope.
     public init() { isTiedToAContainer = false }
@@ -109,39 +105,45 @@ public final class Scope: Sendable {
     /// Releases every instance this scope holds. Resolving a scoped binding
     /// in a closed scope throws ``ResolutionError/Reason/scopeClosed``.
     public func close() {
-        let released = cells.withLock { cells -> [ObjectIdentifier: InstanceCell]? in
-            defer { cells = nil }
-            return cells
+        let released = state.withLock { state -> [ObjectIdentifier: InstanceCell]? in
+            defer { state.cells = nil }
+            return state.cells
         }
         // The instances are released here, outside the lock: a deinit may do anything.
         _ = released
     }
 
     /// Whether ``close()`` has been called.
-    public var isClosed: Bool { cells.withLock { $0 == nil } }
+    public var isClosed: Bool { state.withLock { $0.cells == nil } }
 
     /// The container this scope resolved from first, if it is still there.
-    var containerResolvedFrom: Container? { firstResolvedFrom.withLock { $0.container } }
+    var containerResolvedFrom: Container? { state.withLock { $0.firstResolvedFrom } }
 
     /// Remembers `container` as the one this scope resolved from, unless
     /// one is remembered and still there.
     func resolving(from container: Container) {
-        firstResolvedFrom.withLock { if $0.container == nil { $0.container = container } }
+        state.withLock { if $0.firstResolvedFrom == nil { $0.firstResolvedFrom = container } }
     }
 
     /// The cell for a binding's instance in this scope; `nil` once closed.
     func cell(for slot: ObjectIdentifier) -> InstanceCell? {
-        cells.withLock { cells in
-            guard cells != nil else { return nil }
-            if let cell = cells![slot] { return cell }
+        state.withLock { state in
+            guard state.cells != nil else { return nil }
+            if let cell = state.cells![slot] { return cell }
             let cell = InstanceCell()
-            cells![slot] = cell
+            state.cells![slot] = cell
             return cell
         }
     }
 }
 
-/// A weak reference to a container.
-private struct WeakContainer {
-    weak var container: Container?
+/// What a scope's lock guards.
+private struct ScopeState {
+    /// The instances' cells, by binding storage; nil once the scope is closed.
+    var cells: [ObjectIdentifier: InstanceCell]? = [:]
+    /// The first container ``Scope/resolve(_:from:injector:)`` resolved from,
+    /// held weakly: what an object adopted into a scope not tied to a
+    /// container resolves from when no default container is set, as the
+    /// objects the scope made do (see ``ObjectOrigin/container(explicit:named:for:scope:)``).
+    weak var firstResolvedFrom: Container?
 }

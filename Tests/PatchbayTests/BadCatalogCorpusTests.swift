@@ -207,7 +207,7 @@ enum BadCatalogCorpus {
             spelled[String(match.output.1)] = String(match.output.2)
         }
         let validator = try String(
-            contentsOf: sources.appendingPathComponent("Catalog/CatalogDescriptionValidator.swift"), encoding: .utf8)
+            contentsOf: sources.appendingPathComponent("CatalogDescription/CatalogDescriptionValidator.swift"), encoding: .utf8)
         let list = try #require(validator.components(separatedBy: "struct CatalogDescriptionValidator {").first)
         var reported: Set<String> = []
         for match in validator.matches(of: /\.(\w+)\b/) {

@@ -70,10 +70,7 @@ extension ManifestValidator {
 extension ValidationRun {
     /// The verdicts on the winners' needs, reached by the graph check's own walk.
     func dependencyVerdicts() -> DependencyVerdicts {
-        var serving = ServingTable(typeCount: typeCount, injectorCount: injectorOrder.count)
-        for (offset, binding) in winners.enumerated() where !binding.isCollectionElement {
-            _ = serving.add(offset, type: binding.typeID, injector: binding.injector, rank: ranks[binding.injector])
-        }
+        let serving = servingTable(winners)
         let collections = CollectionTable(winners, typeCount: typeCount, ranks: ranks)
         var needs: [[DependencyVerdicts.Need]?] = winners.map {
             $0.factoryPlace >= 0 && catalog?.needs($0.factoryPlace) != nil ? [] : nil

@@ -35,10 +35,10 @@ package struct ServingTable {
 }
 
 extension ValidationRun {
-    /// The serving table of the single bindings in effect (elements of collections are served apart).
-    func servingTable() -> ServingTable {
+    /// The serving table of the single bindings of `bindings` (elements of collections are served apart).
+    func servingTable(_ bindings: [BindingDescription]) -> ServingTable {
         var table = ServingTable(typeCount: typeCount, injectorCount: injectorOrder.count)
-        for (offset, binding) in effective.enumerated() where !binding.isCollectionElement {
+        for (offset, binding) in bindings.enumerated() where !binding.isCollectionElement {
             _ = table.add(offset, type: binding.typeID, injector: binding.injector, rank: ranks[binding.injector])
         }
         return table
@@ -47,7 +47,7 @@ extension ValidationRun {
     /// Follows every need of every binding in effect, and reports what resolution would trip over.
     mutating func checkGraph() {
         guard let catalog else { return }
-        let table = serving ?? servingTable()
+        let table = serving ?? servingTable(effective)
         let collections = anyCollectionElement ? CollectionTable(effective, typeCount: typeCount, ranks: ranks) : nil
         let effective = self.effective
         let edges = Self.followNeeds(of: effective, serving: table, collections: collections, in: catalog) {

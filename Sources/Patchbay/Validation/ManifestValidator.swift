@@ -58,7 +58,8 @@ import Foundation
 ///
 /// Then the dependency graph, need by need of each binding in effect,
 /// followed from the injector that served it with resolution's fallback
-/// (`checkGraph()`, ManifestValidator+Graph.swift):
+/// (`checkGraph()` over `followNeeds`, ManifestValidator+Graph.swift; the
+/// same walk gives `explain` and `graph` their verdicts, DependencyVerdicts.swift):
 ///
 /// | # | code | checks that | function |
 /// |---|---|---|---|

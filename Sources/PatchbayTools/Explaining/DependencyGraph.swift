@@ -3,7 +3,8 @@
 /// collection) labelled with its factory and lifetime, an edge per need of a
 /// factory to the binding that serves it (with injector fallback, from the
 /// injector that served the factory; a `[T]` need has one edge to each
-/// element), and the injectors as groups.
+/// element), and the injectors as groups. The edges are the validator's
+/// verdicts on each need (`DependencyVerdicts`), not a walk of the graph's own.
 ///
 ///     let graph = DependencyGraph(manifest: manifest, catalog: FactoryCatalog.notes.describe())
 ///     print(graph.mermaid())   // or graph.dot()

@@ -1,7 +1,9 @@
 /// Explains how a type resolves under one manifest, as `patchbay explain` does:
 /// which injector's binding wins, what it shadows, the factory, the lifetime,
 /// the parameters after `${...}` interpolation, and the tree of what the
-/// factory needs, each need with the binding that serves it.
+/// factory needs, each need with the binding that serves it. Which binding
+/// serves a need, and whether it lacks an argument or lies on a cycle, is the
+/// validator's verdict, so `explain` says what `patchbay check` and the app say.
 ///
 ///     let manifest = try ManifestLoader().load(contentsOf: URL(fileURLWithPath: "Manifests/production.json"))
 ///     let explanation = ManifestExplainer(manifest: manifest, catalog: FactoryCatalog.notes.describe())

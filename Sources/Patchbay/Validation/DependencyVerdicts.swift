@@ -11,10 +11,10 @@
 
 /// What the graph check concludes of every need of every binding a manifest stands for.
 package struct DependencyVerdicts: Sendable {
-    /// The bindings judged: the validator's winners, in manifest order.
+    /// The bindings judged: the validator's winners, in manifest order: the
+    /// binding that stands for each type and injector after `extends`
+    /// overrides, broken or not, each with what it overrides.
     package let bindings: [BindingDescription]
-    /// The injector fallback order.
-    package let injectorOrder: [InjectorName]
     /// Which of ``bindings`` serves each type from each injector.
     package let serving: ServingTable
     /// Which of ``bindings`` serve each collection from each injector.
@@ -86,7 +86,7 @@ extension ValidationRun {
             }
         }
         return DependencyVerdicts(
-            bindings: winners, injectorOrder: injectorOrder, serving: serving, collections: collections, needs: needs,
+            bindings: winners, serving: serving, collections: collections, needs: needs,
             catalog: catalog, knots: StronglyConnectedComponents(edges: edges ?? []))
     }
 }

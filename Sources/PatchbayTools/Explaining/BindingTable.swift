@@ -37,7 +37,7 @@ struct BindingTable {
         self.manifest = manifest
         self.catalog = index
         verdicts = ManifestValidator(index: index).dependencyVerdicts(manifest)
-        injectorOrder = verdicts.injectorOrder
+        injectorOrder = ValidationRun.injectorOrder(of: manifest)
         bindings = verdicts.bindings
         var numbers: [String: Int] = [:]
         var places: [Int: Int] = [:]

@@ -59,24 +59,20 @@ package struct DependencyVerdicts: Sendable {
 }
 
 extension ManifestValidator {
-    /// Validates the bindings of `manifest` and judges every need of the winners, for the tools.
+    /// Validates the bindings of `manifest`, then judges every need of the
+    /// winners by the graph check's own walk, for the tools.
     package func dependencyVerdicts(_ manifest: Manifest) -> DependencyVerdicts {
-        var validation = ValidationRun(manifest: manifest, catalog: catalog)
-        validation.checkBindings()
-        return validation.dependencyVerdicts()
-    }
-}
-
-extension ValidationRun {
-    /// The verdicts on the winners' needs, reached by the graph check's own walk.
-    func dependencyVerdicts() -> DependencyVerdicts {
-        let serving = servingTable(winners)
-        let collections = CollectionTable(winners, typeCount: typeCount, ranks: ranks)
+        var run = ValidationRun(manifest: manifest, catalog: catalog)
+        run.checkBindings()
+        let winners = run.winners
+        let serving = run.servingTable(winners)
+        let collections = CollectionTable(winners, typeCount: run.typeCount, ranks: run.ranks)
         var needs: [[DependencyVerdicts.Need]?] = winners.map {
             $0.factoryPlace >= 0 && catalog?.needs($0.factoryPlace) != nil ? [] : nil
         }
         let edges = catalog.map { catalog in
-            Self.followNeeds(of: winners, serving: serving, collections: collections, in: catalog) { owner, need, found in
+            ValidationRun.followNeeds(of: winners, serving: serving, collections: collections, in: catalog) {
+                owner, need, found in
                 let served: [Int] = switch found {
                 case .served(let served): [served]
                 case .elements(let elements): elements
@@ -86,7 +82,7 @@ extension ValidationRun {
             }
         }
         return DependencyVerdicts(
-            bindings: winners, serving: serving, collections: collections, needs: needs,
-            catalog: catalog, knots: StronglyConnectedComponents(edges: edges ?? []))
+            bindings: winners, serving: serving, collections: collections, needs: needs, catalog: catalog,
+            knots: StronglyConnectedComponents(edges: edges ?? []))
     }
 }

@@ -283,7 +283,8 @@ struct CollectionTests {
         // Not merged: the child's list is primary's collection; secondary's is the parent's, untouched.
         #expect(try container.resolve(PluginHost.self).plugins.map(\.name) == ["metrics-9"])
         #expect(try container.resolve([any Plugin].self, from: .secondary).map(\.name) == ["session"])
-        let winners = ManifestValidator(catalog: Plugins.catalog()).run(manifest).winners.filter(\.isCollectionElement)
+        let winners = ManifestValidator(catalog: Plugins.catalog()).dependencyVerdicts(manifest).bindings
+            .filter(\.isCollectionElement)
         #expect(winners.map(\.factory) == ["session-plugin", "metrics-plugin"])
         #expect(winners[1].overrides.map(\.factory) == ["audit-plugin", "console-plugin"])
     }

@@ -152,13 +152,38 @@ struct ExplainTests {
         #expect(explanation.text().contains("[cycle: D -> E -> D]"))
     }
 
-    @Test func aLazyLoopIsMarkedAsLazy() throws {
+    /// The validator's verdict: a `Lazy` is resolved later, so a loop through one is no
+    /// `dependency-cycle`, and explain does not call it one (it did, by a rule of its own).
+    @Test func aLazyLoopIsMarkedAsLazyAndIsNoCycle() throws {
         let manifest = try F.manifest([#"{ "protocol": "F", "factory": "f" }"#])
+        #expect(!ManifestValidator(description: F.shapes).validate(manifest).contains { $0.code == .dependencyCycle })
         let explanation = explain("F", in: manifest)
         let node = try #require(try nodes(try resolution(explanation)).first)
         #expect(node.kind == .lazy)
-        #expect(node.marks == [.cycle(["F", "F"])])
-        #expect(explanation.text().contains("Lazy<F>  <- primary: f (transient)  [cycle: F -> F]"))
+        #expect(node.marks == [.shownAbove])
+        #expect(explanation.text().contains("Lazy<F>  <- primary: f (transient)  [needs shown above]"))
+    }
+
+    /// A loop is a cycle only when every need along it is: one lazy need anywhere on it
+    /// breaks it, wherever the explained type enters the loop; a cycle below a lazy need is
+    /// still one.
+    @Test func aLoopIsACycleOnlyWhenTheValidatorFindsOne() throws {
+        let catalog = F.catalog([
+            F.factory("x", provides: "App.X", needs: ["Lazy<App.Y>"]), F.factory("y", provides: "App.Y", needs: ["App.X"]),
+            F.factory("z", provides: "App.Z", needs: ["Lazy<App.D>"]),
+            F.factory("d", provides: "App.D", needs: ["App.E"]), F.factory("e", provides: "App.E", needs: ["App.D"]),
+        ])
+        let manifest = try F.manifest(["X", "Y", "Z", "D", "E"].map {
+            "{ \"protocol\": \"\($0)\", \"factory\": \"\($0.lowercased())\" }"
+        })
+        let cycles = ManifestValidator(description: catalog).validate(manifest).filter { $0.code == .dependencyCycle }
+        #expect(cycles.map(\.dependencyPath) == [["D", "E", "D"]])
+        let fromX = try nodes(try resolution(explain("X", in: manifest, catalog: catalog)))
+        #expect(fromX[0].children.first?.marks == [.shownAbove], "X ⇢ Y → X")
+        let fromY = try nodes(try resolution(explain("Y", in: manifest, catalog: catalog)))
+        #expect(fromY[0].children.first?.marks == [.shownAbove], "Y → X ⇢ Y")
+        let fromZ = try nodes(try resolution(explain("Z", in: manifest, catalog: catalog)))
+        #expect(fromZ[0].children.first?.children.first?.marks == [.cycle(["D", "E", "D"])])
     }
 
     @Test func aBindingExpandedOnceIsNotExpandedAgain() throws {
@@ -206,6 +231,23 @@ struct ExplainTests {
         let need = try nodes(try resolution(explain("U", in: manifest))).first
         #expect(need?.served?.factory == "q")
         #expect(need?.marks == [], "the dependent's Seed is passed on to q")
+    }
+
+    /// The validator's verdict: an element that takes an argument is refused
+    /// (`collection-element-takes-argument`) whatever its dependent takes, since a collection
+    /// is resolved whole; explain marks it so even when the dependent takes the same type.
+    @Test func anElementThatTakesAnArgumentIsMarkedEvenWhenItsDependentTakesOne() throws {
+        let catalog = F.catalog([
+            F.factory("host", provides: "App.Host", needs: ["[App.Plugin]"], argument: "App.Seed"),
+            F.factory("seeded", provides: "App.Plugin", needs: [], argument: "App.Seed"),
+        ])
+        let manifest = try F.manifest([
+            #"{ "protocol": "Host", "factory": "host" }"#, #"{ "collection": "Plugin", "factory": "seeded" }"#,
+        ])
+        #expect(ManifestValidator(description: catalog).validate(manifest).map(\.code) == [.collectionElementTakesArgument])
+        let collection = try #require(try nodes(try resolution(explain("Host", in: manifest, catalog: catalog))).first)
+        #expect(collection.kind == .collection)
+        #expect(collection.children.map(\.marks) == [[.takesArgument]])
     }
 
     @Test func lifetimesSayWhereTheyComeFrom() throws {

@@ -7,7 +7,8 @@ import Foundation
 
 enum InspectFixture {
     /// A factory description. Needs are written `App.B` (direct), `App.B?`
-    /// (optional) or `Lazy<App.B>` (lazy); `nil` needs means it resolves by hand.
+    /// (optional), `Lazy<App.B>` (lazy) or `[App.B]` (collection); `nil` needs
+    /// means it resolves by hand.
     static func factory(
         _ name: String, provides: String, needs: [String]? = [], lifetime: Lifetime? = nil,
         parameters: [CatalogDescription.ParameterField]? = nil, takesParameters: Bool = false,
@@ -26,6 +27,7 @@ enum InspectFixture {
             return .init(type: String(text.dropFirst(5).dropLast()), kind: "lazy")
         }
         if text.hasSuffix("?") { return .init(type: String(text.dropLast()), kind: "optional") }
+        if text.hasPrefix("["), text.hasSuffix("]") { return .init(type: String(text.dropFirst().dropLast()), kind: "collection") }
         return .init(type: text, kind: "direct")
     }
 

@@ -9,7 +9,7 @@
 extension ValidationRun {
     mutating func checkEntryPoints() {
         guard let catalog, !catalog.entryPoints.isEmpty else { return }
-        let table = serving ?? servingTable()
+        let table = serving ?? servingTable(effective)
         let position = manifest.origin?.position(of: ManifestKey.bindings.rawValue) ?? SourcePosition(line: 1, column: 1)
         for entry in catalog.entryPoints where !entry.isOptional {
             guard entry.type < typeCount, table.binding(serving: entry.type, from: entry.injector) == nil,

@@ -145,9 +145,6 @@ package struct CollectionTable {
         }
     }
 
-    /// Whether no binding is an element.
-    package var isEmpty: Bool { lists.isEmpty }
-
     /// The elements that serve `[type]` asked from `injector`, in manifest
     /// order; nil when no injector lists any.
     package func elements(of type: Int, from injector: InjectorName) -> [Int]? {

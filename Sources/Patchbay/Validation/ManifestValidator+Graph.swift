@@ -35,10 +35,10 @@ package struct ServingTable {
 }
 
 extension ValidationRun {
-    /// The serving table of the single bindings in effect (elements of collections are served apart).
-    func servingTable() -> ServingTable {
+    /// The serving table of the single bindings of `bindings` (elements of collections are served apart).
+    func servingTable(_ bindings: [BindingDescription]) -> ServingTable {
         var table = ServingTable(typeCount: typeCount, injectorCount: injectorOrder.count)
-        for (offset, binding) in effective.enumerated() where !binding.isCollectionElement {
+        for (offset, binding) in bindings.enumerated() where !binding.isCollectionElement {
             _ = table.add(offset, type: binding.typeID, injector: binding.injector, rank: ranks[binding.injector])
         }
         return table
@@ -47,36 +47,67 @@ extension ValidationRun {
     /// Follows every need of every binding in effect, and reports what resolution would trip over.
     mutating func checkGraph() {
         guard let catalog else { return }
-        let table = serving ?? servingTable()
+        let table = serving ?? servingTable(effective)
         let collections = anyCollectionElement ? CollectionTable(effective, typeCount: typeCount, ranks: ranks) : nil
-        // Edges that can form a cycle: direct, optional and collection needs (a Lazy or Provider is resolved later).
-        var edges: [[Int]] = Array(repeating: [], count: effective.count)
-        for (offset, owner) in effective.enumerated() {
-            guard let needs = catalog.needs(owner.factoryPlace) else { continue }
-            for need in needs {
-                if need.kind.isCollection {
-                    // Every element is needed; a collection of none is `[]`, never missing.
-                    for element in collections?.elements(of: need.type, from: owner.injector) ?? [] {
-                        checkNeedCanBeMade(need, by: effective[element], for: owner, in: catalog)
-                        checkNotCaptive(effective[element], of: owner, in: catalog)
-                        if !need.kind.isLazy { edges[offset].append(element) }
-                    }
-                    continue
+        let effective = self.effective
+        let edges = Self.followNeeds(of: effective, serving: table, collections: collections, in: catalog) {
+            ownerPlace, need, found in
+            switch found {
+            case .unbound(let hasCollection):
+                checkNeedIsBound(need, of: effective[ownerPlace], in: catalog, hasCollection: hasCollection)
+            case .served(let served):
+                let owner = effective[ownerPlace]
+                checkDependencyTakesNoArgument(effective[served], of: owner, in: catalog)
+                checkNeedCanBeMade(need, by: effective[served], for: owner, in: catalog)
+                checkNotCaptive(effective[served], of: owner, in: catalog)
+            case .elements(let elements):
+                for element in elements {
+                    checkNeedCanBeMade(need, by: effective[element], for: effective[ownerPlace], in: catalog)
+                    checkNotCaptive(effective[element], of: effective[ownerPlace], in: catalog)
                 }
-                guard let served = table.binding(serving: need.type, from: owner.injector) else {
-                    checkNeedIsBound(
-                        need, of: owner, in: catalog,
-                        hasCollection: collections?.elements(of: need.type, from: owner.injector) != nil)
-                    continue
-                }
-                let dependency = effective[served]
-                checkDependencyTakesNoArgument(dependency, of: owner, in: catalog)
-                checkNeedCanBeMade(need, by: dependency, for: owner, in: catalog)
-                checkNotCaptive(dependency, of: owner, in: catalog)
-                if !need.kind.isLazy { edges[offset].append(served) }
             }
         }
         reportCycles(edges: edges, catalog: catalog)
+    }
+
+    /// What resolution finds for one need: the binding that serves it, the
+    /// elements of its collection (a collection of none is `[]`, never
+    /// missing), or nothing.
+    enum Found {
+        case served(Int)
+        case elements([Int])
+        /// No injector searched binds it; `hasCollection` when some lists elements of it.
+        case unbound(hasCollection: Bool)
+    }
+
+    /// The one walk of the graph: follows every need of every one of
+    /// `bindings` from the injector that served it, with resolution's
+    /// fallback (`serving`, `collections`), tells `visit` what each finds
+    /// (by places in `bindings`), and returns the edges a cycle can run
+    /// along: direct, optional and collection needs (a Lazy or Provider is
+    /// resolved later). A binding whose factory is unknown has no needs.
+    static func followNeeds(
+        of bindings: [BindingDescription], serving table: ServingTable, collections: CollectionTable?,
+        in catalog: CatalogIndex, _ visit: (Int, CatalogIndex.Need, Found) -> Void
+    ) -> [[Int]] {
+        var edges: [[Int]] = Array(repeating: [], count: bindings.count)
+        for (offset, owner) in bindings.enumerated() {
+            guard owner.factoryPlace >= 0, let needs = catalog.needs(owner.factoryPlace) else { continue }
+            for need in needs {
+                if need.kind.isCollection {
+                    let elements = collections?.elements(of: need.type, from: owner.injector) ?? []
+                    visit(offset, need, .elements(elements))
+                    if !need.kind.isLazy { edges[offset] += elements }
+                } else if let served = table.binding(serving: need.type, from: owner.injector) {
+                    visit(offset, need, .served(served))
+                    if !need.kind.isLazy { edges[offset].append(served) }
+                } else {
+                    let hasCollection = collections?.elements(of: need.type, from: owner.injector) != nil
+                    visit(offset, need, .unbound(hasCollection: hasCollection))
+                }
+            }
+        }
+        return edges
     }
 
     /// Rule `missing-dependency`: a direct or lazy need is bound in some
@@ -105,9 +136,7 @@ extension ValidationRun {
     mutating func checkDependencyTakesNoArgument(
         _ dependency: BindingDescription, of owner: BindingDescription, in catalog: CatalogIndex
     ) {
-        guard let argument = catalog.factories[dependency.factoryPlace].argument,
-            catalog.factories[owner.factoryPlace].argument != argument
-        else { return }
+        guard let argument = Self.argumentNoneCanPass(to: dependency, of: owner, in: catalog) else { return }
         let needName = catalog.display(dependency.typeID)
         report(diagnostic(
             binding(owner), .argumentRequired, "factory '\(binding(owner).factory)' for \(binding(owner).displayKey) "
@@ -116,6 +145,17 @@ extension ValidationRun {
                 + "resolve(_:argument:), give factory '\(binding(owner).factory)' the same argument to pass on, "
                 + "or bind a factory without an argument",
             field: BindingKey.factory.rawValue, dependencyPath: [display(owner, in: catalog), needName]))
+    }
+
+    /// The resolve-time argument `dependency`'s factory takes that `owner`'s
+    /// cannot pass on (it takes none, or another type); nil when none is missing.
+    static func argumentNoneCanPass(
+        to dependency: BindingDescription, of owner: BindingDescription, in catalog: CatalogIndex
+    ) -> CatalogIndex.TypeID? {
+        guard let argument = catalog.factories[dependency.factoryPlace].argument,
+            catalog.factories[owner.factoryPlace].argument != argument
+        else { return nil }
+        return argument
     }
 
     /// Rules `needs-await` and `needs-main-actor`: a need is served by a

@@ -58,7 +58,8 @@ import Foundation
 ///
 /// Then the dependency graph, need by need of each binding in effect,
 /// followed from the injector that served it with resolution's fallback
-/// (`checkGraph()`, ManifestValidator+Graph.swift):
+/// (`checkGraph()` over `followNeeds`, ManifestValidator+Graph.swift; the
+/// same walk gives `explain` and `graph` their verdicts, DependencyVerdicts.swift):
 ///
 /// | # | code | checks that | function |
 /// |---|---|---|---|
@@ -121,8 +122,7 @@ public struct ManifestValidator: Sendable {
         validation.checkGraph()
         validation.checkEntryPoints()
         return ValidationResult(
-            diagnostics: validation.diagnostics, bindings: validation.effective, winners: validation.winners,
-            injectorOrder: validation.injectorOrder, namedFactories: validation.namedFactories)
+            diagnostics: validation.diagnostics, bindings: validation.effective, injectorOrder: validation.injectorOrder, namedFactories: validation.namedFactories)
     }
 }
 
@@ -133,10 +133,6 @@ package struct ValidationResult: Sendable {
     package var diagnostics: [Diagnostic]
     /// The bindings in effect after `extends` overrides, in manifest order; none broken.
     package let bindings: [BindingDescription]
-    /// The binding that stands for each type and injector after `extends`
-    /// overrides, broken or not, each with what it overrides, in manifest
-    /// order: what `explain` and `graph` show of a manifest being repaired.
-    package let winners: [BindingDescription]
     /// The injector fallback order.
     package let injectorOrder: [InjectorName]
     /// Which catalog factories (by place in the index) some binding names,

@@ -68,6 +68,9 @@ struct StronglyConnectedComponents {
         self.component = component
     }
 
+    /// Whether two nodes are in one component: an edge between them lies on a loop.
+    func sameComponent(_ first: Int, _ second: Int) -> Bool { component[first] == component[second] }
+
     /// A shortest loop through the smallest node of `members` (one of
     /// ``cyclic``), staying inside the component: found breadth-first, so in
     /// time linear in the component's edges. It starts at that node and does

@@ -1,7 +1,8 @@
 // The bindings of a manifest as validation concluded them, indexed for the
 // tools: `explain` and `graph` look a type up exactly as resolution looks it
 // up, through the validator's winners with the same injector fallback
-// (``ServingTable``).
+// (``ServingTable``), and print the validator's verdict on each need
+// (``DependencyVerdicts``) rather than following the needs themselves.
 //
 // The validator's winners include broken bindings (an unknown factory, a
 // protocol the catalog does not know), which are never in effect in a
@@ -18,12 +19,12 @@ struct BindingTable {
     /// The binding that stands for each type and injector, broken or not, in
     /// manifest order (a parent's first): the validator's winners.
     let bindings: [BindingDescription]
-    /// Which binding serves each type from each injector, built as validation builds it.
-    private let table: ServingTable
-    /// Which elements serve each collection from each injector, built as validation builds it.
-    private let collections: CollectionTable
+    /// The validator's verdict on every need of every binding.
+    let verdicts: DependencyVerdicts
     /// The bindings' type names (see ``typeName(of:)``) and the validator's numbers for them.
     private let typeNumbers: [String: Int]
+    /// Each binding's place in ``bindings``, by its place in the manifest.
+    private let places: [Int: Int]
     /// The catalog's factories that the bindings name, by name.
     private let factories: [String: CatalogDescription.Factory]
 
@@ -35,26 +36,27 @@ struct BindingTable {
     init(manifest: Manifest, index: CatalogIndex?) {
         self.manifest = manifest
         self.catalog = index
-        let result = ManifestValidator(index: index).run(manifest)
-        injectorOrder = result.injectorOrder
-        bindings = result.winners
+        verdicts = ManifestValidator(index: index).dependencyVerdicts(manifest)
+        injectorOrder = ValidationRun.injectorOrder(of: manifest)
+        bindings = verdicts.bindings
         var numbers: [String: Int] = [:]
+        var places: [Int: Int] = [:]
         var factories: [String: CatalogDescription.Factory] = [:]
-        for binding in bindings {
+        for (place, binding) in bindings.enumerated() {
             numbers[Self.typeName(of: binding)] = binding.typeID
+            places[binding.index] = place
             if factories[binding.factory] == nil { factories[binding.factory] = index?.factory(named: binding.factory) }
         }
-        let typeCount = (bindings.map(\.typeID).max() ?? -1) + 1
-        var table = ServingTable(typeCount: typeCount)
-        let ranks = InjectorRanks(injectorOrder)
-        for (offset, binding) in bindings.enumerated() where !binding.isCollectionElement {
-            _ = table.add(offset, type: binding.typeID, injector: binding.injector, rank: ranks[binding.injector])
-        }
         self.typeNumbers = numbers
-        self.table = table
-        self.collections = CollectionTable(bindings, typeCount: typeCount, ranks: ranks)
+        self.places = places
         self.factories = factories
     }
+
+    /// The validator's verdicts on the needs of `binding`'s factory; nil when the catalog does not know them.
+    func needs(of binding: BindingDescription) -> [DependencyVerdicts.Need]? { verdicts.needs[place(of: binding)] }
+
+    /// A binding's place in ``bindings``.
+    func place(of binding: BindingDescription) -> Int { places[binding.index]! }
 
     /// A binding's type as the tools name types: module-qualified when the
     /// catalog knows it, else the name as written.
@@ -110,25 +112,28 @@ struct BindingTable {
     /// The short name of a type, for display.
     func display(_ type: String) -> String { catalog?.display(type) ?? type }
 
+    /// The short name of a type the validator numbered.
+    func display(_ type: CatalogIndex.TypeID) -> String { catalog?.display(type) ?? "" }
+
     // MARK: - Resolution
 
     /// The binding that serves `type` when asked from `injector`: its own, else
     /// the first in injector order.
     func serving(_ type: String, from injector: InjectorName) -> BindingDescription? {
-        typeNumbers[type].flatMap { table.binding(serving: $0, from: injector) }.map { bindings[$0] }
+        typeNumbers[type].flatMap { verdicts.serving.binding(serving: $0, from: injector) }.map { bindings[$0] }
     }
 
     /// The elements that serve the collection `[type]` asked from `injector`,
     /// in manifest order: its own, else the first injector's in order that has
     /// some; nil when no injector lists any.
     func elements(_ type: String, from injector: InjectorName) -> [BindingDescription]? {
-        typeNumbers[type].flatMap { collections.elements(of: $0, from: injector) }.map { $0.map { bindings[$0] } }
+        typeNumbers[type].flatMap { verdicts.collections.elements(of: $0, from: injector) }.map { $0.map { bindings[$0] } }
     }
 
     /// Every injector's elements of `type`'s collection, in injector order, then manifest order.
     func allElements(of type: String) -> [BindingDescription] {
         guard let number = typeNumbers[type] else { return [] }
-        return allInjectors.flatMap { injector in (collections.own(number, in: injector) ?? []).map { bindings[$0] } }
+        return allInjectors.flatMap { injector in (verdicts.collections.own(number, in: injector) ?? []).map { bindings[$0] } }
     }
 
     /// The injectors searched for a type asked from `injector`, in order.
@@ -138,7 +143,7 @@ struct BindingTable {
 
     /// Every binding of `type`, in injector order.
     func bindings(of type: String) -> [BindingDescription] {
-        guard let byInjector = typeNumbers[type].flatMap({ table[$0] }) else { return [] }
+        guard let byInjector = typeNumbers[type].flatMap({ verdicts.serving[$0] }) else { return [] }
         return allInjectors.compactMap { byInjector.own($0) }.map { bindings[$0] }
     }
 

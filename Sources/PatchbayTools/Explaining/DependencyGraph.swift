@@ -3,7 +3,8 @@
 /// collection) labelled with its factory and lifetime, an edge per need of a
 /// factory to the binding that serves it (with injector fallback, from the
 /// injector that served the factory; a `[T]` need has one edge to each
-/// element), and the injectors as groups.
+/// element), and the injectors as groups. The edges are the validator's
+/// verdicts on each need (`DependencyVerdicts`), not a walk of the graph's own.
 ///
 ///     let graph = DependencyGraph(manifest: manifest, catalog: FactoryCatalog.notes.describe())
 ///     print(graph.mermaid())   // or graph.dot()
@@ -97,30 +98,23 @@ public struct DependencyGraph: Sendable, Hashable {
             }
             groups.append(Group(name: injector, nodes: nodes))
         }
-        // Unbound types are numbered in name order, so their ids do not depend on which factory needs them first.
-        func servingID(_ need: CatalogDescription.Need, of entry: BindingDescription) -> String? {
-            table.serving(need.type, from: entry.injector).flatMap { ids[ManifestExplainer.NodeKey($0)] }
-        }
-        // A collection need's edges go to its elements; with none it is `[]`, not a missing type.
-        func isCollection(_ need: CatalogDescription.Need) -> Bool {
-            TypeExplanation.NeedKind(catalogKind: need.kind) == .collection
-        }
+        // The edges are the validator's verdicts on each need: to the binding that serves it, to
+        // each element of a collection (with none it is `[]`, not a missing type), or to the
+        // unbound type. Unbound types are numbered in name order, so their ids do not depend on
+        // which factory needs them first.
+        let needs = ordered.map { table.needs(of: $0) ?? [] }
         var unboundIDs: [String: String] = [:]
-        let unboundNames = Set(ordered.flatMap { entry in
-            (table.factory(of: entry)?.needs ?? []).filter { !isCollection($0) && servingID($0, of: entry) == nil }
-                .map { table.display($0.type) }
-        })
+        let unboundNames = Set(needs.joined().filter(\.isUnbound).map { table.display($0.type) })
         for (offset, name) in unboundNames.sorted().enumerated() { unboundIDs[name] = "u\(offset + 1)" }
         var edges: [Edge] = []
         var seen: Set<Edge> = []
-        for entry in ordered {
-            guard let needs = table.factory(of: entry)?.needs, let from = ids[ManifestExplainer.NodeKey(entry)] else { continue }
+        for (entry, needs) in zip(ordered, needs) {
+            guard let from = ids[ManifestExplainer.NodeKey(entry)] else { continue }
             for need in needs {
                 let kind = TypeExplanation.NeedKind(catalogKind: need.kind)
-                // A collection need: an edge to each element that serves it, in order.
-                let targets = isCollection(need)
-                    ? (table.elements(need.type, from: entry.injector) ?? []).compactMap { ids[ManifestExplainer.NodeKey($0)] }
-                    : (servingID(need, of: entry) ?? unboundIDs[table.display(need.type)]).map { [$0] } ?? []
+                let targets = need.isUnbound
+                    ? [unboundIDs[table.display(need.type)]!]
+                    : need.served.compactMap { ids[ManifestExplainer.NodeKey(table.bindings[$0])] }
                 for to in targets {
                     let edge = Edge(from: from, to: to, kind: kind)
                     if seen.insert(edge).inserted { edges.append(edge) }

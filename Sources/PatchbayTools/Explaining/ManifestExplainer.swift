@@ -1,7 +1,9 @@
 /// Explains how a type resolves under one manifest, as `patchbay explain` does:
 /// which injector's binding wins, what it shadows, the factory, the lifetime,
 /// the parameters after `${...}` interpolation, and the tree of what the
-/// factory needs, each need with the binding that serves it.
+/// factory needs, each need with the binding that serves it. Which binding
+/// serves a need, and whether it lacks an argument or lies on a cycle, is the
+/// validator's verdict, so `explain` says what `patchbay check` and the app say.
 ///
 ///     let manifest = try ManifestLoader().load(contentsOf: URL(fileURLWithPath: "Manifests/production.json"))
 ///     let explanation = ManifestExplainer(manifest: manifest, catalog: FactoryCatalog.notes.describe())
@@ -60,7 +62,7 @@ public struct ManifestExplainer: Sendable {
             var expanded: Set<NodeKey> = [NodeKey(served)]
             outcome = .bound(TypeExplanation.Resolution(
                 served: served, shadows: table.bindings(of: resolved).filter { $0.injector != served.injector },
-                needs: needs(of: served, path: [NodeKey(served)], expanded: &expanded)))
+                needs: needs(of: served, path: [Step(key: NodeKey(served), inCycle: false)], expanded: &expanded)))
         } else {
             let display = table.display(resolved)
             let providers = table.catalog?.providers(of: resolved) ?? []
@@ -89,7 +91,8 @@ public struct ManifestExplainer: Sendable {
         var expanded = Set(served.map(NodeKey.init))
         let elements = served.map { element in
             TypeExplanation.CollectionResolution.Element(
-                served: element, needs: needs(of: element, path: [NodeKey(element)], expanded: &expanded))
+                served: element,
+                needs: needs(of: element, path: [Step(key: NodeKey(element), inCycle: false)], expanded: &expanded))
         }
         let servedPlaces = Set(served.map(\.index))
         return TypeExplanation.CollectionResolution(
@@ -144,61 +147,67 @@ public struct ManifestExplainer: Sendable {
         return facts
     }
 
-    /// What the factory of `entry` needs, expanded depth-first. A binding
-    /// already expanded elsewhere in the tree is not expanded again.
-    private func needs(
-        of entry: BindingDescription, path: [NodeKey], expanded: inout Set<NodeKey>
-    ) -> TypeExplanation.Needs {
+    /// A binding on the path from the explained type down to a node, and
+    /// whether the need that reached it is, by the validator's verdict, an
+    /// edge of a dependency cycle.
+    struct Step {
+        let key: NodeKey
+        let inCycle: Bool
+    }
+
+    /// What the factory of `entry` needs, expanded depth-first, as the
+    /// validator judged each need. A binding already expanded elsewhere in
+    /// the tree is not expanded again.
+    private func needs(of entry: BindingDescription, path: [Step], expanded: inout Set<NodeKey>) -> TypeExplanation.Needs {
         guard hasCatalog else { return .noCatalog }
-        guard let factory = table.factory(of: entry) else { return .unknownFactory }
-        guard let needs = factory.needs else { return .byHand }
+        guard table.factory(of: entry) != nil else { return .unknownFactory }
+        guard let needs = table.needs(of: entry) else { return .byHand }
         return .known(needs.map { node(for: $0, owner: entry, path: path, expanded: &expanded) })
     }
 
     private func node(
-        for need: CatalogDescription.Need, owner: BindingDescription, path: [NodeKey], expanded: inout Set<NodeKey>
+        for need: DependencyVerdicts.Need, owner: BindingDescription, path: [Step], expanded: inout Set<NodeKey>
     ) -> TypeExplanation.Node {
         let kind = TypeExplanation.NeedKind(catalogKind: need.kind)
         let display = table.display(need.type)
         if kind == .collection {
             // The elements are the node's children, each expanded as a need of its own.
-            let elements = table.elements(need.type, from: owner.injector) ?? []
-            let children = elements.map { element in
+            let children = need.served.map { element in
                 node(
-                    served: element, type: display, kind: .direct, owner: owner, path: path, expanded: &expanded,
-                    notingFallback: false)
+                    served: element, as: need, type: display, kind: .direct, owner: owner, path: path,
+                    expanded: &expanded, notingFallback: false)
             }
+            let first = need.served.first.map { table.bindings[$0] }
             return TypeExplanation.Node(
                 type: display, kind: kind, served: nil,
-                searched: elements.isEmpty ? table.searchOrder(from: owner.injector) : [],
-                fallbackFrom: elements.first.flatMap { $0.injector == owner.injector ? nil : owner.injector },
+                searched: first == nil ? table.searchOrder(from: owner.injector) : [],
+                fallbackFrom: first.flatMap { $0.injector == owner.injector ? nil : owner.injector },
                 marks: [], children: children)
         }
-        guard let served = table.serving(need.type, from: owner.injector) else {
+        guard let served = need.served.first else {
             return TypeExplanation.Node(
                 type: display, kind: kind, served: nil, searched: table.searchOrder(from: owner.injector),
                 fallbackFrom: nil, marks: [], children: [])
         }
-        return node(served: served, type: display, kind: kind, owner: owner, path: path, expanded: &expanded)
+        return node(served: served, as: need, type: display, kind: kind, owner: owner, path: path, expanded: &expanded)
     }
 
-    /// The node of a need that `served` serves, with its needs expanded unless
-    /// shown already; `notingFallback` is false for an element, whose collection notes it.
+    /// The node of `need` served by the binding at `place`, with its needs
+    /// expanded unless shown already; `notingFallback` is false for an
+    /// element, whose collection notes it.
     private func node(
-        served: BindingDescription, type display: String, kind: TypeExplanation.NeedKind, owner: BindingDescription,
-        path: [NodeKey], expanded: inout Set<NodeKey>, notingFallback: Bool = true
+        served place: Int, as need: DependencyVerdicts.Need, type display: String, kind: TypeExplanation.NeedKind,
+        owner: BindingDescription, path: [Step], expanded: inout Set<NodeKey>, notingFallback: Bool = true
     ) -> TypeExplanation.Node {
+        let (served, ownerPlace) = (table.bindings[place], table.place(of: owner))
         let key = NodeKey(served)
-        var marks: [TypeExplanation.Mark] = []
+        let inCycle = table.verdicts.isCycleEdge(place, as: need, of: ownerPlace)
+        var marks: [TypeExplanation.Mark] = table.verdicts.lacksArgument(place, as: need, of: ownerPlace) ? [.takesArgument] : []
         var children: [TypeExplanation.Node] = []
         let factory = table.factory(of: served)
-        // By the validator's `argument-required` rule: an argument of the
-        // dependent's own type is passed on; any other has no one to supply it.
-        if let factory, let argument = factory.argument, argument != table.factory(of: owner)?.argument {
-            marks.append(.takesArgument)
-        }
-        if let start = path.firstIndex(of: key) {
-            marks.append(.cycle((path[start...] + [key]).map(\.type)))
+        // A loop is a cycle when every need along it is an edge of a cycle the validator reports.
+        if let start = path.firstIndex(where: { $0.key == key }), inCycle, path[(start + 1)...].allSatisfy(\.inCycle) {
+            marks.append(.cycle((path[start...].map(\.key) + [key]).map(\.type)))
         } else if factory == nil {
             if hasCatalog { marks.append(.unknownFactory) }
         } else if factory?.needs == nil {
@@ -207,7 +216,7 @@ public struct ManifestExplainer: Sendable {
             if path.count >= Self.depthLimit {
                 marks.append(.deeper)
             } else if expanded.insert(key).inserted {
-                children = needs(of: served, path: path + [key], expanded: &expanded).nodes ?? []
+                children = needs(of: served, path: path + [Step(key: key, inCycle: inCycle)], expanded: &expanded).nodes ?? []
             } else {
                 marks.append(.shownAbove)
             }

@@ -180,7 +180,9 @@ public struct TypeExplanation: Sendable, Hashable {
 
     /// A remark on a node of the dependency tree.
     public enum Mark: Sendable, Hashable {
-        /// The need leads back to a binding on the path: the loop, first and last equal.
+        /// The need leads back to a binding on the path, and every need along the
+        /// loop is an edge of a cycle the validator reports (`dependency-cycle`; a
+        /// `Lazy` or `Provider` breaks a loop): the loop, first and last equal.
         case cycle([String])
         /// The binding's needs were expanded earlier in the tree.
         case shownAbove
@@ -188,7 +190,9 @@ public struct TypeExplanation: Sendable, Hashable {
         case byHand
         /// The catalog has no factory of that name.
         case unknownFactory
-        /// The serving factory takes a resolve-time argument that its dependent does not take, so none can be passed on.
+        /// The serving factory takes a resolve-time argument none can supply, by the validator's
+        /// verdict: one its dependent does not take and pass on (`argument-required`), or any,
+        /// for an element of a collection (`collection-element-takes-argument`).
         case takesArgument
         /// The binding's needs are deeper than ``ManifestExplainer/depthLimit`` levels, and not
         /// expanded; explaining the node's type shows them.

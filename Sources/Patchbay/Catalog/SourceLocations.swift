@@ -169,7 +169,6 @@ package enum SourceLocations {
     }
 
     private static func isFile(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        SystemCall.isDirectory(atPath: url.path) == false
     }
 }

@@ -115,15 +115,14 @@ public struct ManifestChecker: Sendable {
 
     /// The manifests at a path: the file itself, or the manifests in a folder, sorted.
     func manifestFiles(at path: URL) throws(ManifestError) -> [URL] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
+        guard let isDirectory = SystemCall.isDirectory(atPath: path.path) else {
             // A link that leads nowhere is there, but names no file: said as such, not as "no such file".
             if (try? FileManager.default.attributesOfItem(atPath: path.path))?[.type] as? FileAttributeType == .typeSymbolicLink {
                 throw .unusable(at: path, "\(path.relativePath): " + ManifestLoader.NotAFile.brokenLink)
             }
             throw .unusable(at: path, "no such file or folder: \(path.relativePath)")
         }
-        guard isDirectory.boolValue else {
+        guard isDirectory else {
             let type = (try? FileManager.default.attributesOfItem(atPath: path.resolvingSymlinksInPath().path))?[.type]
             guard type as? FileAttributeType == .typeRegular else {
                 throw .unusable(at: path, "\(path.relativePath) is not a manifest file or a folder of them "
@@ -176,8 +175,7 @@ public struct ManifestChecker: Sendable {
 
     /// Whether a path is a folder.
     static func isFolder(_ path: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        SystemCall.isDirectory(atPath: path.path) == true
     }
 
     /// The `catalog.json` in a folder, if any.

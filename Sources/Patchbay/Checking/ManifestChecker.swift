@@ -88,7 +88,7 @@ public struct ManifestChecker: Sendable {
         var seen: Set<String> = []
         for path in paths {
             let listed = try manifestFiles(at: path)
-            if Self.isFolder(path) {
+            if SystemCall.isDirectory(atPath: path.path) == true {
                 // Names that are one String (`café` composed and decomposed, two files on Linux) are one
                 // environment, so the app could not tell which it loads: the second is refused, not checked.
                 var first: [String: URL] = [:]
@@ -103,7 +103,7 @@ public struct ManifestChecker: Sendable {
             let files = listed.filter { seen.insert(PhysicalPath.of($0.standardizedFileURL.path)).inserted }
             guard !files.isEmpty else { continue }
             manifestCount += files.count
-            let isFolder = Self.isFolder(path)
+            let isFolder = SystemCall.isDirectory(atPath: path.path) == true
             var unused: Manifest?
             let named = try checkFiles(files, inFolder: isFolder ? path : nil, run: &run, keeping: nil, into: &unused)
             if isFolder, let named, let catalog = try run.validator(forFolder: path).catalog {
@@ -171,11 +171,6 @@ public struct ManifestChecker: Sendable {
                 + "\(ManifestDirectory.environmentVariable) loads this file and no environment's rules judge it; "
                 + rename + ", or move it out of the folder",
             file: ManifestLoader.displayPath(for: file))
-    }
-
-    /// Whether a path is a folder.
-    static func isFolder(_ path: URL) -> Bool {
-        SystemCall.isDirectory(atPath: path.path) == true
     }
 
     /// The `catalog.json` in a folder, if any.

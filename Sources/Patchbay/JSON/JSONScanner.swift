@@ -32,7 +32,6 @@ import Foundation
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
-    let byteCount: Int
     let maxDepth: Int
     /// `continuationBytes`: UTF-8 continuation bytes since `lineStart`, so columns count scalars.
     var offset = 0, line = 1, lineStart = 0, continuationBytes = 0
@@ -67,10 +66,7 @@ import Foundation
         }
     }
 
-    @unsafe private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
-        (unsafe self.bytes, self.maxDepth) = (unsafe bytes, maxDepth)
-        byteCount = bytes.count
-    }
+    var byteCount: Int { unsafe bytes.count }
 
     /// The byte at `offset`, which must be below `byteCount`.
     func byte(at offset: Int) -> UInt8 {

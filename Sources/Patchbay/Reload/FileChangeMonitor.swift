@@ -95,9 +95,7 @@ final class FileChangeMonitor: Sendable {
     }
 
     /// Stops the monitor; the cancel handlers close the descriptors.
-    func cancel() {
-        sources.withLock { for source in $0 { source.cancel() } }
-    }
+    func cancel() { sources.withLock { for source in $0 { source.cancel() } } }
 
     deinit { cancel() }
 

@@ -65,10 +65,7 @@ final class ManifestWatcher: Sendable {
         var healthy = true
     }
     private let confined: Locked<Confined>
-    private var state: Confined {
-        get { confined.withLock { $0 } }
-        set { confined.withLock { $0 = newValue } }
-    }
+    private var state: Confined { get { confined.withLock { $0 } } set { confined.withLock { $0 = newValue } } }
 
     private enum Outcome: Equatable {
         case missing

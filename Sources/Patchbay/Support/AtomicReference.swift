@@ -82,18 +82,14 @@ struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
         unsafe (self.words, pointer) = (words, words.first)
     }
 
-    /// A reference in a word its owner allocated, initialized and frees (after ``release()``).
+    /// A reference in a word its owner allocated, initialized and frees (after ``release()``), or in `words`.
     @unsafe @usableFromInline
-    init(pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-        unsafe (self.pointer, words) = (pointer, nil)
-    }
-
-    @unsafe private init(pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>, sharing other: AtomicReference) {
-        unsafe (self.pointer, words) = (pointer, other.words)
+    init(pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>, words: AtomicWords? = nil) {
+        unsafe (self.pointer, self.words) = (pointer, words)
     }
 
     /// The reference `index` places after this one, in storage made with a `count` above `index`.
-    @unsafe func neighbour(_ index: Int) -> AtomicReference { unsafe AtomicReference(pointer: pointer + index, sharing: self) }
+    @unsafe func neighbour(_ index: Int) -> AtomicReference { unsafe AtomicReference(pointer: pointer + index, words: words) }
 
     /// Lets go of the values now (the words stay until the last copy goes); `count` as it was made.
     @unsafe func destroy(count: Int = 1) {
@@ -119,13 +115,9 @@ struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
     /// after the retain, so no replacement can free it in between.
     @safe var value: Object? {
         _ = unsafe patchbay_atomic_fetch_add(readers, 1)
-        guard let address = unsafe patchbay_atomic_load_acquire(pointer) else {
-            _ = unsafe patchbay_atomic_fetch_add(readers, -1)
-            return nil
-        }
-        let object = unsafe Unmanaged<Object>.fromOpaque(address).retain()
+        let object = unsafe patchbay_atomic_load_acquire(pointer).map { unsafe Unmanaged<Object>.fromOpaque($0).retain() }
         _ = unsafe patchbay_atomic_fetch_add(readers, -1)
-        return unsafe object.takeRetainedValue()
+        return unsafe object?.takeRetainedValue()
     }
 
     /// Sets the value if it is still nil; returns the value in force after
@@ -174,10 +166,8 @@ struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
 
 /// An integer threads change without a lock, sequentially consistent.
 @safe struct AtomicCounter: @unchecked Sendable {
-    private let word: UnsafeMutablePointer<Int>
     private let words = unsafe AtomicWords.make(count: 0)
-
-    init() { unsafe word = words.counter }
+    private var word: UnsafeMutablePointer<Int> { unsafe words.counter }
 
     /// Adds `delta`; returns the value before.
     @inline(__always) @discardableResult

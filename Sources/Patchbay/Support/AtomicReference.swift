@@ -70,22 +70,23 @@ struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
     /// The word: the retained address of an object, or nil.
     @usableFromInline let pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     /// What keeps the word alive; nil for a word its owner frees.
-    private let words: AtomicWords?
+    private let words: AtomicWords?, readerWord: UnsafeMutablePointer<Int>?
     /// How many ``value`` loads are between their load and their retain.
-    private var readers: UnsafeMutablePointer<Int> { unsafe (words ?? AtomicWords.shared).counter }
+    /// (Kept apart from `words`, so that a load reaches it without retaining them.)
+    private var readers: UnsafeMutablePointer<Int> { unsafe readerWord ?? AtomicWords.shared.counter }
 
     /// A reference holding nil; with a `count` over 1, that many side by side
     /// in one allocation, this one the first and ``neighbour(_:)`` the others.
     /// The words are freed with the last copy of this value; ``destroy(count:)`` only lets the objects go sooner.
     init(count: Int = 1) {
         let words = unsafe AtomicWords.make(count: count)
-        unsafe (self.words, pointer) = (words, words.first)
+        unsafe self.init(pointer: words.first, words: words)
     }
 
     /// A reference in a word its owner allocated, initialized and frees (after ``release()``), or in `words`.
     @unsafe @usableFromInline
     init(pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>, words: AtomicWords? = nil) {
-        unsafe (self.pointer, self.words) = (pointer, words)
+        unsafe (self.pointer, self.words, readerWord) = (pointer, words, words?.counter)
     }
 
     /// The reference `index` places after this one, in storage made with a `count` above `index`.
@@ -166,8 +167,9 @@ struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
 
 /// An integer threads change without a lock, sequentially consistent.
 @safe struct AtomicCounter: @unchecked Sendable {
-    private let words = unsafe AtomicWords.make(count: 0)
-    private var word: UnsafeMutablePointer<Int> { unsafe words.counter }
+    private let words = unsafe AtomicWords.make(count: 0), word: UnsafeMutablePointer<Int>
+
+    init() { unsafe word = words.counter }
 
     /// Adds `delta`; returns the value before.
     @inline(__always) @discardableResult

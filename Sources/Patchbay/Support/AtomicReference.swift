@@ -69,10 +69,10 @@ final class AtomicWords: ManagedBuffer<Int, UnsafeMutableRawPointer?> {
 struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
     /// The word: the retained address of an object, or nil.
     @usableFromInline let pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-    /// What keeps the word alive; nil for a word its owner frees.
+    /// What keeps the word alive (nil for a word its owner frees), and the
+    /// address of its reader count, kept apart so a load does not retain `words`.
     private let words: AtomicWords?, readerWord: UnsafeMutablePointer<Int>?
     /// How many ``value`` loads are between their load and their retain.
-    /// (Kept apart from `words`, so that a load reaches it without retaining them.)
     private var readers: UnsafeMutablePointer<Int> { unsafe readerWord ?? AtomicWords.shared.counter }
 
     /// A reference holding nil; with a `count` over 1, that many side by side

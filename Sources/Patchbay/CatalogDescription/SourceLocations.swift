@@ -62,10 +62,7 @@ package enum SourceLocations {
     /// when neither is.
     package static func file(_ path: String, in root: URL) -> String? {
         guard outsideProblem(path) == nil else { return nil }
-        for candidate in [path, "Sources/" + path] where isFile(root.appendingPathComponent(candidate)) {
-            return candidate
-        }
-        return nil
+        return [path, "Sources/" + path].first { SystemCall.isDirectory(atPath: root.appendingPathComponent($0).path) == false }
     }
 
     /// `location` as a description records it: the file relative to `root`,
@@ -166,10 +163,5 @@ package enum SourceLocations {
     /// (`./Sources/App/` and `Sources//App` are `Sources/App`): what is walked.
     package static func physical(_ path: String, in root: URL) -> String {
         PhysicalPath.of(root.appendingPathComponent(path).standardizedFileURL.path)
-    }
-
-    private static func isFile(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue
     }
 }

@@ -88,7 +88,7 @@ public struct ManifestChecker: Sendable {
         var seen: Set<String> = []
         for path in paths {
             let listed = try manifestFiles(at: path)
-            if Self.isFolder(path) {
+            if SystemCall.isDirectory(atPath: path.path) == true {
                 // Names that are one String (`café` composed and decomposed, two files on Linux) are one
                 // environment, so the app could not tell which it loads: the second is refused, not checked.
                 var first: [String: URL] = [:]
@@ -103,7 +103,7 @@ public struct ManifestChecker: Sendable {
             let files = listed.filter { seen.insert(PhysicalPath.of($0.standardizedFileURL.path)).inserted }
             guard !files.isEmpty else { continue }
             manifestCount += files.count
-            let isFolder = Self.isFolder(path)
+            let isFolder = SystemCall.isDirectory(atPath: path.path) == true
             var unused: Manifest?
             let named = try checkFiles(files, inFolder: isFolder ? path : nil, run: &run, keeping: nil, into: &unused)
             if isFolder, let named, let catalog = try run.validator(forFolder: path).catalog {
@@ -115,15 +115,14 @@ public struct ManifestChecker: Sendable {
 
     /// The manifests at a path: the file itself, or the manifests in a folder, sorted.
     func manifestFiles(at path: URL) throws(ManifestError) -> [URL] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
+        guard let isDirectory = SystemCall.isDirectory(atPath: path.path) else {
             // A link that leads nowhere is there, but names no file: said as such, not as "no such file".
             if (try? FileManager.default.attributesOfItem(atPath: path.path))?[.type] as? FileAttributeType == .typeSymbolicLink {
                 throw .unusable(at: path, "\(path.relativePath): " + ManifestLoader.NotAFile.brokenLink)
             }
             throw .unusable(at: path, "no such file or folder: \(path.relativePath)")
         }
-        guard isDirectory.boolValue else {
+        guard isDirectory else {
             let type = (try? FileManager.default.attributesOfItem(atPath: path.resolvingSymlinksInPath().path))?[.type]
             guard type as? FileAttributeType == .typeRegular else {
                 throw .unusable(at: path, "\(path.relativePath) is not a manifest file or a folder of them "
@@ -172,12 +171,6 @@ public struct ManifestChecker: Sendable {
                 + "\(ManifestDirectory.environmentVariable) loads this file and no environment's rules judge it; "
                 + rename + ", or move it out of the folder",
             file: ManifestLoader.displayPath(for: file))
-    }
-
-    /// Whether a path is a folder.
-    static func isFolder(_ path: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// The `catalog.json` in a folder, if any.

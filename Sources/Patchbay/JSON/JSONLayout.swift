@@ -48,24 +48,21 @@ final class JSONLayout: Sendable {
     }
 
     /// A member's key, decoded by `JSONDecoder` if escaped (a lone surrogate, which it refuses, stays as written).
-    static func key(_ node: Node, in bytes: UnsafeRawBufferPointer) -> String {
+    static func key<Bytes: Collection<UInt8>>(_ node: Node, in bytes: Bytes) -> String where Bytes.Index == Int {
         let written = String(decoding: bytes[node.key], as: UTF8.self)
         guard node.keyNeedsDecoding, bytes[node.key].contains(UInt8(ascii: "\\")) else { return written }
         let quoted = Data(bytes[node.key.lowerBound - 1..<node.key.upperBound + 1])
         return (try? JSONDecoder().decode(String.self, from: quoted)) ?? written
     }
 
-    func key(of node: Int) -> String { bytes.withUnsafeBytes { Self.key(nodes[node], in: $0) } }
+    func key(of node: Int) -> String { Self.key(nodes[node], in: bytes) }
 
     /// Each member of object `node` with its key as one of `table`'s (else nil), matched as written: no strings made.
     func forEachMember<K>(of node: Int, in table: KeyTable<K>, _ body: (K?, Int) -> Void) {
-        bytes.withUnsafeBytes { raw in
-            var child = node + 1
-            while child < nodes[node].end {
-                body(nodes[child].keyNeedsDecoding ? K(rawValue: Self.key(nodes[child], in: raw))
-                    : table.key(spelled: UnsafeRawBufferPointer(rebasing: raw[nodes[child].key])), child)
-                child = nodes[child].end
-            }
+        var child = node + 1
+        while child < nodes[node].end {
+            body(nodes[child].keyNeedsDecoding ? K(rawValue: key(of: child)) : table.key(spelled: bytes[nodes[child].key]), child)
+            child = nodes[child].end
         }
     }
 
@@ -107,7 +104,7 @@ struct JSONPlace: Sendable {
 
     /// Whether its text holds either byte.
     func mayHold(_ first: UInt8, _ second: UInt8) -> Bool {
-        layout.bytes.withUnsafeBytes { $0[layout.nodes[node].bytes].contains { $0 == first || $0 == second } }
+        layout.bytes[layout.nodes[node].bytes].contains { $0 == first || $0 == second }
     }
 
     func decoded<T: Decodable>(as type: T.Type) -> T? { try? JSONDecoder().decode(type, from: bytes) }
@@ -131,22 +128,17 @@ struct JSONPlace: Sendable {
     func child(named key: String) -> JSONPlace? {
         switch kind {
         case .object:  // as `String`s compare (canonical equivalence), by bytes when both are plain ASCII
-            var name = key
-            return name.withUTF8 { name in
-                layout.bytes.withUnsafeBytes { raw in
-                    var child = node + 1
-                    let nameIsASCII = !name.contains { $0 >= 0x80 }
-                    while child < layout.nodes[node].end {
-                        let entry = layout.nodes[child]
-                        if entry.keyNeedsDecoding || !nameIsASCII ? layout.key(of: child) == key : entry.key.count == name.count
-                            && (name.isEmpty || memcmp(raw.baseAddress! + entry.key.lowerBound, name.baseAddress!, name.count) == 0) {
-                            return JSONPlace(layout, node: child)
-                        }
-                        child = entry.end
-                    }
-                    return nil
+            let name = key.utf8, nameIsASCII = !name.contains { $0 >= 0x80 }
+            var child = node + 1
+            while child < layout.nodes[node].end {
+                let entry = layout.nodes[child]
+                if entry.keyNeedsDecoding || !nameIsASCII ? layout.key(of: child) == key
+                    : entry.key.count == name.count && layout.bytes[entry.key].elementsEqual(name) {
+                    return JSONPlace(layout, node: child)
                 }
+                child = entry.end
             }
+            return nil
         case .array:
             guard let index = Int(key), index >= 0, String(index) == key else { return nil }
             return layout.element(index, of: node).map { JSONPlace(layout, node: $0) }

@@ -11,10 +11,11 @@ enum JSONNumber {
 
     /// Whether the number is whole, whatever its size (`2`, `2.0`, `2e3`).
     static func isWhole(_ text: String) -> Bool {
-        guard var value = Decimal(string: text), !value.isNaN else { return false }
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &value, 0, .plain)
-        return rounded == value
+        guard let value = Decimal(string: text), !value.isNaN else { return false }
+        let whole = NSDecimalNumberHandler(
+            roundingMode: .plain, scale: 0, raiseOnExactness: false, raiseOnOverflow: false,
+            raiseOnUnderflow: false, raiseOnDivideByZero: false)
+        return NSDecimalNumber(decimal: value).rounding(accordingToBehavior: whole).decimalValue == value
     }
 
     /// Whether the number is whole and within the range of the integer type of `bits` (8 to 64) and sign.

@@ -5,7 +5,7 @@ extension JSONScanner {
     /// "expected \(expected), found ..." at `offset` (with no `expected`, anything after the root value), or
     /// invalid UTF-8 there, which cannot be shown. `wholeWord`: whether a letter or digit is shown with its word.
     func failure(expected: String?, at offset: Int, hint: String? = nil, wholeWord: Bool = true) -> Stop {
-        if offset < bytes.count, scalar(at: offset) == nil { return invalidUTF8(at: offset) }
+        if offset < byteCount, scalar(at: offset) == nil { return invalidUTF8(at: offset) }
         let (found, foundHint) = found(at: offset, wholeWord: wholeWord)
         let message = expected.map { "expected \($0), found \(found)" } ?? "unexpected \(found) after the end of the JSON document"
         return failure(message + parenthesized(hint ?? foundHint), at: offset)
@@ -15,7 +15,7 @@ extension JSONScanner {
         .syntax(JSONSyntaxError(position: position(at: offset), message: message))
     }
 
-    func invalidUTF8(at offset: Int) -> Stop { failure("invalid UTF-8 byte 0x\(hex(bytes[offset], 2))", at: offset) }
+    func invalidUTF8(at offset: Int) -> Stop { failure("invalid UTF-8 byte 0x\(hex(byte(at: offset), 2))", at: offset) }
 
     /// Names the likely mistake when a `,` is followed by a closing bracket.
     func trailingCommaHint() -> String? { isAt("}") || isAt("]") ? "trailing commas are not allowed" : nil }
@@ -27,8 +27,8 @@ extension JSONScanner {
 
     /// What stands at `offset`, and a likely cause worth naming.
     private func found(at offset: Int, wholeWord: Bool) -> (String, hint: String?) {
-        guard offset < bytes.count else { return ("end of file", nil) }
-        let byte = bytes[offset]
+        guard offset < byteCount else { return ("end of file", nil) }
+        let byte = self.byte(at: offset)
         switch byte {
         case 0..<0x20, 0x7F:
             return ("control character U+\(hex(byte, 4))", nil)
@@ -38,12 +38,12 @@ extension JSONScanner {
             return ("'\(scalar)' (U+\(hex(scalar.value, 4)))", nil)  // a no-break space looks like a space
         case UInt8(ascii: "'"):
             return ("\"'\"", "JSON strings need double quotes")
-        case UInt8(ascii: "/") where offset + 1 < bytes.count && (bytes[offset + 1] == 0x2F || bytes[offset + 1] == 0x2A):
+        case UInt8(ascii: "/") where offset + 1 < byteCount && (self.byte(at: offset + 1) == 0x2F || self.byte(at: offset + 1) == 0x2A):
             return ("'/'", "comments are not allowed in JSON")
         case _ where wholeWord && isWordByte(at: offset):
             var end = offset
             while isWordByte(at: end) && end - offset < 21 { end += 1 }
-            let run = String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self)
+            let run = text(offset..<end)
             let hint: String? = switch run {
             case "NaN", "Infinity": "NaN and Infinity are not allowed in JSON"
             case "True", "TRUE", "False", "FALSE", "Null", "NULL", "nil", "None": "JSON has only true, false and null"
@@ -59,16 +59,9 @@ extension JSONScanner {
 
     /// Whether the byte at `offset` is an ASCII letter, digit or underscore.
     func isWordByte(at offset: Int) -> Bool {
-        guard offset < bytes.count else { return false }
-        let byte = bytes[offset]
+        guard offset < byteCount else { return false }
+        let byte = self.byte(at: offset)
         return (0x61...0x7A).contains(byte | 0x20) || (0x30...0x39).contains(byte) || byte == 0x5F
-    }
-
-    /// The scalar whose UTF-8 begins at `offset`, if well-formed (no overlong form, surrogate, or above U+10FFFF).
-    func scalar(at offset: Int) -> Unicode.Scalar? {
-        var parser = Unicode.UTF8.ForwardParser(), input = bytes[offset...].makeIterator()
-        guard case .valid(let sequence) = parser.parseScalar(from: &input) else { return nil }
-        return Unicode.UTF8.decode(sequence)
     }
 
     private func hex(_ value: some BinaryInteger, _ digits: Int) -> String { String(format: "%0\(digits)X", UInt32(value)) }

@@ -1,10 +1,24 @@
 import Foundation
 
+// UNSAFE CODE, ACKNOWLEDGED (one of the few files allowed it; ARCHITECTURE.md lists them).
+//
+// The scanner reads the document's bytes through a raw buffer: every read is
+// at an offset this file has just compared with `byteCount` (the loops test
+// `offset < byteCount` first), and the buffer is the `Data`'s own storage,
+// alive for the whole of `scan(_:)`, which nothing lets escape. Other files
+// (the messages) reach the bytes only through `byte(at:)`, `text(_:)` and
+// `scalar(at:)`, which check their offsets.
+//
+// Why it cannot be safe Swift: the scanner is on the activation path, where
+// every byte of a manifest goes through its loops; `Data`'s subscript
+// switches on its representation at each byte, and an `[UInt8]` copy's bounds
+// checks and copy cost more there than the checks above already make.
+
 /// Scans a JSON document once, strictly (RFC 8259), for what `JSONDecoder` does not give: each fault at its
 /// line and column in our words, repeated keys, nesting and size limits, and the ``JSONLayout`` that maps a
 /// place to its line and column. It decodes nothing. A loop over an explicit stack of open containers, so
 /// no input overflows the call stack; it never traps.
-struct JSONScanner {
+@safe struct JSONScanner {
     /// What the grammar allows at the next non-whitespace byte.
     enum State { case rootValue, firstElement, element, firstMember, member, memberValue, afterValue }
 
@@ -17,7 +31,7 @@ struct JSONScanner {
         var path: PointerPath?, keyIndex: [String: Int] = [:]
     }
 
-    let bytes: UnsafeBufferPointer<UInt8>
+    private let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     /// `continuationBytes`: UTF-8 continuation bytes since `lineStart`, so columns count scalars.
     var offset = 0, line = 1, lineStart = 0, continuationBytes = 0
@@ -34,8 +48,8 @@ struct JSONScanner {
         let maxBytes = min(maxBytes, Int(exactly: UInt32.max) ?? .max)  // a layout's offsets are 32 bits
         guard data.count <= maxBytes else { return JSONDocument(sizeExceeded: SizeExceeded(size: data.count, limit: maxBytes)) }
         let data = data.startIndex == 0 ? data : Data(data)  // node offsets index from 0
-        return data.withUnsafeBytes { raw in
-            var scanner = JSONScanner(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth)
+        return unsafe data.withUnsafeBytes { raw in
+            var scanner = unsafe JSONScanner(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth)
             scanner.nodes.reserveCapacity(min(data.count / 24, 1 << 20))  // a value every 20-30 bytes
             var document = JSONDocument()
             do throws(Stop) { try scanner.scanDocument() } catch {
@@ -52,13 +66,35 @@ struct JSONScanner {
         }
     }
 
+    var byteCount: Int { unsafe bytes.count }
+
+    /// The byte at `offset`, which must be below `byteCount`.
+    func byte(at offset: Int) -> UInt8 {
+        precondition(offset >= 0 && offset < byteCount)
+        return unsafe bytes[offset]
+    }
+
+    /// The bytes in `range` (within `byteCount`) read as UTF-8.
+    func text(_ range: Range<Int>) -> String {
+        precondition(range.lowerBound >= 0 && range.upperBound <= byteCount)
+        return unsafe String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// The scalar whose UTF-8 begins at `offset`, if well-formed (no overlong form, surrogate, or above U+10FFFF).
+    func scalar(at offset: Int) -> Unicode.Scalar? {
+        precondition(offset >= 0 && offset <= byteCount)
+        var parser = Unicode.UTF8.ForwardParser(), input = unsafe bytes[offset...].makeIterator()
+        guard case .valid(let sequence) = unsafe parser.parseScalar(from: &input) else { return nil }
+        return Unicode.UTF8.decode(sequence)
+    }
+
     /// The grammar, one token per turn of the loop.
     private mutating func scanDocument() throws(Stop) {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+        if unsafe bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             throw failure("byte order mark (BOM) is not allowed; save the file as UTF-8 without a BOM", at: 0)
         }
         // JSONDecoder reads UTF-16 and UTF-32 too, which a NUL or a BOM in the first bytes gives away.
-        if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+        if byteCount >= 2, unsafe byte(at: 0) == 0 || byte(at: 1) == 0 || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
             throw failure("the file is UTF-16 or UTF-32 text, not UTF-8; save it as UTF-8", at: 0)
         }
         var state = State.rootValue
@@ -72,7 +108,7 @@ struct JSONScanner {
             case .member: state = try key(expected: "a string key after ','", afterComma: true)
             case .afterValue:
                 guard let top = stack.last else {
-                    guard offset == bytes.count else { throw failure(expected: nil, at: offset) }  // trailing content
+                    guard offset == byteCount else { throw failure(expected: nil, at: offset) }  // trailing content
                     return
                 }
                 if isAt(",") {
@@ -87,10 +123,10 @@ struct JSONScanner {
     }
 
     private mutating func value(expected: String, afterComma: Bool = false) throws(Stop) -> State {
-        guard offset < bytes.count else { throw failure(expected: expected, at: offset) }
+        guard offset < byteCount else { throw failure(expected: expected, at: offset) }
         let start = position(at: offset)
         let kind: JSONLayout.Kind
-        switch bytes[offset] {
+        switch unsafe bytes[offset] {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             guard stack.count < maxDepth else { throw .tooDeep(DepthExceeded(position: start, limit: maxDepth)) }
             let isObject = isAt("{")
@@ -108,7 +144,7 @@ struct JSONScanner {
         defer { if isRepeat { nodes.removeSubrange(node...) } }  // a repeat is not kept
         if kind == .string { _ = try string(openedAt: start) } else if kind == .number { try number() } else {
             let word = isAt("t") ? "true" : isAt("f") ? "false" : "null"  // not running on into a longer word
-            guard bytes[offset...].starts(with: word.utf8), !isWordByte(at: offset + word.utf8.count) else {
+            guard unsafe bytes[offset...].starts(with: word.utf8), !isWordByte(at: offset + word.utf8.count) else {
                 throw failure(expected: expected, at: offset)
             }
             offset += word.utf8.count
@@ -161,11 +197,11 @@ struct JSONScanner {
     private func sameKey(_ a: Int, _ b: Int) -> Bool {
         let (first, second) = (nodes[a].key, nodes[b].key)
         if nodes[a].keyNeedsDecoding || nodes[b].keyNeedsDecoding { return keyText(of: a) == keyText(of: b) }
-        return first.count == second.count
+        return unsafe first.count == second.count
             && memcmp(bytes.baseAddress! + first.lowerBound, bytes.baseAddress! + second.lowerBound, first.count) == 0
     }
 
-    private func keyText(of node: Int) -> String { JSONLayout.key(nodes[node], in: UnsafeRawBufferPointer(bytes)) }
+    private func keyText(of node: Int) -> String { unsafe JSONLayout.key(nodes[node], in: bytes) }
 
     /// The innermost container's pointer; each open container's is made once and shared by every repeat beneath it.
     private mutating func containerPath() -> PointerPath? {
@@ -214,7 +250,7 @@ struct JSONScanner {
         if isAt("-") { offset += 1 }
         let firstDigit = offset
         try digits(expected: "a digit after '-'")  // a number starts with '-' or a digit
-        if bytes[firstDigit] == UInt8(ascii: "0"), offset - firstDigit > 1 {
+        if byte(at: firstDigit) == UInt8(ascii: "0"), offset - firstDigit > 1 {
             throw failure(expected: "'.', 'e' or the end of the number after '0'", at: firstDigit + 1,
                 hint: "leading zeros are not allowed", wholeWord: false)
         }
@@ -229,7 +265,7 @@ struct JSONScanner {
         }
         // JSON allows 1e999, which JSONDecoder rejects; only an exponent or many digits can get there.
         guard hasExponent || offset - start > 15, unrepresentable == nil else { return }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+        let text = text(start..<offset)
         guard let value = Double(text), !value.isFinite else { return }
         unrepresentable = JSONSyntaxError(position: position(at: start), message: "number \(text.count > 24 ? text.prefix(24) + "..." : text) "
             + "is out of range: numbers must fit a 64-bit floating-point value (up to about 1.8e308)")
@@ -245,8 +281,8 @@ struct JSONScanner {
         offset += 1
         let start = offset
         var needsDecoding = false
-        while offset < bytes.count {
-            let byte = bytes[offset]
+        while offset < byteCount {
+            let byte = unsafe bytes[offset]
             if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {  // most bytes
                 offset += 1
                 continue
@@ -272,18 +308,18 @@ struct JSONScanner {
     private mutating func escape() throws(Stop) {
         let backslash = offset
         offset += 1
-        guard offset < bytes.count else { return }  // the string's loop reports it unterminated
-        switch bytes[offset] {
+        guard offset < byteCount else { return }  // the string's loop reports it unterminated
+        switch byte(at: offset) {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
              UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             offset += 1
         case UInt8(ascii: "u"):
             offset += 1
-            if let bad = (offset..<min(offset + 4, bytes.count)).first(where: { !Character(Unicode.Scalar(bytes[$0])).isHexDigit }) {
+            if let bad = (offset..<min(offset + 4, byteCount)).first(where: { !Character(Unicode.Scalar(byte(at: $0))).isHexDigit }) {
                 throw failure(expected: "4 hex digits after '\\u'", at: bad, wholeWord: false)
             }
             guard let unit = utf16Unit(at: offset - 2) else {
-                offset = bytes.count  // the string's loop reports it unterminated
+                offset = byteCount  // the string's loop reports it unterminated
                 return
             }
             offset += 4
@@ -298,7 +334,7 @@ struct JSONScanner {
                 + "'\\u\(String(unit, radix: 16, uppercase: true))' in string: it is not a character; escape a "
                 + "character above U+FFFF as a pair (\\uD83D\\uDE00), or write it as UTF-8")
         case 0..<0x20:
-            throw failure(controlCharacterMessage(bytes[offset]), at: offset)
+            throw failure(controlCharacterMessage(byte(at: offset)), at: offset)
         default:
             guard let scalar = scalar(at: offset) else { throw invalidUTF8(at: offset) }
             throw failure("invalid escape '\\\(scalar)' in string", at: backslash)
@@ -307,14 +343,14 @@ struct JSONScanner {
 
     /// The code unit of a `\uXXXX` at `offset`, if one is there.
     private func utf16Unit(at offset: Int) -> UInt32? {
-        guard bytes.count - offset >= 6, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u") else { return nil }
-        return UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[offset + 2..<offset + 6]), as: UTF8.self), radix: 16)
+        guard byteCount - offset >= 6, byte(at: offset) == UInt8(ascii: "\\"), byte(at: offset + 1) == UInt8(ascii: "u") else { return nil }
+        return UInt32(text(offset + 2..<offset + 6), radix: 16)
     }
 
     /// Skips spaces, tabs and line breaks, counting lines: `\n`, `\r\n` and a lone `\r` each end one.
     private mutating func skipWhitespace() {
-        while offset < bytes.count {
-            switch bytes[offset] {
+        while offset < byteCount {
+            switch unsafe bytes[offset] {
             case UInt8(ascii: " "), UInt8(ascii: "\t"):
                 offset += 1
             case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
@@ -331,8 +367,8 @@ struct JSONScanner {
     }
 
     func isAt(_ ascii: Unicode.Scalar, after distance: Int = 0) -> Bool {
-        offset + distance < bytes.count && bytes[offset + distance] == UInt8(ascii: ascii)
+        unsafe offset + distance < byteCount && bytes[offset + distance] == UInt8(ascii: ascii)
     }
 
-    private func isAtDigit() -> Bool { offset < bytes.count && (0x30...0x39).contains(bytes[offset]) }
+    private func isAtDigit() -> Bool { unsafe offset < byteCount && (0x30...0x39).contains(bytes[offset]) }
 }

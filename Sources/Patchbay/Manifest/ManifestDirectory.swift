@@ -33,9 +33,7 @@ public struct ManifestDirectory: Sendable {
     public init?(bundle: Bundle, subdirectory: String = "Manifests", loader: ManifestLoader = ManifestLoader()) {
         guard let resources = bundle.resourceURL else { return nil }
         let folder = resources.appendingPathComponent(subdirectory, isDirectory: true)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue
-        else { return nil }
+        guard SystemCall.isDirectory(atPath: folder.path) == true else { return nil }
         self.init(url: folder, loader: loader)
     }
 
@@ -120,11 +118,8 @@ public struct ManifestDirectory: Sendable {
     /// nothing without the working directory it was looked up from, so the
     /// message names both.
     private func missingFolderMessage() -> String? {
-        var isDirectory: ObjCBool = false
         let absolute = url.standardizedFileURL.path
-        if FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), isDirectory.boolValue {
-            return nil
-        }
+        if SystemCall.isDirectory(atPath: absolute) == true { return nil }
         let relative = !url.relativePath.hasPrefix("/")
         return "there is no folder \(absolute)"
             + (relative ? " (a relative path is looked up from the working directory, "

@@ -69,14 +69,8 @@ struct KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where
     }
 
     /// The key spelled `text`, if any.
-    func key(spelled text: UnsafeRawBufferPointer) -> Key? {
-        guard let spelled = text.baseAddress else { return nil }
-        return bytes.withUnsafeBytes { table in
-            for entry in entries where entry.count == text.count
-                && memcmp(table.baseAddress! + entry.start, spelled, entry.count) == 0 {
-                return entry.key
-            }
-            return nil
-        }
+    func key(spelled text: some Collection<UInt8>) -> Key? {
+        let count = text.count
+        return entries.first { $0.count == count && bytes[$0.start..<$0.start + count].elementsEqual(text) }?.key
     }
 }

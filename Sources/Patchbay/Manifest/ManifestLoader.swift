@@ -227,13 +227,12 @@ public struct ManifestLoader: Sendable {
                 + "remove 'extends' from one of these files")
             return nil
         }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: parentURL.path, isDirectory: &isFolder) else {
+        guard let isFolder = SystemCall.isDirectory(atPath: parentURL.path) else {
             report(.extendsNotFound, "'extends' names \(relative), which does not exist (looked for "
                 + "\(parentDisplay)); chain: \(chain)")
             return nil
         }
-        guard !isFolder.boolValue else {
+        guard !isFolder else {
             report(.extendsNotFound, "'extends' names \(relative), which is a folder, not a manifest file; "
                 + "chain: \(chain). Name the parent's .json file")
             return nil

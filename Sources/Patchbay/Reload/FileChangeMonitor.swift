@@ -30,8 +30,7 @@ struct WatchTarget: Hashable, Sendable {
 
     /// The thing at `path` now (following symlinks), or `nil` when there is none.
     init?(path: String, kind: Kind) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard let info = SystemCall.status(ofPath: path) else { return nil }
         self.path = path
         self.kind = kind
         device = UInt64(truncatingIfNeeded: info.st_dev)
@@ -66,8 +65,7 @@ struct FileFingerprint: Hashable, Sendable {
 
     /// The file at `path` now (following symlinks), or `nil` when there is none.
     init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard let info = SystemCall.status(ofPath: path) else { return nil }
         device = UInt64(truncatingIfNeeded: info.st_dev)
         inode = UInt64(truncatingIfNeeded: info.st_ino)
         size = Int64(info.st_size)
@@ -85,21 +83,19 @@ struct FileFingerprint: Hashable, Sendable {
 
 /// Calls its handler on the watch's queue when something may have changed at
 /// one of its targets. Says nothing about what changed: the watch re-reads.
-final class FileChangeMonitor: @unchecked Sendable {
+final class FileChangeMonitor: Sendable {
     /// What this monitor watches, as it was when the monitor was made.
     let targets: [WatchTarget]
-    /// Immutable after init; Dispatch sources may be cancelled from any thread.
-    private let sources: [any DispatchSourceProtocol]
+    /// Not `Sendable` types, so behind a lock; Dispatch sources may be cancelled from any thread.
+    private let sources: Locked<[any DispatchSourceProtocol]>
 
     private init(targets: [WatchTarget], sources: [any DispatchSourceProtocol]) {
         self.targets = targets
-        self.sources = sources
+        self.sources = Locked(sources)
     }
 
     /// Stops the monitor; the cancel handlers close the descriptors.
-    func cancel() {
-        for source in sources { source.cancel() }
-    }
+    func cancel() { sources.withLock { for source in $0 { source.cancel() } } }
 
     deinit { cancel() }
 
@@ -113,7 +109,7 @@ final class FileChangeMonitor: @unchecked Sendable {
         #if canImport(Darwin)
         var sources: [any DispatchSourceProtocol] = []
         for target in targets {
-            let descriptor = open(target.path, O_EVTONLY)
+            let descriptor = SystemCall.openForEvents(target.path)
             guard descriptor >= 0 else {
                 if target == targets[0] { return nil }  // the folder comes first: nothing to undo
                 continue
@@ -139,7 +135,7 @@ final class FileChangeMonitor: @unchecked Sendable {
                 | IN_DELETE_SELF | IN_MOVE_SELF)
         let fileMask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
         for target in targets {
-            let watch = inotify_add_watch(descriptor, target.path, target.kind == .file ? fileMask : folderMask)
+            let watch = SystemCall.addWatch(descriptor, path: target.path, mask: target.kind == .file ? fileMask : folderMask)
             if watch < 0 && target == targets[0] {  // the folder; ENOSPC: out of inotify watches, say
                 close(descriptor)
                 return nil
@@ -148,8 +144,7 @@ final class FileChangeMonitor: @unchecked Sendable {
         let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         source.setEventHandler {
             // Drain every queued event; the watch re-reads whatever they were.
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+            SystemCall.drain(descriptor)
             onEvent()
         }
         source.setCancelHandler { close(descriptor) }  // closing the descriptor removes its watches

@@ -17,10 +17,10 @@ import Foundation
 /// reported (``ManifestReloadEvent/waitingForQuiet(_:)``), once per spell.
 ///
 /// Everything except `cancel()` and `isCancelled` runs on `queue`, a private
-/// serial queue (file events, the settle delay, the poll timer), so the state
-/// confined to it needs no lock. The lock guards only what `cancel()` touches
-/// from any thread, and is never held while reading, activating or calling back.
-final class ManifestWatcher: @unchecked Sendable {
+/// serial queue (file events, the settle delay, the poll timer): its state is
+/// behind a lock only to be `Sendable`. `shared` holds what `cancel()` touches
+/// from any thread. No lock is held while reading, activating or calling back.
+final class ManifestWatcher: Sendable {
     let url: URL
     private let loader: ManifestLoader
     /// The settle delay, in nanoseconds of `clock`.
@@ -31,8 +31,6 @@ final class ManifestWatcher: @unchecked Sendable {
     private let fileEvents: Bool
     private let queue: DispatchQueue
     private let onChange: @Sendable (ManifestReloadEvent) -> Void
-    /// Weak: the container does not know its watches, and a watch must not keep it alive.
-    private weak var container: Container?
 
     /// How often to poll where file events cannot be had.
     static let fallbackPollInterval = DispatchTimeInterval.seconds(1)
@@ -45,22 +43,29 @@ final class ManifestWatcher: @unchecked Sendable {
     }
     private let shared = Locked(Shared())
 
-    // Confined to `queue`.
-    private var armedTargets: [WatchTarget]?
-    private var pollerInterval: DispatchTimeInterval?
-    private var tickScheduled = false
-    private var lastFingerprint: FileFingerprint?
-    /// The file as last sampled, and when (by `clock`); `nil` before the first sample.
-    private var sample: (file: Sample, at: UInt64)?
-    /// Whether a change was heard (a file event, the poll) since `sample` was taken.
-    private var changedSinceSample = false
-    /// Since when the file has been changing without a quiet settle delay, and whether that was reported.
-    private var busy: (since: UInt64, reported: Bool)?
-    /// The resolved path and bytes last read: the same again is not parsed again.
-    private var lastContent: (path: String, bytes: Data)?
-    private var lastOutcome: Outcome?
-    /// Whether the last report was good news (or nothing was reported yet).
-    private var healthy = true
+    /// What only `queue` touches. Behind a lock only so that the class is
+    /// `Sendable` without exceptions: never contended, never held while calling out.
+    private struct Confined {
+        /// Weak: the container does not know its watches, and a watch must not keep it alive.
+        weak var container: Container?
+        var armedTargets: [WatchTarget]?
+        var pollerInterval: DispatchTimeInterval?
+        var tickScheduled = false
+        var lastFingerprint: FileFingerprint?
+        /// The file as last sampled, and when (by `clock`); `nil` before the first sample.
+        var sample: (file: Sample, at: UInt64)?
+        /// Whether a change was heard (a file event, the poll) since `sample` was taken.
+        var changedSinceSample = false
+        /// Since when the file has been changing without a quiet settle delay, and whether that was reported.
+        var busy: (since: UInt64, reported: Bool)?
+        /// The resolved path and bytes last read: the same again is not parsed again.
+        var lastContent: (path: String, bytes: Data)?
+        var lastOutcome: Outcome?
+        /// Whether the last report was good news (or nothing was reported yet).
+        var healthy = true
+    }
+    private let confined: Locked<Confined>
+    private var state: Confined { get { confined.withLock { $0 } } set { confined.withLock { $0 = newValue } } }
 
     private enum Outcome: Equatable {
         case missing
@@ -73,7 +78,7 @@ final class ManifestWatcher: @unchecked Sendable {
         pollInterval: DispatchTimeInterval?, fileEvents: Bool, queue: DispatchQueue,
         clock: any WatchClock = SystemWatchClock(), onChange: @escaping @Sendable (ManifestReloadEvent) -> Void
     ) {
-        self.container = container
+        confined = Locked(Confined(container: container))
         self.url = url
         self.loader = loader
         self.settle = settleDelay.nanoseconds
@@ -99,7 +104,7 @@ final class ManifestWatcher: @unchecked Sendable {
     func start() {
         queue.async { [weak self] in
             guard let self else { return }
-            self.changedSinceSample = true
+            state.changedSinceSample = true
             self.tick()
         }
     }
@@ -119,16 +124,16 @@ final class ManifestWatcher: @unchecked Sendable {
     /// Something may have changed: sample the file now, unless a sample is
     /// already due (it will see that a change was heard).
     private func changed() {
-        changedSinceSample = true
+        state.changedSinceSample = true
         scheduleTick(after: 0)
     }
 
     private func scheduleTick(after delay: UInt64) {
-        guard !tickScheduled else { return }
-        tickScheduled = true
+        guard !state.tickScheduled else { return }
+        state.tickScheduled = true
         clock.schedule(after: delay, on: queue) { [weak self] in
             guard let self else { return }
-            self.tickScheduled = false
+            state.tickScheduled = false
             self.tick()
         }
     }
@@ -136,8 +141,8 @@ final class ManifestWatcher: @unchecked Sendable {
     /// The safety net: a cheap `stat`, and a sample when it differs.
     private func poll() {
         let fingerprint = FileFingerprint(path: url.path)
-        guard fingerprint != lastFingerprint else { return }
-        lastFingerprint = fingerprint
+        guard fingerprint != state.lastFingerprint else { return }
+        state.lastFingerprint = fingerprint
         changed()
     }
 
@@ -145,24 +150,24 @@ final class ManifestWatcher: @unchecked Sendable {
     /// ago with no change heard since, else samples again a settle delay later.
     private func tick() {
         guard !isCancelled else { return }
-        guard let container else { return cancel() }
+        guard let container = state.container else { return cancel() }
         rearm()
         let now = clock.now()
         let current = Sample(url, maxBytes: loader.maxBytes)
-        lastFingerprint = current.fingerprint
-        if let sample, sample.file == current, !changedSinceSample, now &- sample.at >= settle {
-            busy = nil
+        state.lastFingerprint = current.fingerprint
+        if let sample = state.sample, sample.file == current, !state.changedSinceSample, now &- sample.at >= settle {
+            state.busy = nil
             guard let event = read(current, into: container), !isCancelled else { return }
             return onChange(event)
         }
-        sample = (current, now)
-        changedSinceSample = false
-        let spell = busy ?? (now, false)
-        busy = spell
+        state.sample = (current, now)
+        state.changedSinceSample = false
+        let spell = state.busy ?? (now, false)
+        state.busy = spell
         scheduleTick(after: settle)
         // Changing for more than ten settle delays: say why nothing is read.
         if !spell.reported, (now &- spell.since) / 10 > settle {
-            busy?.reported = true
+            state.busy?.reported = true
             onChange(.waitingForQuiet(url))
         }
     }
@@ -172,10 +177,10 @@ final class ManifestWatcher: @unchecked Sendable {
     /// Reads the file, quiet as `quiet` says, and acts on it; returns what to report, if anything.
     private func read(_ quiet: Sample, into container: Container) -> ManifestReloadEvent? {
         guard let real = quiet.path else {
-            lastContent = nil
+            state.lastContent = nil
             return settle(.missing, container)
         }
-        if let bytes = quiet.bytes, let last = lastContent, last.path == real, last.bytes == bytes { return nil }
+        if let bytes = quiet.bytes, let last = state.lastContent, last.path == real, last.bytes == bytes { return nil }
 
         // Judged as the environment the manifest in force is judged as (the one the app named, else,
         // for a file loaded alone, what it started as), whatever the new label says: one word edited in
@@ -188,18 +193,18 @@ final class ManifestWatcher: @unchecked Sendable {
         let manifest = inForce.loadedAs == nil && read?.judgedEnvironment == judged ? read : read?.judged(as: judged)
         // Changed while it was loaded: what was loaded may be half of it. Wait for quiet again.
         guard Sample(url, maxBytes: loader.maxBytes) == quiet else {
-            lastContent = nil
+            state.lastContent = nil
             changed()
             return nil
         }
-        lastContent = quiet.bytes.map { (real, $0) }
+        state.lastContent = quiet.bytes.map { (real, $0) }
         if let manifest, !diagnostics.containsErrors { return settle(.loaded(manifest), container) }
         if PhysicalPath.ofExisting(url.path) == nil {  // deleted while being read
-            lastContent = nil
+            state.lastContent = nil
             return settle(.missing, container)
         }
         if isBeingWritten(real) {  // truncated and not yet rewritten, say: look again soon
-            lastContent = nil
+            state.lastContent = nil
             changed()
             return nil
         }
@@ -221,28 +226,28 @@ final class ManifestWatcher: @unchecked Sendable {
 
     /// Activates a new manifest; returns what to report, if anything.
     private func settle(_ outcome: Outcome, _ container: Container) -> ManifestReloadEvent? {
-        guard outcome != lastOutcome else { return nil }
-        lastOutcome = outcome
+        guard outcome != state.lastOutcome else { return nil }
+        state.lastOutcome = outcome
         switch outcome {
         case .missing:
-            healthy = false
+            state.healthy = false
             return .fileMissing(url)
         case .invalid(let diagnostics):
-            healthy = false
+            state.healthy = false
             return .rejected(diagnostics)
         case .loaded(let manifest):
             if manifest == container.manifest {
                 // Already in force: worth saying only to clear an earlier problem.
-                defer { healthy = true }
-                return healthy ? nil : .activated(manifest)
+                defer { state.healthy = true }
+                return state.healthy ? nil : .activated(manifest)
             }
             guard !isCancelled else { return nil }
             do {
                 try container.activate(manifest)
-                healthy = true
+                state.healthy = true
                 return .activated(manifest)
             } catch {
-                healthy = false
+                state.healthy = false
                 return .rejected(error.diagnostics)
             }
         }
@@ -254,8 +259,8 @@ final class ManifestWatcher: @unchecked Sendable {
     /// and polls when file events cannot be had.
     private func rearm() {
         let targets = fileEvents ? WatchTarget.targets(for: url) : []
-        guard targets != armedTargets else { return }
-        armedTargets = targets
+        guard targets != state.armedTargets else { return }
+        state.armedTargets = targets
         let monitor = FileChangeMonitor.start(targets, queue: queue) { [weak self] in self?.changed() }
         let replaced = shared.withLock { shared -> FileChangeMonitor? in
             if shared.cancelled { return monitor }
@@ -268,8 +273,8 @@ final class ManifestWatcher: @unchecked Sendable {
 
     private func updatePoller(fileEventsWork: Bool) {
         let interval = pollInterval ?? (fileEventsWork ? nil : Self.fallbackPollInterval)
-        guard interval != pollerInterval else { return }
-        pollerInterval = interval
+        guard interval != state.pollerInterval else { return }
+        state.pollerInterval = interval
         var timer: (any DispatchSourceTimer)?
         if let interval {
             let source = DispatchSource.makeTimerSource(queue: queue)

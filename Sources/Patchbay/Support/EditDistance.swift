@@ -22,20 +22,9 @@ package enum EditDistance {
     }
 
     /// The Levenshtein distance between two runs of scalars, compared as they are.
+    /// (No distance exceeds the longer's length, so a band that wide is the whole table.)
     static func between(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
+        distance(a, b, atMost: max(a.count, b.count))!
     }
 
     /// Names longer than this, in bytes, are never compared: the distance costs
@@ -78,21 +67,17 @@ package enum EditDistance {
         let (n, m) = (a.count, b.count)
         guard abs(n - m) <= bound else { return nil }
         let beyond = bound + 1
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (m + 1)) { rows in
-            var previous = UnsafeMutableBufferPointer(rebasing: rows[0...m])
-            var current = UnsafeMutableBufferPointer(rebasing: rows[(m + 1)...])
-            for j in 0...m { previous[j] = min(j, beyond) }
-            for i in stride(from: 1, through: n, by: 1) {
-                current.update(repeating: beyond)
-                current[0] = min(i, beyond)
-                for j in stride(from: max(1, i - bound), through: min(m, i + bound), by: 1) {
-                    let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                    current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution, beyond)
-                }
-                swap(&previous, &current)
+        var previous = (0...m).map { min($0, beyond) }, current = previous
+        for i in stride(from: 1, through: n, by: 1) {
+            for j in current.indices { current[j] = beyond }
+            current[0] = min(i, beyond)
+            for j in stride(from: max(1, i - bound), through: min(m, i + bound), by: 1) {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution, beyond)
             }
-            return previous[m] <= bound ? previous[m] : nil
+            swap(&previous, &current)
         }
+        return previous[m] <= bound ? previous[m] : nil
     }
 
     /// Whether deleting at most `fromFirst` letters of `a` and `fromSecond`
@@ -103,22 +88,17 @@ package enum EditDistance {
         let (n, m) = (a.count, b.count)
         guard n - m <= fromFirst, m - n <= fromSecond else { return false }
         let band = max(fromFirst, fromSecond), unreachable = -(n + m + 1)
-        let common = withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (m + 1)) { rows in
-            var previous = UnsafeMutableBufferPointer(rebasing: rows[0...m])
-            var current = UnsafeMutableBufferPointer(rebasing: rows[(m + 1)...])
-            for j in 0...m { previous[j] = j <= band ? 0 : unreachable }
-            for i in stride(from: 1, through: n, by: 1) {
-                current.update(repeating: unreachable)
-                if i <= band { current[0] = 0 }
-                for j in stride(from: max(1, i - band), through: min(m, i + band), by: 1) {
-                    let kept = a[i - 1] == b[j - 1] ? previous[j - 1] + 1 : unreachable
-                    current[j] = max(previous[j], current[j - 1], kept)
-                }
-                swap(&previous, &current)
+        var previous = (0...m).map { $0 <= band ? 0 : unreachable }, current = previous
+        for i in stride(from: 1, through: n, by: 1) {
+            for j in current.indices { current[j] = unreachable }
+            if i <= band { current[0] = 0 }
+            for j in stride(from: max(1, i - band), through: min(m, i + band), by: 1) {
+                let kept = a[i - 1] == b[j - 1] ? previous[j - 1] + 1 : unreachable
+                current[j] = max(previous[j], current[j - 1], kept)
             }
-            return previous[m]
+            swap(&previous, &current)
         }
-        return n - common <= fromFirst && m - common <= fromSecond
+        return n - previous[m] <= fromFirst && m - previous[m] <= fromSecond
     }
 
     /// The names of `ranked` nearest first, then by name, at most `limit`.

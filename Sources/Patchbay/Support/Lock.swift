@@ -4,40 +4,54 @@ import Darwin
 import Glibc
 #elseif canImport(Musl)
 import Musl
-#elseif canImport(WinSDK)
-import WinSDK
 #endif
+import Foundation
+
+// UNSAFE CODE, ACKNOWLEDGED (one of the few files allowed it; ARCHITECTURE.md lists them).
+//
+// The C library's calls that take pointers: the mutex behind `Lock` and
+// `Locked`, and the few file-system calls Foundation has no safe form of
+// (`SystemCall`). Each is wrapped here in a type or function whose signature
+// holds no pointer, so every other file calls them as safe Swift.
+//
+// What it guarantees: a `Lock`'s mutex is allocated once, never moves and is
+// freed only in its deinit; a `Locked` value is read and changed only while
+// its lock is held, which is what makes it `Sendable`; every pointer a
+// `SystemCall` passes lives for the call only (an `inout` value or a
+// `String`'s C form) and what the C library returns is copied out and freed
+// before it returns.
+//
+// Why it cannot be safe Swift: `Synchronization.Mutex` needs iOS 18 / macOS
+// 15; a pthread mutex or `os_unfair_lock` must have an address that never
+// moves, which only a manual allocation promises; and `realpath`, `stat`,
+// `inotify_add_watch`, `open` and `read` take C pointers.
 
 /// A small mutual-exclusion lock, heap-allocated so its address never moves.
 ///
 /// The standard `Synchronization.Mutex` needs iOS 18 / macOS 15; this wraps
 /// `os_unfair_lock` on Apple platforms and a `pthread_mutex_t` elsewhere, as
 /// swift-log and swift-argument-parser do. Never public.
-final class Lock: @unchecked Sendable {
+@safe final class Lock: @unchecked Sendable {
     #if canImport(Darwin)
     private let mutex: UnsafeMutablePointer<os_unfair_lock>
-    #elseif canImport(WinSDK)
-    private let mutex: UnsafeMutablePointer<SRWLOCK>
     #else
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     #endif
 
     init() {
-        mutex = .allocate(capacity: 1)
+        unsafe mutex = .allocate(capacity: 1)
         #if canImport(Darwin)
-        mutex.initialize(to: os_unfair_lock())
-        #elseif canImport(WinSDK)
-        InitializeSRWLock(mutex)
+        unsafe mutex.initialize(to: os_unfair_lock())
         #else
-        mutex.initialize(to: pthread_mutex_t())
+        unsafe mutex.initialize(to: pthread_mutex_t())
         // An error-checking mutex, as swift-log's: a lock taken twice by one
         // thread, or released by another, fails the checks below instead of
         // hanging or corrupting the mutex.
         var attributes = pthread_mutexattr_t()
-        Self.check(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
-        Self.check(pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK)), "pthread_mutexattr_settype")
-        Self.check(pthread_mutex_init(mutex, &attributes), "pthread_mutex_init")
-        Self.check(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy")
+        Self.check(unsafe pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
+        Self.check(unsafe pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK)), "pthread_mutexattr_settype")
+        Self.check(unsafe pthread_mutex_init(mutex, &attributes), "pthread_mutex_init")
+        Self.check(unsafe pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy")
         #endif
     }
 
@@ -48,32 +62,28 @@ final class Lock: @unchecked Sendable {
     }
 
     deinit {
-        #if !canImport(Darwin) && !canImport(WinSDK)
-        Self.check(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
+        #if !canImport(Darwin)
+        Self.check(unsafe pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
         #endif
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        unsafe mutex.deinitialize(count: 1)
+        unsafe mutex.deallocate()
     }
 
     @inline(__always)
     func lock() {
         #if canImport(Darwin)
-        os_unfair_lock_lock(mutex)
-        #elseif canImport(WinSDK)
-        AcquireSRWLockExclusive(mutex)
+        unsafe os_unfair_lock_lock(mutex)
         #else
-        Self.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
+        Self.check(unsafe pthread_mutex_lock(mutex), "pthread_mutex_lock")
         #endif
     }
 
     @inline(__always)
     func unlock() {
         #if canImport(Darwin)
-        os_unfair_lock_unlock(mutex)
-        #elseif canImport(WinSDK)
-        ReleaseSRWLockExclusive(mutex)
+        unsafe os_unfair_lock_unlock(mutex)
         #else
-        Self.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock")
+        Self.check(unsafe pthread_mutex_unlock(mutex), "pthread_mutex_unlock")
         #endif
     }
 
@@ -87,7 +97,8 @@ final class Lock: @unchecked Sendable {
     }
 }
 
-/// A value guarded by a ``Lock``.
+/// A value guarded by a ``Lock``: `Sendable` because the value is only
+/// reached inside ``withLock(_:)``.
 final class Locked<Value>: @unchecked Sendable {
     private let lock = Lock()
     private var value: Value
@@ -97,8 +108,46 @@ final class Locked<Value>: @unchecked Sendable {
     /// Reads or changes the value while holding the lock.
     @inline(__always)
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+        try lock.withLock { try body(&value) }
+    }
+}
+
+/// The C library's file-system calls that take pointers, with signatures
+/// that hold none. Paths follow symbolic links unless a call says otherwise.
+enum SystemCall {
+    /// Whether a folder is at `path` (nil: nothing is there, or a link that leads nowhere).
+    static func isDirectory(atPath path: String) -> Bool? {
+        var isDirectory: ObjCBool = false
+        guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        return isDirectory.boolValue
+    }
+
+    /// `realpath`: the path with every symbolic link resolved, or nil when it leads nowhere.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = unsafe realpath(path, nil) else { return nil }
+        defer { unsafe free(resolved) }
+        return unsafe String(cString: resolved)
+    }
+
+    /// `stat`: what is at `path`, or nil when nothing is.
+    static func status(ofPath path: String) -> stat? {
+        var info = stat()
+        return unsafe stat(path, &info) == 0 ? info : nil
+    }
+
+    #if canImport(Darwin)
+    /// `open(path, O_EVTONLY)`: a descriptor for file events only, or -1.
+    static func openForEvents(_ path: String) -> Int32 { unsafe open(path, O_EVTONLY) }
+    #elseif os(Linux) && canImport(Glibc)
+    /// `inotify_add_watch`: the watch's number, or -1.
+    static func addWatch(_ descriptor: Int32, path: String, mask: UInt32) -> Int32 {
+        unsafe inotify_add_watch(descriptor, path, mask)
+    }
+    #endif
+
+    /// Reads a non-blocking descriptor until it has nothing more.
+    static func drain(_ descriptor: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while unsafe buffer.withUnsafeMutableBytes({ unsafe read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
     }
 }

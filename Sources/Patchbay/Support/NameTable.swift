@@ -103,17 +103,12 @@ struct NameTable<Value> {
     /// FNV-1a, 64 bits, over the UTF-8 bytes of the name's canonical
     /// composed form (NFC), so that names `==` calls equal hash alike.
     static func hash(_ name: String) -> UInt64 {
-        var text = name  // `withUTF8` is mutating: it may make the storage native
-        let asciiHash = text.withUTF8 { bytes -> UInt64? in
-            var hash = fnvOffsetBasis
-            var allBits: UInt8 = 0
-            for byte in bytes {
-                allBits |= byte
-                hash = fnvStep(hash, byte)
-            }
-            return allBits < 0x80 ? hash : nil
+        var (asciiHash, allBits) = (fnvOffsetBasis, UInt8(0))
+        for byte in name.utf8 {
+            allBits |= byte
+            asciiHash = fnvStep(asciiHash, byte)
         }
-        if let asciiHash { return asciiHash }
+        if allBits < 0x80 { return asciiHash }
         // Not ASCII: the bytes of the canonical form, from the standard
         // library's own normalizer, so they agree with `==` where
         // Foundation's tables might not. Underscored but public, with no

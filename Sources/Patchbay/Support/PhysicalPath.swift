@@ -1,10 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Foundation
 
 /// Paths with every symbolic link resolved by the C library's `realpath`:
@@ -19,11 +12,7 @@ import Foundation
 /// every platform, and the folder above a missing file is resolved instead.
 enum PhysicalPath {
     /// The path with every symlink resolved, or `nil` when it leads nowhere.
-    static func ofExisting(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
+    static func ofExisting(_ path: String) -> String? { SystemCall.realPath(path) }
 
     /// The path with every symlink resolved, for a file that may not exist
     /// (a manifest named by mistake, a parent that `extends` names): the

@@ -54,23 +54,19 @@ package struct TypeKey: Hashable, Sendable, CustomStringConvertible {
     /// `TypeKeyTests` checks the result against the runtime's short name
     /// for every form.
     static func shortName(fromQualified qualified: String) -> String? {
-        var text = qualified  // `withUTF8` is mutating: it may make the storage native
-        let nameStart = text.withUTF8 { bytes -> Int? in
-            var dot: Int?
-            for (offset, byte) in bytes.enumerated() {
-                if byte == UInt8(ascii: ".") {
-                    guard dot == nil, offset > 0 else { return nil }
-                    dot = offset
-                } else if !isIdentifierByte(byte) {
-                    return nil
-                }
+        var dot: Int?, count = 0
+        for byte in qualified.utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard dot == nil, count > 0 else { return nil }
+                dot = count
+            } else if !isIdentifierByte(byte) {
+                return nil
             }
-            guard let dot, dot + 1 < bytes.count else { return nil }
-            return dot + 1
+            count += 1
         }
-        guard let nameStart else { return nil }
+        guard let dot, dot + 1 < count else { return nil }
         // All ASCII up to here, so a byte offset is a character offset.
-        return String(qualified.utf8.dropFirst(nameStart))
+        return String(qualified.utf8.dropFirst(dot + 1))
     }
 
     /// Whether the type is an array (`Swift.Array<...>`), read off the name:

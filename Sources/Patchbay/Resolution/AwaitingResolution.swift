@@ -37,10 +37,8 @@ extension Container {
             default: break
             }
         }
-        // Asked from inside an awaited making (a factory that resolves by
-        // hand), the path goes on from it, so a loop back is a cycle.
         return try await AwaitingResolution(container: self, activation: activation)
-            .resolve(T.self, from: injector, path: AwaitingResolution.makingAround)!
+            .resolve(T.self, from: injector, path: [])!
     }
 }
 
@@ -54,8 +52,9 @@ final class AwaitingResolution: Sendable {
     /// The `graph` instances of the `async` factories it made (see
     /// ``GraphLifetime``). One resolution awaits its needs one after another,
     /// in one task, so the lock is never contended: it orders the accesses
-    /// of the threads the task runs on.
-    private let graphs = Locked(GraphInstances())
+    /// of the threads the task runs on. Nil when the manifest binds nothing
+    /// `graph`: most resolutions then allocate nothing for it.
+    private let graphs: Locked<GraphInstances>?
 
     /// The path of the awaited making of a cell the running task is inside,
     /// ending with its binding: where a resolve begun inside it (a factory
@@ -65,13 +64,14 @@ final class AwaitingResolution: Sendable {
     init(container: Container, activation: Activation) {
         self.container = container
         self.activation = activation
+        graphs = activation.hasGraphBindings ? Locked(GraphInstances()) : nil
         overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(container)) : nil
     }
 
     /// The `graph` instances, as a `Lazy` made now shares them.
     var graph: GraphInstances {
-        get { graphs.withLock { $0 } }
-        set { graphs.withLock { $0 = newValue } }
+        get { graphs?.withLock { $0 } ?? GraphInstances() }
+        set { graphs?.withLock { $0 = newValue } }
     }
 
     /// Resolves `T` for a request at the end of `path`: an `async` binding
@@ -128,7 +128,18 @@ final class AwaitingResolution: Sendable {
     ) async throws(ResolutionError) -> T {
         let place = try binding.storage.place(
             of: binding, scope: Scope.current, overrides: overrides, path: path.map(\.key.name) + [binding.key.name])
-        if let box = graphs.withLock({ place.made(in: &$0) }) { return binding.typed(box, as: T.self) }
+        var path = path
+        switch place {
+        case .cell(let cell):
+            if let box = cell.current { return binding.typed(box, as: T.self) }
+            // Asked first inside an awaited making (a factory that resolves
+            // by hand), the path goes on from that making's: a loop back is
+            // then a cycle, where waiting for the making would never end.
+            if path.isEmpty { path = Self.makingAround }
+        case .graph(let storage):
+            if let box = graphs!.withLock({ $0.instance(of: storage) }) { return binding.typed(box, as: T.self) }
+        case .nowhere, .weakBox: break
+        }
         let box = try await frame(binding, after: path) { call in
             let make = { () async throws -> AnyObject in try await binding.definition.buildAwaiting!(call) }
             switch place {
@@ -138,7 +149,7 @@ final class AwaitingResolution: Sendable {
             case .weakBox(let weak): return try await weak.value(of: binding, awaiting: make)
             case .graph(let storage):
                 let box = try await make()
-                graphs.withLock { $0.keep(box, of: storage) }
+                graphs!.withLock { $0.keep(box, of: storage) }
                 return box
             }
         }

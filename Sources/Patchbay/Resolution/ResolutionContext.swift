@@ -1,3 +1,17 @@
+// One of the four files of the engine allowed unsafe code (with
+// `ThreadResolutionState.swift`, `TypeTable.swift` and `ProductMemory.swift`);
+// every use is marked `unsafe`.
+//
+// What it guarantees: a context is used by one thread at a time (its
+// owner's, or the call that made one of its own), so its fields need no
+// exclusivity checks; what it refers to unowned (container, activation,
+// overrides, scope, the outer context) is held by whoever began the
+// resolution until it ends (`withResolution`); its path (`BindingPath`)
+// refers, unretained, to bindings that activation keeps.
+// Why it cannot be safe Swift: every strong read of these fields would
+// retain and release, and each exclusivity check calls the runtime; they
+// were the largest costs of a transient resolve.
+
 /// One top-level resolve and everything it builds: the activation it reads
 /// (so the whole graph comes from one manifest, even if another is activated
 /// meanwhile), the chain of bindings under construction (to detect cycles and

@@ -6,6 +6,23 @@ import Glibc
 import Musl
 #endif
 
+// One of the four files of the engine allowed unsafe code (with
+// `TypeTable.swift`, `ResolutionContext.swift` and `ProductMemory.swift`);
+// every use is marked `unsafe`.
+//
+// What it guarantees: a thread's `ResolveCache` is plain memory that only
+// that thread reads and writes (found through a thread-specific key, freed
+// when the thread ends); the activation and container addresses it holds
+// are compared, never dereferenced, except the activation its state keeps
+// alive (`cachedActivation`, and while a resolution runs, the retired
+// ones); the scratch stack is claimed and given back in strict nesting by
+// the resolutions of that thread. `withResolution`, the one way into a
+// resolution, runs here because it reads that memory.
+// Why it cannot be safe Swift: a class's fields cost a retain and a release
+// at every read, and thread-local storage has no safe Swift spelling
+// without the `Synchronization` module (iOS 18); the fast path reads a made
+// singleton in a few loads because nothing here is reference counted.
+
 /// What a thread keeps between resolves, so the common resolve takes no lock
 /// and allocates nothing.
 ///

@@ -1,3 +1,17 @@
+// One of the four files of the engine allowed unsafe code (with
+// `ThreadResolutionState.swift`, `ResolutionContext.swift` and
+// `ProductMemory.swift`); every use is marked `unsafe`.
+//
+// What it guarantees: a table's slots and a binding's need links are
+// written while its activation is compiled, before any resolve can see
+// them, and never after; they refer, unretained, to bindings the
+// activation keeps (`heads`, and every binding it compiled), so they are
+// valid while the activation lives, which every reader holds. A binding's
+// `others` is set once, the same way.
+// Why it cannot be safe Swift: a `Dictionary` lookup hashes with SipHash
+// and an array of class references retains what it hands out; a resolve
+// finds its binding with a multiply, a shift and a compare on plain memory.
+
 /// The bound types of an activation, looked up by type identity: each slot
 /// holds the binding that heads its type (see ``CompiledBinding/others``).
 ///

@@ -76,10 +76,10 @@ struct CollectionMaker: Sendable {
         // as its own lifetime says (a singleton's one instance, a new
         // transient, this scope's scoped one), in manifest order.
         @Sendable func elements(_ call: FactoryCall) throws -> [T] {
-            var array: [T] = []
-            array.reserveCapacity(call.binding.elements.count)
-            for element in call.binding.elements { array.append(try call.context.instanceValue(of: element, as: T.self)) }
-            return array
+            let elements = call.binding.elements, context = call.context
+            return try ProductMemory.array(of: T.self, count: elements.count) { index, memory in
+                try context.instance(of: elements[index], into: memory, argument: nil)
+            }
         }
         return CollectionMaker(
             buildInto: { call, memory in memory.initialize(to: try elements(call)) },

@@ -48,6 +48,20 @@ struct ProductMemory {
     }
 }
 
+extension ProductMemory {
+    /// An array of `count` products, each made by `make` (given its place)
+    /// straight into the array's memory: no temporary, no append.
+    static func array<T>(of _: T.Type, count: Int, _ make: (Int, ProductMemory) throws -> Void) rethrows -> [T] {
+        try unsafe [T](unsafeUninitializedCapacity: count) { buffer, made in
+            guard let base = buffer.baseAddress else { return }
+            while made < count {
+                try make(made, ProductMemory(UnsafeMutableRawPointer(base + made)))
+                made += 1
+            }
+        }
+    }
+}
+
 /// A value of type `T` in a class box, so the container can store instances
 /// of any type as `AnyObject` and get them back as `T` with a cheap class
 /// downcast instead of an existential cast (which, for a protocol type, makes

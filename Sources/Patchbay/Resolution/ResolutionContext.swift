@@ -224,6 +224,7 @@ final class ResolutionContext {
     func instance(of binding: CompiledBinding, into memory: ProductMemory, argument: ArgumentValue?) throws {
         if binding.takesArgument { try check(argument, for: binding) }
         if binding.isBuiltEachTime { return try frame(binding, argument) { call in try binding.buildInto(call, memory) } }
+        if !hasOverrides, let box = binding.madeShared { return binding.copy(box, into: memory) }
         let place = try binding.storage.place(
             of: binding, scope: scope, overrides: overrides, path: names + [binding.key.name])
         if let box = unsafe place.made(in: &graph) { return binding.copy(box, into: memory) }

@@ -298,12 +298,11 @@ extension Container {
         guard let (memory, mark) = unsafe cache.pointee.claimScratch(size: size, alignment: alignment) else { return nil }
         defer { unsafe cache.pointee.scratchUsed = mark }
         let activation = unsafe Unmanaged<Activation>.fromOpaque(cache.pointee.activation.unsafelyUnwrapped)
-        let binding = unsafe slot.pointee.binding.unsafelyUnwrapped
         return unsafe try withResolution(
             on: cache, activation: activation.takeUnretainedValue(), scope: nil, graph: nil, making: type
         ) { context, joined in
             guard joined else {
-                try context.instance(of: binding, into: memory, argument: nil)
+                try unsafe context.instance(of: slot.pointee.binding.unsafelyUnwrapped, into: memory, argument: nil)
                 return memory
             }
             return try context.resolve(type, into: memory, from: .primary, argument: nil) ? memory : nil
@@ -336,7 +335,7 @@ extension Container {
     /// Joined also when the scope is the one it runs in (a `Lazy` read during
     /// construction passes the scope it captured): otherwise a loop back
     /// would not be seen, and would recurse or wait on itself. The context
-    /// holds the activation unowned: this call holds it until the resolution ends.
+    /// holds the activation unowned: the caller holds it until this call returns.
     @inline(__always)
     func withResolution<Result>(
         on cache: UnsafeMutablePointer<ResolveCache>, activation: Activation, scope: Scope?, graph: SharedGraph?,
@@ -352,7 +351,8 @@ extension Container {
             let context = unsafe cache.pointee.running == nil ? cache.pointee.context! : ResolutionContext(cache: cache)
             context.begin(container: self, activation: activation, overrides: overrides, scope: scope, graph: graph)
             defer { context.end() }
-            return try withExtendedLifetime(activation) { try body(context, false) }
+            // `activation` is a parameter, alive until this call returns.
+            return try body(context, false)
         } catch {
             throw ResolutionError.factoryFailed(error, making: TypeKey.shortName(of: type), by: nil, path: [])
         }

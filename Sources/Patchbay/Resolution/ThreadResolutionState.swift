@@ -341,19 +341,27 @@ extension Container {
         on cache: UnsafeMutablePointer<ResolveCache>, activation: Activation, scope: Scope?, graph: SharedGraph?,
         making type: Any.Type, _ body: (ResolutionContext, _ joined: Bool) throws -> Result
     ) throws(ResolutionError) -> Result {
-        do {
-            if let running = unsafe cache.pointee.running, running.containerID == ObjectIdentifier(self),
-                scope == nil || scope === running.scope
-            {
+        if let running = unsafe cache.pointee.running, running.containerID == ObjectIdentifier(self),
+            scope == nil || scope === running.scope
+        {
+            do {
                 return try body(running, true)
+            } catch {
+                throw ResolutionError.factoryFailed(error, making: TypeKey.shortName(of: type), by: nil, path: [])
             }
-            let overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil
-            let context = unsafe cache.pointee.running == nil ? cache.pointee.context! : ResolutionContext(cache: cache)
-            context.begin(container: self, activation: activation, overrides: overrides, scope: scope, graph: graph)
-            defer { context.end() }
-            // `activation` is a parameter, alive until this call returns.
-            return try body(context, false)
+        }
+        let overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil
+        let context = unsafe cache.pointee.running == nil ? cache.pointee.context! : ResolutionContext(cache: cache)
+        context.begin(container: self, activation: activation, overrides: overrides, scope: scope, graph: graph)
+        // Ended on each way out, not in a `defer`, which the compiler makes
+        // a function of its own here, called on every resolve. `activation`
+        // is a parameter, alive until this call returns.
+        do {
+            let result = try body(context, false)
+            context.end()
+            return result
         } catch {
+            context.end()
             throw ResolutionError.factoryFailed(error, making: TypeKey.shortName(of: type), by: nil, path: [])
         }
     }

@@ -55,7 +55,7 @@ extension ProductMemory {
         try unsafe [T](unsafeUninitializedCapacity: count) { buffer, made in
             guard let base = buffer.baseAddress else { return }
             while made < count {
-                try make(made, ProductMemory(UnsafeMutableRawPointer(base + made)))
+                try make(made, unsafe ProductMemory(UnsafeMutableRawPointer(base + made)))
                 made += 1
             }
         }

@@ -48,7 +48,7 @@ extension FactoryCatalog {
         addOrStop(environments: environments, Self.singleTypeDefinition(
             name, type, lifetime, specs: [], parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { _, memory in
-                memory.assumingMemoryBound(to: T.self).initialize(to: try make())
+                memory.initialize(to: try make())
             },
             build: { _ in Instance<T>(try make()) }))
     }
@@ -84,7 +84,7 @@ extension FactoryCatalog {
         addOrStop(environments: environments, Self.singleTypeDefinition(
             name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { call, memory in
-                memory.assumingMemoryBound(to: T.self).initialize(
+                memory.initialize(
                     to: try make(call.dependency(Dependency.self, specs: specs, index: 0)))
             },
             build: { call in
@@ -124,7 +124,7 @@ extension FactoryCatalog {
         addOrStop(environments: environments, Self.singleTypeDefinition(
             name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { call, memory in
-                memory.assumingMemoryBound(to: T.self).initialize(
+                memory.initialize(
                     to: try make(
                         call.dependency(First.self, specs: specs, index: 0),
                         call.dependency(Second.self, specs: specs, index: 1)))

@@ -88,9 +88,8 @@ extension FactoryCatalog {
             buildAwaiting: nil
         ) { call in
             guard MainQueue.isCurrent else { throw ResolutionError.needsMainActor(call) }
-            // On the main actor's executor, so `assumeIsolated` holds. The
-            // call stays on this thread, which is all its unowned references allow.
-            nonisolated(unsafe) let call = call
+            // On the main actor's executor, so `assumeIsolated` holds; the
+            // call stays on this thread (see `FactoryCall`'s `Sendable`).
             return try MainActor.assumeIsolated { () throws -> Instance<T> in Instance(try produce(call)) }
         }
     }

@@ -55,7 +55,7 @@ extension FactoryCatalog {
             name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
             buildInto: { call, memory in
                 var needs = call.dependencies
-                memory.assumingMemoryBound(to: T.self).initialize(
+                memory.initialize(
                     to: try make(repeat needs.next((each Dependency).self, specs)))
             },
             build: { call in
@@ -285,7 +285,7 @@ extension FactoryCatalog {
         singleTypeDefinition(
             name, type, lifetime, specs: specs, parameters: parameters, argument: argument, file, line,
             collection: collection,
-            buildInto: { call, memory in memory.assumingMemoryBound(to: T.self).initialize(to: try produce(call)) },
+            buildInto: { call, memory in memory.initialize(to: try produce(call)) },
             build: { call in Instance<T>(try produce(call)) })
     }
 
@@ -301,7 +301,7 @@ extension FactoryCatalog {
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,
         parameters: ParametersSpec?, argument: TypeKey?, _ file: StaticString, _ line: UInt,
         collection: CollectionMaker,
-        buildInto: @escaping @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void,
+        buildInto: @escaping @Sendable (FactoryCall, ProductMemory) throws -> Void,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) -> FactoryDefinition {
         let key = TypeKey(type)  // its name is the product's: one demangling, not two
@@ -362,7 +362,7 @@ extension FactoryCatalog {
             // The conversion is a dynamic cast, checked when the value was
             // made; it runs once per instance made, never on a cached read.
             provided.append(ProvidedType(key: TypeKey(type), type: type) { box in
-                Instance<T>(unsafeDowncast(box, to: Instance<Product>.self).value as! T)
+                Instance<T>(Instance<Product>.value(in: box) as! T)
             })
         }
         repeat append(each types)

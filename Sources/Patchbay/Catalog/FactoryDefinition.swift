@@ -1,44 +1,5 @@
 import Foundation
 
-/// A value of type `T` in a class box, so the container can store instances
-/// of any type as `AnyObject` and get them back as `T` with a cheap class
-/// downcast instead of an existential cast (which, for a protocol type, makes
-/// the runtime search its conformance records).
-@usableFromInline
-final class Instance<Value>: AnyInstance, @unchecked Sendable {
-    @usableFromInline let value: Value
-    @usableFromInline init(_ value: Value) { self.value = value }
-
-    override func copyValue(into memory: UnsafeMutableRawPointer) {
-        memory.assumingMemoryBound(to: Value.self).initialize(to: value)
-    }
-
-    override var anyValue: Any { value }
-}
-
-/// A box of some `Instance<Value>`, seen without its type: the engine works
-/// on memory for the requested type, and a box copies its value there through
-/// its own class (one indirect call), where code generic over the value's
-/// type, not specialized for it, would ask the runtime for `Instance<Value>`'s
-/// metadata on every request.
-@usableFromInline
-class AnyInstance: @unchecked Sendable {
-    /// Copies the value into uninitialized memory for the value's type.
-    func copyValue(into memory: UnsafeMutableRawPointer) {
-        fatalError("Patchbay: AnyInstance is the base of Instance<Value> only")
-    }
-
-    /// The value, for a cast to a type the box does not know (``Container/madeSingletons(as:)``): slow, rare.
-    var anyValue: Any { fatalError("Patchbay: AnyInstance is the base of Instance<Value> only") }
-}
-
-/// The value in a box known to be an `Instance<T>`, which the caller holds
-/// unretained (the resolve fast path's made singleton, kept by its cell).
-@inlinable @inline(__always)
-func unboxed<T>(_ box: Unmanaged<AnyObject>, as _: T.Type) -> T {
-    unsafeDowncast(box.takeUnretainedValue(), to: Instance<T>.self).value
-}
-
 /// Where in the app's source a factory was registered.
 public struct CodeLocation: Hashable, Sendable, CustomStringConvertible {
     /// The file as the call site gave it: a literal is kept as it is and
@@ -208,7 +169,7 @@ final class FactoryDefinition: Sendable {
     /// Not optional: an optional closure is stored in its most general form,
     /// and calling it from specialized code would allocate a reabstraction
     /// thunk each time. `buildsInto` says whether it is real.
-    let buildInto: @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void
+    let buildInto: @Sendable (FactoryCall, ProductMemory) throws -> Void
     /// Whether there is a real `buildInto`.
     let buildsInto: Bool
     /// Makes the product, boxed as `Instance<Product>`. For an `async`
@@ -230,7 +191,7 @@ final class FactoryDefinition: Sendable {
         name: String, provides: [ProvidedType], dependencies: [DependencySpec]?, defaultLifetime: Lifetime?,
         productTypeName: String, productIsClass: Bool?, parameters: ParametersSpec?, argument: TypeKey?,
         registeredAt: CodeLocation,
-        buildInto: (@Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void)?,
+        buildInto: (@Sendable (FactoryCall, ProductMemory) throws -> Void)?,
         execution: FactoryExecution = .synchronous,
         buildAwaiting: (@Sendable (AwaitingCall) async throws -> AnyObject)? = nil,
         collection: CollectionMaker? = nil,

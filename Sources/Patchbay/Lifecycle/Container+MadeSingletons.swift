@@ -29,7 +29,7 @@ extension Container {
         var seen: Set<ObjectIdentifier> = []
         var made: [(instance: Value, binding: BindingDescription?, order: UInt64)] = []
         func visit(_ binding: CompiledBinding) {
-            guard binding.storage is SingletonLifetime, let cell = binding.storage.sharedCell,
+            guard let cell = binding.storage.sharedCell,
                 seen.insert(ObjectIdentifier(cell)).inserted,
                 let box = cell.current as? AnyInstance, let value = box.anyValue as? Value
             else { return }

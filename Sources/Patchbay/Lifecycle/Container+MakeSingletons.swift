@@ -27,7 +27,7 @@ extension Container {
         var diagnostics: [Diagnostic] = []
         for head in activation.entries.bindings {
             for binding in [head] + head.others.values.sorted(by: { $0.injector < $1.injector })
-            where binding.storage is SingletonLifetime && binding.definition.argument == nil {
+            where binding.storage.sharedCell != nil && binding.definition.argument == nil {
                 switch binding.definition.execution {
                 case .async: continue
                 case .mainActor: if !Thread.isMainThread { continue }

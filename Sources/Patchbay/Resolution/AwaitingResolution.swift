@@ -32,10 +32,8 @@ extension Container {
                 // Nothing to await: the synchronous engine serves it (and any override of it).
                 return try resolve(T.self, from: injector)
             case .async where !activation.overridesInUse:
-                // A made singleton is read as the synchronous engine reads one.
-                if let cell = binding.storage.sharedCell, let box = cell.current {
-                    return binding.typed(box, as: T.self)
-                }
+                // A made singleton is read as the synchronous engine's fast path reads one.
+                if let box = binding.madeShared { return Instance<T>.value(in: box) }
             default: break
             }
         }
@@ -47,20 +45,33 @@ extension Container {
 /// One top-level ``Container/resolve(awaiting:from:)`` and everything it
 /// awaits: the activation it reads (so the whole graph comes from one
 /// manifest) and its `graph` instances.
-final class AwaitingResolution: @unchecked Sendable {
+final class AwaitingResolution: Sendable {
     let container: Container
     let activation: Activation
     let overrides: OverrideTable?
     /// The `graph` instances of the `async` factories it made (see
-    /// ``GraphLifetime``). No lock: one resolution awaits its needs one after
-    /// another, in one task, so only one thread at a time uses it (threads
-    /// may change at each `await`, which orders the accesses).
-    var graph = GraphInstances()
+    /// ``GraphLifetime``). One resolution awaits its needs one after another,
+    /// in one task, so the lock is never contended: it orders the accesses
+    /// of the threads the task runs on. Nil when the manifest binds nothing
+    /// `graph`: most resolutions then allocate nothing for it.
+    private let graphs: Locked<GraphInstances>?
+
+    /// The path of the awaited making of a cell the running task is inside,
+    /// ending with its binding: where a resolve begun inside it (a factory
+    /// that resolves by hand) goes on from, so a loop back is a cycle.
+    @TaskLocal static var makingAround: [CompiledBinding] = []
 
     init(container: Container, activation: Activation) {
         self.container = container
         self.activation = activation
+        graphs = activation.hasGraphBindings ? Locked(GraphInstances()) : nil
         overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(container)) : nil
+    }
+
+    /// The `graph` instances, as a `Lazy` made now shares them.
+    var graph: GraphInstances {
+        get { graphs?.withLock { $0 } ?? GraphInstances() }
+        set { graphs?.withLock { $0 = newValue } }
     }
 
     /// Resolves `T` for a request at the end of `path`: an `async` binding
@@ -109,30 +120,58 @@ final class AwaitingResolution: @unchecked Sendable {
         }
     }
 
-    /// An instance of an `async` binding, from its storage or newly made, as its lifetime says.
+    /// An instance of an `async` binding, from where its lifetime keeps it
+    /// or newly made: the awaiting driver of every lifetime (``InstancePlace``),
+    /// twin of ``ResolutionContext/instance(of:into:argument:)``.
     private func instance<T>(
         of binding: CompiledBinding, as _: T.Type, path: [CompiledBinding]
     ) async throws(ResolutionError) -> T {
-        // The factory's call, and its needs, are awaited at the end of the path.
+        let place = try binding.storage.place(
+            of: binding, scope: Scope.current, overrides: overrides, path: path.map(\.key.name) + [binding.key.name])
+        var path = path
+        switch place {
+        case .cell(let cell):
+            if let box = cell.current { return binding.typed(box, as: T.self) }
+            // Asked first inside an awaited making (a factory that resolves
+            // by hand), the path goes on from that making's: a loop back is
+            // then a cycle, where waiting for the making would never end.
+            if path.isEmpty { path = Self.makingAround }
+        case .graph(let storage):
+            if let box = graphs!.withLock({ $0.instance(of: storage) }) { return binding.typed(box, as: T.self) }
+        case .nowhere, .weakBox: break
+        }
+        let box = try await frame(binding, after: path) { call in
+            let make = { () async throws -> AnyObject in try await binding.definition.buildAwaiting!(call) }
+            switch place {
+            case .nowhere: return try await make()
+            case .cell(let cell):
+                return try await cell.value { try await Self.$makingAround.withValue(call.path, operation: make) }
+            case .weakBox(let weak): return try await weak.value(of: binding, awaiting: make)
+            case .graph(let storage):
+                let box = try await make()
+                graphs!.withLock { $0.keep(box, of: storage) }
+                return box
+            }
+        }
+        return binding.typed(box, as: T.self)
+    }
+
+    /// The frame of one `async` factory's run: the cycle check
+    /// (``ResolutionError/cycle(at:after:)``), the path that its needs are
+    /// awaited at the end of, and its error wrapped as `factory-failed` with
+    /// the path. Twin of ``ResolutionContext/frame(_:_:_:)``.
+    private func frame(
+        _ binding: CompiledBinding, after path: [CompiledBinding],
+        _ body: (AwaitingCall) async throws -> AnyObject
+    ) async throws(ResolutionError) -> AnyObject {
         if let cycle = ResolutionError.cycle(at: binding, after: path) { throw cycle }
         let path = path + [binding]
-        return try await binding.storage.instance(of: binding, as: T.self, awaitedIn: self, path: path)
-    }
-
-    /// The error for a request for `binding`, which ends `path`, that loops
-    /// back into a making already under way further up.
-    func cycle(at binding: CompiledBinding, path: [CompiledBinding]) -> ResolutionError {
-        ResolutionError.cycle(at: binding, after: path.dropLast(), repeated: true)!
-    }
-
-    /// Runs an `async` binding's factory, whose call ends `path`.
-    func make(_ binding: CompiledBinding, path: [CompiledBinding]) async throws(ResolutionError) -> AnyObject {
         do {
             // Objects the factory makes belong to this resolution, as a synchronous factory's do.
             let origin = ObjectOrigin(
                 container: container, injector: binding.injector, overrides: overrides, scope: Scope.current)
             return try await ObjectOrigin.$awaited.withValue(origin) {
-                try await binding.definition.buildAwaiting!(AwaitingCall(resolution: self, binding: binding, path: path))
+                try await body(AwaitingCall(resolution: self, binding: binding, path: path))
             }
         } catch {
             throw ResolutionError.factoryFailed(error, making: binding.key.name, by: binding, path: path.map(\.key.name))
@@ -143,7 +182,7 @@ final class AwaitingResolution: @unchecked Sendable {
 /// What an `async` factory's closure is called with: the resolution it
 /// runs in and the path to its binding, which its needs are awaited at the end of.
 @usableFromInline
-struct AwaitingCall: @unchecked Sendable {
+struct AwaitingCall: Sendable {
     let resolution: AwaitingResolution
     let binding: CompiledBinding
     /// The bindings being awaited, outermost first, ending with ``binding``.

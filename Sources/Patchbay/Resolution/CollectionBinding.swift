@@ -45,13 +45,7 @@ extension Activation {
                 name: "[\(TypeKey.shortName(of: Element.self))]", provides: [provided], dependencies: nil,
                 defaultLifetime: .transient, productTypeName: key.qualifiedName, productIsClass: false,
                 parameters: nil, argument: nil, registeredAt: CodeLocation(#fileID, #line),
-                buildInto: maker.buildInto,
-                build: { call in
-                    let memory = UnsafeMutablePointer<[Element]>.allocate(capacity: 1)
-                    defer { memory.deallocate() }
-                    try maker.buildInto(call, memory)
-                    return Instance(memory.move())
-                })
+                buildInto: maker.buildInto, build: maker.build)
             return CompiledBinding(
                 key: key, injector: injector, definition: definition, provided: provided,
                 parameters: nil, storage: TransientLifetime(), described: nil, elements: elements)
@@ -73,43 +67,22 @@ extension Activation {
 /// optional maker does not store the closure in its most general form,
 /// which would reabstract every call.
 struct CollectionMaker: Sendable {
-    /// Makes the collection's array into uninitialized memory for a `[T]`,
-    /// each element as its own lifetime says, in manifest order.
-    let buildInto: @Sendable (FactoryCall, UnsafeMutableRawPointer) throws -> Void
+    let buildInto: @Sendable (FactoryCall, ProductMemory) throws -> Void
+    /// The same array, boxed.
+    let build: @Sendable (FactoryCall) throws -> AnyObject
 
-    /// The maker of `[T]`.
     static func of<T>(_: T.Type) -> CollectionMaker {
-        CollectionMaker { call, memory in
-            // The elements are made straight into the array's memory, by
-            // code that is passed `T`'s metadata and instantiates none
-            // (see `FactoryCall.makeElements`).
-            let array = try [T](unsafeUninitializedCapacity: call.elementCount) { buffer, made in
-                guard let base = buffer.baseAddress else { return }
-                try call.makeElements(into: base, made: &made)
+        // Specialized for `T`, where a registration names it: each element
+        // as its own lifetime says (a singleton's one instance, a new
+        // transient, this scope's scoped one), in manifest order.
+        @Sendable func elements(_ call: FactoryCall) throws -> [T] {
+            let elements = call.binding.elements, context = call.context
+            return try ProductMemory.array(of: T.self, count: elements.count) { index, memory in
+                try context.instance(of: elements[index], into: memory, argument: nil)
             }
-            memory.assumingMemoryBound(to: [T].self).initialize(to: array)
         }
-    }
-}
-
-extension FactoryCall {
-    /// How many elements the collection this call makes has.
-    var elementCount: Int { binding.elements.count }
-
-    /// Makes the elements of the collection this call's binding serves, in
-    /// manifest order, into `elements`, counting each in `made` once it is
-    /// made, so that if one fails, the array destroys exactly those made.
-    ///
-    /// Unspecialized: `T`'s metadata is passed in, and each element is made
-    /// into its place in the array, so nothing here instantiates any (no
-    /// `[T]`, `T?` or `Result`).
-    func makeElements<T>(into elements: UnsafeMutablePointer<T>, made: inout Int) throws {
-        let context = context
-        for element in binding.elements {
-            // Each element as its own lifetime says: a singleton's one
-            // instance, a new transient, this scope's scoped one.
-            try context.instance(of: element, into: elements + made, argument: nil)
-            made += 1
-        }
+        return CollectionMaker(
+            buildInto: { call, memory in memory.initialize(to: try elements(call)) },
+            build: { call in Instance(try elements(call)) })
     }
 }

@@ -29,14 +29,12 @@ struct FactoryCall {
     /// A plain need is served by the binding activation linked it to (see
     /// ``CompiledBinding/linkedNeed(_:)``), the one the type table gives,
     /// found once; outside test overrides, which the table lookup honours.
-    /// Otherwise only the spec's wrapper is read, in place: copying the spec
-    /// out of the array would retain its name and closures for every dependency.
     @usableFromInline
     func dependency<D>(_: D.Type, specs: [DependencySpec], index: Int) throws -> D {
         if !context.hasOverrides, let linked = binding.linkedNeed(index) {
             return try context.instanceValue(of: linked, as: D.self, argument: argument)
         }
-        if let makeWrapper = specs.withUnsafeBufferPointer({ $0[index].makeWrapper }) {
+        if let makeWrapper = specs[index].makeWrapper {
             return try makeWrapper(self) as! D  // an Optional, Lazy or array of a concrete type: a cheap cast
         }
         return try context.resolveValue(D.self, from: binding.injector, argument: argument)

@@ -1,3 +1,17 @@
+// One of the four files of the engine allowed unsafe code (with
+// `ThreadResolutionState.swift`, `TypeTable.swift` and `ProductMemory.swift`);
+// every use is marked `unsafe`.
+//
+// What it guarantees: a context is used by one thread at a time (its
+// owner's, or the call that made one of its own), so its fields need no
+// exclusivity checks; what it refers to unowned (container, activation,
+// overrides, scope, the outer context) is held by whoever began the
+// resolution until it ends (`withResolution`); its path (`BindingPath`)
+// refers, unretained, to bindings that activation keeps.
+// Why it cannot be safe Swift: every strong read of these fields would
+// retain and release, and each exclusivity check calls the runtime; they
+// were the largest costs of a transient resolve.
+
 /// One top-level resolve and everything it builds: the activation it reads
 /// (so the whole graph comes from one manifest, even if another is activated
 /// meanwhile), the chain of bindings under construction (to detect cycles and
@@ -5,7 +19,7 @@
 ///
 /// Each thread reuses one context (``ThreadResolutionState``), so a resolve
 /// allocates nothing of its own. Used by one thread at a time.
-@usableFromInline
+@safe @usableFromInline
 final class ResolutionContext {
     // A context is used by one thread at a time (its owner's), so the dynamic
     // exclusivity checks Swift runs on each access of a class's `var` are
@@ -13,23 +27,34 @@ final class ResolutionContext {
     // The container and activation are unowned: whoever begins a
     // resolution holds both until it ends (the container is the callee of
     // its resolve, the activation that call's own reference).
-    @exclusivity(unchecked) private(set) unowned(unsafe) var container: Container?
-    @exclusivity(unchecked) private(set) unowned(unsafe) var activation: Activation?
+    @exclusivity(unchecked) private unowned(unsafe) var heldContainer: Container?
+    @exclusivity(unchecked) private unowned(unsafe) var heldActivation: Activation?
     // So are the overrides (the task-local value that holds them is in
     // force until the resolve returns) and the scope (its caller holds it).
-    @exclusivity(unchecked) private(set) unowned(unsafe) var overrides: OverrideTable?
+    @exclusivity(unchecked) private unowned(unsafe) var heldOverrides: OverrideTable?
     @exclusivity(unchecked) private unowned(unsafe) var explicitScope: Scope?
     /// Copies of what every request reads, as plain values: a class
     /// reference read from memory costs a retain and a release, where these
     /// cost a load (see ``FactoryCall``). The activation's table, whether
     /// test overrides are in force, and the container's identity.
     @exclusivity(unchecked) private var table = FastTable.empty
-    @exclusivity(unchecked) private(set) var hasOverrides = false
-    @exclusivity(unchecked) private(set) var containerID: ObjectIdentifier?
+    @exclusivity(unchecked) private var heldHasOverrides = false
+    @exclusivity(unchecked) private var heldContainerID: ObjectIdentifier?
+
+    /// The container resolving, while a resolution runs.
+    var container: Container? { unsafe heldContainer }
+    /// The activation it reads, while a resolution runs.
+    var activation: Activation? { unsafe heldActivation }
+    /// The test overrides in force, if any.
+    var overrides: OverrideTable? { unsafe heldOverrides }
+    /// Whether test overrides are in force.
+    var hasOverrides: Bool { unsafe heldHasOverrides }
+    /// The container's identity, while a resolution runs.
+    var containerID: ObjectIdentifier? { unsafe heldContainerID }
     /// The bindings being built, outermost first.
     @exclusivity(unchecked) private var building = BindingPath()
     /// The `graph` instances this resolution made (see ``GraphLifetime``).
-    @exclusivity(unchecked) var graph = GraphInstances()
+    @exclusivity(unchecked) private var graph = GraphInstances()
 
     /// The resolution that was innermost on this thread when this one began
     /// (unretained: it runs, further out, until after this one ends).
@@ -38,10 +63,10 @@ final class ResolutionContext {
     @exclusivity(unchecked) private var cache: UnsafeMutablePointer<ResolveCache>
 
     init(cache: UnsafeMutablePointer<ResolveCache>) {
-        self.cache = cache
+        unsafe self.cache = unsafe cache
     }
 
-    deinit { building.free() }
+    deinit { unsafe building.free() }
 
     /// Starts a top-level resolution on this context's thread, which it is the
     /// innermost of until it ends. A resolution begun by a `Lazy` made in an
@@ -51,47 +76,47 @@ final class ResolutionContext {
         container: Container, activation: Activation, overrides: OverrideTable?, scope: Scope?,
         graph shared: SharedGraph? = nil
     ) {
-        self.container = container
-        self.activation = activation
-        self.overrides = overrides
-        self.explicitScope = scope
-        table = activation.fastTable
-        hasOverrides = overrides != nil
-        containerID = ObjectIdentifier(container)
-        if let shared { graph.share(shared) }
-        outer = cache.pointee.running
-        cache.pointee.running = self
+        unsafe heldContainer = container
+        unsafe heldActivation = activation
+        unsafe heldOverrides = overrides
+        unsafe self.explicitScope = scope
+        unsafe table = activation.fastTable
+        unsafe heldHasOverrides = overrides != nil
+        unsafe heldContainerID = ObjectIdentifier(container)
+        if let shared { unsafe graph.share(shared) }
+        unsafe outer = unsafe cache.pointee.running
+        unsafe cache.pointee.running = self
     }
 
     /// Ends it, letting go of everything it held.
     @inline(__always)
     func end() {
-        container = nil
-        activation = nil
-        overrides = nil
-        explicitScope = nil
-        hasOverrides = false
-        containerID = nil
-        graph.removeAll()
-        cache.pointee.running = outer
-        if outer == nil, cache.pointee.holdsRetired { cache.pointee.owner!.takeUnretainedValue().releaseRetired() }
-        outer = nil
+        unsafe heldContainer = nil
+        unsafe heldActivation = nil
+        unsafe heldOverrides = nil
+        unsafe explicitScope = nil
+        unsafe heldHasOverrides = false
+        unsafe heldContainerID = nil
+        unsafe graph.removeAll()
+        unsafe cache.pointee.running = unsafe outer
+        if unsafe outer == nil, unsafe cache.pointee.holdsRetired { unsafe cache.pointee.owner!.takeUnretainedValue().releaseRetired() }
+        unsafe outer = nil
     }
 
     /// What a `Lazy` made now as a factory's parameter keeps of this
     /// resolution's `graph` instances; nil when the manifest binds nothing `graph`.
     func sharedGraph() -> SharedGraph? {
-        activation!.hasGraphBindings ? graph.sharing() : nil
+        unsafe activation!.hasGraphBindings ? graph.sharing() : nil
     }
 
     /// The scope for `scoped` bindings: the one the resolve was asked in, else the task's current one.
-    var scope: Scope? { explicitScope ?? Scope.current }
+    var scope: Scope? { unsafe explicitScope ?? Scope.current }
 
     /// The injector that served the factory running now, for `ObjectOrigin`.
-    var innermostInjector: InjectorName? { building.last?.injector }
+    var innermostInjector: InjectorName? { unsafe building.last?.injector }
 
     /// The requested types' names along the path, outermost first.
-    var names: [String] { building.all.map { $0.key.name } }
+    var names: [String] { unsafe building.all.map { $0.key.name } }
 
     /// Resolves `type` into `memory` (uninitialized, for a `type`): its
     /// override if a test installed one, else the binding that serves it
@@ -104,19 +129,19 @@ final class ResolutionContext {
     /// (a `T?`, a temporary of `T`) would make the runtime look up metadata
     /// on every request.
     func resolve(
-        _ type: Any.Type, into memory: UnsafeMutableRawPointer, from injector: InjectorName, argument: ArgumentValue?
+        _ type: Any.Type, into memory: ProductMemory, from injector: InjectorName, argument: ArgumentValue?
     ) throws -> Bool {
         let id = ObjectIdentifier(type)
         if hasOverrides, let make = overrides!.lookup(id) {
             do {
-                unsafeDowncast(try make(), to: AnyInstance.self).copyValue(into: memory)
+                AnyInstance.of(try make()).copyValue(into: memory)
                 return true
             } catch {
                 let name = TypeKey.shortName(of: type)
                 throw ResolutionError.factoryFailed(error, making: name, by: nil, factory: "override", path: names + [name])
             }
         }
-        guard let binding = table.binding(serving: id, from: injector) else { return false }
+        guard let binding = unsafe table.binding(serving: id, from: injector) else { return false }
         try instance(of: binding, into: memory, argument: argument)
         return true
     }
@@ -126,39 +151,27 @@ final class ResolutionContext {
     /// top-level resolve use.
     @inline(__always)
     func resolveValue<T>(_: T.Type, from injector: InjectorName, argument: ArgumentValue?) throws -> T {
-        guard let (memory, used) = scratch(for: T.self) else {
+        guard let (memory, mark) = unsafe cache.pointee.claimScratch(for: T.self) else {
             return try resolveOnTheHeap(T.self, from: injector, argument: argument)  // too deep or over-aligned
         }
-        defer { cache.pointee.scratchUsed = used }
+        defer { unsafe cache.pointee.scratchUsed = mark }
         guard try resolve(T.self, into: memory, from: injector, argument: argument) else {
             return try resolveUnbound(T.self, from: injector)
         }
-        return memory.assumingMemoryBound(to: T.self).move()
+        return memory.move(as: T.self)
     }
 
-    /// An instance of `binding`, which serves `T`, with no argument: made
-    /// in the thread's scratch memory, moved out. The form of a top-level
-    /// resolve whose binding the container's table already found.
+    /// An instance of `binding`, which serves `T`: made in the thread's
+    /// scratch memory, moved out. The form of a dependency whose binding
+    /// activation linked (``CompiledBinding/linkedNeed(_:)``).
     @inline(__always)
     func instanceValue<T>(of binding: CompiledBinding, as _: T.Type, argument: ArgumentValue? = nil) throws -> T {
-        guard let (memory, used) = scratch(for: T.self) else {
+        guard let (memory, mark) = unsafe cache.pointee.claimScratch(for: T.self) else {
             return try instance(of: binding, as: T.self, argument: argument)
         }
-        defer { cache.pointee.scratchUsed = used }
+        defer { unsafe cache.pointee.scratchUsed = mark }
         try instance(of: binding, into: memory, argument: argument)
-        return memory.assumingMemoryBound(to: T.self).move()
-    }
-
-    /// Room for a `T` on the thread's scratch stack, and the mark to give it
-    /// back at (by setting `scratchUsed` to it); nil when the stack is full
-    /// (a very deep path) or `T` is over-aligned: then the heap serves.
-    @inline(__always)
-    private func scratch<T>(for _: T.Type) -> (UnsafeMutableRawPointer, Int)? {
-        let size = (MemoryLayout<T>.size + 15) & ~15
-        let used = cache.pointee.scratchUsed
-        guard used + size <= ResolveCache.scratchCapacity, MemoryLayout<T>.alignment <= 16 else { return nil }
-        cache.pointee.scratchUsed = used + size
-        return (cache.pointee.scratch + used, used)
+        return memory.move(as: T.self)
     }
 
     // The two ways out of `resolveValue` that use a `T?`, kept out of it: a
@@ -181,12 +194,10 @@ final class ResolutionContext {
     func resolve<T>(
         _: T.Type, from injector: InjectorName, argument: ArgumentValue? = nil, ifBound: Bool = false
     ) throws -> T? {
-        let memory = UnsafeMutablePointer<T>.allocate(capacity: 1)
-        defer { memory.deallocate() }
-        guard try resolve(T.self, into: memory, from: injector, argument: argument) else {
-            return try unbound(T.self, from: injector, ifBound: ifBound)
+        if let value = try ProductMemory.withHeap(for: T.self, { try resolve(T.self, into: $0, from: injector, argument: argument) }) {
+            return value
         }
-        return memory.move()
+        return try unbound(T.self, from: injector, ifBound: ifBound)
     }
 
     /// `T`, which no injector binds: an ``Injectable`` type's own binding,
@@ -202,60 +213,60 @@ final class ResolutionContext {
         throw notBound(TypeKey(T.self), from: injector)
     }
 
-    /// An instance of `binding`, from its storage or newly made, as its lifetime says, written into `memory`.
+    /// An instance of `binding`, from where its lifetime keeps it or newly
+    /// made, written into `memory`: the synchronous driver of every
+    /// lifetime (``InstancePlace``).
     ///
     /// A binding whose lifetime keeps nothing and whose product is built
     /// straight into memory (``CompiledBinding/isBuiltEachTime``, a plain
-    /// transient) is built here without asking its storage, which would
-    /// only call ``build(_:into:argument:)``: the most common factory skips
-    /// a dynamic call.
-    func instance(of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, argument: ArgumentValue?) throws {
+    /// transient) is built here without asking its storage: the most common
+    /// factory skips a dynamic call.
+    func instance(of binding: CompiledBinding, into memory: ProductMemory, argument: ArgumentValue?) throws {
         if binding.takesArgument { try check(argument, for: binding) }
-        if binding.isBuiltEachTime { return try build(binding, into: memory, argument: argument) }
-        try binding.storage.instance(of: binding, into: memory, in: self, argument: argument)
-    }
-
-    /// Runs `binding`'s factory straight into `memory`, for a lifetime that
-    /// keeps nothing; the product is the bound type (``CompiledBinding/buildsIntoMemory``).
-    @inline(__always)
-    func build(_ binding: CompiledBinding, into memory: UnsafeMutableRawPointer, argument: ArgumentValue?) throws {
-        try run(binding, argument) { call in try binding.buildInto(call, memory) }
+        if binding.isBuiltEachTime { return try frame(binding, argument) { call in try binding.buildInto(call, memory) } }
+        if !hasOverrides, let box = binding.madeShared { return binding.copy(box, into: memory) }
+        let place = try binding.storage.place(
+            of: binding, scope: scope, overrides: overrides, path: names + [binding.key.name])
+        if let box = unsafe place.made(in: &graph) { return binding.copy(box, into: memory) }
+        let box = try frame(binding, argument) { call in
+            let make = { try binding.definition.build(call) }
+            switch place {
+            case .nowhere: return try make()
+            case .cell(let cell): return try cell.value(orMake: make)
+            case .weakBox(let weak): return try weak.value(of: binding, orMake: make)
+            case .graph(let storage):
+                let box = try make()
+                unsafe graph.keep(box, of: storage)
+                return box
+            }
+        }
+        binding.copy(box, into: memory)
     }
 
     /// An instance of `binding`, as ``instance(of:into:argument:)`` makes it, returned.
     func instance<T>(of binding: CompiledBinding, as _: T.Type, argument: ArgumentValue?) throws -> T {
-        let memory = UnsafeMutablePointer<T>.allocate(capacity: 1)
-        defer { memory.deallocate() }
-        try instance(of: binding, into: memory, argument: argument)
-        return memory.move()
+        try ProductMemory.withHeap(for: T.self) { memory in
+            try instance(of: binding, into: memory, argument: argument)
+            return true
+        }!
     }
 
-    /// Runs the binding's factory into a box.
-    func make(_ binding: CompiledBinding, _ argument: ArgumentValue?) throws -> AnyObject {
-        try run(binding, argument, binding.definition.build)
-    }
-
-    /// Runs a factory with cycle detection and error context.
+    /// The frame of one factory's run, synchronously: the cycle check
+    /// (``ResolutionError/cycle(at:after:)``), the binding on the path while
+    /// it runs, and its error wrapped as `factory-failed` with the path.
+    /// ``AwaitingResolution/frame(_:after:_:)`` is its awaited twin.
     @inline(__always)
-    func run<Result>(
+    func frame<Result>(
         _ binding: CompiledBinding, _ argument: ArgumentValue?, _ body: (FactoryCall) throws -> Result
     ) throws -> Result {
-        try checkCycle(binding)
-        building.push(binding)
-        defer { building.pop() }
+        if unsafe building.holdsInstance(of: binding) { throw unsafe ResolutionError.cycle(at: binding, after: building.all)! }
+        unsafe building.push(binding)
+        defer { unsafe building.pop() }
         do {
             return try body(FactoryCall(context: self, binding: binding, argument: argument))
         } catch {
             throw ResolutionError.factoryFailed(error, making: binding.key.name, by: binding, path: names)
         }
-    }
-
-    /// Throws when `binding` is already being built further up this path.
-    /// Bindings that share instances (one storage) count as one.
-    @inline(__always)
-    func checkCycle(_ binding: CompiledBinding) throws {
-        guard building.holdsInstance(of: binding) else { return }
-        throw ResolutionError.cycle(at: binding, after: building.all)!
     }
 
     private func check(_ argument: ArgumentValue?, for binding: CompiledBinding) throws {
@@ -284,6 +295,11 @@ final class ResolutionContext {
     }
 }
 
+/// A call is made, used and ended on one thread (a main-actor factory runs
+/// it inside `MainActor.assumeIsolated`, on the thread that made it): the
+/// context it refers to is that thread's, read without locks.
+extension FactoryCall: @unchecked Sendable {}
+
 /// A resolve-time argument with its type.
 /// A class, so a ``FactoryCall`` can refer to it without owning it.
 @usableFromInline
@@ -309,4 +325,68 @@ extension CompiledBinding {
     /// The identity of the instances this binding yields: its storage's.
     @inline(__always)
     var instanceIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
+}
+
+/// The bindings a resolution is making, outermost first: a stack in plain
+/// memory, kept for the context's life and grown when a path goes deeper.
+///
+/// The bindings are unretained: the activation the resolution holds keeps
+/// them (an ``Injectable`` type's binding is kept for the process). An array
+/// would retain and release each one, and check its buffer's uniqueness, on
+/// every factory a resolve runs. Each entry keeps its binding's storage's
+/// identity too, so the cycle check compares plain words and touches no binding.
+@safe struct BindingPath {
+    @unsafe private struct Entry {
+        let binding: Unmanaged<CompiledBinding>
+        /// The binding's storage's identity: the instances it yields (see ``CompiledBinding/sharesInstance(with:)``).
+        let instances: ObjectIdentifier
+    }
+
+    private var entries: UnsafeMutablePointer<Entry>
+    private var capacity = 16
+    /// How many bindings are on the path.
+    private(set) var count = 0
+
+    init() {
+        unsafe entries = .allocate(capacity: capacity)
+    }
+
+    /// Frees the stack; call when its context goes.
+    func free() { unsafe entries.deallocate() }
+
+    /// The innermost binding.
+    var last: CompiledBinding? { unsafe count == 0 ? nil : entries[count - 1].binding.takeUnretainedValue() }
+
+    /// Puts `binding` on the path while its factory runs.
+    @inline(__always)
+    mutating func push(_ binding: CompiledBinding) {
+        if count == capacity { grow() }
+        unsafe entries[count] = unsafe Entry(binding: Unmanaged.passUnretained(binding), instances: binding.instanceIdentity)
+        count += 1
+    }
+
+    /// Takes the innermost binding off the path.
+    @inline(__always)
+    mutating func pop() { count -= 1 }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+        unsafe larger.moveInitialize(from: entries, count: count)
+        unsafe entries.deallocate()
+        unsafe entries = unsafe larger
+        capacity *= 2
+    }
+
+    /// Whether a binding on the path yields the same instance as `binding`
+    /// (it, or one of its storage): a request for it now is a cycle.
+    @inline(__always)
+    func holdsInstance(of binding: CompiledBinding) -> Bool {
+        guard count > 0 else { return false }
+        let instances = binding.instanceIdentity
+        for index in 0..<count where unsafe entries[index].instances == instances { return true }
+        return false
+    }
+
+    /// The bindings, outermost first.
+    var all: [CompiledBinding] { (0..<count).map { unsafe entries[$0].binding.takeUnretainedValue() } }
 }

@@ -1,6 +1,8 @@
 // The two errors the engine makes itself, each made in one place: the
-// synchronous engine (``ResolutionContext``), the awaiting one
-// (``AwaitingResolution``) and the container's entry points all call these.
+// frames of the synchronous engine (``ResolutionContext/frame(_:_:_:)``) and
+// of the awaiting one (``AwaitingResolution``), the way into a resolution
+// (``Container/withResolution(on:activation:scope:graph:making:_:)``) and an
+// override's failure all call these.
 
 extension ResolutionError {
     /// `error`, thrown while making `type` at the end of `path` (by
@@ -36,21 +38,18 @@ extension ResolutionError {
         return text
     }
 
-    /// The cycle of a request for `binding` whose making is already under
-    /// way in `outer` (the bindings being made, outermost first): the path
-    /// goes on with `binding`, and the loop runs from the first binding of
-    /// `outer` that shares its instances (one storage counts as one) back to
-    /// it. Nil when none does. `repeated` is for a making that is known to
-    /// be its own (an awaited one asked again from inside itself) where
-    /// `outer` does not show it.
+    /// The one runtime cycle check, for the synchronous and the awaited
+    /// engine alike (the validator's ``StronglyConnectedComponents`` is the
+    /// static one): a request for `binding` whose making is already under way
+    /// in `outer` (the bindings being made, outermost first) is a cycle. The
+    /// path goes on with `binding`, and the loop runs from the first binding
+    /// of `outer` that shares its instances (one storage counts as one) back
+    /// to it. Nil when none does.
     static func cycle(
-        at binding: CompiledBinding, after outer: some BidirectionalCollection<CompiledBinding>,
-        repeated: Bool = false
+        at binding: CompiledBinding, after outer: some BidirectionalCollection<CompiledBinding>
     ) -> ResolutionError? {
-        let start = outer.firstIndex { $0.sharesInstance(with: binding) }
-        guard start != nil || repeated else { return nil }
-        let loop = start.map { outer[$0...].map(\.key.name) + [binding.key.name] }
-            ?? [binding.key.name, "...", binding.key.name]
+        guard let start = outer.firstIndex(where: { $0.sharesInstance(with: binding) }) else { return nil }
+        let loop = outer[start...].map(\.key.name) + [binding.key.name]
         return ResolutionError(
             .dependencyCycle, type: binding.key.name, injectors: [binding.injector],
             path: outer.map(\.key.name) + [binding.key.name], factory: binding.definition.name,

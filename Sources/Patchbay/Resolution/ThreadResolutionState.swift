@@ -6,6 +6,23 @@ import Glibc
 import Musl
 #endif
 
+// One of the four files of the engine allowed unsafe code (with
+// `TypeTable.swift`, `ResolutionContext.swift` and `ProductMemory.swift`);
+// every use is marked `unsafe`.
+//
+// What it guarantees: a thread's `ResolveCache` is plain memory that only
+// that thread reads and writes (found through a thread-specific key, freed
+// when the thread ends); the activation and container addresses it holds
+// are compared, never dereferenced, except the activation its state keeps
+// alive (`cachedActivation`, and while a resolution runs, the retired
+// ones); the scratch stack is claimed and given back in strict nesting by
+// the resolutions of that thread. `withResolution`, the one way into a
+// resolution, runs here because it reads that memory.
+// Why it cannot be safe Swift: a class's fields cost a retain and a release
+// at every read, and thread-local storage has no safe Swift spelling
+// without the `Synchronization` module (iOS 18); the fast path reads a made
+// singleton in a few loads because nothing here is reference counted.
+
 /// What a thread keeps between resolves, so the common resolve takes no lock
 /// and allocates nothing.
 ///
@@ -28,7 +45,7 @@ import Musl
 /// The part the resolve fast path reads is a ``ResolveCache`` in plain memory, found
 /// through the thread-specific key: reading it costs loads only, where a
 /// class's fields would cost a retain and release of the class per resolve.
-@usableFromInline
+@safe @usableFromInline
 final class ThreadResolutionState {
     /// The plain-memory part; freed with this state.
     let cache: UnsafeMutablePointer<ResolveCache>
@@ -46,26 +63,26 @@ final class ThreadResolutionState {
     /// made now belongs to (see ``ObjectOrigin``). A resolve from another
     /// container inside it runs in a context of its own, which is innermost
     /// until it ends. Kept in the cache's plain memory (see ``ResolveCache/running``).
-    var running: ResolutionContext? { cache.pointee.running }
+    var running: ResolutionContext? { unsafe cache.pointee.running }
 
     private init() {
-        cache = .allocate(capacity: 1)
-        cache.initialize(to: ResolveCache())
-        context = ResolutionContext(cache: cache)
-        cache.pointee.owner = Unmanaged.passUnretained(self)
-        cache.pointee.context = context
+        unsafe cache = .allocate(capacity: 1)
+        unsafe cache.initialize(to: ResolveCache())
+        context = unsafe ResolutionContext(cache: cache)
+        unsafe cache.pointee.owner = unsafe Unmanaged.passUnretained(self)
+        unsafe cache.pointee.context = context
     }
 
     deinit {
-        cache.pointee.scratch.deallocate()
-        cache.deinitialize(count: 1)
-        cache.deallocate()
+        unsafe cache.pointee.scratch.deallocate()
+        unsafe cache.deinitialize(count: 1)
+        unsafe cache.deallocate()
     }
 
     /// The activation of `container` in force now.
     @inline(__always)
     func activation(of container: Container) -> Activation {
-        if cache.pointee.container == Unmanaged.passUnretained(container).toOpaque(), let cached = cachedActivation,
+        if unsafe cache.pointee.container == Unmanaged.passUnretained(container).toOpaque(), let cached = cachedActivation,
             container.isCurrent(cached)
         {
             return cached
@@ -80,10 +97,10 @@ final class ThreadResolutionState {
         let current = container.currentActivation()
         keepWhileResolving(cachedActivation)
         cachedActivation = current
-        cache.pointee.container = Unmanaged.passUnretained(container).toOpaque()
-        cache.pointee.activation = Unmanaged.passUnretained(current).toOpaque()
-        cache.pointee.table = current.entries.fast
-        cache.pointee.fastActivation = current.overridesInUse ? nil : cache.pointee.activation
+        unsafe cache.pointee.container = unsafe Unmanaged.passUnretained(container).toOpaque()
+        unsafe cache.pointee.activation = unsafe Unmanaged.passUnretained(current).toOpaque()
+        unsafe cache.pointee.table = current.entries.fast
+        unsafe cache.pointee.fastActivation = unsafe current.overridesInUse ? nil : cache.pointee.activation
         return current
     }
 
@@ -91,11 +108,11 @@ final class ThreadResolutionState {
     /// one cached: a released container's manifest is then freed with it,
     /// not kept until this thread next resolves.
     func forget(_ container: Container) {
-        guard cache.pointee.container == Unmanaged.passUnretained(container).toOpaque() else { return }
-        cache.pointee.container = nil
-        cache.pointee.activation = nil
-        cache.pointee.fastActivation = nil
-        cache.pointee.table = FastTable.empty
+        guard unsafe cache.pointee.container == Unmanaged.passUnretained(container).toOpaque() else { return }
+        unsafe cache.pointee.container = nil
+        unsafe cache.pointee.activation = nil
+        unsafe cache.pointee.fastActivation = nil
+        unsafe cache.pointee.table = FastTable.empty
         keepWhileResolving(cachedActivation)
         cachedActivation = nil
     }
@@ -103,14 +120,14 @@ final class ThreadResolutionState {
     /// Keeps `activation`, which the cache is letting go of, until the
     /// outermost resolution running on this thread ends, when one runs.
     private func keepWhileResolving(_ activation: Activation?) {
-        guard let activation, cache.pointee.running != nil else { return }
+        guard let activation, unsafe cache.pointee.running != nil else { return }
         retiredDuringResolution.append(activation)
-        cache.pointee.holdsRetired = true
+        unsafe cache.pointee.holdsRetired = true
     }
 
     /// Lets go of the activations kept while resolutions ran: the outermost has ended.
     func releaseRetired() {
-        cache.pointee.holdsRetired = false
+        unsafe cache.pointee.holdsRetired = false
         retiredDuringResolution.removeAll()
     }
 
@@ -121,7 +138,7 @@ final class ThreadResolutionState {
         #if canImport(Darwin)
         let status = pthread_key_create(&key) { ResolveCache.threadEnded(UnsafeMutableRawPointer($0)) }
         #else
-        let status = pthread_key_create(&key) { ResolveCache.threadEnded($0) }
+        let status = unsafe pthread_key_create(&key) { unsafe ResolveCache.threadEnded($0) }
         #endif
         precondition(status == 0, "Patchbay: pthread_key_create failed (\(status)): no thread-specific key is left")
         return key
@@ -130,26 +147,26 @@ final class ThreadResolutionState {
     /// Makes this thread's state; it is released when the thread ends.
     static func makeCurrent() -> UnsafeMutablePointer<ResolveCache> {
         let state = ThreadResolutionState()
-        _ = Unmanaged.passRetained(state)  // balanced in `ResolveCache.threadEnded`
-        let status = pthread_setspecific(key, state.cache)
+        _ = unsafe Unmanaged.passRetained(state)  // balanced in `ResolveCache.threadEnded`
+        let status = unsafe pthread_setspecific(key, state.cache)
         precondition(status == 0, "Patchbay: pthread_setspecific failed (\(status))")
-        return state.cache
+        return unsafe state.cache
     }
 
     /// This thread's state if it has one; none is made for asking.
     static var existing: ThreadResolutionState? {
-        pthread_getspecific(key).map { $0.assumingMemoryBound(to: ResolveCache.self).pointee.owner!.takeUnretainedValue() }
+        unsafe pthread_getspecific(key).map { unsafe $0.assumingMemoryBound(to: ResolveCache.self).pointee.owner!.takeUnretainedValue() }
     }
 
     /// This thread's state.
     static var current: ThreadResolutionState {
-        ResolveCache.current.pointee.owner!.takeUnretainedValue()
+        unsafe ResolveCache.current.pointee.owner!.takeUnretainedValue()
     }
 }
 
 /// The part of a thread's resolution state that the resolve fast path reads:
 /// plain memory, so reading it takes no retain.
-@usableFromInline
+@unsafe @usableFromInline
 struct ResolveCache {
     /// The container whose activation is cached (its address; not retained).
     @usableFromInline var container: UnsafeMutableRawPointer?
@@ -189,30 +206,182 @@ struct ResolveCache {
     static var scratchCapacity: Int { 16 * 1024 }
 
     /// This thread's cache, made on first use.
-    static var current: UnsafeMutablePointer<ResolveCache> { current(ThreadResolutionState.key) }
+    static var current: UnsafeMutablePointer<ResolveCache> { unsafe current(ThreadResolutionState.key) }
 
     /// This thread's cache, made on first use; `key` is `ThreadResolutionState.key`.
     @inlinable @inline(__always)
     static func current(_ key: pthread_key_t) -> UnsafeMutablePointer<ResolveCache> {
-        if let pointer = pthread_getspecific(key) {
-            return pointer.assumingMemoryBound(to: ResolveCache.self)
+        if let pointer = unsafe pthread_getspecific(key) {
+            return unsafe pointer.assumingMemoryBound(to: ResolveCache.self)
         }
-        return makeCurrent()
+        return unsafe makeCurrent()
     }
 
     @usableFromInline @inline(never)
-    static func makeCurrent() -> UnsafeMutablePointer<ResolveCache> { ThreadResolutionState.makeCurrent() }
+    static func makeCurrent() -> UnsafeMutablePointer<ResolveCache> { unsafe ThreadResolutionState.makeCurrent() }
 
     /// The thread-specific destructor: releases the state (and with it this cache).
     static func threadEnded(_ pointer: UnsafeMutableRawPointer?) {
-        guard let pointer else { return }
-        pointer.assumingMemoryBound(to: ResolveCache.self).pointee.owner?.release()
+        guard let pointer = unsafe pointer else { return }
+        unsafe pointer.assumingMemoryBound(to: ResolveCache.self).pointee.owner?.release()
     }
 
     /// The fast table of `container`'s activation in force, when this cache
     /// holds it and no overrides are in use; else nil (take the general path).
     @inlinable @inline(__always)
     func table(for container: Container) -> FastTable? {
-        container.rawCurrent == fastActivation ? table : nil
+        unsafe container.rawCurrent == fastActivation ? table : nil
     }
+}
+
+extension ResolveCache {
+    /// Room for a `T` on the scratch stack, and the mark to give it back at
+    /// (by setting ``scratchUsed`` to it); nil when the stack is full (a very
+    /// deep path) or `T` is over-aligned: then the heap serves.
+    @inlinable @inline(__always)
+    mutating func claimScratch<T>(for _: T.Type) -> (ProductMemory, Int)? {
+        unsafe claimScratch(size: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment)
+    }
+
+    /// The same for `size` bytes at `alignment`: the one rounding of the stack.
+    @usableFromInline @inline(__always)
+    mutating func claimScratch(size: Int, alignment: Int) -> (ProductMemory, Int)? {
+        let used = unsafe scratchUsed
+        let rounded = (size + 15) & ~15
+        guard alignment <= 16, unsafe used + rounded <= Self.scratchCapacity else { return nil }
+        unsafe scratchUsed = used + rounded
+        return unsafe (ProductMemory(scratch + used), used)
+    }
+}
+
+// MARK: - The way into a resolution
+
+extension Container {
+    /// The resolve fast path, inlined into ``resolve(_:from:)`` where `T` is
+    /// static: read a made singleton served from `primary` outside test
+    /// overrides (no lock, nothing allocated or retained but the result),
+    /// and move out what the engine made for any other request the fast
+    /// table found. The thread's cache (plain memory) says whether it holds
+    /// this container's activation in force, and its table finds the
+    /// binding; everything else is the engine's (``ResolutionContext``).
+    @inlinable @inline(__always)
+    func resolveOnThisThread<T>(_: T.Type, from injector: InjectorName) throws(ResolutionError) -> T {
+        let cache = unsafe ResolveCache.current(threadKey)
+        if injector.rawValue == "primary", let table = unsafe cache.pointee.table(for: self),
+            let slot = unsafe table.slot(of: ObjectIdentifier(T.self))
+        {
+            if let box = unsafe slot.pointee.made() { return unsafe unboxed(box, as: T.self) }
+            // The engine, unspecialized, makes it in the thread's scratch
+            // memory; this code, where `T` is static, moves it out.
+            let size = MemoryLayout<T>.size, alignment = MemoryLayout<T>.alignment
+            if let made = unsafe try serveHead(of: slot, size: size, alignment: alignment, as: T.self, cache: cache) {
+                return made.move(as: T.self)
+            }
+        }
+        return unsafe try resolveGenerally(T.self, from: injector, cache: cache)
+    }
+
+    /// A plain request from `primary` that the thread's cache found in
+    /// the activation in force, with no overrides in use, made in the
+    /// thread's scratch memory, which it returns for the caller to move the
+    /// instance out of at once: the space is given back. The binding is the
+    /// slot's head, and the activation the cache's, which keeps it alive
+    /// while the resolution runs (see ``ResolveCache/activation``). Nil,
+    /// having made nothing, when the scratch memory is full or the request
+    /// joins a resolution running on this thread whose activation, older,
+    /// binds no `type`: the general path answers those.
+    @usableFromInline @inline(never)
+    func serveHead(
+        of slot: UnsafeMutablePointer<TableSlot>, size: Int, alignment: Int, as type: Any.Type,
+        cache: UnsafeMutablePointer<ResolveCache>
+    ) throws(ResolutionError) -> ProductMemory? {
+        guard let (memory, mark) = unsafe cache.pointee.claimScratch(size: size, alignment: alignment) else { return nil }
+        defer { unsafe cache.pointee.scratchUsed = mark }
+        let activation = unsafe Unmanaged<Activation>.fromOpaque(cache.pointee.activation.unsafelyUnwrapped)
+        return unsafe try withResolution(
+            on: cache, activation: activation.takeUnretainedValue(), scope: nil, graph: nil, making: type
+        ) { context, joined in
+            guard joined else {
+                try unsafe context.instance(of: slot.pointee.binding.unsafelyUnwrapped, into: memory, argument: nil)
+                return memory
+            }
+            return try context.resolve(type, into: memory, from: .primary, argument: nil) ? memory : nil
+        }
+    }
+
+    /// Everything the fast path does not serve, for a plain request: made
+    /// in the thread's scratch memory.
+    @usableFromInline @inline(never)
+    func resolveGenerally<T>(
+        _: T.Type, from injector: InjectorName, cache: UnsafeMutablePointer<ResolveCache>
+    ) throws(ResolutionError) -> T {
+        // Read even when joining: a resolve is what moves the thread's cache
+        // to a manifest activated since, so the old one can go when the
+        // resolution that holds it ends.
+        let activation = unsafe cache.pointee.owner.unsafelyUnwrapped.takeUnretainedValue().activation(of: self)
+        return unsafe try withResolution(on: cache, activation: activation, scope: nil, graph: nil, making: T.self) {
+            context, _ in try context.resolveValue(T.self, from: injector, argument: nil)
+        }
+    }
+
+    /// The one way into a resolution: joins the resolution running
+    /// innermost on this thread when it is this container's (a factory that
+    /// calls its container directly, or a `Lazy` read while it is made) and
+    /// in the same scope or the request names none, else begins one in
+    /// `activation` (in the thread's context when none runs, else in one of
+    /// its own), runs `body` in it (told whether it joined), ends what it
+    /// began, and turns any error that is not a ``ResolutionError`` into one.
+    ///
+    /// Joined also when the scope is the one it runs in (a `Lazy` read during
+    /// construction passes the scope it captured): otherwise a loop back
+    /// would not be seen, and would recurse or wait on itself. The context
+    /// holds the activation unowned: the caller holds it until this call returns.
+    @inline(__always)
+    func withResolution<Result>(
+        on cache: UnsafeMutablePointer<ResolveCache>, activation: Activation, scope: Scope?, graph: SharedGraph?,
+        making type: Any.Type, _ body: (ResolutionContext, _ joined: Bool) throws -> Result
+    ) throws(ResolutionError) -> Result {
+        if let running = unsafe cache.pointee.running, running.containerID == ObjectIdentifier(self),
+            scope == nil || scope === running.scope
+        {
+            do {
+                return try body(running, true)
+            } catch {
+                throw ResolutionError.factoryFailed(error, making: TypeKey.shortName(of: type), by: nil, path: [])
+            }
+        }
+        let overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil
+        let context = unsafe cache.pointee.running == nil ? cache.pointee.context! : ResolutionContext(cache: cache)
+        context.begin(container: self, activation: activation, overrides: overrides, scope: scope, graph: graph)
+        // Ended on each way out, not in a `defer`, which the compiler makes
+        // a function of its own here, called on every resolve. `activation`
+        // is a parameter, alive until this call returns.
+        do {
+            let result = try body(context, false)
+            context.end()
+            return result
+        } catch {
+            context.end()
+            throw ResolutionError.factoryFailed(error, making: TypeKey.shortName(of: type), by: nil, path: [])
+        }
+    }
+
+    /// ``withResolution(on:activation:scope:graph:making:_:)`` on `state`'s thread.
+    @inline(__always)
+    func withResolution<Result>(
+        on state: ThreadResolutionState, activation: Activation, scope: Scope?, graph: SharedGraph?,
+        making type: Any.Type, _ body: (ResolutionContext, _ joined: Bool) throws -> Result
+    ) throws(ResolutionError) -> Result {
+        unsafe try withResolution(on: state.cache, activation: activation, scope: scope, graph: graph, making: type, body)
+    }
+
+    /// Whether `activation` is the one in force: an address comparison, no lock.
+    @inline(__always)
+    func isCurrent(_ activation: Activation) -> Bool {
+        unsafe current.load()?.toOpaque() == Unmanaged.passUnretained(activation).toOpaque()
+    }
+
+    /// The address of the activation in force, for comparing: no retain, no lock.
+    @inlinable
+    var rawCurrent: UnsafeMutableRawPointer? { unsafe current.load()?.toOpaque() }
 }

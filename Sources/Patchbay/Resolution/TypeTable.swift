@@ -1,3 +1,17 @@
+// One of the four files of the engine allowed unsafe code (with
+// `ThreadResolutionState.swift`, `ResolutionContext.swift` and
+// `ProductMemory.swift`); every use is marked `unsafe`.
+//
+// What it guarantees: a table's slots and a binding's need links are
+// written while its activation is compiled, before any resolve can see
+// them, and never after; they refer, unretained, to bindings the
+// activation keeps (`heads`, and every binding it compiled), so they are
+// valid while the activation lives, which every reader holds. A binding's
+// `others` is set once, the same way.
+// Why it cannot be safe Swift: a `Dictionary` lookup hashes with SipHash
+// and an array of class references retains what it hands out; a resolve
+// finds its binding with a multiply, a shift and a compare on plain memory.
+
 /// The bound types of an activation, looked up by type identity: each slot
 /// holds the binding that heads its type (see ``CompiledBinding/others``).
 ///
@@ -29,14 +43,14 @@ struct TypeTable: Sendable {
         for binding in bindings {
             let key = UInt(bitPattern: Int(bitPattern: binding.key.id))
             var slot = FastTable.slot(for: key, shift: shift)
-            while storage.slots[slot].key != 0 { slot = (slot + 1) & (capacity - 1) }
-            storage.slots[slot] = TableSlot(
+            while unsafe storage.slots[slot].key != 0 { slot = (slot + 1) & (capacity - 1) }
+            unsafe storage.slots[slot] = unsafe TableSlot(
                 key: key, binding: binding, ready: binding.ready?.pointer)
             heads[slot] = binding
         }
         self.heads = heads
         self.count = bindings.count
-        self.fast = FastTable(slots: storage.slots, shift: shift, mask: capacity - 1)
+        self.fast = unsafe FastTable(slots: storage.slots, shift: shift, mask: capacity - 1)
     }
 
     /// The number of types.
@@ -45,7 +59,7 @@ struct TypeTable: Sendable {
     /// The binding that heads a type, if bound; ``CompiledBinding/winner(for:)``
     /// gives the one that serves a request.
     subscript(id: ObjectIdentifier) -> CompiledBinding? {
-        fast.slot(of: id).flatMap { heads[$0 - fast.slots] }
+        unsafe fast.slot(of: id).flatMap { unsafe heads[$0 - fast.slots] }
     }
 
     /// Every type's head binding, in no particular order.
@@ -53,7 +67,7 @@ struct TypeTable: Sendable {
 }
 
 /// One slot of the table: a type's identity and the binding that heads it.
-@usableFromInline
+@unsafe @usableFromInline
 struct TableSlot {
     /// The type's identity (its metadata address); 0 for an empty slot.
     @usableFromInline var key: UInt
@@ -67,7 +81,7 @@ struct TableSlot {
 }
 
 /// The plain-memory view of a ``TypeTable``. Valid while its activation lives.
-@usableFromInline
+@safe @usableFromInline
 struct FastTable: @unchecked Sendable {
     @usableFromInline let slots: UnsafeMutablePointer<TableSlot>
     @usableFromInline let shift: UInt
@@ -75,7 +89,7 @@ struct FastTable: @unchecked Sendable {
 
     @usableFromInline
     init(slots: UnsafeMutablePointer<TableSlot>, shift: UInt, mask: Int) {
-        self.slots = slots
+        unsafe self.slots = unsafe slots
         self.shift = shift
         self.mask = mask
     }
@@ -83,8 +97,8 @@ struct FastTable: @unchecked Sendable {
     /// A table with no types, for a cache that holds none yet.
     static let empty: FastTable = {
         let slots = UnsafeMutablePointer<TableSlot>.allocate(capacity: 2)
-        slots.initialize(repeating: TableSlot(key: 0, binding: nil, ready: nil), count: 2)
-        return FastTable(slots: slots, shift: UInt(UInt.bitWidth - 1), mask: 1)
+        unsafe slots.initialize(repeating: TableSlot(key: 0, binding: nil, ready: nil), count: 2)
+        return unsafe FastTable(slots: slots, shift: UInt(UInt.bitWidth - 1), mask: 1)
     }()
 
     /// The home slot of `key` in a table of `1 << (Word.bitWidth - shift)`
@@ -108,9 +122,9 @@ struct FastTable: @unchecked Sendable {
         let key = UInt(bitPattern: Int(bitPattern: id))
         var index = Self.slot(for: key, shift: shift)
         while true {
-            let slot = slots + index
-            let found = slot.pointee.key
-            if found == key { return slot }
+            let slot = unsafe slots + index
+            let found = unsafe slot.pointee.key
+            if found == key { return unsafe slot }
             if found == 0 { return nil }
             index = (index + 1) & mask
         }
@@ -122,26 +136,26 @@ extension FastTable {
     /// fallback rule (``CompiledBinding/winner(for:)``); nil when no injector binds it.
     @inline(__always)
     func binding(serving id: ObjectIdentifier, from injector: InjectorName) -> CompiledBinding? {
-        guard let slot = slot(of: id) else { return nil }
-        return slot.pointee.binding.unsafelyUnwrapped.winner(for: injector)
+        guard let slot = unsafe slot(of: id) else { return nil }
+        return unsafe slot.pointee.binding.unsafelyUnwrapped.winner(for: injector)
     }
 }
 
 /// Owns a table's slots: shared by an activation and its twin with
 /// overrides switched on, freed with the last of them.
-private final class TableSlotStorage: @unchecked Sendable {
+@safe private final class TableSlotStorage: @unchecked Sendable {
     let slots: UnsafeMutablePointer<TableSlot>
     let capacity: Int
 
     init(capacity: Int) {
         self.capacity = capacity
-        slots = .allocate(capacity: capacity)
-        slots.initialize(repeating: TableSlot(key: 0, binding: nil, ready: nil), count: capacity)
+        unsafe slots = .allocate(capacity: capacity)
+        unsafe slots.initialize(repeating: TableSlot(key: 0, binding: nil, ready: nil), count: capacity)
     }
 
     deinit {
-        slots.deinitialize(count: capacity)
-        slots.deallocate()
+        unsafe slots.deinitialize(count: capacity)
+        unsafe slots.deallocate()
     }
 }
 
@@ -152,7 +166,179 @@ extension TableSlot {
     /// the cell keeps it.
     @inlinable @inline(__always)
     func made() -> Unmanaged<AnyObject>? {
-        guard let ready else { return nil }
-        return AtomicReference<AnyObject>(pointer: ready).load()
+        guard let ready = unsafe ready else { return nil }
+        return unsafe AtomicReference<AnyObject>(pointer: ready).load()
     }
+}
+
+/// The value in a box known to be an `Instance<T>`, which the caller holds
+/// unretained (the resolve fast path's made singleton, kept by its cell).
+@inlinable @inline(__always)
+func unboxed<T>(_ box: Unmanaged<AnyObject>, as _: T.Type) -> T {
+    unsafe unsafeDowncast(box.takeUnretainedValue(), to: Instance<T>.self).value
+}
+
+/// One binding, ready to serve: the factory, lifetime, decoded parameters,
+/// and where its instances live.
+@safe @usableFromInline
+final class CompiledBinding: Sendable {
+    let key: TypeKey
+    let injector: InjectorName
+    let definition: FactoryDefinition
+    let provided: ProvidedType
+    let parameters: (any Sendable)?
+    /// Where its instances live, and how a request gets one: its lifetime
+    /// (see ``LifetimeStorage``), shared by the bindings that share instances.
+    let storage: any LifetimeStorage
+    /// What validation concluded of the binding, which
+    /// ``Container/binding(for:from:)`` returns. Kept as made: it holds
+    /// places and shared arrays, so compiling it costs no formatting. Nil
+    /// for the implicit binding of an ``Injectable`` type, which no manifest wrote.
+    var described: BindingDescription? { descriptions.isEmpty ? nil : descriptions[describedPlace] }
+    /// The validation's descriptions, shared by every binding of the
+    /// activation, and this one's place among them: a reference, where a
+    /// copy of the description would retain each of its own.
+    private let descriptions: [BindingDescription], describedPlace: Int
+    /// Where a made instance is read straight from, with no lock: the cell
+    /// of a singleton whose factory takes no argument and whose product is
+    /// the bound type; nil for every other binding (see ``made()``).
+    @usableFromInline let ready: AtomicReference<AnyObject>?
+
+    /// The made instance every request outside test overrides shares, read
+    /// with no lock, when this binding has one (see ``ready``): the one rule
+    /// of who may read a made singleton without asking its lifetime, which
+    /// the resolve fast path (through its slot's copy of ``ready``) and an
+    /// awaited resolve follow.
+    var madeShared: AnyObject? { ready?.publishedObject }
+    /// Makes the product straight into memory for the bound type, when
+    /// ``buildsIntoMemory``: the definition's closure, kept here so the
+    /// engine reads it without going through the definition.
+    let buildInto: @Sendable (FactoryCall, ProductMemory) throws -> Void
+    /// Whether a transient of this binding is built straight into the
+    /// caller's memory: the product is the bound type and the factory can.
+    let buildsIntoMemory: Bool
+    /// Whether every request builds a new product straight into memory: the
+    /// lifetime keeps no instance (``LifetimeStorage/sharesInstances`` is
+    /// false) and ``buildsIntoMemory``. The engine then builds it without
+    /// asking the storage (see ``ResolutionContext/instance(of:into:argument:)``).
+    let isBuiltEachTime: Bool
+    /// Whether the factory takes a resolve-time argument.
+    let takesArgument: Bool
+    /// On the binding that heads its type (the first in injector order,
+    /// which the type table holds), the type's bindings in other injectors;
+    /// empty on the others. Set while the activation is compiled, before any
+    /// resolve can see it; never changed after.
+    ///
+    /// The spec's rule (the requesting injector's own binding wins, else the
+    /// first found searching in order) comes down to: its own binding, else
+    /// the head. So a type needs no table of its own, only these.
+    @exclusivity(unchecked) nonisolated(unsafe) private var heldOthers: [InjectorName: CompiledBinding] = [:]
+    var others: [InjectorName: CompiledBinding] { unsafe heldOthers }
+    /// The bindings that serve this binding's factory's plain needs (a
+    /// dependency of type `D`, not an optional, `Lazy` or collection), by
+    /// the need's place, as the table serves `D` from this binding's
+    /// injector: linked once at activation (``linkNeeds(in:)``), so a
+    /// resolve finds each by its place, not by hashing its type. Empty when
+    /// the factory has none; a place holds nil when the table has no
+    /// binding of `D` (an ``Injectable`` type, or an empty collection),
+    /// which the engine then resolves by type. Unretained: the activation
+    /// keeps every binding it links. Plain memory, allocated with the
+    /// binding and filled in at activation: an array in a `var` would be
+    /// retained and released at every read.
+    nonisolated(unsafe) private let linkedNeeds: UnsafeMutablePointer<NeedLink>?
+    /// For the binding that serves a collection `[T]`: its elements, in
+    /// manifest order, each a binding of `T` with its own lifetime; empty
+    /// for every other binding.
+    let elements: [CompiledBinding]
+
+    init(
+        key: TypeKey, injector: InjectorName, definition: FactoryDefinition, provided: ProvidedType,
+        parameters: (any Sendable)?, storage: any LifetimeStorage,
+        described: (all: [BindingDescription], place: Int)?, elements: [CompiledBinding] = []
+    ) {
+        self.elements = elements
+        self.key = key
+        self.injector = injector
+        self.definition = definition
+        self.provided = provided
+        self.parameters = parameters
+        self.storage = storage
+        (descriptions, describedPlace) = described ?? ([], 0)
+        buildInto = definition.buildInto
+        buildsIntoMemory = provided.convert == nil && definition.buildsInto
+        isBuiltEachTime = buildsIntoMemory && !type(of: storage).sharesInstances
+        takesArgument = definition.argument != nil
+        if let cell = storage.sharedCell, definition.argument == nil, provided.convert == nil {
+            ready = cell.instance
+        } else {
+            ready = nil
+        }
+        if let specs = definition.dependencies, specs.contains(where: { $0.kind == .direct }) {
+            unsafe linkedNeeds = .allocate(capacity: specs.count)
+            unsafe linkedNeeds!.initialize(repeating: NeedLink(binding: nil), count: specs.count)
+        } else {
+            unsafe linkedNeeds = nil
+        }
+    }
+
+    deinit { unsafe linkedNeeds?.deallocate() }
+
+    /// The binding that serves a request from `injector`, when this binding
+    /// heads its type (the first in injector order): by ``InjectorServing``'s
+    /// rule, that injector's own, else this one.
+    @inlinable @inline(__always)
+    func winner(for injector: InjectorName) -> CompiledBinding {
+        injector == .primary ? self : winnerOutsidePrimary(injector)
+    }
+
+    @usableFromInline
+    func winnerOutsidePrimary(_ injector: InjectorName) -> CompiledBinding {
+        others.isEmpty ? self : InjectorServing.rule(own: others[injector], first: self)!
+    }
+
+    /// The binding linked to the need at `index`, if any (see ``linkedNeeds``).
+    @inline(__always)
+    func linkedNeed(_ index: Int) -> CompiledBinding? {
+        unsafe linkedNeeds?[index].binding
+    }
+
+    /// Links each plain need of this binding's factory to the binding
+    /// `table` serves it by from this binding's injector. Called while the
+    /// activation is compiled, before any resolve can see the binding.
+    func linkNeeds(in table: FastTable) {
+        guard let linkedNeeds = unsafe linkedNeeds, let specs = definition.dependencies else { return }
+        for (index, spec) in specs.enumerated() where spec.kind == .direct {
+            unsafe linkedNeeds[index] = NeedLink(binding: table.binding(serving: spec.key.id, from: injector))
+        }
+    }
+
+    /// Makes this binding the head of its type, with `others` its bindings in other injectors.
+    func head(_ others: [InjectorName: CompiledBinding]) { unsafe heldOthers = others }
+
+    /// Calls `body` with every binding of this head's type, this one first.
+    func forEachBinding(_ body: (CompiledBinding) -> Void) {
+        body(self)
+        others.values.forEach(body)
+    }
+
+    /// Turns a product box into a box of the bound type.
+    @inline(__always)
+    func typed<T>(_ productBox: AnyObject, as _: T.Type) -> T {
+        let box = provided.convert?(productBox) ?? productBox
+        return Instance<T>.value(in: box)
+    }
+
+    /// Copies a product box's value, as the bound type, into uninitialized memory for it.
+    @inline(__always)
+    func copy(_ productBox: AnyObject, into memory: ProductMemory) {
+        let box = provided.convert?(productBox) ?? productBox
+        AnyInstance.of(box).copyValue(into: memory)
+    }
+}
+
+/// A link from a binding to one that serves its need, unretained (see
+/// ``CompiledBinding/linkedNeeds``): bindings of one activation may link in
+/// a cycle through `Lazy`-broken needs' owners, which strong links would leak.
+struct NeedLink {
+    unowned(unsafe) let binding: CompiledBinding?
 }

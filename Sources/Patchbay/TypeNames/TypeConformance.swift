@@ -38,38 +38,19 @@ enum TypeConformance {
         type is AnyObject.Type ? true : nil
     }
 
-    /// Whether `value` is a class instance, which a `weak` reference can
-    /// hold: for an existential, whatever the instance inside it is.
-    static func isClassInstance<T>(_ value: T) -> Bool {
-        type(of: value as Any) is AnyObject.Type
-    }
-
 }
 
 extension CompiledBinding {
-    /// Throws `factory-failed` (its underlying error `weak-value-type`,
-    /// naming the registration) unless `made`, made for this `weak` binding,
-    /// is a class instance: the check the validator could not make when the
+    /// The product box `made`, made for this `weak` binding, seen as a
+    /// ``ProductBox`` whose object a weak reference can hold; throws
+    /// `weak-value-type` (naming the registration) when the product is not
+    /// a class instance: the check the validator could not make when the
     /// product type alone did not tell (see ``TypeConformance/isClass(_:)``).
-    /// Free when the catalog knew the product is a class.
-    /// The same check on a product box, as the engine holds what a factory
-    /// made: the box, seen as a ``ProductBox``, whose object a weak
-    /// reference can hold. `path` is the requested types' names, outermost
-    /// first, ending with this binding's: the error names the whole request
-    /// that reached it, as the engine's other errors do.
-    func requireClassInstance(box made: AnyObject, path: [String]) throws(ResolutionError) -> any ProductBox {
+    /// The engine's frame wraps the error as `factory-failed`, with the path.
+    func requireClassInstance(box made: AnyObject) throws(RegistrationError) -> any ProductBox {
         let product = made as! any ProductBox  // every product box is an `Instance`
         guard product.object == nil else { return product }
-        let problem = RegistrationError.weakValueType(
+        throw RegistrationError.weakValueType(
             factory: definition.name, product: TypeKey.shortName(of: product.valueType), at: definition.registeredAt)
-        throw .factoryFailed(problem, making: key.name, by: self, path: path)
-    }
-
-    func requireClassInstance<T>(_ made: T, path: [String]) throws(ResolutionError) {
-        guard definition.productIsClass != true, !TypeConformance.isClassInstance(made) else { return }
-        let problem = RegistrationError.weakValueType(
-            factory: definition.name, product: TypeKey.shortName(of: type(of: made as Any)),
-            at: definition.registeredAt)
-        throw .factoryFailed(problem, making: key.name, by: self, path: path)
     }
 }

@@ -9,24 +9,10 @@ final class GraphLifetime: LifetimeStorage {
     static var sharesInstances: Bool { true }
     var sharedCell: InstanceCell? { nil }
 
-    func instance(
-        of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, in context: ResolutionContext,
-        argument: ArgumentValue?
-    ) throws {
-        if let box = context.graph.instance(of: self) { return binding.copy(box, into: memory) }
-        let box = try context.make(binding, argument)
-        context.graph.keep(box, of: self)
-        binding.copy(box, into: memory)
-    }
-
-    func instance<T>(
-        of binding: CompiledBinding, as _: T.Type, awaitedIn resolution: AwaitingResolution, path: [CompiledBinding]
-    ) async throws(ResolutionError) -> T {
-        if let box = resolution.graph.instance(of: self) { return binding.typed(box, as: T.self) }
-        let box = try await resolution.make(binding, path: path)
-        resolution.graph.keep(box, of: self)
-        return binding.typed(box, as: T.self)
-    }
+    func place(
+        of binding: CompiledBinding, scope: @autoclosure () -> Scope?, overrides: OverrideTable?,
+        path: @autoclosure () -> [String]
+    ) -> InstancePlace { .graph(self) }
 }
 
 /// The `graph` instances of one resolution, by the storage of the bindings

@@ -1,122 +1,111 @@
 /// Holds one instance that is made once: a singleton's (per activation),
 /// a scoped binding's (per scope), or a singleton's or weak binding's
-/// inside one override block. It makes sure the instance is created exactly
-/// once even when many threads or tasks ask for it first at the same time.
+/// inside one override block. The one "make once, then publish" state
+/// machine of the engine: empty, making (with waiters), made; a making
+/// claims the cell, then publishes its instance or fails, and the next
+/// request after a failure tries again.
 ///
 /// Reading a made instance takes no lock: it is published once with an
 /// atomic compare-and-swap and read with an acquiring load, so any number of
 /// threads read it at the cost of a plain load. Making it takes this cell's
 /// own lock, never a container-wide one: a slow factory blocks only the
-/// threads waiting for that same instance. A factory that resolves its own
-/// dependencies takes other cells' locks, never this one again: a loop back
-/// to this cell is a cycle, which the resolution reports before taking the lock.
+/// requests waiting for that same instance.
 ///
-/// Open to one subclass, ``SingletonLifetime``, which is the cell of its
-/// one shared instance: a singleton binding is then one object, not two.
-/// Every member is final, so the subclass changes nothing of this.
+/// Two drivers: a synchronous request makes the instance holding the lock,
+/// so the threads that ask meanwhile wait on it; an awaited one claims the
+/// cell and makes it with no lock held, while the tasks that ask meanwhile
+/// wait as continuations, resumed when it is published or fails (never
+/// spinning, never blocking a thread). A cell is made by one binding's
+/// factory, so by one driver: a synchronous request for an `async` factory
+/// fails `needs-await` without waiting. A loop back to a cell from inside
+/// its own making is a cycle, which the resolution's path reports before
+/// the cell is asked.
 @usableFromInline
-class InstanceCell: @unchecked Sendable {
-    /// The instance, and beside it in the same allocation the lock that
-    /// makings take, made by the first: an activation of 10,000 singletons
-    /// makes no lock for those an app never resolves.
-    @usableFromInline final let instance = AtomicReference<AnyObject>(count: 2)
+final class InstanceCell: Sendable {
+    /// The instance, and beside it in the same allocation what makings
+    /// share (``Making``), made by the first: an activation of 10,000
+    /// singletons makes no lock for those an app never resolves.
+    @usableFromInline let instance = AtomicReference<AnyObject>(count: 2)
+
+    init() {}
 
     deinit { instance.destroy(count: 2) }
 
-    private final var lock: Lock {
+    /// What the makings of this instance share: the lock a synchronous one
+    /// holds, and the awaited making under way with its waiters.
+    private final class Making: Sendable {
+        struct State {
+            /// When the instance was made, among every making of this process
+            /// (``MakingOrder``); zero until then.
+            var madeOrder: UInt64 = 0
+            /// The tasks awaiting an awaited making under way; nil when none is.
+            var waiters: [CheckedContinuation<Instance<AnyObject>?, any Error>]?
+        }
+        let state = Locked(State())
+    }
+
+    private var making: Making {
         let slot = instance.neighbour(1)
-        return unsafeDowncast(slot.load()?.takeUnretainedValue() ?? slot.initialize(Lock()), to: Lock.self)
+        return (slot.publishedObject ?? slot.initialize(Making())) as! Making
     }
 
     /// When the instance was made, among every making of this process
-    /// (``MakingOrder``): written before the instance is published, so a
-    /// reader that saw ``current`` sees it. Zero until then.
-    final var madeOrder: UInt64 = 0
+    /// (``MakingOrder``): so shutdown can go in reverse. Zero until then.
+    var madeOrder: UInt64 { current == nil ? 0 : making.state.withLock { $0.madeOrder } }
 
     /// The instance, when it has been made. Kept alive by this cell.
     @inlinable
-    final var current: AnyObject? { instance.load()?.takeUnretainedValue() }
+    var current: AnyObject? { instance.publishedObject }
 
     /// Lets go of the instance. Only when nothing can read this cell any more:
     /// a read is lock-free, so it must not race with this.
-    final func retire() {
+    func retire() {
         _ = instance.exchange(nil)
     }
 
-    /// The instance, made by `make` if this is the first request.
-    final func value(orMake make: () throws -> AnyObject) rethrows -> AnyObject {
-        if let made = current { return made }
-        lock.lock()
-        defer { lock.unlock() }
-        if let made = current { return made }  // another thread made it while we waited
-        let made = try make()
-        madeOrder = MakingOrder.next()  // after its dependencies' makings, so shutdown can go in reverse
+    /// Publishes `made`, holding the state's lock; returns the instance kept.
+    private func publish(_ made: AnyObject, _ state: inout Making.State) -> AnyObject {
+        state.madeOrder = MakingOrder.next()  // after its dependencies' makings, so shutdown can go in reverse
         return instance.initialize(made)
     }
 
-    /// `binding`'s instance from this cell, made in `context` on the first
-    /// request, written into `memory`.
-    final func sharedInstance(
-        of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, in context: ResolutionContext,
-        argument: ArgumentValue?
-    ) throws {
-        if let box = current { return binding.copy(box, into: memory) }
-        try context.checkCycle(binding)
-        binding.copy(try value { try context.make(binding, argument) }, into: memory)
-    }
-
-    /// `binding`'s instance from this cell, made by an awaited request
-    /// whose path ends with `binding` on the first request.
-    final func sharedInstance<T>(
-        of binding: CompiledBinding, as _: T.Type, awaitedIn resolution: AwaitingResolution, path: [CompiledBinding]
-    ) async throws(ResolutionError) -> T {
-        let made = try await value(
-            awaiting: { () async throws(ResolutionError) -> AnyObject in try await resolution.make(binding, path: path) },
-            loop: { resolution.cycle(at: binding, path: path) })
-        return binding.typed(made, as: T.self)
-    }
-
-    // MARK: - Awaited making
-
-    /// The makings under way of `async` singletons and scoped instances, by
-    /// cell. Kept aside rather than in each cell: only `async` factories
-    /// use it, and every other cell stays as small as it was.
-    private static let makings = Locked<[ObjectIdentifier: Task<Instance<AnyObject>, any Error>]>([:])
-
-    /// The cells whose makings the running task is inside, outermost first.
-    @TaskLocal private static var makingsAround: [ObjectIdentifier] = []
-
-    /// The instance, made by `make` if this is the first request. Many tasks
-    /// asking first at once await one making: the first starts it, the others
-    /// wait for its result. If it fails, each of them gets the error, and the
-    /// next request tries again.
-    final func value(
-        awaiting make: @escaping @Sendable () async throws(ResolutionError) -> AnyObject,
-        loop: () -> ResolutionError
-    ) async throws(ResolutionError) -> AnyObject {
+    /// The instance, made by `make` if this is the first request: the
+    /// synchronous driver, which makes it holding the cell's lock.
+    func value(orMake make: () throws -> AnyObject) rethrows -> AnyObject {
         if let made = current { return made }
-        let id = ObjectIdentifier(self)
-        // Asked again from inside its own making (a factory that resolves by
-        // hand, which validation cannot follow): awaiting it would never end.
-        let around = Self.makingsAround
-        if around.contains(id) { throw loop() }
-        let making = Self.makings.withLock { makings in
-            if let running = makings[id] { return running }
-            // A task of its own, so no one waiter's cancellation stops the
-            // making the others await. It inherits the task-locals (the
-            // scope, test overrides) of the request that started it.
-            let task = Task { () async throws -> Instance<AnyObject> in
-                let box = try await Self.$makingsAround.withValue(around + [id]) { try await make() }
-                return Instance(self.value(orMake: { box }))  // published as a synchronous making would be
+        return try making.state.withLock { state in
+            if let made = current { return made }  // another thread made it while we waited
+            return publish(try make(), &state)
+        }
+    }
+
+    /// The instance, made by `make` if this is the first request: the
+    /// awaiting driver. Many tasks asking first at once await one making:
+    /// the first makes it, the others wait for its result. If it fails,
+    /// each of them gets the error, and the next request tries again.
+    func value(awaiting make: () async throws -> AnyObject) async throws -> AnyObject {
+        if let made = current { return made }
+        let making = making
+        let claimed: Instance<AnyObject>? = try await withCheckedThrowingContinuation { continuation in
+            making.state.withLock { state in
+                if let made = current {
+                    continuation.resume(returning: Instance(made))
+                } else if state.waiters != nil {
+                    state.waiters!.append(continuation)  // resumed when the making ends
+                } else {
+                    state.waiters = []  // claimed: this request makes it
+                    continuation.resume(returning: nil)
+                }
             }
-            makings[id] = task
-            return task
         }
-        defer { Self.makings.withLock { if $0[id] == making { $0[id] = nil } } }
-        do {
-            return try await making.value.value
-        } catch {
-            throw error as! ResolutionError  // `make` throws nothing else
+        if let claimed { return claimed.value }
+        let result: Result<AnyObject, any Error>
+        do { result = .success(try await make()) } catch { result = .failure(error) }
+        let (waiters, outcome) = making.state.withLock { state in
+            defer { state.waiters = nil }
+            return (state.waiters ?? [], result.map { publish($0, &state) })
         }
+        for waiter in waiters { waiter.resume(with: outcome.map { Instance($0) }) }
+        return try outcome.get()
     }
 }

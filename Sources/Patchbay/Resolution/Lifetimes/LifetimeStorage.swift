@@ -1,14 +1,14 @@
 // What a lifetime is to resolution, and the one switch over lifetimes that
 // resolution has. Each lifetime is a type of its own, in a file of its own
-// beside this one (`SingletonLifetime.swift`, ...): where its instances live
-// and how a request gets one, synchronously and awaited. The engines
-// (``ResolutionContext``, ``AwaitingResolution``) and activation ask the
-// binding's storage, never which lifetime it is; so adding a lifetime is a
-// case of ``Lifetime`` (the compiler then asks for it in ``Lifetime/storage``
-// and in the validator's rules) and one type that meets every requirement
-// below, none of which has a default.
+// beside this one (`SingletonLifetime.swift`, ...), that says only where its
+// instances live (an ``InstancePlace``); how a request gets one from there,
+// or makes it, is the engines' (``ResolutionContext`` synchronously,
+// ``AwaitingResolution`` awaited), written once per place. So adding a
+// lifetime is a case of ``Lifetime`` (the compiler then asks for it in
+// ``Lifetime/storage`` and in the validator's rules) and one type that meets
+// the requirements below, none of which has a default.
 
-/// Where a binding's instances live and how a request gets one.
+/// Where a binding's instances live.
 ///
 /// Bindings of one factory with the same lifetime, injector and parameters
 /// share their instances, whichever of the product's types each binds: they
@@ -28,23 +28,43 @@ protocol LifetimeStorage: AnyObject, Sendable {
 
     /// The cell of the one instance every request shares outside test
     /// overrides, for what reads a made instance without asking the
-    /// lifetime (the resolve fast path, the awaited one) and for retiring it
-    /// with its container; nil for a lifetime with no such instance.
+    /// lifetime (``CompiledBinding/ready``) and for retiring it with its
+    /// container; nil for a lifetime with no such instance.
     var sharedCell: InstanceCell? { get }
 
-    /// The instance for a synchronous request for `binding` in `context`,
-    /// from this storage or made by the binding's factory, written into
-    /// `memory` (uninitialized, for the bound type).
-    func instance(
-        of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, in context: ResolutionContext,
-        argument: ArgumentValue?
-    ) throws
+    /// Where a request for `binding` finds its instance, in `scope` (the
+    /// request's) and `overrides` (the test overrides in force). Throws
+    /// when there is no such place (a `scoped` binding with no open scope);
+    /// `path` names the request for that error.
+    func place(
+        of binding: CompiledBinding, scope: @autoclosure () -> Scope?, overrides: OverrideTable?,
+        path: @autoclosure () -> [String]
+    ) throws(ResolutionError) -> InstancePlace
+}
 
-    /// The instance for an awaited request for an `async` binding, whose
-    /// making ends `path` (see ``AwaitingResolution``).
-    func instance<T>(
-        of binding: CompiledBinding, as _: T.Type, awaitedIn resolution: AwaitingResolution, path: [CompiledBinding]
-    ) async throws(ResolutionError) -> T
+/// Where a request's instance lives, as its lifetime says.
+enum InstancePlace {
+    /// Nowhere: each request makes its own (`transient`).
+    case nowhere
+    /// A cell holding one instance made once (`singleton`, `scoped`, and
+    /// any shared lifetime inside test overrides).
+    case cell(InstanceCell)
+    /// A weak reference, made again once released (`weak`).
+    case weakBox(WeakLifetime)
+    /// The resolution's own instances, by storage (`graph`).
+    case graph(GraphLifetime)
+}
+
+extension InstancePlace {
+    /// The instance already there, read without making one: a made cell's,
+    /// or this resolution's `graph` instance (`graph`, the resolution's).
+    func made(in graph: inout GraphInstances) -> AnyObject? {
+        switch self {
+        case .cell(let cell): cell.current
+        case .graph(let storage): graph.instance(of: storage)
+        case .nowhere, .weakBox: nil
+        }
+    }
 }
 
 extension Lifetime {

@@ -9,7 +9,7 @@
 /// the child and the `Lazy` keep each other alive. So only a class instance
 /// is shared: a value has no identity to share and no reference to hold
 /// weakly, and is made anew, as a value of any lifetime would be copied.
-final class SharedGraph: @unchecked Sendable {
+final class SharedGraph: Sendable {
     /// One instance: the product object, the storage that made it (so a
     /// storage freed with its activation, whose address a new one may
     /// reuse, never matches), and how to box the object again.
@@ -19,24 +19,23 @@ final class SharedGraph: @unchecked Sendable {
         let boxType: any ProductBox.Type
     }
 
-    private let lock = Lock()
-    nonisolated(unsafe) private var entries: [ObjectIdentifier: Entry] = [:]  // guarded by `lock`
+    private let entries = Locked<[ObjectIdentifier: Entry]>([:])
 
     /// Keeps `box`'s product, weakly, as `storage`'s instance; a value product is not kept.
     func note(_ box: AnyObject, of storage: GraphLifetime) {
         guard let product = box as? any ProductBox, let object = product.object else { return }
         let entry = Entry(storage: storage, object: object, boxType: type(of: product))
-        lock.withLock { entries[ObjectIdentifier(storage)] = entry }
+        entries.withLock { $0[ObjectIdentifier(storage)] = entry }
     }
 
     /// Whether `object` is one of the instances kept here, still alive.
     func holds(_ object: AnyObject) -> Bool {
-        lock.withLock { entries.values.contains { $0.object === object } }
+        entries.withLock { $0.values.contains { $0.object === object } }
     }
 
     /// `storage`'s instance boxed as its factory boxes it, when still alive.
     func instance(of storage: GraphLifetime) -> AnyObject? {
-        let entry = lock.withLock { entries[ObjectIdentifier(storage)] }
+        let entry = entries.withLock { $0[ObjectIdentifier(storage)] }
         guard let entry, entry.storage === storage, let object = entry.object else { return nil }
         return entry.boxType.box(object)
     }

@@ -6,60 +6,52 @@
 /// the override block's own instance, kept like a singleton's, so one made
 /// with overridden dependencies never reaches code outside.
 final class WeakLifetime: LifetimeStorage {
-    private let lock = Lock()
-    nonisolated(unsafe) private weak var object: AnyObject?  // guarded by `lock`
-    /// The box type of the product `object` is, to box it again for a request.
-    nonisolated(unsafe) private var boxType: (any ProductBox.Type)?  // guarded by `lock`
+    /// The instance, kept as the bare object, which a weak reference can
+    /// hold, with the type of the box it came in, to box it again: the
+    /// product is a class (rule `weak-value-type`, checked on the value when
+    /// the catalog could not tell), so each provided type's view of it is that same object.
+    private struct Kept {
+        weak var object: AnyObject?
+        var boxType: (any ProductBox.Type)?
+
+        var box: AnyObject? { object.flatMap { boxType?.box($0) } }
+    }
+    private let kept = Locked(Kept())
 
     static var sharesInstances: Bool { true }
     var sharedCell: InstanceCell? { nil }
 
-    func instance(
-        of binding: CompiledBinding, into memory: UnsafeMutableRawPointer, in context: ResolutionContext,
-        argument: ArgumentValue?
-    ) throws {
-        if let overrides = context.overrides {
-            return try overrides.cell(for: ObjectIdentifier(self))
-                .sharedInstance(of: binding, into: memory, in: context, argument: argument)
-        }
-        try context.checkCycle(binding)
-        // Made under the lock, so two first requests share one instance.
-        lock.lock()
-        defer { lock.unlock() }
-        // Kept as the bare object, which a weak reference can hold, with the
-        // type of the box it came in to box it again: the product is a class
-        // (rule `weak-value-type`, checked on the value when the catalog
-        // could not tell), so each provided type's view of it is that same object.
-        if let object, let box = boxType?.box(object) { return binding.copy(box, into: memory) }
-        let made = try context.make(binding, argument)
-        // The factory has returned, so the path no longer holds this binding.
-        let product = try binding.requireClassInstance(box: made, path: context.names + [binding.key.name])
-        object = product.object
-        boxType = type(of: product)
-        binding.copy(made, into: memory)
+    func place(
+        of binding: CompiledBinding, scope: @autoclosure () -> Scope?, overrides: OverrideTable?,
+        path: @autoclosure () -> [String]
+    ) -> InstancePlace {
+        overrides.map { .cell($0.cell(for: ObjectIdentifier(self))) } ?? .weakBox(self)
     }
 
-    func instance<T>(
-        of binding: CompiledBinding, as _: T.Type, awaitedIn resolution: AwaitingResolution, path: [CompiledBinding]
-    ) async throws(ResolutionError) -> T {
-        if let overrides = resolution.overrides {
-            return try await overrides.cell(for: ObjectIdentifier(self))
-                .sharedInstance(of: binding, as: T.self, awaitedIn: resolution, path: path)
-        }
-        if let live = lock.withLock({ object }) { return live as! T }
-        // Not made under the lock, which an `await` must not hold: two first
-        // requests at once may both make one, and the first to finish is
-        // kept, as it would be if a synchronous request had made its own meanwhile.
-        let box = try await resolution.make(binding, path: path)
-        let made = binding.typed(box, as: T.self)
-        try binding.requireClassInstance(made, path: path.map(\.key.name))  // `path` ends with `binding`
-        return lock.withLock {
-            if let object { return object as! T }
-            if let product = box as? any ProductBox {
-                object = product.object
-                boxType = type(of: product)
-            }
-            return made
-        }
+    /// The live instance's box, if any.
+    var current: AnyObject? { kept.withLock { $0.box } }
+
+    /// Keeps `made` unless another request kept one meanwhile; returns the box kept.
+    private func keep(_ made: AnyObject, of binding: CompiledBinding, _ kept: inout Kept) throws -> AnyObject {
+        if let box = kept.box { return box }
+        let product = try binding.requireClassInstance(box: made)
+        kept.object = product.object
+        kept.boxType = type(of: product)
+        return made
+    }
+
+    /// The instance, made by `make` if none is alive: the synchronous driver,
+    /// which makes it holding the lock, so two first requests share one.
+    func value(of binding: CompiledBinding, orMake make: () throws -> AnyObject) throws -> AnyObject {
+        try kept.withLock { kept in try kept.box ?? keep(try make(), of: binding, &kept) }
+    }
+
+    /// The same, awaited: made with no lock held, which an `await` must not
+    /// hold, so two first requests at once may both make one, and the first
+    /// to finish is kept, as it would be if a synchronous request had made its own meanwhile.
+    func value(of binding: CompiledBinding, awaiting make: () async throws -> AnyObject) async throws -> AnyObject {
+        if let box = current { return box }
+        let made = try await make()
+        return try kept.withLock { kept in try keep(made, of: binding, &kept) }
     }
 }

@@ -1,0 +1,152 @@
+/// A resolution asked for now and run later: what ``Lazy``, ``Provider`` and
+/// `@Injected` hold. It captures, when its holder is made, what a later
+/// resolve needs (the container, injector, test overrides and scope of the
+/// resolution that made the holder, or of the code that made it by hand; a
+/// resolve-time argument; the `graph` instances a `Lazy` shares) and runs
+/// every such resolve through the container's one entry.
+///
+/// Everything is held weakly (see ``ObjectOrigin``), so a holder never keeps
+/// its container, overrides or scope alive. ``Scope/adopt(_:file:line:)``
+/// moves it to another scope until it has resolved.
+final class DeferredResolution: Sendable {
+    /// Where the holder was made, with the container named at its declaration if any.
+    let origin: ObjectOrigin
+    /// The injector searched first.
+    let injector: InjectorName
+    /// The `graph` instances of the resolution a `Lazy` was made in, held weakly.
+    let graph: SharedGraph?
+    /// Where an `@Injected` property is declared: its messages name it, and a trap stops there.
+    let declaredAt: (file: StaticString, line: UInt)?
+    /// The scope given by ``Scope/adopt(_:file:line:)``, and the argument.
+    private let state: Locked<State>
+
+    private struct State {
+        /// Whether a scope was adopted: it wins over the origin's, even once gone.
+        var isAdopted = false
+        weak var scope: Scope?
+        /// The resolve-time argument, for a factory that takes one: read
+        /// only to be passed to the container, as the app passed it.
+        let argument: ArgumentValue?
+    }
+
+    /// A resolution from `origin`, or from `container` and `injector` when named.
+    init(
+        _ origin: ObjectOrigin, container: Container? = nil, injector: InjectorName? = nil,
+        argument: ArgumentValue? = nil, graph: SharedGraph? = nil, declaredAt: (file: StaticString, line: UInt)? = nil
+    ) {
+        self.origin = origin.naming(container)
+        self.declaredAt = declaredAt
+        self.injector = injector ?? origin.injector
+        self.graph = graph
+        state = Locked(State(argument: argument))
+    }
+
+    /// A need of a factory read later: it belongs to the resolution running
+    /// the factory, whose argument it passes on and, when `sharingGraph`
+    /// (a `Lazy`), whose `graph` instances it shares.
+    convenience init(_ call: FactoryCall, sharingGraph: Bool) {
+        let context = call.context
+        self.init(
+            ObjectOrigin(
+                container: context.container, injector: call.binding.injector, overrides: context.overrides,
+                scope: context.scope),
+            argument: call.argument, graph: sharingGraph ? context.sharedGraph() : nil)
+    }
+
+    /// The same, for a need of an `async` factory.
+    convenience init(_ call: AwaitingCall, sharingGraph: Bool) {
+        let resolution = call.resolution
+        self.init(
+            ObjectOrigin(
+                container: resolution.container, injector: call.binding.injector,
+                overrides: OverrideTable.current(for: ObjectIdentifier(resolution.container)), scope: Scope.current),
+            graph: sharingGraph && resolution.activation.hasGraphBindings ? resolution.graph.sharing() : nil)
+    }
+
+    /// Resolves `Value` now, with `argument` if given (it wins over the
+    /// captured one); with `ifBound`, nil when nothing binds it. Holds no
+    /// lock while resolving: a factory may take as long as it likes.
+    func resolve<Value>(
+        _: Value.Type, argument: ArgumentValue? = nil, ifBound: Bool = false
+    ) throws(ResolutionError) -> Value? {
+        let state = self.state.withLock { $0 }
+        let scope = state.isAdopted ? state.scope ?? Scope.ended : origin.resolvingScope
+        let container = try origin.container(for: Value.self, scope: scope)
+        let argument = argument ?? state.argument
+        let thread = ThreadResolutionState.current
+        let activation = thread.activation(of: container)
+        guard origin.madeWithOverrides else {
+            return try container.resolve(
+                Value.self, from: injector, state: thread, activation: activation, argument: argument,
+                ifBound: ifBound, scope: scope, graph: graph)
+        }
+        // Read after their `withOverrides` block returned, without them, as
+        // any code after the block is. `withValue` rethrows untyped errors;
+        // a `Result` carries the typed one through.
+        return try OverrideTable.$current.withValue(origin.overrides) {
+            Result { () throws(ResolutionError) in
+                try container.resolve(
+                    Value.self, from: injector, state: thread, activation: activation, argument: argument,
+                    ifBound: ifBound, scope: scope, graph: graph)
+            }
+        }.get()
+    }
+
+    /// Resolves in `scope` from now on.
+    func adopt(_ scope: Scope) {
+        state.withLock {
+            $0.isAdopted = true
+            $0.scope = scope
+        }
+    }
+
+    /// The scope this resolves in, if known and still there.
+    var scope: Scope? {
+        let state = self.state.withLock { $0 }
+        return state.isAdopted ? state.scope : origin.scope
+    }
+
+    /// Whether an adopted owner's scope is carried here: made by hand, in
+    /// no scope, and not adopted.
+    var followsOwner: Bool { origin.isHandMade && !state.withLock { $0.isAdopted } }
+}
+
+/// A property that resolves later, in a scope: `@Injected`, ``Lazy``, ``Provider``.
+protocol ScopedProperty {
+    /// What it resolves from.
+    var deferred: DeferredResolution { get }
+    /// Whether it keeps a value it has resolved, which cannot move to another scope.
+    var isResolved: Bool { get }
+}
+
+extension ScopedProperty {
+    /// A ``Provider`` keeps no value: its next call can always move to another scope.
+    var isResolved: Bool { false }
+}
+
+/// A need read later: `Lazy<T>` or `Provider<T>` as a factory parameter.
+protocol LazyDependency {
+    static var dependencySpec: DependencySpec { get }
+}
+
+extension DependencySpec {
+    /// The need of a factory parameter that resolves `Value` later, made by `wrap`.
+    static func deferred<Value>(
+        _: Value.Type, kind: Kind, sharingGraph: Bool, wrap: @escaping @Sendable (DeferredResolution) -> Any
+    ) -> DependencySpec {
+        DependencySpec(
+            key: TypeKey(Value.self), kind: kind,
+            makeWrapper: { call in wrap(DeferredResolution(call, sharingGraph: sharingGraph)) },
+            makeAwaitingWrapper: { call in wrap(DeferredResolution(call, sharingGraph: sharingGraph)) }
+        ).wrappingACollection(of: Value.self)
+    }
+}
+
+extension Scope {
+    /// A closed scope, standing for one that has gone.
+    static let ended: Scope = {
+        let scope = Scope()
+        scope.close()
+        return scope
+    }()
+}

@@ -8,26 +8,23 @@
 /// Everything is held weakly (see ``ObjectOrigin``), so a holder never keeps
 /// its container, overrides or scope alive. ``Scope/adopt(_:file:line:)``
 /// moves it to another scope until it has resolved.
-final class DeferredResolution: Sendable {
+@usableFromInline
+struct DeferredResolution {
     /// Where the holder was made, with the container named at its declaration if any.
     let origin: ObjectOrigin
     /// The injector searched first.
     let injector: InjectorName
+    /// The resolve-time argument, for a factory that takes one.
+    let argument: ArgumentValue?
     /// The `graph` instances of the resolution a `Lazy` was made in, held weakly.
     let graph: SharedGraph?
     /// Where an `@Injected` property is declared: its messages name it, and a trap stops there.
     let declaredAt: (file: StaticString, line: UInt)?
-    /// The scope given by ``Scope/adopt(_:file:line:)``, and the argument.
-    private let state: Locked<State>
-
-    private struct State {
-        /// Whether a scope was adopted: it wins over the origin's, even once gone.
-        var isAdopted = false
-        weak var scope: Scope?
-        /// The resolve-time argument, for a factory that takes one: read
-        /// only to be passed to the container, as the app passed it.
-        let argument: ArgumentValue?
-    }
+    /// Whether ``Scope/adopt(_:file:line:)`` gave a scope: it wins over the
+    /// origin's, even once gone. Its holder guards these two, and resolves
+    /// from a copy of this value taken under its lock.
+    private(set) var isAdopted = false
+    private(set) weak var adoptedScope: Scope?
 
     /// A resolution from `origin`, or from `container` and `injector` when named.
     init(
@@ -35,16 +32,16 @@ final class DeferredResolution: Sendable {
         argument: ArgumentValue? = nil, graph: SharedGraph? = nil, declaredAt: (file: StaticString, line: UInt)? = nil
     ) {
         self.origin = origin.naming(container)
-        self.declaredAt = declaredAt
         self.injector = injector ?? origin.injector
+        self.argument = argument
         self.graph = graph
-        state = Locked(State(argument: argument))
+        self.declaredAt = declaredAt
     }
 
     /// A need of a factory read later: it belongs to the resolution running
     /// the factory, whose argument it passes on and, when `sharingGraph`
     /// (a `Lazy`), whose `graph` instances it shares.
-    convenience init(_ call: FactoryCall, sharingGraph: Bool) {
+    init(_ call: FactoryCall, sharingGraph: Bool) {
         let context = call.context
         self.init(
             ObjectOrigin(
@@ -54,7 +51,7 @@ final class DeferredResolution: Sendable {
     }
 
     /// The same, for a need of an `async` factory.
-    convenience init(_ call: AwaitingCall, sharingGraph: Bool) {
+    init(_ call: AwaitingCall, sharingGraph: Bool) {
         let resolution = call.resolution
         self.init(
             ObjectOrigin(
@@ -64,15 +61,14 @@ final class DeferredResolution: Sendable {
     }
 
     /// Resolves `Value` now, with `argument` if given (it wins over the
-    /// captured one); with `ifBound`, nil when nothing binds it. Holds no
-    /// lock while resolving: a factory may take as long as it likes.
+    /// captured one); with `ifBound`, nil when nothing binds it. Called
+    /// holding no lock: a factory may take as long as it likes.
     func resolve<Value>(
         _: Value.Type, argument: ArgumentValue? = nil, ifBound: Bool = false
     ) throws(ResolutionError) -> Value? {
-        let state = self.state.withLock { $0 }
-        let scope = state.isAdopted ? state.scope ?? Scope.ended : origin.resolvingScope
+        let scope = isAdopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
         let container = try origin.container(for: Value.self, scope: scope)
-        let argument = argument ?? state.argument
+        let argument = argument ?? self.argument
         let thread = ThreadResolutionState.current
         let activation = thread.activation(of: container)
         guard origin.madeWithOverrides else {
@@ -93,28 +89,25 @@ final class DeferredResolution: Sendable {
     }
 
     /// Resolves in `scope` from now on.
-    func adopt(_ scope: Scope) {
-        state.withLock {
-            $0.isAdopted = true
-            $0.scope = scope
-        }
+    mutating func adopt(_ scope: Scope) {
+        isAdopted = true
+        adoptedScope = scope
     }
 
     /// The scope this resolves in, if known and still there.
-    var scope: Scope? {
-        let state = self.state.withLock { $0 }
-        return state.isAdopted ? state.scope : origin.scope
-    }
+    var scope: Scope? { isAdopted ? adoptedScope : origin.scope }
 
     /// Whether an adopted owner's scope is carried here: made by hand, in
     /// no scope, and not adopted.
-    var followsOwner: Bool { origin.isHandMade && !state.withLock { $0.isAdopted } }
+    var followsOwner: Bool { origin.isHandMade && !isAdopted }
 }
 
 /// A property that resolves later, in a scope: `@Injected`, ``Lazy``, ``Provider``.
 protocol ScopedProperty {
-    /// What it resolves from.
+    /// What it resolves from, as it stands now.
     var deferred: DeferredResolution { get }
+    /// Resolves in `scope` from now on.
+    func adopt(_ scope: Scope)
     /// Whether it keeps a value it has resolved, which cannot move to another scope.
     var isResolved: Bool { get }
 }

@@ -30,31 +30,27 @@
 /// does not keep its own scope alive (read after that scope is gone, it
 /// resolves as in a closed scope).
 public final class Lazy<Value>: Sendable {
-    /// What it resolves from: container, injector, test overrides and scope
-    /// held weakly; the argument and shared `graph` of a factory parameter.
-    let deferred: DeferredResolution
-    /// The value once resolved, and what a reset must keep until the `get`
-    /// calls running then return.
-    private let kept = Locked(Kept())
+    /// What it resolves from (container, injector, test overrides and scope
+    /// held weakly; the argument and shared `graph` of a factory parameter),
+    /// and the value shared with the resolution this `Lazy` was made in.
+    private let state: Locked<State>
+    /// The value once resolved, until a reset.
+    private let kept = LazyValue<Value>()
 
-    private struct Kept {
-        var box: Instance<Value>?
+    private struct State {
+        var deferred: DeferredResolution
         /// The value, when it is an instance of the resolution this `Lazy`
         /// was made in (see ``SharedGraph``): held weakly, as that
         /// resolution's graph is, so a child that reads its parent through a
         /// `Lazy` does not keep the parent alive. Once it has gone, the next
         /// `get` resolves again.
         weak var shared: AnyObject?
-        /// The `get` calls resolving now. One that found a value holds it
-        /// itself; a value a reset replaced while these run is kept in
-        /// `replaced` for them, and released by the last one out.
-        var resolving = 0
-        var replaced: [Instance<Value>] = []
     }
 
     /// Creates a lazy reference to `Value` in `container`.
     public init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
-        deferred = DeferredResolution(ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil))
+        state = Locked(State(deferred: DeferredResolution(
+            ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil))))
     }
 
     /// Creates a lazy reference to `Value` in `container`, whose factory
@@ -67,9 +63,9 @@ public final class Lazy<Value>: Sendable {
         _ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary,
         argument: Argument
     ) {
-        deferred = DeferredResolution(
+        state = Locked(State(deferred: DeferredResolution(
             ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil),
-            argument: ArgumentValue(value: argument, key: TypeKey(Argument.self)))
+            argument: ArgumentValue(value: argument, key: TypeKey(Argument.self)))))
     }
 
     /// Creates a lazy reference to `Value` from what is making the object
@@ -85,44 +81,30 @@ public final class Lazy<Value>: Sendable {
     ///   - injector: The injector to search first; when `nil`, the one that
     ///     served the factory making the object, else `primary`.
     public init(_ type: Value.Type = Value.self, from injector: InjectorName? = nil) {
-        deferred = DeferredResolution(.current, injector: injector)
+        state = Locked(State(deferred: DeferredResolution(.current, injector: injector)))
     }
 
     /// A `Lazy` taken as a factory's parameter (see ``DeferredResolution/init(_:sharingGraph:)``).
-    init(_ deferred: DeferredResolution) { self.deferred = deferred }
+    init(_ deferred: DeferredResolution) { state = Locked(State(deferred: deferred)) }
 
     /// The value, resolved on first call.
     /// - Throws: ``ResolutionError`` when it cannot be resolved (or the container is gone).
     public func get() throws(ResolutionError) -> Value {
-        if let box = kept.withLock({ $0.box }) { return box.value }
-        return try resolveFirst()
+        try kept.value(orResolve: resolveFirst)
     }
 
     @inline(never)
     private func resolveFirst() throws(ResolutionError) -> Value {
-        if deferred.graph != nil, let shared = kept.withLock({ $0.shared }) { return shared as! Value }
-        kept.withLock { $0.resolving += 1 }
-        defer {
-            let released = kept.withLock { kept -> [Instance<Value>] in
-                kept.resolving -= 1
-                guard kept.resolving == 0 else { return [] }
-                defer { kept.replaced = [] }
-                return kept.replaced
-            }
-            _ = released  // outside the lock, as in `reset()`
-        }
+        let (deferred, shared) = state.withLock { ($0.deferred, $0.shared) }
+        if deferred.graph != nil, let shared { return shared as! Value }
         // Resolved holding nothing: the factory may take as long as it likes.
-        // If two threads race, the first value kept is the one both return.
+        // If two threads race, the first value published is the one kept.
         let value = try deferred.resolve(Value.self)!
         if let graph = deferred.graph, type(of: value as Any) is AnyClass, graph.holds(value as AnyObject) {
-            kept.withLock { $0.shared = value as AnyObject }
+            state.withLock { $0.shared = value as AnyObject }
             return value
         }
-        let box = Instance(value)
-        return kept.withLock { kept in
-            if kept.box == nil { kept.box = box }
-            return kept.box!
-        }.value
+        return kept.publish(value)
     }
 
     /// The value, resolved on first access. Stops the program with the
@@ -140,7 +122,7 @@ public final class Lazy<Value>: Sendable {
     public func callAsFunction() throws(ResolutionError) -> Value { try get() }
 
     /// Whether the value has been resolved (and not reset since).
-    public var isResolved: Bool { kept.withLock { $0.box != nil || $0.shared != nil } }
+    public var isResolved: Bool { kept.isResolved || state.withLock { $0.shared != nil } }
 
     /// Forgets the resolved value: the next use resolves again, through the
     /// manifest in force then. What the binding's lifetime keeps (a
@@ -151,17 +133,19 @@ public final class Lazy<Value>: Sendable {
     /// the last running one returns: a `weak` reference to a value nothing
     /// else holds is `nil` after the reset.
     public func reset() {
-        let released = kept.withLock { kept -> Instance<Value>? in
-            defer { (kept.box, kept.shared) = (nil, nil) }
-            guard kept.resolving > 0, let box = kept.box else { return kept.box }
-            kept.replaced.append(box)
-            return nil
+        let shared = state.withLock { state in
+            defer { state.shared = nil }
+            return state.shared
         }
-        _ = released  // released here, outside the lock: a deinit may do anything, even use this `Lazy`
+        kept.reset()
+        _ = shared  // released outside the lock: a deinit may do anything, even use this `Lazy`
     }
 }
 
-extension Lazy: ScopedProperty {}
+extension Lazy: ScopedProperty {
+    var deferred: DeferredResolution { state.withLock { $0.deferred } }
+    func adopt(_ scope: Scope) { state.withLock { $0.deferred.adopt(scope) } }
+}
 
 extension Lazy: LazyDependency {
     static var dependencySpec: DependencySpec {

@@ -27,15 +27,15 @@
 public final class Provider<Value>: Sendable {
     /// What it resolves from: container, injector, test overrides and scope
     /// held weakly, and the argument of a factory parameter. No `graph`:
-    /// each call is a resolution of its own.
-    let deferred: DeferredResolution
+    /// each call is a resolution of its own. Locked for ``Scope/adopt(_:file:line:)``.
+    private let state: Locked<DeferredResolution>
 
     /// Creates a provider of `Value` from `container`.
     ///
     ///     let rows = Provider(RowModel.self, container: container)
     ///     let first = try rows.get(), second = try rows.get()   // two instances of a transient
     public init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
-        deferred = DeferredResolution(ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil))
+        state = Locked(DeferredResolution(ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil)))
     }
 
     /// Creates a provider of `Value` from `container`, whose factory takes a
@@ -47,9 +47,9 @@ public final class Provider<Value>: Sendable {
         _ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary,
         argument: Argument
     ) {
-        deferred = DeferredResolution(
+        state = Locked(DeferredResolution(
             ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil),
-            argument: ArgumentValue(value: argument, key: TypeKey(Argument.self)))
+            argument: ArgumentValue(value: argument, key: TypeKey(Argument.self))))
     }
 
     /// Creates a provider of `Value` from what is making the object that
@@ -65,11 +65,11 @@ public final class Provider<Value>: Sendable {
     ///   - injector: The injector to search first; when `nil`, the one that
     ///     served the factory making the object, else `primary`.
     public init(_ type: Value.Type = Value.self, from injector: InjectorName? = nil) {
-        deferred = DeferredResolution(.current, injector: injector)
+        state = Locked(DeferredResolution(.current, injector: injector))
     }
 
     /// A `Provider` taken as a factory's parameter (see ``DeferredResolution/init(_:sharingGraph:)``).
-    init(_ deferred: DeferredResolution) { self.deferred = deferred }
+    init(_ deferred: DeferredResolution) { state = Locked(deferred) }
 
     /// A value, resolved now, as the binding's lifetime gives it.
     /// - Throws: ``ResolutionError`` when it cannot be resolved (or the container is gone).
@@ -88,7 +88,10 @@ public final class Provider<Value>: Sendable {
     public func callAsFunction() throws(ResolutionError) -> Value { try get() }
 }
 
-extension Provider: ScopedProperty {}
+extension Provider: ScopedProperty {
+    var deferred: DeferredResolution { state.withLock { $0 } }
+    func adopt(_ scope: Scope) { state.withLock { $0.adopt(scope) } }
+}
 
 // `Provider<T>` as a factory parameter: a need read later, as a `Lazy` is,
 // found by the same conformance (one runtime lookup per dependency type at

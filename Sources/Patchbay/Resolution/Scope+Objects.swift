@@ -32,7 +32,7 @@ extension Scope {
     @discardableResult
     public func adopt<Object>(_ object: Object, file: StaticString = #fileID, line: UInt = #line) -> Object {
         for (label, property) in Self.scopedProperties(of: object) {
-            property.deferred.adopt(self)
+            property.adopt(self)
             guard property.isResolved else { continue }
             fatalError(
                 "Scope.adopt: \(type(of: object)).\(label.drop { $0 == "_" }) was read before the object was "
@@ -55,7 +55,7 @@ extension Scope {
             guard !properties.isEmpty, properties.allSatisfy({ $0.deferred.followsOwner && !$0.isResolved }) else {
                 continue
             }
-            for property in properties { property.deferred.adopt(self) }
+            for property in properties { property.adopt(self) }
             adoptChildren(of: child, visited: &visited)
         }
     }

@@ -292,11 +292,11 @@ final class LazyValue<Value>: @unchecked Sendable {
         readers.destroy()
     }
 
-    /// The value, or `resolve`'s when none is kept (which the caller then
-    /// publishes). Counted in, so a concurrent reset keeps the box this
-    /// call loads (unretained) until the call has copied the value out of it.
-    /// (No `defer`: it costs an outlined call on every read.)
-    func value(orResolve resolve: () throws(ResolutionError) -> Value) throws(ResolutionError) -> Value {
+    /// The value, or what `lazy` resolves when none is kept (and publishes).
+    /// Counted in, so a concurrent reset keeps the box this call loads
+    /// (unretained) until the call has copied the value out of it. (No
+    /// closure and no `defer`: each costs instructions on every read.)
+    func value(of lazy: Lazy<Value>) throws(ResolutionError) -> Value {
         readers.enter()
         if let box = unsafe resolved.load() {
             let value = unsafe box.takeUnretainedValue().value
@@ -304,7 +304,7 @@ final class LazyValue<Value>: @unchecked Sendable {
             return value
         }
         do {
-            let value = try resolve()
+            let value = try lazy.resolveFirst()
             if readers.leave() { releaseReplaced() }
             return value
         } catch {

@@ -26,6 +26,11 @@ struct DeferredResolution {
     private(set) var isAdopted = false
     private(set) weak var adoptedScope: Scope?
 
+    /// A resolution from `container` given by hand, passing `argument` to a factory that takes one.
+    init(container: Container, injector: InjectorName, argument: ArgumentValue? = nil) {
+        self.init(ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil), argument: argument)
+    }
+
     /// A resolution from `origin`, or from `container` and `injector` when named.
     init(
         _ origin: ObjectOrigin, container: Container? = nil, injector: InjectorName? = nil,
@@ -69,23 +74,17 @@ struct DeferredResolution {
         let scope = isAdopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
         let container = try origin.container(for: Value.self, scope: scope)
         let argument = argument ?? self.argument
-        let thread = ThreadResolutionState.current
-        let activation = thread.activation(of: container)
-        guard origin.madeWithOverrides else {
+        let run = { () throws(ResolutionError) -> Value? in
+            let thread = ThreadResolutionState.current
             return try container.resolve(
-                Value.self, from: injector, state: thread, activation: activation, argument: argument,
-                ifBound: ifBound, scope: scope, graph: graph)
+                Value.self, from: injector, state: thread, activation: thread.activation(of: container),
+                argument: argument, ifBound: ifBound, scope: scope, graph: graph)
         }
+        guard origin.madeWithOverrides else { return try run() }
         // Read after their `withOverrides` block returned, without them, as
         // any code after the block is. `withValue` rethrows untyped errors;
         // a `Result` carries the typed one through.
-        return try OverrideTable.$current.withValue(origin.overrides) {
-            Result { () throws(ResolutionError) in
-                try container.resolve(
-                    Value.self, from: injector, state: thread, activation: activation, argument: argument,
-                    ifBound: ifBound, scope: scope, graph: graph)
-            }
-        }.get()
+        return try OverrideTable.$current.withValue(origin.overrides) { Result(catching: run) }.get()
     }
 
     /// Resolves in `scope` from now on.

@@ -48,9 +48,8 @@ public final class Lazy<Value>: Sendable {
     }
 
     /// Creates a lazy reference to `Value` in `container`.
-    public init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
-        state = Locked(State(deferred: DeferredResolution(
-            ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil))))
+    public convenience init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
+        self.init(DeferredResolution(container: container, injector: injector))
     }
 
     /// Creates a lazy reference to `Value` in `container`, whose factory
@@ -59,13 +58,12 @@ public final class Lazy<Value>: Sendable {
     ///
     ///     let report = Lazy(Report.self, container: container, argument: year)
     ///     try report.get()   // resolve(Report.self, argument: year), once
-    public init<Argument>(
+    public convenience init<Argument>(
         _ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary,
         argument: Argument
     ) {
-        state = Locked(State(deferred: DeferredResolution(
-            ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil),
-            argument: ArgumentValue(value: argument, key: TypeKey(Argument.self)))))
+        self.init(DeferredResolution(
+            container: container, injector: injector, argument: ArgumentValue(value: argument, key: TypeKey(Argument.self))))
     }
 
     /// Creates a lazy reference to `Value` from what is making the object
@@ -80,8 +78,8 @@ public final class Lazy<Value>: Sendable {
     ///   - type: The type to resolve.
     ///   - injector: The injector to search first; when `nil`, the one that
     ///     served the factory making the object, else `primary`.
-    public init(_ type: Value.Type = Value.self, from injector: InjectorName? = nil) {
-        state = Locked(State(deferred: DeferredResolution(.current, injector: injector)))
+    public convenience init(_ type: Value.Type = Value.self, from injector: InjectorName? = nil) {
+        self.init(DeferredResolution(.current, injector: injector))
     }
 
     /// A `Lazy` taken as a factory's parameter (see ``DeferredResolution/init(_:sharingGraph:)``).
@@ -90,11 +88,12 @@ public final class Lazy<Value>: Sendable {
     /// The value, resolved on first call.
     /// - Throws: ``ResolutionError`` when it cannot be resolved (or the container is gone).
     public func get() throws(ResolutionError) -> Value {
-        try kept.value(orResolve: resolveFirst)
+        try kept.value(of: self)
     }
 
+    /// The first read (and the first after a reset), which `kept` calls.
     @inline(never)
-    private func resolveFirst() throws(ResolutionError) -> Value {
+    func resolveFirst() throws(ResolutionError) -> Value {
         let (deferred, shared) = state.withLock { ($0.deferred, $0.shared) }
         if deferred.graph != nil, let shared { return shared as! Value }
         // Resolved holding nothing: the factory may take as long as it likes.

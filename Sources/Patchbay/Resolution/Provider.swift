@@ -34,8 +34,8 @@ public final class Provider<Value>: Sendable {
     ///
     ///     let rows = Provider(RowModel.self, container: container)
     ///     let first = try rows.get(), second = try rows.get()   // two instances of a transient
-    public init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
-        state = Locked(DeferredResolution(ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil)))
+    public convenience init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
+        self.init(DeferredResolution(container: container, injector: injector))
     }
 
     /// Creates a provider of `Value` from `container`, whose factory takes a
@@ -43,13 +43,12 @@ public final class Provider<Value>: Sendable {
     ///
     ///     let reports = Provider(Report.self, container: container, argument: year)
     ///     try reports.get()   // resolve(Report.self, argument: year), each time
-    public init<Argument>(
+    public convenience init<Argument>(
         _ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary,
         argument: Argument
     ) {
-        state = Locked(DeferredResolution(
-            ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil),
-            argument: ArgumentValue(value: argument, key: TypeKey(Argument.self))))
+        self.init(DeferredResolution(
+            container: container, injector: injector, argument: ArgumentValue(value: argument, key: TypeKey(Argument.self))))
     }
 
     /// Creates a provider of `Value` from what is making the object that
@@ -64,8 +63,8 @@ public final class Provider<Value>: Sendable {
     ///   - type: The type to resolve.
     ///   - injector: The injector to search first; when `nil`, the one that
     ///     served the factory making the object, else `primary`.
-    public init(_ type: Value.Type = Value.self, from injector: InjectorName? = nil) {
-        state = Locked(DeferredResolution(.current, injector: injector))
+    public convenience init(_ type: Value.Type = Value.self, from injector: InjectorName? = nil) {
+        self.init(DeferredResolution(.current, injector: injector))
     }
 
     /// A `Provider` taken as a factory's parameter (see ``DeferredResolution/init(_:sharingGraph:)``).

@@ -63,13 +63,7 @@ extension Scope {
     /// The values of `object`'s stored properties, superclasses' included,
     /// other than the scoped properties themselves.
     private static func storedValues(of object: Any) -> [Any] {
-        var values: [Any] = []
-        var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror {
-            for child in current.children where !(child.value is any ScopedProperty) { values.append(child.value) }
-            mirror = current.superclassMirror
-        }
-        return values
+        storedProperties(of: object).map(\.value).filter { !($0 is any ScopedProperty) }
     }
 
     /// `value` as a class instance, looking through one optional; nil for anything else.
@@ -105,14 +99,13 @@ extension Scope {
 
     /// The object's stored properties that resolve in a scope, with their names.
     static func scopedProperties(of object: Any) -> [(String, any ScopedProperty)] {
-        var found: [(String, any ScopedProperty)] = []
-        var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror {
-            for child in current.children {
-                if let property = child.value as? any ScopedProperty { found.append((child.label ?? "", property)) }
-            }
-            mirror = current.superclassMirror
+        storedProperties(of: object).compactMap { child in
+            (child.value as? any ScopedProperty).map { (child.label ?? "", $0) }
         }
-        return found
+    }
+
+    /// The object's stored properties, superclasses' included.
+    private static func storedProperties(of object: Any) -> [Mirror.Child] {
+        sequence(first: Mirror(reflecting: object), next: \.superclassMirror).flatMap(\.children)
     }
 }

@@ -139,7 +139,7 @@ private struct ScopeState {
     /// The first container ``Scope/resolve(_:from:injector:)`` resolved from,
     /// held weakly: what an object adopted into a scope not tied to a
     /// container resolves from when no default container is set, as the
-    /// objects the scope made do (see ``ObjectOrigin/container(explicit:named:for:scope:)``).
+    /// objects the scope made do (see ``ObjectOrigin/container(for:scope:)``).
     weak var firstResolvedFrom: Container?
 }
 

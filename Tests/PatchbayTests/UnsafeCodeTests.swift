@@ -55,10 +55,6 @@ import Testing
     @Test func libraryFilesWithUnsafeCodeAreAtMostTheCap() throws {
         let files = try Self.unsafeFiles()
         #expect(files.contains("Sources/Patchbay/Support/Lock.swift"), "is the rule reading the sources at all?")
-        // The engine's and the deferred resolutions' files still hold unsafe
-        // code on this branch; their branches of issue 54 confine it.
-        withKnownIssue("the engine's files are confined by their own branch of issue 54") {
-            #expect(files.count <= Self.cap, "\(files.count) files hold unsafe code:\n\(files.joined(separator: "\n"))")
-        }
+        #expect(files.count <= Self.cap, "\(files.count) files hold unsafe code:\n\(files.joined(separator: "\n"))")
     }
 }

@@ -1,12 +1,17 @@
+// The one file of `Injection/` and `Resolution/`'s deferred reads that holds
+// unsafe code: the stores `@Injected` and `Lazy` keep a resolved value in.
+//
+// What they guarantee: a value is published once (until a `Lazy`'s reset) and
+// read after that with one acquiring load and no lock, no retain of the store,
+// no runtime lookup of generic metadata; a reset never frees a value a reader
+// loaded while that reader still runs. Why this cannot be safe Swift: the
+// value is read through a raw address (inline in the `@Injected` store's own
+// allocation, or an unretained box for `Lazy`), which is what keeps a later
+// read within 3x a stored read and an `@Injected` property at one
+// allocation; safe Swift has no atomics without the `Synchronization`
+// module, and a lock per read costs several times the read. Everything
+// else (what to resolve, from where) is `DeferredResolution`, safe code.
 import CPatchbayAtomics
-
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// A dependency resolved on first access and kept.
 ///
@@ -39,7 +44,7 @@ import Musl
 /// `try $analytics.resolve()` to handle it).
 
 @propertyWrapper
-public struct Injected<Value>: @unchecked Sendable {
+@safe public struct Injected<Value>: @unchecked Sendable {
     @usableFromInline let storage: InjectionStorage<Value>
     /// The storage's word that says whether the value is kept (see
     /// ``InjectionStorage/state``), copied here so that a read after the
@@ -60,12 +65,9 @@ public struct Injected<Value>: @unchecked Sendable {
         file: StaticString = #fileID, line: UInt = #line
     ) {
         storage = InjectionStorage.make(
-            injector: injector, container: container, ifBound: Self.isOptional, site: (file, line))
-        state = storage.state
+            DeferredResolution(.current, container: container, injector: injector, declaredAt: (file, line)))
+        unsafe state = storage.state
     }
-
-    /// Whether `Value` is `T?`: then the property resolves `T`, and is `nil` when nothing binds it.
-    private static var isOptional: Bool { Value.self is any OptionalInjectable.Type }
 
     /// The dependency, resolved on first access.
     // Inlinable, so that a later access is specialized in the app's module:
@@ -74,8 +76,10 @@ public struct Injected<Value>: @unchecked Sendable {
     // would retain and release it on every access.
     @inlinable
     public var wrappedValue: Value {
-        if let value = KeptValue.address(in: state) { return value.assumingMemoryBound(to: Value.self).pointee }
-        return InjectionStorage<Value>.firstAccess(at: state)
+        if let value = unsafe KeptValue.address(in: state) {
+            return unsafe value.assumingMemoryBound(to: Value.self).pointee
+        }
+        return unsafe InjectionStorage<Value>.firstAccess(at: state)
     }
 
     /// A wrapper that already holds `value` and resolves nothing: for a test
@@ -85,10 +89,9 @@ public struct Injected<Value>: @unchecked Sendable {
     ///     let service = SignupService()
     ///     service.$users = Injected(InMemoryUserRepository())
     public init(_ value: Value, file: StaticString = #fileID, line: UInt = #line) {
-        storage = InjectionStorage.make(
-            injector: .primary, container: nil, ifBound: Self.isOptional, site: (file, line), origin: .outside)
-        state = storage.state
-        storage.keep(value)
+        storage = InjectionStorage.make(DeferredResolution(.outside, declaredAt: (file, line)))
+        unsafe state = storage.state
+        _ = storage.publish(value)
     }
 
     /// The wrapper itself, for `try $property.resolve()`; set it to give this
@@ -106,121 +109,85 @@ public struct Injected<Value>: @unchecked Sendable {
     public var isResolved: Bool { storage.isResolved }
 }
 
+extension Injected: ScopedProperty {
+    var deferred: DeferredResolution { storage.deferred }
+    func adopt(_ scope: Scope) { storage.adopt(scope) }
+}
+
 /// An optional dependency, `nil` when no injector binds it, is an
 /// `@Injected` property of an optional type.
 @available(*, deprecated, renamed: "Injected", message: "write @Injected var name: T? (nil when T is not bound)")
 public typealias SafelyInjected<Value> = Injected<Value?>
 
-/// What a property wrapper was declared with, and what adopting a scope
-/// changed: the header of its ``InjectionStorage``.
-@usableFromInline
-struct InjectionSettings {
-    /// The container named, held weakly: an instance that holds the wrapper
-    /// (a singleton, say) and the container that holds the instance must not
-    /// keep each other alive. Reading after the container is gone is a
-    /// ``ResolutionError/Reason/containerReleased`` error.
-    weak var container: Container?
-    /// Whether a container was named (else the object's, or the default one, is used).
-    let namedContainer: Bool
-    /// The injector named; nil for the object's (see ``ObjectOrigin``).
-    let namedInjector: InjectorName?
-    let ifBound: Bool
-    /// Where the property is declared: messages name it, and a trap stops there.
-    let site: (file: StaticString, line: UInt)
-    /// The resolution the wrapper's owner was made in, if any: the first
-    /// read resolves from its container, injector, overrides and scope (see
-    /// ``Scope``), all held weakly.
-    let origin: ObjectOrigin
-    /// The scope given by ``Scope/adopt(_:file:line:)``, which wins over the origin's.
-    weak var adoptedScope: Scope?
-    var adopted = false
-}
-
 /// The shared state behind a property wrapper: copies of a struct that
 /// holds `@Injected` share one resolution.
 ///
-/// One allocation per property, made with its object: the settings are the
-/// header, and the words that follow them in the same block are the state
-/// of the value (see ``state``), the lock that guards adopting a scope
-/// (made by the first access that needs it), the storage's own address (for
-/// a first access that has only `state`), and room for the value itself,
-/// kept in place: a later read copies it from there, with no box to retain.
+/// One allocation per property, made with its object: the header is the
+/// ``DeferredResolution``, and the words that follow it in the same block
+/// are the state of the value (see ``state``), the lock that guards adopting
+/// a scope and publishing (made by the first access that needs it), the
+/// storage's own address (for a first access that has only `state`), and
+/// room for the value itself, kept in place: a later read copies it from
+/// there, with no box to retain.
 @usableFromInline
-final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMutableRawPointer?> {
-    /// A storage for a wrapper declared with these settings.
-    static func make(
-        injector: InjectorName?, container: Container?, ifBound: Bool = false, site: (file: StaticString, line: UInt),
-        origin: ObjectOrigin = .current
-    ) -> InjectionStorage {
-        let settings = InjectionSettings(
-            container: container, namedContainer: container != nil, namedInjector: injector, ifBound: ifBound,
-            site: site, origin: origin)
+@safe final class InjectionStorage<Value>: ManagedBuffer<DeferredResolution, UnsafeMutableRawPointer?> {
+    /// A storage for a wrapper that resolves as `deferred` says.
+    static func make(_ deferred: DeferredResolution) -> InjectionStorage {
         let words = 3 + KeptValue.words(for: Value.self)
-        let storage = unsafeDowncast(create(minimumCapacity: words) { _ in settings }, to: InjectionStorage.self)
-        storage.withUnsafeMutablePointerToElements {
-            $0.initialize(repeating: nil, count: 2)
-            ($0 + 2).initialize(to: Unmanaged.passUnretained(storage).toOpaque())
+        let storage = unsafe unsafeDowncast(create(minimumCapacity: words) { _ in deferred }, to: InjectionStorage.self)
+        unsafe storage.withUnsafeMutablePointerToElements {
+            unsafe $0.initialize(repeating: nil, count: 2)
+            unsafe ($0 + 2).initialize(to: Unmanaged.passUnretained(storage).toOpaque())
         }
         return storage
     }
 
     deinit {
-        if let value = KeptValue.address(in: state) { value.assumingMemoryBound(to: Value.self).deinitialize(count: 1) }
-        lockSlot.release()
+        if let value = unsafe KeptValue.address(in: state) {
+            unsafe value.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+        }
+        unsafe lockSlot.release()
     }
 
-    /// The state of the value: nil until it is kept, ``KeptValue/writing``
-    /// while the one thread that won the first access writes it, then the
-    /// value's address, published with release ordering.
-    var state: UnsafeMutablePointer<UnsafeMutableRawPointer?> { withUnsafeMutablePointerToElements { $0 } }
+    /// The state of the value: nil until it is kept, then the value's
+    /// address, published with release ordering.
+    var state: UnsafeMutablePointer<UnsafeMutableRawPointer?> { unsafe withUnsafeMutablePointerToElements { unsafe $0 } }
 
     private var lockSlot: AtomicReference<Lock> {
-        AtomicReference(pointer: withUnsafeMutablePointerToElements { $0 + 1 })
+        unsafe AtomicReference(pointer: withUnsafeMutablePointerToElements { unsafe $0 + 1 })
     }
 
-    /// Guards the settings that adopting a scope changes; made on first use.
-    private var lock: Lock { lockSlot.load()?.takeUnretainedValue() ?? lockSlot.initialize(Lock()) }
+    /// Guards adopting a scope and publishing the value; made on first use.
+    private var lock: Lock { unsafe lockSlot.load()?.takeUnretainedValue() ?? lockSlot.initialize(Lock()) }
 
-    /// Keeps `value`, for a wrapper made with its value.
-    func keep(_ value: Value) { _ = publish(value) }
+    /// What the first read resolves from, as it stands now.
+    var deferred: DeferredResolution { lock.withLock { unsafe header } }
+
+    /// Resolves in `scope` from now on.
+    func adopt(_ scope: Scope) { lock.withLock { unsafe header.adopt(scope) } }
 
     /// Keeps `value` unless a value is kept already, and returns the one
     /// kept: if two threads race through a first access, both resolve, the
-    /// first to publish wins, and both return its value.
-    private func publish(_ value: Value) -> Value {
-        let address = KeptValue.address(after: state, for: Value.self)
-        var expected: UnsafeMutableRawPointer? = nil
-        if patchbay_atomic_compare_exchange(state, &expected, KeptValue.writing) {
-            address.initializeMemory(as: Value.self, to: value)
-            _ = patchbay_atomic_exchange(state, address)
+    /// first to publish wins, and both return its value. Under the lock, so
+    /// the loser waits for the winner's copy instead of spinning.
+    func publish(_ value: Value) -> Value {
+        lock.withLock {
+            if let kept = unsafe KeptValue.address(in: state) {
+                return unsafe kept.assumingMemoryBound(to: Value.self).pointee
+            }
+            let address = unsafe KeptValue.address(after: state, for: Value.self)
+            unsafe address.initializeMemory(as: Value.self, to: value)
+            _ = unsafe patchbay_atomic_exchange(state, address)
             return value
         }
-        while true {
-            if let kept = KeptValue.address(in: state) { return kept.assumingMemoryBound(to: Value.self).pointee }
-            sched_yield()  // the winner is copying its value in
-        }
     }
 
-    var isResolved: Bool { KeptValue.address(in: state) != nil }
+    var isResolved: Bool { unsafe KeptValue.address(in: state) != nil }
 
-    /// Resolves in `scope` from now on; false when already resolved.
-    func adopt(_ scope: Scope) -> Bool {
-        lock.withLock {
-            header.adoptedScope = scope
-            header.adopted = true
-        }
-        return !isResolved
-    }
-
-    /// The scope this resolves in, if known and still there.
-    var scope: Scope? { lock.withLock { header.adopted ? header.adoptedScope : header.origin.scope } }
-    /// Whether an adopted owner's scope is carried to this wrapper: made by
-    /// hand, in no scope, not adopted and not read.
-    var followsOwner: Bool { header.origin.isHandMade && !isResolved && lock.withLock { !header.adopted } }
-
-    @inline(__always)
     func value() throws(ResolutionError) -> Value {
-        if let value = KeptValue.address(in: state) { return value.assumingMemoryBound(to: Value.self).pointee }
+        if let value = unsafe KeptValue.address(in: state) {
+            return unsafe value.assumingMemoryBound(to: Value.self).pointee
+        }
         return try resolveFirst()
     }
 
@@ -229,7 +196,7 @@ final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMuta
     /// its address (unretained: the wrapper that passes `state` holds it).
     @usableFromInline @inline(never)
     static func firstAccess(at state: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> Value {
-        Unmanaged<InjectionStorage>.fromOpaque(state[2].unsafelyUnwrapped).takeUnretainedValue().firstAccess()
+        unsafe Unmanaged<InjectionStorage>.fromOpaque(state[2].unsafelyUnwrapped).takeUnretainedValue().firstAccess()
     }
 
     /// The first access of `@Injected`: resolve, or stop with the error's message.
@@ -242,7 +209,8 @@ final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMuta
             // preconditionFailure: -O builds would drop the message. A getter
             // has no caller's #line to take, so the message says where the
             // reader is found: the backtrace's next frame down.
-            fatalError(error.description + Self.readerHint, file: header.site.file, line: header.site.line)
+            let site = deferred.declaredAt!
+            fatalError(error.description + Self.readerHint, file: site.file, line: site.line)
         }
     }
 
@@ -251,66 +219,31 @@ final class InjectionStorage<Value>: ManagedBuffer<InjectionSettings, UnsafeMuta
         " The code that read the property is the frame below the property's getter in the backtrace."
     }
 
+    /// Resolves holding nothing, so a factory that reads another wrapper (or
+    /// this one, in a cycle that resolution will report) cannot deadlock.
     @inline(never)
     private func resolveFirst() throws(ResolutionError) -> Value {
+        let deferred = deferred
         do {
-            return try resolveUnnamed()
-        } catch {
-            throw error.requested(at: CodeLocation(header.site.file, header.site.line), declaration: true)
-        }
-    }
-
-    private func resolveUnnamed() throws(ResolutionError) -> Value {
-        // Resolve without holding anything, so a factory that reads another
-        // wrapper (or this one, in a cycle that resolution will report) cannot
-        // deadlock. If two threads race here, both resolve and the first to
-        // publish wins; both return that one value.
-        // Read one by one, not as a tuple from `withLock`: this code is
-        // generic, and a tuple's metadata is looked up at run time.
-        let lock = lock
-        lock.lock()
-        let named = header.container
-        let adopted = header.adopted
-        let adoptedScope = header.adoptedScope
-        lock.unlock()
-        let origin = header.origin
-        let scope = adopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
-        let container = try origin.container(
-            explicit: named, named: header.namedContainer, for: Value.self, scope: scope)
-        let injector = header.namedInjector ?? origin.injector
-        let value =
-            origin.madeWithOverrides
-            ? try origin.withOverrides { () throws(ResolutionError) in
-                try resolve(from: container, injector, scope)
+            if let optional = Value.self as? any OptionalInjectable.Type {
+                return publish(try optional.resolveIfBound(deferred) as! Value)
             }
-            : try resolve(from: container, injector, scope)
-        return publish(value)
-    }
-
-    private func resolve(
-        from container: Container, _ injector: InjectorName, _ scope: Scope?
-    ) throws(ResolutionError) -> Value {
-        if header.ifBound, let optional = Value.self as? any OptionalInjectable.Type {
-            return try optional.resolveIfBound(in: container, from: injector, scope: scope) as! Value
-        } else if let scope {
-            return try container.resolve(Value.self, from: injector, in: scope)
+            return publish(try deferred.resolve(Value.self)!)
+        } catch {
+            let site = deferred.declaredAt!
+            throw error.requested(at: CodeLocation(site.file, site.line), declaration: true)
         }
-        return try container.resolve(Value.self, from: injector)
     }
 }
 
-/// Lets `InjectionStorage<T?>` resolve `T` when bound and give `nil` when not.
+/// Lets `@Injected` of `T?` resolve `T` when bound and give `nil` when not.
 protocol OptionalInjectable {
-    static func resolveIfBound(
-        in container: Container, from injector: InjectorName, scope: Scope?
-    ) throws(ResolutionError) -> Any
+    static func resolveIfBound(_ deferred: DeferredResolution) throws(ResolutionError) -> Any
 }
 
 extension Optional: OptionalInjectable {
-    static func resolveIfBound(
-        in container: Container, from injector: InjectorName, scope: Scope?
-    ) throws(ResolutionError) -> Any {
-        try container.resolveIfBound(Wrapped.self, from: injector, in: scope) as Any
+    static func resolveIfBound(_ deferred: DeferredResolution) throws(ResolutionError) -> Any {
+        try deferred.resolve(Wrapped.self, ifBound: true) as Any
     }
 }
 
@@ -319,27 +252,91 @@ extension Optional: OptionalInjectable {
 /// and the storage both find it here.
 @usableFromInline
 enum KeptValue {
-    /// The state of a value being written by the thread that won the first access.
-    static var writing: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
-
-    /// The kept value's address, read from `state` with acquire ordering;
-    /// nil while there is none, or it is being written.
+    /// The kept value's address, read from `state` with acquire ordering; nil while there is none.
     @inlinable @inline(__always)
     static func address(in state: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer? {
-        guard let address = patchbay_atomic_load_acquire(state), UInt(bitPattern: address) > 1 else { return nil }
-        return address
+        unsafe patchbay_atomic_load_acquire(state)
     }
 
     /// Where a `Value` goes after the three words at `state`.
     static func address<Value>(
         after state: UnsafeMutablePointer<UnsafeMutableRawPointer?>, for _: Value.Type
     ) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(state + 3).alignedUp(toMultipleOf: MemoryLayout<Value>.alignment)
+        unsafe UnsafeMutableRawPointer(state + 3).alignedUp(toMultipleOf: MemoryLayout<Value>.alignment)
     }
 
     /// The words to allocate for a `Value` after the three: its size, and room to align it.
     static func words<Value>(for _: Value.Type) -> Int {
         let bytes = MemoryLayout<Value>.size + max(MemoryLayout<Value>.alignment - 8, 0)
         return (bytes + 7) / 8
+    }
+}
+
+/// A ``Lazy``'s value: published once, read with one acquiring load and no
+/// lock, and dropped by ``reset()`` safely while reads run.
+final class LazyValue<Value>: @unchecked Sendable {
+    /// Set on first use (and again after a reset); read unretained.
+    private let resolved = AtomicReference<Instance<Value>>()
+    /// The reads running now: a value a reset replaces is released only
+    /// when none of them can still be reading it, unretained.
+    private let readers = ReaderCount()
+    /// Serializes resets and the release of what they replaced.
+    private let lock = Lock()
+    /// Values a reset replaced while a read was running, released by the last one out.
+    private var replaced: [Instance<Value>] = []  // guarded by `lock`
+
+    init() {}
+
+
+    /// The value, or what `lazy` resolves when none is kept (and publishes).
+    /// Counted in, so a concurrent reset keeps the box this call loads
+    /// (unretained) until the call has copied the value out of it. (No
+    /// closure and no `defer`: each costs instructions on every read.)
+    func value(of lazy: Lazy<Value>) throws(ResolutionError) -> Value {
+        readers.enter()
+        if let box = unsafe resolved.load() {
+            let value = unsafe box.takeUnretainedValue().value
+            if readers.leave() { releaseReplaced() }
+            return value
+        }
+        do {
+            let value = try lazy.resolveFirst()
+            if readers.leave() { releaseReplaced() }
+            return value
+        } catch {
+            if readers.leave() { releaseReplaced() }
+            throw error
+        }
+    }
+
+    /// Keeps `value` unless one is kept already; returns the one kept.
+    func publish(_ value: Value) -> Value { resolved.initialize(Instance(value)).value }
+
+    var isResolved: Bool { unsafe resolved.load() != nil }
+
+    /// Drops the value: at once, or when the last read running now returns.
+    func reset() {
+        let released = lock.withLock { () -> [Instance<Value>] in
+            guard let previous = resolved.exchange(nil) else { return [] }
+            replaced.append(previous)
+            return readers.retire() ? takeReplaced() : []
+        }
+        _ = released  // released here, outside the lock: a deinit may do anything, even use this value's `Lazy`
+    }
+
+    /// The last read out after a reset releases what the reset replaced.
+    @inline(never)
+    private func releaseReplaced() {
+        let released = lock.withLock { readers.isIdle ? takeReplaced() : [] }
+        _ = released  // outside the lock, as in `reset()`
+    }
+
+    /// Empties `replaced` and says nothing waits; called holding `lock`.
+    private func takeReplaced() -> [Instance<Value>] {
+        defer {
+            replaced = []
+            readers.cleared()
+        }
+        return replaced
     }
 }

@@ -1,7 +1,7 @@
 /// The resolution an object was made in, as a property wrapper inside the
-/// object sees it when the object is initialized: `@Injected`
-/// and `Lazy` resolve from the same container, injector,
-/// overrides and scope later, on their first read, wherever that read is.
+/// object sees it when the object is initialized: `@Injected`, `Lazy` and
+/// `Provider` resolve from the same container, injector, overrides and
+/// scope later (see ``DeferredResolution``), wherever that read is.
 ///
 /// An object made by a factory belongs to the resolution that made it, just
 /// as its factory's parameters do: made by a container that is not the
@@ -11,11 +11,12 @@
 ///
 /// Everything is held weakly: an object (a singleton, say) must not keep
 /// alive the container, overrides or scope that hold it.
-struct ObjectOrigin: @unchecked Sendable {
-    /// The container whose resolution made the object; nil when made outside one.
+struct ObjectOrigin: Sendable {
+    /// The container to resolve from: the one whose resolution made the
+    /// object, or one named where the property is declared.
     private(set) weak var container: Container?
-    /// Whether a resolution made the object (its container may since have gone).
-    let madeByContainer: Bool
+    /// Whether there was such a container (it may since have gone).
+    private(set) var hasContainer: Bool
     /// The injector that served the factory that made the object.
     let injector: InjectorName
     /// The test overrides that resolution ran with.
@@ -26,15 +27,20 @@ struct ObjectOrigin: @unchecked Sendable {
     private(set) weak var scope: Scope?
     /// Whether it was made in a scope, which may since have gone.
     let madeInScope: Bool
+    /// Whether the object was made by hand, outside any resolution and any
+    /// scope: what ``Scope/adopt(_:file:line:)`` carries from an adopted
+    /// owner to the objects it holds.
+    let isHandMade: Bool
 
     init(container: Container?, injector: InjectorName, overrides: OverrideTable?, scope: Scope?) {
         self.container = container
-        self.madeByContainer = container != nil
+        self.hasContainer = container != nil
         self.injector = injector
         self.overrides = overrides
         self.madeWithOverrides = overrides != nil
         self.scope = scope
         self.madeInScope = scope != nil
+        self.isHandMade = container == nil && scope == nil
     }
 
     /// The resolution whose `async` factory the current task is running: a
@@ -56,41 +62,31 @@ struct ObjectOrigin: @unchecked Sendable {
         ObjectOrigin(container: nil, injector: .primary, overrides: nil, scope: Scope.current)
     }
 
-    /// The container to resolve from: `explicit` if named, else this
-    /// origin's, else the container of `scope` (the scope resolved in, when
-    /// it was made with ``Scope/init(container:)``), else the default, else
-    /// the first container `scope` resolved from (so an object adopted into
-    /// a screen's scope resolves as the objects the scope made do, with no
-    /// default set; a default, when set, wins as it always has).
-    func container(
-        explicit: Container?, named: Bool, for type: Any.Type, scope: Scope? = nil
-    ) throws(ResolutionError) -> Container {
-        if named || madeByContainer {
-            if let container = named ? explicit : container { return container }
-            throw ResolutionError(.containerReleased, type: TypeKey.shortName(of: type))
-        }
-        if let scope, scope.isTiedToAContainer {
-            if let container = scope.container { return container }
+    /// This origin, resolving from `named` (a container named where the
+    /// property is declared) when there is one; still hand-made if it was.
+    func naming(_ named: Container?) -> ObjectOrigin {
+        guard let named else { return self }
+        var origin = self
+        origin.container = named
+        origin.hasContainer = true
+        return origin
+    }
+
+    /// The container to resolve from: this origin's, else the container of
+    /// `scope` (the scope resolved in, when it was made with
+    /// ``Scope/init(container:)``), else the default, else the first
+    /// container `scope` resolved from (so an object adopted into a screen's
+    /// scope resolves as the objects the scope made do, with no default set;
+    /// a default, when set, wins as it always has).
+    func container(for type: Any.Type, scope: Scope?) throws(ResolutionError) -> Container {
+        if hasContainer || scope?.isTiedToAContainer == true {
+            if let container = hasContainer ? container : scope?.container { return container }
             throw ResolutionError(.containerReleased, type: TypeKey.shortName(of: type))
         }
         return try PatchbaySystem.resolveContainer(PatchbaySystem.container ?? scope?.containerResolvedFrom, for: type)
     }
 
-    /// Whether the object was made by hand, outside any resolution and any
-    /// scope: what ``Scope/adopt(_:file:line:)`` carries from an adopted
-    /// owner to the objects it holds.
-    var isHandMade: Bool { !madeByContainer && !madeInScope }
-
     /// The scope to resolve in: the object's, or a closed one if it has gone;
     /// nil (the reader's current scope) when the object was made in none.
     var resolvingScope: Scope? { scope ?? (madeInScope ? Scope.ended : nil) }
-
-    /// Runs `body` with the overrides the object was made with, if any; read
-    /// after their `withOverrides` block returned, without them, as any code
-    /// after the block is.
-    func withOverrides<Value>(_ body: () throws(ResolutionError) -> Value) throws(ResolutionError) -> Value {
-        guard madeWithOverrides else { return try body() }
-        // `withValue` rethrows untyped errors; a `Result` carries the typed one through.
-        return try OverrideTable.$current.withValue(overrides) { Result(catching: body) }.get()
-    }
 }

@@ -24,14 +24,14 @@ final class Activation: Sendable {
     let catalog: FactoryCatalog
     /// The types whose empty collection resolves to `[]` (see
     /// ``emptyCollection(_:)``), worked out the first time an unbound array is asked for.
-    let knownElementTypes: MadeOnce<Set<ObjectIdentifier>>
+    let knownElementTypes: InstanceCell
     /// Whether any binding is `graph`: only then does a `Lazy` made in a
     /// resolution keep its graph instances (see ``SharedGraph``).
     let hasGraphBindings: Bool
 
     init(
         manifest: Manifest, injectorOrder: [InjectorName], entries: TypeTable, overridesInUse: Bool = false,
-        warnings: [Diagnostic], catalog: FactoryCatalog, knownElementTypes: MadeOnce<Set<ObjectIdentifier>> = MadeOnce(),
+        warnings: [Diagnostic], catalog: FactoryCatalog, knownElementTypes: InstanceCell = InstanceCell(),
         hasGraphBindings: Bool
     ) {
         self.manifest = manifest

@@ -36,7 +36,7 @@ extension Activation {
     /// elements is in the table.
     func emptyCollection<T>(_: T.Type) -> T? {
         guard let collection = T.self as? any CollectionDependency.Type,
-            knownElementTypes.value({ Self.elementTypes(of: catalog) }).contains(collection.elementID)
+            knownElementTypes.kept(orMake: { Self.elementTypes(of: catalog) }).contains(collection.elementID)
         else { return nil }
         return collection.empty as? T
     }

@@ -50,7 +50,6 @@ public final class Container: Sendable {
         ThreadResolutionState.existing?.forget(self)
         current.publishedObject?.retire()
         for old in state.withLock({ $0.replaced }) { old.activation?.retire() }
-        current.destroy()
     }
 
     /// Makes `activation` (or its twin with overrides on, once any test

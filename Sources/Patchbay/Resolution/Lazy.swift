@@ -29,37 +29,27 @@
 /// and the scope it was made in too, so a scoped instance that holds a `Lazy`
 /// does not keep its own scope alive (read after that scope is gone, it
 /// resolves as in a closed scope).
-public final class Lazy<Value>: @unchecked Sendable {
-    /// The container, injector, test overrides and scope to resolve from, held weakly.
-    private let origin: ObjectOrigin
-    /// The resolve-time argument for a factory that takes one.
-    private let argument: ArgumentValue?
-    /// The `graph` instances of the resolution this `Lazy` was made in, as a
-    /// factory's parameter, held weakly: read later, it shares those still alive.
-    private let graph: SharedGraph?
-    /// The scope given by ``Scope/adopt(_:file:line:)``, which wins over the origin's.
-    nonisolated(unsafe) private weak var adoptedScope: Scope?  // guarded by `resetLock`
-    nonisolated(unsafe) private var adopted = false  // guarded by `resetLock`
-    /// Set on first use (and again after a reset); then read with one atomic load, no lock.
-    private let resolved = AtomicReference<Instance<Value>>()
-    /// The `get` calls running now: a value a reset replaces is released
-    /// only when none of them can still be reading it, unretained.
-    private let readers = ReaderCount()
-    /// Serializes resets and the release of what they replaced.
-    private let resetLock = Lock()
-    /// The value, when it is an instance of the resolution this `Lazy` was
-    /// made in (see ``SharedGraph``): held weakly, as that resolution's
-    /// graph is, so a child that reads its parent through a `Lazy` does not
-    /// keep the parent alive. Once it has gone, the next `get` resolves again.
-    nonisolated(unsafe) private weak var sharedValue: AnyObject?  // guarded by `resetLock`
-    /// Values a reset replaced while a `get` was running, released by the last one out.
-    nonisolated(unsafe) private var replaced: [Instance<Value>] = []  // guarded by `resetLock`
+public final class Lazy<Value>: Sendable {
+    /// What it resolves from (container, injector, test overrides and scope
+    /// held weakly; the argument and shared `graph` of a factory parameter),
+    /// and the value shared with the resolution this `Lazy` was made in.
+    private let state: Locked<State>
+    /// The value once resolved, until a reset.
+    private let kept = LazyValue<Value>()
+
+    private struct State {
+        var deferred: DeferredResolution
+        /// The value, when it is an instance of the resolution this `Lazy`
+        /// was made in (see ``SharedGraph``): held weakly, as that
+        /// resolution's graph is, so a child that reads its parent through a
+        /// `Lazy` does not keep the parent alive. Once it has gone, the next
+        /// `get` resolves again.
+        weak var shared: AnyObject?
+    }
 
     /// Creates a lazy reference to `Value` in `container`.
-    public init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
-        origin = ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil)
-        argument = nil
-        graph = nil
+    public convenience init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
+        self.init(DeferredResolution(container: container, injector: injector))
     }
 
     /// Creates a lazy reference to `Value` in `container`, whose factory
@@ -68,13 +58,12 @@ public final class Lazy<Value>: @unchecked Sendable {
     ///
     ///     let report = Lazy(Report.self, container: container, argument: year)
     ///     try report.get()   // resolve(Report.self, argument: year), once
-    public init<Argument>(
+    public convenience init<Argument>(
         _ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary,
         argument: Argument
     ) {
-        origin = ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil)
-        self.argument = ArgumentValue(value: argument, key: TypeKey(Argument.self))
-        graph = nil
+        self.init(DeferredResolution(
+            container: container, injector: injector, argument: ArgumentValue(value: argument, key: TypeKey(Argument.self))))
     }
 
     /// Creates a lazy reference to `Value` from what is making the object
@@ -89,72 +78,32 @@ public final class Lazy<Value>: @unchecked Sendable {
     ///   - type: The type to resolve.
     ///   - injector: The injector to search first; when `nil`, the one that
     ///     served the factory making the object, else `primary`.
-    public init(_ type: Value.Type = Value.self, from injector: InjectorName? = nil) {
-        let enclosing = ObjectOrigin.current
-        origin = ObjectOrigin(
-            container: enclosing.container, injector: injector ?? enclosing.injector, overrides: enclosing.overrides,
-            scope: enclosing.scope)
-        argument = nil
-        graph = nil
+    public convenience init(_ type: Value.Type = Value.self, from injector: InjectorName? = nil) {
+        self.init(DeferredResolution(.current, injector: injector))
     }
 
-    /// A `Lazy` taken as a factory's parameter: it belongs to that resolution,
-    /// whose argument it passes on and whose `graph` instances it shares.
-    init(
-        container: Container, injector: InjectorName, overrides: OverrideTable?, scope: Scope?,
-        argument: ArgumentValue?, graph: SharedGraph?
-    ) {
-        origin = ObjectOrigin(container: container, injector: injector, overrides: overrides, scope: scope)
-        self.argument = argument
-        self.graph = graph
-    }
-
-    deinit {
-        resolved.destroy()
-        readers.destroy()
-    }
+    /// A `Lazy` taken as a factory's parameter (see ``DeferredResolution/init(_:sharingGraph:)``).
+    init(_ deferred: DeferredResolution) { state = Locked(State(deferred: deferred)) }
 
     /// The value, resolved on first call.
     /// - Throws: ``ResolutionError`` when it cannot be resolved (or the container is gone).
     public func get() throws(ResolutionError) -> Value {
-        // Counted in, so a concurrent reset keeps the box this call loads
-        // (unretained) until the call has copied the value out of it.
-        // (No `defer`: it costs an outlined call on every read.)
-        readers.enter()
-        if let box = resolved.load() {
-            let value = box.takeUnretainedValue().value
-            if readers.leave() { releaseReplaced() }
-            return value
-        }
-        do {
-            let value = try resolveFirst()
-            if readers.leave() { releaseReplaced() }
-            return value
-        } catch {
-            if readers.leave() { releaseReplaced() }
-            throw error
-        }
+        try kept.value(of: self)
     }
 
+    /// The first read (and the first after a reset), which `kept` calls.
     @inline(never)
-    private func resolveFirst() throws(ResolutionError) -> Value {
-        if graph != nil, let shared = resetLock.withLock({ sharedValue }) { return shared as! Value }
-        let (adopted, adoptedScope) = resetLock.withLock { (self.adopted, self.adoptedScope) }
-        let scope = adopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
-        let container = try origin.container(explicit: nil, named: false, for: Value.self, scope: scope)
-        // Resolve holding nothing: the factory may take as long as it likes.
+    func resolveFirst() throws(ResolutionError) -> Value {
+        let (deferred, shared) = state.withLock { ($0.deferred, $0.shared) }
+        if deferred.graph != nil, let shared { return shared as! Value }
+        // Resolved holding nothing: the factory may take as long as it likes.
         // If two threads race, the first value published is the one kept.
-        let value = try origin.withOverrides { () throws(ResolutionError) -> Value in
-            let state = ThreadResolutionState.current
-            return try container.resolve(
-                Value.self, from: origin.injector, state: state, activation: state.activation(of: container),
-                argument: argument, scope: scope, graph: graph)!
-        }
-        if let graph, type(of: value as Any) is AnyClass, graph.holds(value as AnyObject) {
-            resetLock.withLock { sharedValue = value as AnyObject }
+        let value = try deferred.resolve(Value.self)!
+        if let graph = deferred.graph, type(of: value as Any) is AnyClass, graph.holds(value as AnyObject) {
+            state.withLock { $0.shared = value as AnyObject }
             return value
         }
-        return resolved.initialize(Instance(value)).value
+        return kept.publish(value)
     }
 
     /// The value, resolved on first access. Stops the program with the
@@ -172,7 +121,7 @@ public final class Lazy<Value>: @unchecked Sendable {
     public func callAsFunction() throws(ResolutionError) -> Value { try get() }
 
     /// Whether the value has been resolved (and not reset since).
-    public var isResolved: Bool { resolved.load() != nil || resetLock.withLock { sharedValue != nil } }
+    public var isResolved: Bool { kept.isResolved || state.withLock { $0.shared != nil } }
 
     /// Forgets the resolved value: the next use resolves again, through the
     /// manifest in force then. What the binding's lifetime keeps (a
@@ -183,77 +132,22 @@ public final class Lazy<Value>: @unchecked Sendable {
     /// the last running one returns: a `weak` reference to a value nothing
     /// else holds is `nil` after the reset.
     public func reset() {
-        let released = resetLock.withLock { () -> [Instance<Value>] in
-            sharedValue = nil
-            guard let previous = resolved.exchange(nil) else { return [] }
-            replaced.append(previous)
-            return readers.retire() ? takeReplaced() : []
+        let shared = state.withLock { state in
+            defer { state.shared = nil }
+            return state.shared
         }
-        // Released here, outside the lock: a deinit may do anything, even use this `Lazy`.
-        _ = released
-    }
-
-    /// The last `get` out after a reset releases what the reset replaced.
-    @inline(never)
-    private func releaseReplaced() {
-        let released = resetLock.withLock { readers.isIdle ? takeReplaced() : [] }
-        _ = released  // outside the lock, as in `reset()`
-    }
-
-    /// Empties `replaced` and says nothing waits; called holding `resetLock`.
-    private func takeReplaced() -> [Instance<Value>] {
-        defer {
-            replaced = []
-            readers.cleared()
-        }
-        return replaced
+        kept.reset()
+        _ = shared  // released outside the lock: a deinit may do anything, even use this `Lazy`
     }
 }
 
 extension Lazy: ScopedProperty {
-    /// Resolves in `scope` from now on (and after each reset); false when already resolved.
-    func adopt(_ scope: Scope) -> Bool {
-        resetLock.withLock {
-            adoptedScope = scope
-            adopted = true
-        }
-        return !isResolved
-    }
-
-    var scope: Scope? { resetLock.withLock { adopted ? adoptedScope : origin.scope } }
-
-    var followsOwner: Bool { origin.isHandMade && !isResolved && resetLock.withLock { !adopted } }
-}
-
-/// A need read later: `Lazy<T>` or `Provider<T>` as a factory parameter.
-protocol LazyDependency {
-    static var dependencySpec: DependencySpec { get }
+    var deferred: DeferredResolution { state.withLock { $0.deferred } }
+    func adopt(_ scope: Scope) { state.withLock { $0.deferred.adopt(scope) } }
 }
 
 extension Lazy: LazyDependency {
     static var dependencySpec: DependencySpec {
-        DependencySpec(
-            key: TypeKey(Value.self), kind: .lazy,
-            makeWrapper: { call -> Any in
-                Lazy(
-                    container: call.context.container!, injector: call.binding.injector,
-                    overrides: call.context.overrides, scope: call.context.scope, argument: call.argument,
-                    graph: call.context.sharedGraph())
-            },
-            makeAwaitingWrapper: { call -> Any in
-                Lazy(
-                    container: call.resolution.container, injector: call.binding.injector,
-                    overrides: OverrideTable.current(for: ObjectIdentifier(call.resolution.container)),
-                    scope: Scope.current, argument: nil, graph: call.resolution.activation.hasGraphBindings ? call.resolution.graph.sharing() : nil)
-            }).wrappingACollection(of: Value.self)
+        .deferred(Value.self, kind: .lazy, sharingGraph: true) { Lazy($0) }
     }
-}
-
-extension Scope {
-    /// A closed scope, standing for one that has gone.
-    static let ended: Scope = {
-        let scope = Scope()
-        scope.close()
-        return scope
-    }()
 }

@@ -42,14 +42,7 @@ final class OverrideTable: Sendable {
     private let cells = Locked<[ObjectIdentifier: InstanceCell]>([:])
 
     /// The cell for a shared instance inside these overrides.
-    func cell(for slot: ObjectIdentifier) -> InstanceCell {
-        cells.withLock { cells in
-            if let cell = cells[slot] { return cell }
-            let cell = InstanceCell()
-            cells[slot] = cell
-            return cell
-        }
-    }
+    func cell(for slot: ObjectIdentifier) -> InstanceCell { cells.withLock { $0.cell(for: slot) } }
 
     init(container: ObjectIdentifier, entries: [ObjectIdentifier: @Sendable () throws -> AnyObject], outer: OverrideTable?) {
         self.container = container

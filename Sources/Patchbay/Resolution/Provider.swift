@@ -24,24 +24,18 @@
 ///
 /// A `Provider` holds its container weakly, so it never keeps one alive,
 /// and the scope it was made in too.
-public final class Provider<Value>: @unchecked Sendable {
-    /// The container, injector, test overrides and scope to resolve from, held weakly.
-    private let origin: ObjectOrigin
-    /// The resolve-time argument passed at each call, for a factory that takes one.
-    private let argument: ArgumentValue?
-    /// Guards the scope given by ``Scope/adopt(_:file:line:)``.
-    private let lock = Lock()
-    /// The scope given by ``Scope/adopt(_:file:line:)``, which wins over the origin's.
-    nonisolated(unsafe) private weak var adoptedScope: Scope?  // guarded by `lock`
-    nonisolated(unsafe) private var adopted = false  // guarded by `lock`
+public final class Provider<Value>: Sendable {
+    /// What it resolves from: container, injector, test overrides and scope
+    /// held weakly, and the argument of a factory parameter. No `graph`:
+    /// each call is a resolution of its own. Locked for ``Scope/adopt(_:file:line:)``.
+    private let state: Locked<DeferredResolution>
 
     /// Creates a provider of `Value` from `container`.
     ///
     ///     let rows = Provider(RowModel.self, container: container)
     ///     let first = try rows.get(), second = try rows.get()   // two instances of a transient
-    public init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
-        origin = ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil)
-        argument = nil
+    public convenience init(_ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary) {
+        self.init(DeferredResolution(container: container, injector: injector))
     }
 
     /// Creates a provider of `Value` from `container`, whose factory takes a
@@ -49,12 +43,12 @@ public final class Provider<Value>: @unchecked Sendable {
     ///
     ///     let reports = Provider(Report.self, container: container, argument: year)
     ///     try reports.get()   // resolve(Report.self, argument: year), each time
-    public init<Argument>(
+    public convenience init<Argument>(
         _ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary,
         argument: Argument
     ) {
-        origin = ObjectOrigin(container: container, injector: injector, overrides: nil, scope: nil)
-        self.argument = ArgumentValue(value: argument, key: TypeKey(Argument.self))
+        self.init(DeferredResolution(
+            container: container, injector: injector, argument: ArgumentValue(value: argument, key: TypeKey(Argument.self))))
     }
 
     /// Creates a provider of `Value` from what is making the object that
@@ -69,26 +63,16 @@ public final class Provider<Value>: @unchecked Sendable {
     ///   - type: The type to resolve.
     ///   - injector: The injector to search first; when `nil`, the one that
     ///     served the factory making the object, else `primary`.
-    public init(_ type: Value.Type = Value.self, from injector: InjectorName? = nil) {
-        let enclosing = ObjectOrigin.current
-        origin = ObjectOrigin(
-            container: enclosing.container, injector: injector ?? enclosing.injector, overrides: enclosing.overrides,
-            scope: enclosing.scope)
-        argument = nil
+    public convenience init(_ type: Value.Type = Value.self, from injector: InjectorName? = nil) {
+        self.init(DeferredResolution(.current, injector: injector))
     }
 
-    /// A `Provider` taken as a factory's parameter: it passes on the
-    /// argument of the resolution that made its holder.
-    init(container: Container, injector: InjectorName, overrides: OverrideTable?, scope: Scope?, argument: ArgumentValue?) {
-        origin = ObjectOrigin(container: container, injector: injector, overrides: overrides, scope: scope)
-        self.argument = argument
-    }
+    /// A `Provider` taken as a factory's parameter (see ``DeferredResolution/init(_:sharingGraph:)``).
+    init(_ deferred: DeferredResolution) { state = Locked(deferred) }
 
     /// A value, resolved now, as the binding's lifetime gives it.
     /// - Throws: ``ResolutionError`` when it cannot be resolved (or the container is gone).
-    public func get() throws(ResolutionError) -> Value {
-        try resolve(argument: argument)
-    }
+    public func get() throws(ResolutionError) -> Value { try deferred.resolve(Value.self)! }
 
     /// A value, resolved now with `argument` for a factory registered with
     /// `argument:` (this call's argument wins over one the provider was made with).
@@ -96,40 +80,16 @@ public final class Provider<Value>: @unchecked Sendable {
     ///     let model = try models.get(argument: game)
     /// - Throws: ``ResolutionError`` when it cannot be resolved (or the container is gone).
     public func get<Argument>(argument: Argument) throws(ResolutionError) -> Value {
-        try resolve(argument: ArgumentValue(value: argument, key: TypeKey(Argument.self)))
+        try deferred.resolve(Value.self, argument: ArgumentValue(value: argument, key: TypeKey(Argument.self)))!
     }
 
     /// A value: `try provider()`.
     public func callAsFunction() throws(ResolutionError) -> Value { try get() }
-
-    private func resolve(argument: ArgumentValue?) throws(ResolutionError) -> Value {
-        let (adopted, adoptedScope) = lock.withLock { (self.adopted, self.adoptedScope) }
-        let scope = adopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
-        let container = try origin.container(explicit: nil, named: false, for: Value.self, scope: scope)
-        return try origin.withOverrides { () throws(ResolutionError) -> Value in
-            let state = ThreadResolutionState.current
-            // No `graph`: each call is a resolution of its own.
-            return try container.resolve(
-                Value.self, from: origin.injector, state: state, activation: state.activation(of: container),
-                argument: argument, scope: scope)!
-        }
-    }
 }
 
 extension Provider: ScopedProperty {
-    /// Resolves in `scope` from now on. Never refused: a provider keeps no
-    /// value, so its next call can always move to another scope.
-    func adopt(_ scope: Scope) -> Bool {
-        lock.withLock {
-            adoptedScope = scope
-            adopted = true
-        }
-        return true
-    }
-
-    var scope: Scope? { lock.withLock { adopted ? adoptedScope : origin.scope } }
-
-    var followsOwner: Bool { lock.withLock { !adopted } && origin.isHandMade }
+    var deferred: DeferredResolution { state.withLock { $0 } }
+    func adopt(_ scope: Scope) { state.withLock { $0.adopt(scope) } }
 }
 
 // `Provider<T>` as a factory parameter: a need read later, as a `Lazy` is,
@@ -137,18 +97,6 @@ extension Provider: ScopedProperty {
 // registration, not two).
 extension Provider: LazyDependency {
     static var dependencySpec: DependencySpec {
-        DependencySpec(
-            key: TypeKey(Value.self), kind: .provider,
-            makeWrapper: { call -> Any in
-                Provider(
-                    container: call.context.container!, injector: call.binding.injector,
-                    overrides: call.context.overrides, scope: call.context.scope, argument: call.argument)
-            },
-            makeAwaitingWrapper: { call -> Any in
-                Provider(
-                    container: call.resolution.container, injector: call.binding.injector,
-                    overrides: OverrideTable.current(for: ObjectIdentifier(call.resolution.container)),
-                    scope: Scope.current, argument: nil)
-            }).wrappingACollection(of: Value.self)
+        .deferred(Value.self, kind: .provider, sharingGraph: false) { Provider($0) }
     }
 }

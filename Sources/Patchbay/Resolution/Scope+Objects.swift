@@ -31,7 +31,9 @@ extension Scope {
     /// scope is held weakly, as a scope an object is made in is.
     @discardableResult
     public func adopt<Object>(_ object: Object, file: StaticString = #fileID, line: UInt = #line) -> Object {
-        for (label, property) in Self.scopedProperties(of: object) where !property.adopt(self) {
+        for (label, property) in Self.scopedProperties(of: object) {
+            property.adopt(self)
+            guard property.isResolved else { continue }
             fatalError(
                 "Scope.adopt: \(type(of: object)).\(label.drop { $0 == "_" }) was read before the object was "
                     + "adopted, so it keeps the value it resolved then; adopt the object right after making it",
@@ -50,8 +52,10 @@ extension Scope {
                 continue
             }
             let properties = Self.scopedProperties(of: child).map(\.1)
-            guard !properties.isEmpty, properties.allSatisfy(\.followsOwner) else { continue }
-            for property in properties { _ = property.adopt(self) }
+            guard !properties.isEmpty, properties.allSatisfy({ $0.deferred.followsOwner && !$0.isResolved }) else {
+                continue
+            }
+            for property in properties { property.adopt(self) }
             adoptChildren(of: child, visited: &visited)
         }
     }
@@ -59,13 +63,7 @@ extension Scope {
     /// The values of `object`'s stored properties, superclasses' included,
     /// other than the scoped properties themselves.
     private static func storedValues(of object: Any) -> [Any] {
-        var values: [Any] = []
-        var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror {
-            for child in current.children where !(child.value is any ScopedProperty) { values.append(child.value) }
-            mirror = current.superclassMirror
-        }
-        return values
+        storedProperties(of: object).map(\.value).filter { !($0 is any ScopedProperty) }
     }
 
     /// `value` as a class instance, looking through one optional; nil for anything else.
@@ -82,7 +80,7 @@ extension Scope {
     ///     let model = try scope.resolve(CheckoutModel.self)
     /// - Throws: ``ResolutionError`` when it cannot be resolved, or there is no container.
     public func resolve<T>(_ type: T.Type = T.self, injector: InjectorName = .primary) throws(ResolutionError) -> T {
-        let container = try ObjectOrigin.outside.container(explicit: nil, named: false, for: T.self, scope: self)
+        let container = try ObjectOrigin.outside.container(for: T.self, scope: self)
         return try resolve(T.self, from: container, injector: injector)
     }
 
@@ -94,38 +92,20 @@ extension Scope {
     ///     let details = try Scope.of(model)!.resolve(DetailsModel.self, from: container)   // the same scope
     public static func of(_ object: Any) -> Scope? {
         for (_, property) in scopedProperties(of: object) {
-            if let scope = property.scope { return scope }
+            if let scope = property.deferred.scope { return scope }
         }
         return nil
     }
 
     /// The object's stored properties that resolve in a scope, with their names.
     static func scopedProperties(of object: Any) -> [(String, any ScopedProperty)] {
-        var found: [(String, any ScopedProperty)] = []
-        var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror {
-            for child in current.children {
-                if let property = child.value as? any ScopedProperty { found.append((child.label ?? "", property)) }
-            }
-            mirror = current.superclassMirror
+        storedProperties(of: object).compactMap { child in
+            (child.value as? any ScopedProperty).map { (child.label ?? "", $0) }
         }
-        return found
     }
-}
 
-/// A property that resolves in a scope: `@Injected`, ``Lazy``, ``Provider``.
-protocol ScopedProperty {
-    /// Resolves in `scope` from now on; false when it has already resolved.
-    func adopt(_ scope: Scope) -> Bool
-    /// The scope it resolves in, if any is known and still there.
-    var scope: Scope? { get }
-    /// Whether an adopted owner's scope is carried to it: it was made by
-    /// hand outside any scope and has not been adopted or read.
-    var followsOwner: Bool { get }
-}
-
-extension Injected: ScopedProperty {
-    func adopt(_ scope: Scope) -> Bool { storage.adopt(scope) }
-    var scope: Scope? { storage.scope }
-    var followsOwner: Bool { storage.followsOwner }
+    /// The object's stored properties, superclasses' included.
+    private static func storedProperties(of object: Any) -> [Mirror.Child] {
+        sequence(first: Mirror(reflecting: object), next: \.superclassMirror).flatMap(\.children)
+    }
 }

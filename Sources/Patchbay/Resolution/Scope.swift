@@ -64,13 +64,16 @@ public final class Scope: Sendable {
     /// The container an object adopted into this scope, or made by hand
     /// inside ``run(_:)``, resolves from when it names none and no
     /// container made it; nil for a scope not tied to one. Held weakly, as
-    /// everything an object's properties resolve from is; written only by `init`.
-    nonisolated(unsafe) public private(set) weak var container: Container?
+    /// everything an object's properties resolve from is.
+    public weak let container: Container?
     /// Whether the scope was made with ``init(container:)``: its container may since have gone.
     let isTiedToAContainer: Bool
 
     /// Opens a scope.
-    public init() { isTiedToAContainer = false }
+    public init() {
+        container = nil
+        isTiedToAContainer = false
+    }
 
     /// Opens a scope tied to `container`: an object adopted into it (or
     /// made by hand inside its ``run(_:)``) resolves its `@Injected`,
@@ -126,15 +129,7 @@ public final class Scope: Sendable {
     }
 
     /// The cell for a binding's instance in this scope; `nil` once closed.
-    func cell(for slot: ObjectIdentifier) -> InstanceCell? {
-        state.withLock { state in
-            guard state.cells != nil else { return nil }
-            if let cell = state.cells![slot] { return cell }
-            let cell = InstanceCell()
-            state.cells![slot] = cell
-            return cell
-        }
-    }
+    func cell(for slot: ObjectIdentifier) -> InstanceCell? { state.withLock { $0.cells?.cell(for: slot) } }
 }
 
 /// What a scope's lock guards.
@@ -144,6 +139,17 @@ private struct ScopeState {
     /// The first container ``Scope/resolve(_:from:injector:)`` resolved from,
     /// held weakly: what an object adopted into a scope not tied to a
     /// container resolves from when no default container is set, as the
-    /// objects the scope made do (see ``ObjectOrigin/container(explicit:named:for:scope:)``).
+    /// objects the scope made do (see ``ObjectOrigin/container(for:scope:)``).
     weak var firstResolvedFrom: Container?
+}
+
+extension [ObjectIdentifier: InstanceCell] {
+    /// The cell for a binding's instance, made on first use: in a scope,
+    /// and in an override block (``OverrideTable/cell(for:)``).
+    mutating func cell(for slot: ObjectIdentifier) -> InstanceCell {
+        if let cell = self[slot] { return cell }
+        let cell = InstanceCell()
+        self[slot] = cell
+        return cell
+    }
 }

@@ -26,7 +26,7 @@ import CPatchbayAtomics
 // iOS 18 / macOS 15, the standard library's own atomics are not public, and
 // a C atomic needs a stable address and an object's retained bits in a word
 // (`Unmanaged`). The members marked `@unsafe` (an unretained `load()`, a word
-// someone else owns, `neighbour`, `destroy`, `release`) are the hot path's;
+// someone else owns, `neighbour`, `release`) are the hot path's;
 // each caller says what keeps the object it loads alive.
 
 /// Words with a stable address, freed with the last reference to them: the
@@ -77,7 +77,7 @@ struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
 
     /// A reference holding nil; with a `count` over 1, that many side by side
     /// in one allocation, this one the first and ``neighbour(_:)`` the others.
-    /// The words are freed with the last copy of this value; ``destroy(count:)`` only lets the objects go sooner.
+    /// The words, and the objects they hold, are freed with the last copy of this value.
     init(count: Int = 1) {
         let words = unsafe AtomicWords.make(count: count)
         unsafe self.init(pointer: words.first, words: words)
@@ -92,9 +92,13 @@ struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
     /// The reference `index` places after this one, in storage made with a `count` above `index`.
     @unsafe func neighbour(_ index: Int) -> AtomicReference { unsafe AtomicReference(pointer: pointer + index, words: words) }
 
-    /// Lets go of the values now (the words stay until the last copy goes); `count` as it was made.
-    @unsafe func destroy(count: Int = 1) {
-        for index in 0..<count { _ = unsafe neighbour(index).exchange(nil) }
+    /// The same, checked: this reference must be the first of the words it
+    /// made with ``init(count:)``, and `index` below that count.
+    @safe func sibling(_ index: Int) -> AtomicReference {
+        guard let words = unsafe words, unsafe pointer == words.first, index >= 0, unsafe index < words.capacity else {
+            preconditionFailure("Patchbay: sibling(\(index)) of a reference that did not make that many words")
+        }
+        return unsafe neighbour(index)
     }
 
     /// Releases the value without clearing the word, for a word its owner frees next.
@@ -200,9 +204,6 @@ struct AtomicReference<Object: AnyObject>: @unchecked Sendable {
 /// out and something waits for it, one comparison on the fast path.
 struct ReaderCount: Sendable {
     private let word = AtomicCounter()
-
-    /// Kept for its callers: the word goes with the last copy of this value.
-    func destroy() {}
 
     /// A reader starts.
     @inline(__always)

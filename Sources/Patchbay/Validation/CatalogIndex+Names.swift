@@ -40,7 +40,7 @@ extension CatalogIndex {
 
     /// See ``typesBySpelling``.
     private var spellingTables: SpellingTables {
-        typesBySpelling.value {
+        typesBySpelling.kept {
             var tables = SpellingTables()
             for (id, type) in types.enumerated() {
                 var keys = Set([TypeNameSyntax.lookupKey(type.qualified), TypeNameSyntax.lookupKey(type.short)])

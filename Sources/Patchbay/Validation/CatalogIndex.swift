@@ -82,15 +82,15 @@ package struct CatalogIndex: Sendable {
     /// Qualified name -> type: made when first asked for (a manifest that
     /// names types by their short names, the usual one, never asks), or at
     /// once for a description, whose factories name types that way.
-    private var typesByQualifiedName = MadeOnce<NameTable<TypeID>>()
+    private var typesByQualifiedName = InstanceCell()
     /// What messages about unknown names look up, made when the first such
     /// message is: a valid manifest never pays for it, a manifest with
     /// thousands of unknown names pays for it once.
-    private let messageTables = MadeOnce<MessageTables>()
+    private let messageTables = InstanceCell()
     /// Each type under the key of its qualified name and of its short name
     /// (``TypeNameSyntax/lookupKey(_:)``), for a name spelled another way
     /// than the catalog's: made when the first such name is looked up.
-    let typesBySpelling = MadeOnce<SpellingTables>()
+    let typesBySpelling = InstanceCell()
 
     /// What a name spelled another way than the catalog's is looked up in.
     struct SpellingTables: Sendable {
@@ -181,7 +181,7 @@ package struct CatalogIndex: Sendable {
                 type: intern(entry.type, short: nil), injector: entry.injector.map { InjectorName($0) } ?? .primary,
                 isOptional: entry.optional ?? false, declaredAt: entry.declaredAt))
         }
-        typesByQualifiedName = MadeOnce(qualifiedNames)
+        typesByQualifiedName = InstanceCell(keeping: qualifiedNames)
     }
 
     /// The type of a live catalog's key, added the first time its qualified
@@ -282,7 +282,7 @@ package struct CatalogIndex: Sendable {
     package func type(qualified name: String) -> TypeID? {
         // No hash for a dotless name when no qualified name is dotless.
         if !hasDotlessTypeNames, !name.containsASCII(UInt8(ascii: ".")) { return nil }
-        return typesByQualifiedName.value {
+        return typesByQualifiedName.kept {
             var table = NameTable<TypeID>(capacity: types.count)
             for (id, type) in types.enumerated() { table.update(type.qualified, initial: id) { _ in } }
             return table
@@ -317,7 +317,7 @@ package struct CatalogIndex: Sendable {
 
     /// The tables messages read, made the first time one is asked for.
     private var tables: MessageTables {
-        messageTables.value {
+        messageTables.kept {
             var byType = [[String]](repeating: [], count: types.count)
             for factory in factories.indices {
                 // A factory that lists a type twice provides it once.

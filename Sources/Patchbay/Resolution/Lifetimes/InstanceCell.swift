@@ -29,8 +29,6 @@ final class InstanceCell: Sendable {
 
     init() {}
 
-    deinit { instance.destroy(count: 2) }
-
     /// What the makings of this instance share: the lock a synchronous one
     /// holds, and the awaited making under way with its waiters.
     private final class Making: Sendable {
@@ -45,7 +43,7 @@ final class InstanceCell: Sendable {
     }
 
     private var making: Making {
-        let slot = instance.neighbour(1)
+        let slot = instance.sibling(1)
         return (slot.publishedObject ?? slot.initialize(Making())) as! Making
     }
 

@@ -138,7 +138,9 @@ final class AwaitingResolution: Sendable {
             if path.isEmpty { path = Self.makingAround }
         case .graph(let storage):
             if let box = graphs!.withLock({ $0.instance(of: storage) }) { return binding.typed(box, as: T.self) }
-        case .nowhere, .weakBox: break
+        case .weakBox(let weak):
+            if let box = weak.current { return binding.typed(box, as: T.self) }
+        case .nowhere: break
         }
         let box = try await frame(binding, after: path) { call in
             let make = { () async throws -> AnyObject in try await binding.definition.buildAwaiting!(call) }
@@ -146,7 +148,9 @@ final class AwaitingResolution: Sendable {
             case .nowhere: return try await make()
             case .cell(let cell):
                 return try await cell.value { try await Self.$makingAround.withValue(call.path, operation: make) }
-            case .weakBox(let weak): return try await weak.value(of: binding, awaiting: make)
+            case .weakBox(let weak):
+                let made = try await make()
+                return try weak.value(of: binding) { made }
             case .graph(let storage):
                 let box = try await make()
                 graphs!.withLock { $0.keep(box, of: storage) }
@@ -190,7 +194,7 @@ struct AwaitingCall: Sendable {
 
     /// A cursor over the factory's needs, in the order of its closure's parameters.
     @usableFromInline
-    var dependencies: AwaitingDependencyCursor { AwaitingDependencyCursor(call: self) }
+    var dependencies: DependencyCursor<Self> { DependencyCursor(call: self) }
 
     /// The binding's decoded parameters; validation decoded them at activation.
     @usableFromInline
@@ -205,25 +209,6 @@ struct AwaitingCall: Sendable {
             return try await makeWrapper(self) as! D  // an Optional or Lazy of a concrete type
         }
         return try await resolution.resolve(D.self, from: binding.injector, path: path)!
-    }
-}
-
-/// Hands out an `async` factory's needs one at a time, awaiting each.
-@usableFromInline
-struct AwaitingDependencyCursor {
-    @usableFromInline let call: AwaitingCall
-    @usableFromInline var index = 0
-
-    @usableFromInline
-    init(call: AwaitingCall) {
-        self.call = call
-    }
-
-    /// The next need, of type `D`, as `specs` (made at registration) says.
-    @usableFromInline
-    mutating func next<D>(_: D.Type, _ specs: [DependencySpec]) async throws -> D {
-        defer { index += 1 }
-        return try await call.dependency(D.self, spec: specs[index])
     }
 }
 

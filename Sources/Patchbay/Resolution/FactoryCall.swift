@@ -43,7 +43,7 @@ struct FactoryCall {
     /// A cursor over the factory's dependencies, in the order of its
     /// closure's parameters.
     @inlinable
-    var dependencies: DependencyCursor { DependencyCursor(call: self) }
+    var dependencies: DependencyCursor<Self> { DependencyCursor(call: self) }
 
     /// The binding's decoded parameters; validation decoded them at activation.
     @usableFromInline
@@ -58,7 +58,8 @@ struct FactoryCall {
     }
 }
 
-/// Hands out a factory's dependencies one at a time, for a registration's
+/// Hands out a factory's dependencies one at a time (a synchronous or an
+/// `async` factory's: the call type says which), for a registration's
 /// closure to pass straight into the user's:
 ///
 ///     var needs = call.dependencies
@@ -71,20 +72,31 @@ struct FactoryCall {
 /// And `specs` is passed to each call, not kept in the cursor, which would
 /// retain it even for a factory with no dependencies.
 @usableFromInline
-struct DependencyCursor {
-    @usableFromInline let call: FactoryCall
+struct DependencyCursor<Call> {
+    @usableFromInline let call: Call
     @usableFromInline var index = 0
 
     @inlinable
-    init(call: FactoryCall) {
+    init(call: Call) {
         self.call = call
     }
+}
 
+extension DependencyCursor where Call == FactoryCall {
     /// The next dependency, of type `D`, as `specs` (made at registration) says.
     @inlinable @inline(__always)
     mutating func next<D>(_: D.Type, _ specs: [DependencySpec]) throws -> D {
         defer { index += 1 }
         return try call.dependency(D.self, specs: specs, index: index)
+    }
+}
+
+extension DependencyCursor where Call == AwaitingCall {
+    /// The next need of an `async` factory, awaited.
+    @usableFromInline
+    mutating func next<D>(_: D.Type, _ specs: [DependencySpec]) async throws -> D {
+        defer { index += 1 }
+        return try await call.dependency(D.self, spec: specs[index])
     }
 }
 

@@ -31,27 +31,19 @@ final class WeakLifetime: LifetimeStorage {
     /// The live instance's box, if any.
     var current: AnyObject? { kept.withLock { $0.box } }
 
-    /// Keeps `made` unless another request kept one meanwhile; returns the box kept.
-    private func keep(_ made: AnyObject, of binding: CompiledBinding, _ kept: inout Kept) throws -> AnyObject {
-        if let box = kept.box { return box }
-        let product = try binding.requireClassInstance(box: made)
-        kept.object = product.object
-        kept.boxType = type(of: product)
-        return made
-    }
-
-    /// The instance, made by `make` if none is alive: the synchronous driver,
-    /// which makes it holding the lock, so two first requests share one.
+    /// The instance, made by `make` if none is alive: the one driver. A
+    /// synchronous request makes it holding the lock, so two first requests
+    /// share one; an awaited one, which must not hold a lock across `await`,
+    /// makes it first and passes a `make` that returns it, and the first to
+    /// finish is kept, as if a synchronous request had made its own meanwhile.
     func value(of binding: CompiledBinding, orMake make: () throws -> AnyObject) throws -> AnyObject {
-        try kept.withLock { kept in try kept.box ?? keep(try make(), of: binding, &kept) }
-    }
-
-    /// The same, awaited: made with no lock held, which an `await` must not
-    /// hold, so two first requests at once may both make one, and the first
-    /// to finish is kept, as it would be if a synchronous request had made its own meanwhile.
-    func value(of binding: CompiledBinding, awaiting make: () async throws -> AnyObject) async throws -> AnyObject {
-        if let box = current { return box }
-        let made = try await make()
-        return try kept.withLock { kept in try keep(made, of: binding, &kept) }
+        try kept.withLock { kept in
+            if let box = kept.box { return box }
+            let made = try make()
+            let product = try binding.requireClassInstance(box: made)
+            kept.object = product.object
+            kept.boxType = type(of: product)
+            return made
+        }
     }
 }

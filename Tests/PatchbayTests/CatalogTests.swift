@@ -156,13 +156,4 @@ struct CatalogTests {
         #expect(TypeKey(anyway.self).name == "anyway")
         #expect(TypeKey(Int.self).qualifiedName == "Swift.Int")
     }
-
-    @Test func findingAByteLooksAtEveryByteOfShortAndLongStrings() {
-        #expect("Module.Type".containsASCII(UInt8(ascii: ".")))
-        #expect(!"Type".containsASCII(UInt8(ascii: ".")))
-        #expect("ALongModuleNameThatIsNotSmall.Type".containsASCII(UInt8(ascii: ".")))
-        #expect(!"ALongModuleNameThatIsNotSmall_Type".containsASCII(UInt8(ascii: ".")))
-        #expect("éé.".containsASCII(UInt8(ascii: ".")))
-        #expect(!"".containsASCII(UInt8(ascii: ".")))
-    }
 }

@@ -59,6 +59,13 @@ final class ShapeProblems: Sendable {
     static func segment(_ key: any CodingKey) -> String { key.intValue.map(String.init) ?? key.stringValue }
 }
 
+extension Decoder {
+    /// An object's members, and the validation run that listens for their problems, if one does.
+    func checkedMembers<Key: CodingKey>(keyedBy: Key.Type) throws -> (KeyedDecodingContainer<Key>, ShapeProblems?) {
+        (try container(keyedBy: Key.self), ShapeProblems.listening(to: self))
+    }
+}
+
 /// A value that notes, rather than throws, that it does not fit: decoding
 /// goes on past it, and ``value`` is nil.
 struct Checked<Value: Decodable>: Decodable {
@@ -174,8 +181,7 @@ extension CatalogDescription {
 
     /// Reads a description, each member checked (see the top of this file).
     public init(from decoder: any Decoder) throws {
-        let problems = ShapeProblems.listening(to: decoder)
-        let object = try decoder.container(keyedBy: CodingKeys.self)
+        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
         version = try object.required(.version, or: 0, problems)
         types = try object.requiredList(.types, each: TypeName(qualified: "", name: ""), problems)
         factories = try object.requiredList(.factories, each: .placeholder, problems)
@@ -190,8 +196,7 @@ extension CatalogDescription.Sources {
 
     /// Reads the sources' record, each member checked.
     package init(from decoder: any Decoder) throws {
-        let problems = ShapeProblems.listening(to: decoder)
-        let object = try decoder.container(keyedBy: CodingKeys.self)
+        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
         folders = try object.requiredList(.folders, each: "", problems)
         fingerprint = try object.required(.fingerprint, or: "", problems)
     }
@@ -202,8 +207,7 @@ extension CatalogDescription.TypeName {
 
     /// Reads a type's names, each checked.
     package init(from decoder: any Decoder) throws {
-        let problems = ShapeProblems.listening(to: decoder)
-        let object = try decoder.container(keyedBy: CodingKeys.self)
+        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
         qualified = try object.required(.qualified, or: "", problems)
         name = try object.required(.name, or: "", problems)
     }
@@ -214,8 +218,7 @@ extension CatalogDescription.EntryPointDescription {
 
     /// Reads an entry point, each member checked.
     package init(from decoder: any Decoder) throws {
-        let problems = ShapeProblems.listening(to: decoder)
-        let object = try decoder.container(keyedBy: CodingKeys.self)
+        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
         type = try object.required(.type, or: "", problems)
         injector = try object.optional(.injector, problems)
         optional = try object.optional(.optional, problems)
@@ -234,8 +237,7 @@ extension CatalogDescription.Factory {
 
     /// Reads a factory, each member checked.
     package init(from decoder: any Decoder) throws {
-        let problems = ShapeProblems.listening(to: decoder)
-        let object = try decoder.container(keyedBy: CodingKeys.self)
+        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
         name = try object.required(.name, or: "", problems)
         provides = try object.requiredList(.provides, each: "", problems)
         needs = try object.optionalList(.needs, each: CatalogDescription.Need(type: ""), problems)
@@ -256,8 +258,7 @@ extension CatalogDescription.Need {
 
     /// Reads a need, each member checked. Its kind is a string here, checked by the validator.
     package init(from decoder: any Decoder) throws {
-        let problems = ShapeProblems.listening(to: decoder)
-        let object = try decoder.container(keyedBy: CodingKeys.self)
+        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
         type = try object.required(.type, or: "", problems)
         kind = try object.required(.kind, or: "direct", problems)
     }
@@ -268,8 +269,7 @@ extension CatalogDescription.Parameters {
 
     /// Reads a parameter type, each member checked.
     package init(from decoder: any Decoder) throws {
-        let problems = ShapeProblems.listening(to: decoder)
-        let object = try decoder.container(keyedBy: CodingKeys.self)
+        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
         type = try object.required(.type, or: "", problems)
         fields = try object.optionalList(.fields, each: .placeholder, problems)
         closed = try object.optional(.closed, problems)
@@ -285,8 +285,7 @@ extension CatalogDescription.ParameterField {
     /// Reads a field, each member checked; nested fields the same way (the
     /// scanner's depth limit bounds the nesting before this runs).
     package init(from decoder: any Decoder) throws {
-        let problems = ShapeProblems.listening(to: decoder)
-        let object = try decoder.container(keyedBy: CodingKeys.self)
+        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
         name = try object.required(.name, or: "", problems)
         type = try object.required(.type, or: "any", problems)
         required = try object.required(.required, or: false, problems)
@@ -302,8 +301,7 @@ extension ParameterDecoding {
     /// Reads the strategies; a strategy this build does not know is noted,
     /// under a validation run, rather than told in the decoder's words.
     public init(from decoder: any Decoder) throws {
-        let problems = ShapeProblems.listening(to: decoder)
-        let object = try decoder.container(keyedBy: CodingKeys.self)
+        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
         dates = try object.requiredChoice(.dates, or: .deferredToDate, problems)
         data = try object.requiredChoice(.data, or: .base64, problems)
     }

@@ -327,15 +327,11 @@ extension CatalogDescriptionValidator {
                     + "FILE:LINE[:COLUMN]; \(Self.placeRule): \(regenerate)", at: Self.pointer(path))
                 return
             }
-            let problem: String?
-            if let outside = SourceLocations.outsideProblem(place.file) {
-                problem = outside
-            } else if let packageRoot, let kind = SourceLocations.notRegularFile(place.file, in: packageRoot) {
-                problem = "a place in \(kind), not in a Swift file"
-            } else {
-                problem = nil
-            }
-            guard let problem else { return }
+            // A place outside the package is never looked up on disk.
+            let notSwiftFile = { [packageRoot] in packageRoot.flatMap { SourceLocations.notRegularFile(place.file, in: $0) } }
+            guard let problem = SourceLocations.outsideProblem(place.file)
+                ?? notSwiftFile().map({ "a place in \($0), not in a Swift file" })
+            else { return }
             report(.invalidSourcePlace, "\(subject(path)) is \(Self.quoted(text)), \(problem); \(Self.placeRule): "
                 + regenerate, at: Self.pointer(path))
         }
@@ -500,7 +496,6 @@ extension FactoryCatalog {
         if name.isEmpty { return "is empty" }
         guard let control = name.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
         else { return nil }
-        let hex = String(control.value, radix: 16, uppercase: true)
-        return "holds the control character U+" + String(repeating: "0", count: 4 - hex.count) + hex
+        return String(format: "holds the control character U+%04X", control.value)
     }
 }

@@ -88,7 +88,8 @@ public struct ManifestChecker: Sendable {
         var seen: Set<String> = []
         for path in paths {
             let listed = try manifestFiles(at: path)
-            if SystemCall.isDirectory(atPath: path.path) == true {
+            let isFolder = SystemCall.isDirectory(atPath: path.path) == true
+            if isFolder {
                 // Names that are one String (`café` composed and decomposed, two files on Linux) are one
                 // environment, so the app could not tell which it loads: the second is refused, not checked.
                 var first: [String: URL] = [:]
@@ -103,7 +104,6 @@ public struct ManifestChecker: Sendable {
             let files = listed.filter { seen.insert(PhysicalPath.of($0.standardizedFileURL.path)).inserted }
             guard !files.isEmpty else { continue }
             manifestCount += files.count
-            let isFolder = SystemCall.isDirectory(atPath: path.path) == true
             var unused: Manifest?
             let named = try checkFiles(files, inFolder: isFolder ? path : nil, run: &run, keeping: nil, into: &unused)
             if isFolder, let named, let catalog = try run.validator(forFolder: path).catalog {

@@ -52,7 +52,6 @@ enum LookAlikes {
     static func describe(_ scalar: Unicode.Scalar) -> String {
         let name = (scalar.properties.name ?? "").split(separator: " ")
             .map { $0.prefix(1) + $0.dropFirst().lowercased() }.joined(separator: " ")
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return scalar.isASCII ? name : name + ", U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        return scalar.isASCII ? name : name + String(format: ", U+%04X", scalar.value)
     }
 }

@@ -104,12 +104,8 @@ public struct Binding: Sendable, Hashable {
         collection elementName: String, factory: String, lifetime: Lifetime? = nil,
         injector: InjectorName = .primary, parameters: JSONValue? = nil
     ) {
-        self.protocolName = elementName
+        self.init(protocol: elementName, factory: factory, lifetime: lifetime, injector: injector, parameters: parameters)
         self.isCollectionElement = true
-        self.factory = factory
-        self.lifetime = lifetime
-        self.injector = injector
-        self.parameterSource = parameters.map(BindingParameters.init)
     }
 
     /// The parameters as read, with where each value stands; what is

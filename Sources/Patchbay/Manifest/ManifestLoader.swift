@@ -127,12 +127,9 @@ public struct ManifestLoader: Sendable {
                 code: .tooLarge, message: "manifest is \(error.size) bytes, over the limit of \(maxBytes) "
                     + "bytes; split it with 'extends' or raise ManifestLoader.maxBytes", file: display))
             return nil
-        } catch let error as NotAFile {
-            diagnostics.append(Diagnostic(code: .unreadable, message: "cannot read the manifest: \(error)", file: display))
-            return nil
         } catch {
-            diagnostics.append(Diagnostic(
-                code: .unreadable, message: "cannot read the manifest: \(error.localizedDescription)", file: display))
+            let reason = (error as? NotAFile)?.description ?? error.localizedDescription
+            diagnostics.append(Diagnostic(code: .unreadable, message: "cannot read the manifest: \(reason)", file: display))
             return nil
         }
         var parser = ManifestParser(file: display, maxBytes: maxBytes, maxDepth: maxDepth, depth: depth)

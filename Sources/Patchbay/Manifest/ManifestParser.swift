@@ -16,13 +16,6 @@ struct ManifestParser {
 
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(file: String, maxBytes: Int, maxDepth: Int, depth: Int = 0) {
-        self.file = file
-        self.maxBytes = maxBytes
-        self.maxDepth = maxDepth
-        self.depth = depth
-    }
-
     /// Parses the file; `nil` when it is not usable at all (syntax, limits,
     /// not an object). Shape problems are in ``diagnostics`` either way.
     mutating func parse(_ data: Data) -> Manifest? {

@@ -121,11 +121,9 @@ package enum EditDistance {
     /// among the same names, prepare a ``SuggestionIndex`` once.
     package static func suggestions(for word: String, among candidates: some Sequence<String>, limit: Int = 3) -> [String] {
         guard let letters = folded(word) else { return [] }
-        var ranked: [(name: String, distance: Int)] = []
-        for candidate in Set(candidates) where candidate != word {
-            if let name = folded(candidate), let distance = rank(of: name, for: letters) {
-                ranked.append((candidate, distance))
-            }
+        let ranked = Set(candidates).compactMap { candidate -> (name: String, distance: Int)? in
+            guard candidate != word, let name = folded(candidate), let distance = rank(of: name, for: letters) else { return nil }
+            return (candidate, distance)
         }
         return nearest(ranked, limit: limit)
     }

@@ -90,16 +90,12 @@ package enum TypeNameSyntax {
 
     struct Segment: Equatable {
         var name: String
-        var arguments: [Argument]?
+        var arguments: [Element]?
     }
 
-    /// A generic argument: `Int`, or `Item == Int` (`Self.P.Item == Int` as the runtime prints it).
-    struct Argument: Equatable {
-        var label: String?
-        var type: Node
-    }
-
-    /// A tuple element or function parameter: `label: Type` or `Type`.
+    /// A type with an optional label: a tuple element or function parameter
+    /// (`label: Type` or `Type`), or a generic argument (`Int`, or `Item == Int`,
+    /// `Self.P.Item == Int` as the runtime prints it).
     struct Element: Equatable {
         var label: String?
         var type: Node
@@ -140,7 +136,7 @@ package enum TypeNameSyntax {
         }
     }
 
-    private static func printArguments(_ arguments: [Argument], asKey: Bool) -> String {
+    private static func printArguments(_ arguments: [Element], asKey: Bool) -> String {
         guard arguments.allSatisfy({ $0.label != nil }) else {
             return arguments.map { ($0.label.map { $0 + " == " } ?? "") + print($0.type, asKey: asKey) }
                 .joined(separator: ", ")
@@ -299,7 +295,7 @@ package enum TypeNameSyntax {
                 index += 1
                 var segment = Segment(name: name, arguments: nil)
                 if take("<") {
-                    var arguments: [Argument] = []
+                    var arguments: [Element] = []
                     repeat {
                         guard let argument = argument() else { return nil }
                         arguments.append(argument)
@@ -314,13 +310,13 @@ package enum TypeNameSyntax {
 
         /// `Type` or `Type '==' Type`, whose label is the left side's last name
         /// (`Self.Mod.P.Item == Int` and `Item == Int` alike).
-        mutating func argument() -> Argument? {
+        mutating func argument() -> Element? {
             guard let type = type() else { return nil }
-            guard take("==") else { return Argument(label: nil, type: type) }
+            guard take("==") else { return Element(label: nil, type: type) }
             guard case .path(let segments) = type, segments.allSatisfy({ $0.arguments == nil }),
                   let right = self.type()
             else { return nil }
-            return Argument(label: segments.last!.name, type: right)
+            return Element(label: segments.last!.name, type: right)
         }
 
         func isIdentifier(_ token: String) -> Bool {

@@ -103,23 +103,6 @@ extension ValidationRun {
                 field: BindingKey.factory.rawValue, severity: .warning, fallbackFile: manifest.file))
         }
     }
-
-    /// Two lists of bindings, each in manifest order, merged in manifest order.
-    static func inManifestOrder(_ first: [BindingDescription], _ second: [BindingDescription]) -> [BindingDescription] {
-        var merged: [BindingDescription] = []
-        merged.reserveCapacity(first.count + second.count)
-        var (i, j) = (0, 0)
-        while i < first.count || j < second.count {
-            if j == second.count || (i < first.count && first[i].index < second[j].index) {
-                merged.append(first[i])
-                i += 1
-            } else {
-                merged.append(second[j])
-                j += 1
-            }
-        }
-        return merged
-    }
 }
 
 /// The elements of each collection, by type and injector, and which

@@ -457,8 +457,9 @@ package struct ValidationRun {
         let bindings = manifest.bindings
         resolveSingleOverrides(candidates.filter { !bindings[$0.index].isCollectionElement })
         let collections = resolveCollectionOverrides(candidates.filter { bindings[$0.index].isCollectionElement })
-        winners = Self.inManifestOrder(winners, collections.winners)
-        effective = Self.inManifestOrder(effective, collections.effective)
+        // Two runs each in manifest order: the standard library's sort finds the runs and merges them.
+        winners = (winners + collections.winners).sorted { $0.index < $1.index }
+        effective = (effective + collections.effective).sorted { $0.index < $1.index }
         serving = nil  // its places were in the single bindings alone
     }
 

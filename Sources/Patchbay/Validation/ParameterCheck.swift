@@ -30,14 +30,6 @@ struct ParameterCheck {
     /// bindings misspell a key (the run hands them from check to check).
     var fieldSuggestions: [String: SuggestionIndex] = [:]
 
-    init(binding: Binding, factory: Int, catalog: CatalogIndex, manifestFile: String, decoder: JSONDecoder?) {
-        self.binding = binding
-        self.factory = factory
-        self.catalog = catalog
-        self.manifestFile = manifestFile
-        self.decoder = decoder
-    }
-
     /// The decoded parameters (nil when the factory takes none, or with a
     /// description); check ``diagnostics`` for problems.
     mutating func run() -> (any Sendable)? {

@@ -49,22 +49,13 @@ final class JSONLayout: Sendable {
 
     /// A member's key, decoded by `JSONDecoder` if escaped (a lone surrogate, which it refuses, stays as written).
     static func key<Bytes: Collection<UInt8>>(_ node: Node, in bytes: Bytes) -> String where Bytes.Index == Int {
-        let written = String(decoding: bytes[node.key], as: UTF8.self)
+        let written = (bytes as? Data)?.text(in: node.key) ?? String(decoding: bytes[node.key], as: UTF8.self)
         guard node.keyNeedsDecoding, bytes[node.key].contains(UInt8(ascii: "\\")) else { return written }
         let quoted = Data(bytes[node.key.lowerBound - 1..<node.key.upperBound + 1])
         return (try? JSONDecoder().decode(String.self, from: quoted)) ?? written
     }
 
     func key(of node: Int) -> String { Self.key(nodes[node], in: bytes) }
-
-    /// Each member of object `node` with its key as one of `table`'s (else nil), matched as written: no strings made.
-    func forEachMember<K>(of node: Int, in table: KeyTable<K>, _ body: (K?, Int) -> Void) {
-        var child = node + 1
-        while child < nodes[node].end {
-            body(nodes[child].keyNeedsDecoding ? K(rawValue: key(of: child)) : table.key(spelled: bytes[nodes[child].key]), child)
-            child = nodes[child].end
-        }
-    }
 
     /// Each long array's elements, listed when one is first found by index, so that finding every element
     /// of an array of 100,000 by its pointer (a diagnostic's place) is no walk of it each time.
@@ -104,7 +95,7 @@ struct JSONPlace: Sendable {
 
     /// Whether its text holds either byte.
     func mayHold(_ first: UInt8, _ second: UInt8) -> Bool {
-        layout.bytes[layout.nodes[node].bytes].contains { $0 == first || $0 == second }
+        layout.bytes.bytes(in: layout.nodes[node].bytes, contain: first, or: second)
     }
 
     func decoded<T: Decodable>(as type: T.Type) -> T? { try? JSONDecoder().decode(type, from: bytes) }
@@ -128,12 +119,12 @@ struct JSONPlace: Sendable {
     func child(named key: String) -> JSONPlace? {
         switch kind {
         case .object:  // as `String`s compare (canonical equivalence), by bytes when both are plain ASCII
-            let name = key.utf8, nameIsASCII = !name.contains { $0 >= 0x80 }
+            let name = Array(key.utf8), nameIsASCII = !name.contains { $0 >= 0x80 }
             var child = node + 1
             while child < layout.nodes[node].end {
                 let entry = layout.nodes[child]
                 if entry.keyNeedsDecoding || !nameIsASCII ? layout.key(of: child) == key
-                    : entry.key.count == name.count && layout.bytes[entry.key].elementsEqual(name) {
+                    : layout.bytes.bytes(in: entry.key, equal: name[...]) {
                     return JSONPlace(layout, node: child)
                 }
                 child = entry.end

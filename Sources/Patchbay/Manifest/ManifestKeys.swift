@@ -55,8 +55,10 @@ package enum BindingKey: String, CaseIterable, Sendable, CustomStringConvertible
 /// key is matched as written in the file: the parser files every binding's
 /// members without making a string of each key.
 struct KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where Key.RawValue == String {
-    private let bytes: [UInt8]
-    private let entries: [(key: Key, start: Int, count: Int)]
+    let bytes: [UInt8]
+    let entries: [(key: Key, start: Int, count: Int)]
+    /// Each entry's bytes in `bytes`, in the same order.
+    let spans: [Range<Int>]
 
     init() {
         var bytes: [UInt8] = [], entries: [(key: Key, start: Int, count: Int)] = []
@@ -66,11 +68,9 @@ struct KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where
         }
         self.bytes = bytes
         self.entries = entries
+        spans = entries.map { $0.start..<$0.start + $0.count }
     }
 
-    /// The key spelled `text`, if any.
-    func key(spelled text: some Collection<UInt8>) -> Key? {
-        let count = text.count
-        return entries.first { $0.count == count && bytes[$0.start..<$0.start + count].elementsEqual(text) }?.key
-    }
+    // Matched against a file's bytes by `JSONLayout.forEachMember`, in the
+    // scanner's file, which borrows the file's bytes once per object.
 }

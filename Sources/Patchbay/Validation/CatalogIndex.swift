@@ -217,7 +217,7 @@ package struct CatalogIndex: Sendable {
                 if list.first != id { list.append(id) }
             }
         }
-        if !qualified.utf8.contains(UInt8(ascii: ".")) { hasDotlessTypeNames = true }
+        if !qualified.containsByte(UInt8(ascii: ".")) { hasDotlessTypeNames = true }
     }
 
     /// Where the app declared the type of that qualified name an entry point; nil when it is not one.
@@ -281,7 +281,7 @@ package struct CatalogIndex: Sendable {
     /// The type of that module-qualified name.
     package func type(qualified name: String) -> TypeID? {
         // No hash for a dotless name when no qualified name is dotless.
-        if !hasDotlessTypeNames, !name.utf8.contains(UInt8(ascii: ".")) { return nil }
+        if !hasDotlessTypeNames, !name.containsByte(UInt8(ascii: ".")) { return nil }
         return typesByQualifiedName.kept {
             var table = NameTable<TypeID>(capacity: types.count)
             for (id, type) in types.enumerated() { table.update(type.qualified, initial: id) { _ in } }

@@ -1,0 +1,356 @@
+import Foundation
+@testable import Patchbay
+import Testing
+
+// Hostile tests from the review of issue 54's round 1 (the InstanceCell
+// engine). Each test marked `withKnownIssue` shows a defect the engine has
+// today (issue 54 lists them as left to do). The marks are intermittent: a
+// race may not reproduce in every build (release, under a sanitizer, on a
+// busy machine), and a run that misses it must not fail; so a fix does not
+// fail these tests by itself: remove the mark with the fix.
+//
+// A deadlock must fail, not hang: every wait here is bounded (generously;
+// the bound is never asserted on as a speed), and threads or tasks left
+// blocked by a deadlock are abandoned for the rest of the run.
+
+/// A flag that threads and tasks set and read: a ``Counter`` raised once.
+private typealias Flag = Counter
+
+extension Counter {
+    fileprivate func raise() { increment() }
+    fileprivate var isRaised: Bool { value > 0 }
+}
+
+/// Waits (bounded) until every one of `flags` is raised; false if one never was.
+private func waitFor(_ flags: Flag..., seconds: Double = 30) async -> Bool {
+    let rounds = Int(seconds * 100)
+    for _ in 0..<rounds {
+        if flags.allSatisfy(\.isRaised) { return true }
+        try? await Task.sleep(nanoseconds: 10_000_000)
+    }
+    return flags.allSatisfy(\.isRaised)
+}
+
+/// Waits (bounded, spinning politely) on a thread until `flag` is raised.
+private func spinUntil(_ flag: Flag, seconds: Double = 5) {
+    let end = Date().addingTimeInterval(seconds)
+    while !flag.isRaised, Date() < end { usleep(1000) }
+}
+
+/// A thrown error's reason, or the error itself when it is no ResolutionError.
+private func reasonOf(_ error: any Error) -> String {
+    guard let resolution = error as? ResolutionError else { return "\(error)" }
+    return "\(resolution.reason)"
+}
+
+/// Where a test keeps a `Resolver` past its factory.
+private final class ResolverSlot: @unchecked Sendable {
+    var resolver: Resolver?
+}
+
+struct EngineReviewTests {
+    // MARK: - Cycles entered from both ends at once
+
+    /// Two singletons that resolve each other by hand (a cycle activation
+    /// cannot see), asked first on two threads at once. Each thread holds its
+    /// own cell's lock while its factory runs (`InstanceCell.value(orMake:)`
+    /// calls the factory inside `withLock`, against `Lock.withLock`'s own
+    /// rule "body must never call user code") and then waits for the other's
+    /// lock: a lock-order deadlock, where one thread alone gets `dependency-cycle`.
+    @Test func aDynamicCycleEnteredFromBothEndsOnTwoThreadsThrowsInsteadOfDeadlocking() async throws {
+        let holder = Box<Container>()
+        let henStarted = Flag(), eggStarted = Flag()
+        var catalog = FactoryCatalog()
+        catalog.register("hen", provides: (any Chicken).self) {
+            henStarted.raise()
+            spinUntil(eggStarted)  // both makings under way: each now asks for the other
+            return EagerHen(egg: try holder.value!.resolve((any Egg).self))
+        }
+        catalog.register("egg", provides: (any Egg).self) {
+            eggStarted.raise()
+            spinUntil(henStarted)
+            return ChickenEgg(chicken: try holder.value!.resolve((any Chicken).self))
+        }
+        let container = try makeContainer(catalog, [
+            bind("Chicken", to: "hen", .singleton), bind("Egg", to: "egg", .singleton),
+        ])
+        holder.value = container
+        let henDone = Flag(), eggDone = Flag()
+        let reasons = Collected<String>()
+        Thread {
+            do { _ = try container.resolve((any Chicken).self) } catch { reasons.append(reasonOf(error)) }
+            henDone.raise()
+        }.start()
+        Thread {
+            do { _ = try container.resolve((any Egg).self) } catch { reasons.append(reasonOf(error)) }
+            eggDone.raise()
+        }.start()
+        let finished = await waitFor(henDone, eggDone)
+        withKnownIssue("InstanceCell's sync driver runs the factory holding the cell's lock: two threads entering a cycle from opposite ends deadlock", isIntermittent: true) {
+            #expect(finished, "both resolves return (with dependency-cycle) instead of waiting on each other's lock forever")
+        }
+        if finished { #expect(reasons.all.allSatisfy { $0 == "dependencyCycle" }, "\(reasons.all)") }
+    }
+
+    /// The awaited twin: two `async` singletons that await each other by
+    /// hand, asked first by two tasks at once. Each task claims its cell,
+    /// then joins the other's waiters (`makingAround` names only its own
+    /// making, not the other task's), so neither continuation is ever resumed.
+    @Test func anAwaitedDynamicCycleEnteredFromBothEndsThrowsInsteadOfHanging() async throws {
+        let holder = ContainerHolder()
+        let firstStarted = Flag(), secondStarted = Flag()
+        var catalog = FactoryCatalog()
+        catalog.register("first", provides: TokenStore.self, lifetime: .singleton) { () async throws in
+            firstStarted.raise()
+            _ = await waitFor(secondStarted, seconds: 5)
+            _ = try await holder.container!.resolve(awaiting: (any Gadget).self)
+            return await TokenStore(serial: 1)
+        }
+        catalog.register("second", provides: (any Gadget).self, lifetime: .singleton) { () async throws in
+            secondStarted.raise()
+            _ = await waitFor(firstStarted, seconds: 5)
+            _ = try await holder.container!.resolve(awaiting: TokenStore.self)
+            return Part(tag: "second")
+        }
+        let container = try makeContainer(catalog, [bind("TokenStore", to: "first"), bind("Gadget", to: "second")])
+        holder.container = container
+        let firstDone = Flag(), secondDone = Flag()
+        Task.detached {
+            _ = try? await container.resolve(awaiting: TokenStore.self)
+            firstDone.raise()
+        }
+        Task.detached {
+            _ = try? await container.resolve(awaiting: (any Gadget).self)
+            secondDone.raise()
+        }
+        let finished = await waitFor(firstDone, secondDone)
+        withKnownIssue("two tasks entering an awaited cycle from opposite ends each wait as the other's waiter: continuations never resumed", isIntermittent: true) {
+            #expect(finished, "both awaited resolves return (with dependency-cycle) instead of hanging")
+        }
+    }
+
+    // MARK: - Cancellation in the awaiting driver
+
+    /// The first task to ask for an `async` singleton makes it, and the
+    /// tasks asking meanwhile wait for its outcome. When that first task is
+    /// cancelled, its factory throws `CancellationError`, and every waiter,
+    /// none of which was cancelled, gets that error too (wrapped as
+    /// `factory-failed`) instead of the instance (one of them could make it
+    /// in its place). Intermittent: the waiter must queue before the cancel,
+    /// which the test can only make likely (a pause), not certain.
+    @Test func aWaiterIsNotFailedByTheCancellationOfTheTaskThatMakesTheInstance() async throws {
+        let started = Flag(), calls = Counter()
+        var catalog = FactoryCatalog()
+        catalog.register("slow", provides: TokenStore.self, lifetime: .singleton) { () async throws in
+            let call = calls.increment()
+            started.raise()
+            if call == 1 {
+                // The first making waits until it is cancelled (bounded, so a missed cancel cannot hang).
+                for _ in 0..<3000 { try await Task.sleep(nanoseconds: 10_000_000) }
+            }
+            return await TokenStore(serial: call)
+        }
+        let container = try makeContainer(catalog, [bind("TokenStore", to: "slow")])
+        let first = Task { try await container.resolve(awaiting: TokenStore.self) }
+        #expect(await waitFor(started))
+        let waiter = Task { try await container.resolve(awaiting: TokenStore.self) }
+        try await Task.sleep(nanoseconds: 200_000_000)  // lets the waiter queue behind the first making
+        first.cancel()
+        _ = try? await first.value
+        let outcome = await waiter.result
+        withKnownIssue("the making task's cancellation fails every waiter of the InstanceCell", isIntermittent: true) {
+            #expect(throws: Never.self, "the waiter, not cancelled, gets an instance") { _ = try outcome.get() }
+        }
+    }
+
+    /// `makingAround` is a task-local, so a `Task` an `async` singleton's
+    /// factory starts (and does not await) inherits it: that task's resolve
+    /// of the singleton, asked while the making is under way, is reported as
+    /// a `dependency-cycle`, though it is no loop: the task could simply wait
+    /// for the making, as any other task asking meanwhile does.
+    @Test func aTaskStartedByAnAsyncFactoryIsNotACycleOfThatFactory() async throws {
+        let holder = ContainerHolder()
+        let outcomes = Collected<String>()
+        let finished = Flag()
+        var catalog = FactoryCatalog()
+        catalog.register("starter", provides: TokenStore.self, lifetime: .singleton) { () async throws in
+            let container = holder.container!
+            Task {
+                do {
+                    let store = try await container.resolve(awaiting: TokenStore.self)
+                    outcomes.append("made #\(store.serial)")
+                } catch {
+                    outcomes.append(reasonOf(error))
+                }
+                finished.raise()
+            }
+            // Gives the task time to ask while this making is under way (bounded: a task that waits returns later).
+            _ = await waitFor(finished, seconds: 1)
+            return await TokenStore(serial: 7)
+        }
+        let container = try makeContainer(catalog, [bind("TokenStore", to: "starter")])
+        holder.container = container
+        _ = try await container.resolve(awaiting: TokenStore.self)
+        #expect(await waitFor(finished))
+        withKnownIssue("an unstructured Task inherits the task-local makingAround of the factory that started it", isIntermittent: true) {
+            #expect(outcomes.all == ["made #7"], "\(outcomes.all)")
+        }
+        holder.container = nil
+    }
+
+    // MARK: - Awaited cycles through lifetimes that keep no cell
+
+    /// An `async` transient (or weak) whose factory awaits itself by hand.
+    /// The awaited engine carries the path into a hand-written resolve only
+    /// through `makingAround`, which only a cell's making sets: a transient or
+    /// weak binding starts each nested resolve with an empty path, so the
+    /// loop is never seen and recurses without end. The factory stops
+    /// itself after 20 rounds, so the test fails instead of exhausting memory.
+    @Test(arguments: [Lifetime.transient, .weak])
+    func anAsyncFactoryThatAwaitsItselfByHandIsACycle(lifetime: Lifetime) async throws {
+        let holder = ContainerHolder()
+        let rounds = Counter()
+        var catalog = FactoryCatalog()
+        catalog.register("loop", provides: (any Gadget).self) { () async throws in
+            rounds.increment()
+            if rounds.value > 20 { throw FixtureError(message: "recursed 20 times: the loop was not seen") }
+            _ = try await holder.container!.resolve(awaiting: (any Gadget).self)
+            return Part(tag: "loop")
+        }
+        let container = try makeContainer(catalog, [bind("Gadget", to: "loop", lifetime)])
+        holder.container = container
+        let error = await #expect(throws: ResolutionError.self) {
+            try await container.resolve(awaiting: (any Gadget).self)
+        }
+        let cycle = (error?.underlying as? ResolutionError) ?? error
+        withKnownIssue("an awaited hand-written resolve inside a transient/weak async factory starts with an empty path", isIntermittent: true) {
+            #expect(rounds.value <= 2, "the loop is found on its first round, not after \(rounds.value)")
+            #expect(cycle?.reason == .dependencyCycle, "\(String(describing: error))")
+        }
+        holder.container = nil
+    }
+
+    /// An `async` singleton that awaits an `async` transient by hand, which
+    /// awaits the singleton by hand: a cycle is reported (through the
+    /// singleton's `makingAround`), but its path skips the transient in the
+    /// middle, so the message does not draw the loop that is really there.
+    @Test func anAwaitedCycleThroughATransientNamesEveryStepOfTheLoop() async throws {
+        let holder = ContainerHolder()
+        let rounds = Counter()
+        var catalog = FactoryCatalog()
+        catalog.register("store", provides: TokenStore.self, lifetime: .singleton) { () async throws in
+            _ = try await holder.container!.resolve(awaiting: (any Gadget).self)
+            return await TokenStore(serial: 0)
+        }
+        catalog.register("middle", provides: (any Gadget).self, lifetime: .transient) { () async throws in
+            rounds.increment()
+            if rounds.value > 20 { throw FixtureError(message: "recursed") }
+            _ = try await holder.container!.resolve(awaiting: TokenStore.self)
+            return Part(tag: "middle")
+        }
+        let container = try makeContainer(catalog, [bind("TokenStore", to: "store"), bind("Gadget", to: "middle")])
+        holder.container = container
+        let error = await #expect(throws: ResolutionError.self) {
+            try await container.resolve(awaiting: TokenStore.self)
+        }
+        let description = String(describing: error)
+        withKnownIssue("the awaited path through a hand-written resolve restarts from the innermost cell making", isIntermittent: true) {
+            #expect(description.contains("TokenStore -> Gadget -> TokenStore"), "\(description)")
+        }
+        holder.container = nil
+    }
+
+    // MARK: - Scoped instances across activations
+
+    /// A scope keeps its cells by `ObjectIdentifier(storage)`, without
+    /// keeping the storage. Once an activation is replaced and freed, a
+    /// later activation's storage can be allocated at the same address, and
+    /// the scope then hands out the instance made for the old binding (here:
+    /// made by another factory; with another product type, a box of the
+    /// wrong type is copied out unchecked, see `AnyInstance.of`). The
+    /// manifests cycle through three factories, so an instance from an
+    /// earlier activation shows as a wrong tag or a serial seen before.
+    @Test func aScopeNeverServesAnInstanceMadeForAnActivationThatIsGone() throws {
+        let made = Counter()
+        var catalog = FactoryCatalog()
+        for name in ["a", "b", "c"] {
+            catalog.register(name, provides: (any Widget).self) { Part(tag: name, serial: made.increment()) }
+        }
+        let container = try makeContainer(catalog, [bind("Widget", to: "a", .scoped)])
+        let scope = Scope()
+        var seen: Set<Int> = []
+        var stale: [String] = []
+        for round in 0..<300 {
+            let factory = ["a", "b", "c"][round % 3]
+            try container.activate(manifest([bind("Widget", to: factory, .scoped)]))
+            let part = try container.resolve((any Widget).self, from: .primary, in: scope)
+            if part.tag != factory || seen.contains(part.serial) {
+                stale.append("round \(round): asked '\(factory)', got '\(part.tag)' #\(part.serial)")
+            }
+            seen.insert(part.serial)
+        }
+        withKnownIssue("Scope keys its cells by the storage's ObjectIdentifier, which a later activation's storage can reuse", isIntermittent: true) {
+            #expect(stale.count == 0, "\(stale.count) stale instances, first: \(stale.prefix(3))")
+        }
+    }
+
+    // MARK: - A Resolver kept past its factory
+
+    /// `registerResolving` hands its factory a `Resolver`, a view of the
+    /// thread's reused `ResolutionContext`. Nothing stops a factory keeping
+    /// it (Swinject code often captures its resolver for later). Used after
+    /// the factory returned, it resolves in whatever resolution that thread's
+    /// context runs now: here another container's, so it silently answers
+    /// with the other container's binding. (Used when no resolution runs,
+    /// an unbound type stops the process on `activation!`; after the
+    /// container is gone, its stale `table` is read: see the report.)
+    @Test func aResolverKeptPastItsFactoryNeverResolvesFromAnotherContainer() throws {
+        let slot = ResolverSlot()
+        var catalog = FactoryCatalog()
+        catalog.registerResolving("keeper", provides: (any Widget).self) { resolver in
+            slot.resolver = resolver
+            return Part(tag: "keeper")
+        }
+        catalog.register("gadget-one", provides: (any Gadget).self) { Part(tag: "one") }
+        catalog.register("gadget-two", provides: (any Gadget).self) { Part(tag: "two") }
+        catalog.register("late", provides: (any Sprocket).self) {
+            Part(tag: (try? slot.resolver?.resolve((any Gadget).self))?.tag ?? "error")
+        }
+        let first = try makeContainer(catalog, [bind("Widget", to: "keeper"), bind("Gadget", to: "gadget-one")])
+        let second = try makeContainer(catalog, [bind("Gadget", to: "gadget-two"), bind("Sprocket", to: "late")])
+        _ = try first.resolve((any Widget).self)
+        let late = try second.resolve((any Sprocket).self)
+        withKnownIssue("a Resolver refers to the thread's reused context, not to its own resolution", isIntermittent: true) {
+            #expect(late.tag == "one" || late.tag == "error", "the first container's resolver answered with '\(late.tag)'")
+        }
+    }
+
+    // MARK: - Re-entering a cell on the same thread through a new resolution
+
+    /// A singleton whose factory resolves, in a scope of its own, a scoped
+    /// helper that needs the singleton. The hand-written resolve names a
+    /// scope the running resolution is not in, so `withResolution` begins a
+    /// new context with an empty path instead of joining: the cycle check
+    /// does not see the singleton being made, and its cell's lock, held by
+    /// this same thread, is taken again. `Lock` is an error-checking mutex
+    /// (`os_unfair_lock` on Apple platforms), so the process stops on a
+    /// precondition instead of throwing `dependency-cycle`. Disabled because
+    /// it kills the test process; run it alone to see the crash.
+    @Test(.disabled("crashes the process (recursive lock of an InstanceCell): see the comment"))
+    func aSingletonThatResolvesItselfThroughANewScopeThrowsACycle() throws {
+        let holder = Box<Container>()
+        var catalog = FactoryCatalog()
+        catalog.register("root", provides: (any Widget).self) {
+            let helper = try holder.value!.resolve((any Gadget).self, from: .primary, in: Scope())
+            return Part(tag: helper.tag)
+        }
+        catalog.register("helper", provides: (any Gadget).self) { (root: any Widget) in Part(tag: root.tag) }
+        let container = try makeContainer(catalog, [
+            bind("Widget", to: "root", .singleton), bind("Gadget", to: "helper", .scoped),
+        ])
+        holder.value = container
+        let error = #expect(throws: ResolutionError.self) { try container.resolve((any Widget).self) }
+        let cycle = (error?.underlying as? ResolutionError) ?? error
+        #expect(cycle?.reason == .dependencyCycle, "\(String(describing: error))")
+    }
+}

@@ -289,9 +289,9 @@ struct EngineReviewTests {
             }
             seen.insert(part.serial)
         }
-        withKnownIssue("Scope keys its cells by the storage's ObjectIdentifier, which a later activation's storage can reuse", isIntermittent: true) {
-            #expect(stale.count == 0, "\(stale.count) stale instances, first: \(stale.prefix(3))")
-        }
+        // Fixed: a scope's cell keeps the storage it belongs to alive, so no
+        // later storage can reuse its identity while the scope holds the cell.
+        #expect(stale.count == 0, "\(stale.count) stale instances, first: \(stale.prefix(3))")
     }
 
     // MARK: - A Resolver kept past its factory

@@ -42,7 +42,7 @@ final class OverrideTable: Sendable {
     private let cells = Locked<[ObjectIdentifier: InstanceCell]>([:])
 
     /// The cell for a shared instance inside these overrides.
-    func cell(for slot: ObjectIdentifier) -> InstanceCell { cells.withLock { $0.cell(for: slot) } }
+    func cell(for storage: any LifetimeStorage) -> InstanceCell { cells.withLock { $0.cell(for: storage) } }
 
     init(container: ObjectIdentifier, entries: [ObjectIdentifier: @Sendable () throws -> AnyObject], outer: OverrideTable?) {
         self.container = container

@@ -129,7 +129,7 @@ public final class Scope: Sendable {
     }
 
     /// The cell for a binding's instance in this scope; `nil` once closed.
-    func cell(for slot: ObjectIdentifier) -> InstanceCell? { state.withLock { $0.cells?.cell(for: slot) } }
+    func cell(for storage: any LifetimeStorage) -> InstanceCell? { state.withLock { $0.cells?.cell(for: storage) } }
 }
 
 /// What a scope's lock guards.
@@ -146,9 +146,11 @@ private struct ScopeState {
 extension [ObjectIdentifier: InstanceCell] {
     /// The cell for a binding's instance, made on first use: in a scope,
     /// and in an override block (``OverrideTable/cell(for:)``).
-    mutating func cell(for slot: ObjectIdentifier) -> InstanceCell {
+    /// The cell keeps `storage` alive, so its identity stays this key's.
+    mutating func cell(for storage: any LifetimeStorage) -> InstanceCell {
+        let slot = ObjectIdentifier(storage)
         if let cell = self[slot] { return cell }
-        let cell = InstanceCell()
+        let cell = InstanceCell(keepingAlive: storage)
         self[slot] = cell
         return cell
     }

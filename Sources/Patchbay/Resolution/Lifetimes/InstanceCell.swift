@@ -27,7 +27,14 @@ final class InstanceCell: Sendable {
     /// singletons makes no lock for those an app never resolves.
     @usableFromInline let instance = AtomicReference<AnyObject>(count: 2)
 
-    init() {}
+    /// What this cell keeps alive beside its instance: the binding storage a
+    /// scope's or an override block's cell belongs to. Those tables key
+    /// their cells by the storage's identity, and an identity is unique only
+    /// while its object lives: a later activation's storage could otherwise
+    /// reuse the address and be served this cell's instance.
+    private let owner: (any LifetimeStorage)?
+
+    init(keepingAlive owner: (any LifetimeStorage)? = nil) { self.owner = owner }
 
     /// What the makings of this instance share: the lock a synchronous one
     /// holds, and the awaited making under way with its waiters.

@@ -15,7 +15,7 @@ final class ScopedLifetime: LifetimeStorage {
             throw ResolutionError(
                 .noActiveScope, type: binding.key.name, path: path(), factory: binding.definition.name)
         }
-        guard let cell = scope.cell(for: ObjectIdentifier(self)) else {
+        guard let cell = scope.cell(for: self) else {
             throw ResolutionError(.scopeClosed, type: binding.key.name, path: path(), factory: binding.definition.name)
         }
         return .cell(cell)

@@ -17,6 +17,6 @@ final class SingletonLifetime: LifetimeStorage {
         of binding: CompiledBinding, scope: @autoclosure () -> Scope?, overrides: OverrideTable?,
         path: @autoclosure () -> [String]
     ) -> InstancePlace {
-        .cell(overrides?.cell(for: ObjectIdentifier(self)) ?? cell)
+        .cell(overrides?.cell(for: self) ?? cell)
     }
 }

@@ -25,7 +25,7 @@ final class WeakLifetime: LifetimeStorage {
         of binding: CompiledBinding, scope: @autoclosure () -> Scope?, overrides: OverrideTable?,
         path: @autoclosure () -> [String]
     ) -> InstancePlace {
-        overrides.map { .cell($0.cell(for: ObjectIdentifier(self))) } ?? .weakBox(self)
+        overrides.map { .cell($0.cell(for: self)) } ?? .weakBox(self)
     }
 
     /// The live instance's box, if any.

@@ -4,10 +4,10 @@ import Testing
 
 // Hostile tests from the review of issue 54's round 1 (the InstanceCell
 // engine). Each test marked `withKnownIssue` shows a defect the engine has
-// today (issue 54 lists them as left to do). The marks are intermittent: a
-// race may not reproduce in every build (release, under a sanitizer, on a
-// busy machine), and a run that misses it must not fail; so a fix does not
-// fail these tests by itself: remove the mark with the fix.
+// today (ARCHITECTURE.md's "Known defects" lists them). The marks are
+// intermittent: a race may not reproduce in every build, and a run that
+// misses it must not fail; so a fix does not fail these tests by itself:
+// remove the mark with the fix. The unmarked ones hold a fixed defect.
 //
 // A deadlock must fail, not hang: every wait here is bounded (generously;
 // the bound is never asserted on as a speed), and threads or tasks left
@@ -52,11 +52,14 @@ struct EngineReviewTests {
     // MARK: - Cycles entered from both ends at once
 
     /// Two singletons that resolve each other by hand (a cycle activation
-    /// cannot see), asked first on two threads at once. Each thread holds its
-    /// own cell's lock while its factory runs (`InstanceCell.value(orMake:)`
-    /// calls the factory inside `withLock`, against `Lock.withLock`'s own
-    /// rule "body must never call user code") and then waits for the other's
-    /// lock: a lock-order deadlock, where one thread alone gets `dependency-cycle`.
+    /// cannot see), asked first on two threads at once: each factory starts
+    /// only once both makings are under way, so each thread asks for the
+    /// cell the other is making. Fixed: the first to ask waits; the second
+    /// finds that the maker it would wait for waits for its own making
+    /// (`MakingWaits`), and throws `dependency-cycle`, as one thread alone
+    /// does; the first then makes the other's singleton itself, and meets
+    /// its own making. (It deadlocked: each thread held its cell's lock while
+    /// its factory ran.)
     @Test func aDynamicCycleEnteredFromBothEndsOnTwoThreadsThrowsInsteadOfDeadlocking() async throws {
         let holder = Box<Container>()
         let henStarted = Flag(), eggStarted = Flag()
@@ -86,16 +89,15 @@ struct EngineReviewTests {
             eggDone.raise()
         }.start()
         let finished = await waitFor(henDone, eggDone)
-        withKnownIssue("InstanceCell's sync driver runs the factory holding the cell's lock: two threads entering a cycle from opposite ends deadlock", isIntermittent: true) {
-            #expect(finished, "both resolves return (with dependency-cycle) instead of waiting on each other's lock forever")
-        }
-        if finished { #expect(reasons.all.allSatisfy { $0 == "dependencyCycle" }, "\(reasons.all)") }
+        #expect(finished, "both resolves return (with dependency-cycle) instead of waiting on each other forever")
+        if finished { #expect(reasons.all == ["dependency-cycle", "dependency-cycle"], "\(reasons.all)") }
     }
 
     /// The awaited twin: two `async` singletons that await each other by
-    /// hand, asked first by two tasks at once. Each task claims its cell,
-    /// then joins the other's waiters (`makingAround` names only its own
-    /// making, not the other task's), so neither continuation is ever resumed.
+    /// hand, asked first by two tasks at once. Fixed as the synchronous one:
+    /// the second task to ask finds the loop of waits and throws
+    /// `dependency-cycle`, which fails the first's wait too. (Each task
+    /// joined the other's waiters, and neither continuation was ever resumed.)
     @Test func anAwaitedDynamicCycleEnteredFromBothEndsThrowsInsteadOfHanging() async throws {
         let holder = ContainerHolder()
         let firstStarted = Flag(), secondStarted = Flag()
@@ -115,29 +117,57 @@ struct EngineReviewTests {
         let container = try makeContainer(catalog, [bind("TokenStore", to: "first"), bind("Gadget", to: "second")])
         holder.container = container
         let firstDone = Flag(), secondDone = Flag()
+        let reasons = Collected<String>()
         Task.detached {
-            _ = try? await container.resolve(awaiting: TokenStore.self)
+            do { _ = try await container.resolve(awaiting: TokenStore.self) } catch { reasons.append(reasonOf(error)) }
             firstDone.raise()
         }
         Task.detached {
-            _ = try? await container.resolve(awaiting: (any Gadget).self)
+            do { _ = try await container.resolve(awaiting: (any Gadget).self) } catch { reasons.append(reasonOf(error)) }
             secondDone.raise()
         }
         let finished = await waitFor(firstDone, secondDone)
-        withKnownIssue("two tasks entering an awaited cycle from opposite ends each wait as the other's waiter: continuations never resumed", isIntermittent: true) {
-            #expect(finished, "both awaited resolves return (with dependency-cycle) instead of hanging")
+        #expect(finished, "both awaited resolves return (with dependency-cycle) instead of hanging")
+        if finished { #expect(reasons.all == ["dependency-cycle", "dependency-cycle"], "\(reasons.all)") }
+    }
+
+    /// Two child tasks of one `async` factory (`async let`) ask for the
+    /// same `async` singleton at once: the second waits for the first's
+    /// making, which is no cycle though both run inside the factory's own
+    /// making (each making is a maker of its own, inside its factory's).
+    @Test func childTasksOfAnAsyncFactoryShareOneMakingWithoutACycle() async throws {
+        let holder = ContainerHolder()
+        let made = Counter()
+        var catalog = FactoryCatalog()
+        catalog.register("shared", provides: TokenStore.self, lifetime: .singleton) { () async throws in
+            let serial = made.increment()
+            let cell = ThreadResolutionState.current.activation(of: holder.container!)
+                .binding(serving: ObjectIdentifier(TokenStore.self), from: .primary)!.storage.sharedCell!
+            // Made once the other child waits for it (bounded: a child that never asks does not hang).
+            for _ in 0..<500 where cell.awaitingTasks == 0 { try await Task.sleep(nanoseconds: 10_000_000) }
+            return await TokenStore(serial: serial)
         }
+        catalog.register("outer", provides: (any Gadget).self) { () async throws in
+            let container = holder.container!
+            async let first = container.resolve(awaiting: TokenStore.self)
+            async let second = container.resolve(awaiting: TokenStore.self)
+            return Part(tag: "\(try await first.serial) \(try await second.serial)")
+        }
+        let container = try makeContainer(catalog, [bind("TokenStore", to: "shared"), bind("Gadget", to: "outer")])
+        holder.container = container
+        let outer = try await container.resolve(awaiting: (any Gadget).self)
+        #expect(outer.tag == "1 1" && made.value == 1, "\(outer.tag), made \(made.value) times")
+        holder.container = nil
     }
 
     // MARK: - Cancellation in the awaiting driver
 
     /// The first task to ask for an `async` singleton makes it, and the
     /// tasks asking meanwhile wait for its outcome. When that first task is
-    /// cancelled, its factory throws `CancellationError`, and every waiter,
-    /// none of which was cancelled, gets that error too (wrapped as
-    /// `factory-failed`) instead of the instance (one of them could make it
-    /// in its place). Intermittent: the waiter must queue before the cancel,
-    /// which the test can only make likely (a pause), not certain.
+    /// cancelled and its factory throws, a waiter, not cancelled, makes the
+    /// instance in its place; only the cancelled task gets the error. (Every
+    /// waiter got the cancelled task's `CancellationError`.) The test
+    /// cancels once the waiter is queued in the cell.
     @Test func aWaiterIsNotFailedByTheCancellationOfTheTaskThatMakesTheInstance() async throws {
         let started = Flag(), calls = Counter()
         var catalog = FactoryCatalog()
@@ -154,13 +184,15 @@ struct EngineReviewTests {
         let first = Task { try await container.resolve(awaiting: TokenStore.self) }
         #expect(await waitFor(started))
         let waiter = Task { try await container.resolve(awaiting: TokenStore.self) }
-        try await Task.sleep(nanoseconds: 200_000_000)  // lets the waiter queue behind the first making
+        let cell = ThreadResolutionState.current.activation(of: container)
+            .binding(serving: ObjectIdentifier(TokenStore.self), from: .primary)!.storage.sharedCell!
+        for _ in 0..<3000 where cell.awaitingTasks == 0 { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(cell.awaitingTasks == 1, "the waiter queued behind the first making")
         first.cancel()
-        _ = try? await first.value
+        await #expect(throws: ResolutionError.self, "the cancelled task gets its factory's error") { try await first.value }
         let outcome = await waiter.result
-        withKnownIssue("the making task's cancellation fails every waiter of the InstanceCell", isIntermittent: true) {
-            #expect(throws: Never.self, "the waiter, not cancelled, gets an instance") { _ = try outcome.get() }
-        }
+        #expect(throws: Never.self, "the waiter, not cancelled, gets an instance") { _ = try outcome.get() }
+        #expect((try? outcome.get())?.serial == 2, "made by the waiter, in the cancelled task's place")
     }
 
     /// `makingAround` is a task-local, so a `Task` an `async` singleton's
@@ -298,12 +330,11 @@ struct EngineReviewTests {
 
     /// `registerResolving` hands its factory a `Resolver`, a view of the
     /// thread's reused `ResolutionContext`. Nothing stops a factory keeping
-    /// it (Swinject code often captures its resolver for later). Used after
-    /// the factory returned, it resolves in whatever resolution that thread's
-    /// context runs now: here another container's, so it silently answers
-    /// with the other container's binding. (Used when no resolution runs,
-    /// an unbound type stops the process on `activation!`; after the
-    /// container is gone, its stale `table` is read: see the report.)
+    /// it (Swinject code often captures its resolver for later). Fixed: used
+    /// after the factory returned, it throws `resolver-expired`. (It resolved
+    /// in whatever resolution that thread's context ran then, here another
+    /// container's, silently answering with the other container's binding;
+    /// used when none ran, it read a stale table or stopped the process.)
     @Test func aResolverKeptPastItsFactoryNeverResolvesFromAnotherContainer() throws {
         let slot = ResolverSlot()
         var catalog = FactoryCatalog()
@@ -313,15 +344,23 @@ struct EngineReviewTests {
         }
         catalog.register("gadget-one", provides: (any Gadget).self) { Part(tag: "one") }
         catalog.register("gadget-two", provides: (any Gadget).self) { Part(tag: "two") }
+        let reasons = Collected<String>()
         catalog.register("late", provides: (any Sprocket).self) {
-            Part(tag: (try? slot.resolver?.resolve((any Gadget).self))?.tag ?? "error")
+            do { return Part(tag: try slot.resolver!.resolve((any Gadget).self).tag) } catch {
+                reasons.append(reasonOf(error))
+                return Part(tag: "error")
+            }
         }
         let first = try makeContainer(catalog, [bind("Widget", to: "keeper"), bind("Gadget", to: "gadget-one")])
         let second = try makeContainer(catalog, [bind("Gadget", to: "gadget-two"), bind("Sprocket", to: "late")])
         _ = try first.resolve((any Widget).self)
         let late = try second.resolve((any Sprocket).self)
-        withKnownIssue("a Resolver refers to the thread's reused context, not to its own resolution", isIntermittent: true) {
-            #expect(late.tag == "one" || late.tag == "error", "the first container's resolver answered with '\(late.tag)'")
+        #expect(late.tag == "error", "the first container's resolver answered with '\(late.tag)'")
+        #expect(reasons.all == ["resolver-expired"])
+        // Used when no resolution runs on the thread, and with an argument, alike.
+        for use in [{ _ = try slot.resolver!.resolve((any Gadget).self) }, { _ = try slot.resolver!.resolve(Part.self, argument: 1) }] {
+            let error = #expect(throws: ResolutionError.self) { try use() }
+            #expect(error?.reason == .resolverExpired, "\(String(describing: error))")
         }
     }
 
@@ -330,14 +369,12 @@ struct EngineReviewTests {
     /// A singleton whose factory resolves, in a scope of its own, a scoped
     /// helper that needs the singleton. The hand-written resolve names a
     /// scope the running resolution is not in, so `withResolution` begins a
-    /// new context with an empty path instead of joining: the cycle check
-    /// does not see the singleton being made, and its cell's lock, held by
-    /// this same thread, is taken again. `Lock` is an error-checking mutex
-    /// (`os_unfair_lock` on Apple platforms), so the process stops on a
-    /// precondition instead of throwing `dependency-cycle`. Disabled because
-    /// it kills the test process; run it alone to see the crash.
-    @Test(.disabled("crashes the process (recursive lock of an InstanceCell): see the comment"))
-    func aSingletonThatResolvesItselfThroughANewScopeThrowsACycle() throws {
+    /// new context with an empty path instead of joining: the path's cycle
+    /// check does not see the singleton being made. Fixed: its cell finds
+    /// its making is this same thread's, which it would wait for forever,
+    /// and throws `dependency-cycle`. (The thread took the cell's lock,
+    /// which it held, again: the error-checking mutex stopped the process.)
+    @Test func aSingletonThatResolvesItselfThroughANewScopeThrowsACycle() throws {
         let holder = Box<Container>()
         var catalog = FactoryCatalog()
         catalog.register("root", provides: (any Widget).self) {

@@ -252,7 +252,7 @@ extension FactoryCatalog {
     ) {
         addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: nil, parameters: nil, argument: nil, file, line, collection: .of(T.self)
-        ) { call in try make(Resolver(call: call)) })
+        ) { call in try Resolver.during(call, make) })
     }
 
     /// Registers a factory that resolves by hand and takes manifest parameters,
@@ -269,7 +269,7 @@ extension FactoryCatalog {
         addOrStop(environments: environments, Self.singleType(
             name, type, lifetime, specs: nil, parameters: .of(parameters), argument: nil, file, line,
             collection: .of(T.self)
-        ) { call in try make(Resolver(call: call)) })
+        ) { call in try Resolver.during(call, make) })
     }
 
     // MARK: - Building definitions

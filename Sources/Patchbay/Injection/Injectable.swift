@@ -59,7 +59,7 @@ enum InjectableBindings {
         let definition = FactoryCatalog.singleType(
             "Injectable \(TypeKey.shortName(of: T.self))", T.self, .transient, specs: nil, parameters: nil,
             argument: nil, #fileID, #line, collection: .of(T.self)
-        ) { call in try T(resolver: Resolver(call: call)) }
+        ) { call in try Resolver.during(call) { try T(resolver: $0) } }
         return CompiledBinding(
             key: definition.provides[0].key, injector: injector, definition: definition,
             provided: definition.provides[0], parameters: nil, storage: TransientLifetime(), described: nil)

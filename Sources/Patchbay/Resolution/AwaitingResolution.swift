@@ -147,7 +147,9 @@ final class AwaitingResolution: Sendable {
             switch place {
             case .nowhere: return try await make()
             case .cell(let cell):
-                return try await cell.value { try await Self.$makingAround.withValue(call.path, operation: make) }
+                return try await cell.value(of: binding, at: call.path.map(\.key.name)) {
+                    try await Self.$makingAround.withValue(call.path, operation: make)
+                }
             case .weakBox(let weak):
                 let made = try await make()
                 return try weak.value(of: binding) { made }

@@ -108,6 +108,8 @@ extension DependencyCursor where Call == AwaitingCall {
 /// detected and `graph` instances shared).
 public struct Resolver {
     let call: FactoryCall
+    /// Ended when the factory returns: a resolver kept past it throws `resolver-expired`.
+    let life = ResolverLife()
 
     /// The injector whose binding chose this factory.
     public var injector: InjectorName { call.binding.injector }
@@ -115,18 +117,18 @@ public struct Resolver {
     /// Resolves a dependency.
     /// - Throws: ``ResolutionError`` when it cannot be resolved.
     public func resolve<T>(_ type: T.Type = T.self) throws -> T {
-        try call.context.resolve(type, from: call.binding.injector)!
+        try context(for: T.self).resolve(type, from: call.binding.injector)!
     }
 
     /// Resolves a dependency from a given injector (with fallback).
     public func resolve<T>(_ type: T.Type = T.self, from injector: InjectorName) throws -> T {
-        try call.context.resolve(type, from: injector)!
+        try context(for: T.self).resolve(type, from: injector)!
     }
 
     /// Resolves a dependency, or `nil` when no injector binds it. Errors other
     /// than "not bound" are thrown, never hidden.
     public func resolveIfBound<T>(_ type: T.Type = T.self) throws -> T? {
-        try call.context.resolve(type, from: call.binding.injector, ifBound: true)
+        try context(for: T.self).resolve(type, from: call.binding.injector, ifBound: true)
     }
 
     /// The binding's parameters, decoded into the type the factory declared.

@@ -232,7 +232,7 @@ final class ResolutionContext {
             let make = { try binding.definition.build(call) }
             switch place {
             case .nowhere: return try make()
-            case .cell(let cell): return try cell.value(orMake: make)
+            case .cell(let cell): return try cell.value(of: binding, at: names, orMake: make)
             case .weakBox(let weak): return try weak.value(of: binding, orMake: make)
             case .graph(let storage):
                 let box = try make()

@@ -41,6 +41,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         /// A ``FailableInjectable`` type's `init?(injector:)` returned `nil`
         /// where the type had to be there; asked for only if bound, it is `nil`.
         public static let injectableDeclined = Reason(rawValue: "injectable-declined")
+        /// A ``Resolver`` was used after the factory it was given to returned.
+        public static let resolverExpired = Reason(rawValue: "resolver-expired")
     }
 
     /// What went wrong.

@@ -1,25 +1,29 @@
+import Foundation
+
 /// Holds one instance that is made once: a singleton's (per activation),
 /// a scoped binding's (per scope), or a singleton's or weak binding's
 /// inside one override block. The one "make once, then publish" state
-/// machine of the engine: empty, making (with waiters), made; a making
-/// claims the cell, then publishes its instance or fails, and the next
-/// request after a failure tries again.
+/// machine of the engine: empty, making (by one maker, with waiters), made;
+/// a making claims the cell, then publishes its instance or fails, and the
+/// next request after a failure tries again.
 ///
 /// Reading a made instance takes no lock: it is published once with an
 /// atomic compare-and-swap and read with an acquiring load, so any number of
-/// threads read it at the cost of a plain load. Making it takes this cell's
-/// own lock, never a container-wide one: a slow factory blocks only the
-/// requests waiting for that same instance.
+/// threads read it at the cost of a plain load. Claiming, publishing and
+/// failing take this cell's own lock, briefly; no lock is held while a
+/// factory runs, so a slow factory blocks only the requests waiting for
+/// that same instance, and a factory may do anything (``Lock/withLock(_:)``).
 ///
-/// Two drivers: a synchronous request makes the instance holding the lock,
-/// so the threads that ask meanwhile wait on it; an awaited one claims the
-/// cell and makes it with no lock held, while the tasks that ask meanwhile
-/// wait as continuations, resumed when it is published or fails (never
-/// spinning, never blocking a thread). A cell is made by one binding's
-/// factory, so by one driver: a synchronous request for an `async` factory
-/// fails `needs-await` without waiting. A loop back to a cell from inside
-/// its own making is a cycle, which the resolution's path reports before
-/// the cell is asked.
+/// Two drivers: a synchronous request waits for another thread's making on
+/// a condition (``MakingWaits``), an awaited one as a continuation, resumed
+/// when it is published or fails (never spinning, never blocking a thread).
+/// A cell is made by one binding's factory, so by one driver: a synchronous
+/// request for an `async` factory fails `needs-await` without waiting.
+/// Before waiting, a request checks that the maker does not wait,
+/// transitively, for a cell this request's own resolution is making: such a
+/// wait would never end, and is the `dependency-cycle` it is (two threads or
+/// tasks entering a loop from its two ends, or one thread entering it again
+/// through a resolution of its own).
 @usableFromInline
 final class InstanceCell: Sendable {
     /// The instance, and beside it in the same allocation what makings
@@ -36,15 +40,20 @@ final class InstanceCell: Sendable {
 
     init(keepingAlive owner: (any LifetimeStorage)? = nil) { self.owner = owner }
 
-    /// What the makings of this instance share: the lock a synchronous one
-    /// holds, and the awaited making under way with its waiters.
+    /// What the makings of this instance share, under its lock.
     private final class Making: Sendable {
         struct State {
             /// When the instance was made, among every making of this process
             /// (``MakingOrder``); zero until then.
             var madeOrder: UInt64 = 0
-            /// The tasks awaiting an awaited making under way; nil when none is.
-            var waiters: [CheckedContinuation<Instance<AnyObject>?, any Error>]?
+            /// Who makes it now (a thread's ``ThreadResolutionState``, an
+            /// awaited making's ``MakingWaits/Maker``); nil when nobody does.
+            var maker: AnyObject?
+            /// Whether a thread sleeps on ``MakingWaits``'s condition for this making.
+            var sleeping = false
+            /// The tasks awaiting the making under way: resumed with the
+            /// instance, the making's error, or nil (try again: its task was cancelled).
+            var waiters: [CheckedContinuation<Instance<AnyObject>?, any Error>] = []
         }
         let state = Locked(State())
     }
@@ -62,55 +71,217 @@ final class InstanceCell: Sendable {
     @inlinable
     var current: AnyObject? { instance.publishedObject }
 
+    /// How many tasks await the making under way (for tests that must know a waiter queued).
+    var awaitingTasks: Int { making.state.withLock { $0.waiters.count } }
+
     /// Lets go of the instance. Only when nothing can read this cell any more:
     /// a read is lock-free, so it must not race with this.
     func retire() {
         _ = instance.exchange(nil)
     }
 
-    /// Publishes `made`, holding the state's lock; returns the instance kept.
-    private func publish(_ made: AnyObject, _ state: inout Making.State) -> AnyObject {
-        state.madeOrder = MakingOrder.next()  // after its dependencies' makings, so shutdown can go in reverse
-        return instance.initialize(made)
+    /// What a request finds: the instance, the cell claimed for it, or another's making.
+    private enum Claim {
+        case made(AnyObject), claimed, making(by: AnyObject)
+    }
+
+    /// Claims the cell for `maker` unless it is made or being made.
+    private func claim(for maker: AnyObject) -> Claim {
+        making.state.withLock { state in
+            if let made = current { return .made(made) }
+            if let other = state.maker { return .making(by: other) }
+            state.maker = maker
+            return .claimed
+        }
+    }
+
+    /// Whether `maker`'s making of this cell is still under way; a thread
+    /// will then sleep until it ends, so its end must wake the sleepers.
+    fileprivate func isBeingMade(by maker: AnyObject) -> Bool {
+        making.state.withLock { state in
+            guard current == nil, state.maker === maker else { return false }
+            state.sleeping = true
+            return true
+        }
+    }
+
+    /// Ends a making: publishes `made`, or fails (the next request tries
+    /// again), and wakes who waits. A failure reaches the awaiting tasks,
+    /// unless `retry` (the maker's task was cancelled): then one of them
+    /// makes it in its place.
+    @discardableResult
+    private func end(_ made: AnyObject?, failure: (any Error)? = nil, retry: Bool = false) -> AnyObject? {
+        let (kept, waiters, wake) = making.state.withLock { state in
+            defer { (state.maker, state.sleeping, state.waiters) = (nil, false, []) }
+            guard let made else { return (nil as AnyObject?, state.waiters, state.sleeping) }
+            state.madeOrder = MakingOrder.next()  // after its dependencies' makings, so shutdown can go in reverse
+            return (instance.initialize(made), state.waiters, state.sleeping)
+        }
+        for waiter in waiters {
+            if let kept { waiter.resume(returning: Instance(kept)) } else if retry { waiter.resume(returning: nil) } else { waiter.resume(throwing: failure!) }
+        }
+        if wake { MakingWaits.wakeSleepers() }
+        return kept
     }
 
     /// The instance, made by `make` if this is the first request: the
-    /// synchronous driver, which makes it holding the cell's lock.
-    func value(orMake make: () throws -> AnyObject) rethrows -> AnyObject {
+    /// synchronous driver. A request while another thread makes it sleeps
+    /// until that making ends (and makes it itself if it failed); one that
+    /// would wait on its own resolution throws `dependency-cycle` for
+    /// `binding`, requested at the end of `path`.
+    func value(
+        of binding: CompiledBinding? = nil, at path: @autoclosure () -> [String] = [],
+        orMake make: () throws -> AnyObject
+    ) throws -> AnyObject {
         if let made = current { return made }
-        return try making.state.withLock { state in
-            if let made = current { return made }  // another thread made it while we waited
-            return publish(try make(), &state)
+        let me = ThreadResolutionState.current
+        while true {
+            switch claim(for: me) {
+            case .made(let made): return made
+            case .making(let maker):
+                try MakingWaits.sleep(me, until: self, isNoLongerMadeBy: maker, for: binding, at: path())
+            case .claimed:
+                do {
+                    return end(try make())!
+                } catch {
+                    end(nil, failure: error)
+                    throw error
+                }
+            }
         }
     }
 
     /// The instance, made by `make` if this is the first request: the
     /// awaiting driver. Many tasks asking first at once await one making:
     /// the first makes it, the others wait for its result. If it fails,
-    /// each of them gets the error, and the next request tries again.
-    func value(awaiting make: () async throws -> AnyObject) async throws -> AnyObject {
+    /// each of them gets the error, and the next request tries again; if
+    /// the making task was cancelled, a waiter makes it in its place. One
+    /// that would wait on its own resolution throws `dependency-cycle`.
+    func value(
+        of binding: CompiledBinding, at path: [String], awaiting make: () async throws -> AnyObject
+    ) async throws -> AnyObject {
         if let made = current { return made }
-        let making = making
-        let claimed: Instance<AnyObject>? = try await withCheckedThrowingContinuation { continuation in
-            making.state.withLock { state in
-                if let made = current {
-                    continuation.resume(returning: Instance(made))
-                } else if state.waiters != nil {
-                    state.waiters!.append(continuation)  // resumed when the making ends
-                } else {
-                    state.waiters = []  // claimed: this request makes it
-                    continuation.resume(returning: nil)
+        let around = MakingWaits.maker, me = MakingWaits.Maker(inside: around)
+        while true {
+            switch claim(for: me) {
+            case .made(let made): return made
+            case .making(let maker):
+                if let made = try await queue(behind: maker, inside: around, for: binding, at: path) { return made }
+            case .claimed:
+                do {
+                    return end(try await MakingWaits.$maker.withValue(me, operation: make))!
+                } catch {
+                    end(nil, failure: error, retry: Task.isCancelled)
+                    throw error
                 }
             }
         }
-        if let claimed { return claimed.value }
-        let result: Result<AnyObject, any Error>
-        do { result = .success(try await make()) } catch { result = .failure(error) }
-        let (waiters, outcome) = making.state.withLock { state in
-            defer { state.waiters = nil }
-            return (state.waiters ?? [], result.map { publish($0, &state) })
+    }
+
+    /// Awaits the end of `maker`'s making, asked inside the making `around`:
+    /// the instance, or nil to try again.
+    private func queue(
+        behind maker: AnyObject, inside around: MakingWaits.Maker?, for binding: CompiledBinding, at path: [String]
+    ) async throws -> AnyObject? {
+        let ticket = MakingWaits.Maker(inside: nil)
+        try MakingWaits.register(ticket, inside: around?.chain ?? [], waitingFor: self, madeBy: maker, for: binding, at: path)
+        defer { MakingWaits.unregister(ticket) }
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Instance<AnyObject>?, any Error>) in
+            making.state.withLock { state in
+                if let made = current { return continuation.resume(returning: Instance(made)) }
+                guard state.maker === maker else { return continuation.resume(returning: nil) }
+                state.waiters.append(continuation)  // resumed when the making ends
+            }
+        }?.value
+    }
+}
+
+/// Who waits for whose making, across every cell: what finds a wait that
+/// would never end. Touched only when a request finds a making under way
+/// (never when a cell is made or claimed), under one lock.
+enum MakingWaits {
+    /// An awaited making's maker. Its factory's hand-written awaited
+    /// resolves run inside it (a task-local), so a loop back waits on itself.
+    final class Maker: Sendable {
+        let around: Maker?
+        init(inside around: Maker?) { self.around = around }
+        /// This making and those it runs inside, innermost first.
+        var chain: [AnyObject] { [self] + (around?.chain ?? []) }
+    }
+    @TaskLocal static var maker: Maker?
+
+    /// One waiting request: the makers it runs inside, the cell it waits
+    /// for, and the requested type's name.
+    private typealias Wait = (inside: [AnyObject], cell: InstanceCell, type: String)
+    private static let waits = Locked<[ObjectIdentifier: Wait]>([:])
+    /// Where threads sleep until a making they wait for ends.
+    private static let condition = NSCondition()
+
+    /// Records that `ticket`, a request inside the makings `inside`, waits
+    /// for `cell`, made by `maker`; throws `dependency-cycle` instead when
+    /// `maker` is one of `inside` or waits, through other makers, for a
+    /// cell one of them makes.
+    static func register(
+        _ ticket: AnyObject, inside: [AnyObject], waitingFor cell: InstanceCell, madeBy maker: AnyObject,
+        for binding: CompiledBinding?, at path: @autoclosure () -> [String]
+    ) throws {
+        let name = binding?.key.name ?? "?"
+        let loop: [String]? = waits.withLock { waits in
+            var next = [(maker, [name])], seen = Set<ObjectIdentifier>()
+            while let (other, chain) = next.popLast() {
+                if inside.contains(where: { $0 === other }) { return chain }
+                guard seen.insert(ObjectIdentifier(other)).inserted else { continue }
+                for wait in waits.values where wait.inside.contains(where: { $0 === other }) {
+                    if let maker = wait.cell.makerNow { next.append((maker, chain + [wait.type])) }
+                }
+            }
+            if !inside.isEmpty { waits[ObjectIdentifier(ticket)] = (inside, cell, name) }
+            return nil
         }
-        for waiter in waiters { waiter.resume(with: outcome.map { Instance($0) }) }
-        return try outcome.get()
+        guard let loop else { return }
+        throw ResolutionError.cycle(at: binding, path: path(), waitingThrough: loop)
+    }
+
+    static func unregister(_ ticket: AnyObject) { waits.withLock { $0[ObjectIdentifier(ticket)] = nil } }
+
+    /// Sleeps this thread (`me`, the maker of its synchronous makings) until
+    /// `maker`'s making of `cell` ends, or throws `dependency-cycle` when it would never end.
+    static func sleep(
+        _ me: AnyObject, until cell: InstanceCell, isNoLongerMadeBy maker: AnyObject, for binding: CompiledBinding?,
+        at path: @autoclosure () -> [String]
+    ) throws {
+        try register(me, inside: [me], waitingFor: cell, madeBy: maker, for: binding, at: path())
+        defer { unregister(me) }
+        condition.lock()
+        defer { condition.unlock() }
+        // A making that ends after this check wakes the condition only once this thread waits on it.
+        while cell.isBeingMade(by: maker) { condition.wait() }
+    }
+
+    /// Wakes the sleeping threads, which check whether what they wait for has ended.
+    static func wakeSleepers() {
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+extension InstanceCell {
+    /// Who makes the instance now, if anyone.
+    fileprivate var makerNow: AnyObject? { making.state.withLock { current == nil ? $0.maker : nil } }
+}
+
+extension ResolutionError {
+    /// The `dependency-cycle` of a request for `binding` (at the end of
+    /// `path`) that would wait through `chain`: the types whose makings
+    /// each maker in turn waits for, the first `binding`'s, the last one
+    /// this request's resolution makes (or is inside of, further out).
+    fileprivate static func cycle(at binding: CompiledBinding?, path: [String], waitingThrough chain: [String]) -> ResolutionError {
+        let name = binding?.key.name ?? chain[0]
+        let start = path.dropLast().lastIndex(of: chain.last!)
+        let loop = (start == nil ? [chain.last!] + path : Array(path[start!...])) + chain.dropFirst()
+        return ResolutionError(
+            .dependencyCycle, type: name, injectors: binding.map { [$0.injector] } ?? [], path: path,
+            factory: binding?.definition.name, detail: loop.joined(separator: " -> "))
     }
 }

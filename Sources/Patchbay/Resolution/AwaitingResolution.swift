@@ -26,22 +26,24 @@ extension Container {
         awaiting type: T.Type = T.self, from injector: InjectorName = .primary
     ) async throws(ResolutionError) -> T {
         let activation = ThreadResolutionState.current.activation(of: self)
-        if let binding = activation.binding(serving: ObjectIdentifier(T.self), from: injector) {
-            switch binding.awaitedExecution {
-            case .synchronous:
-                // Nothing to await: the synchronous engine serves it (and any override of it).
-                return try resolve(T.self, from: injector)
-            case .async where !activation.overridesInUse:
-                // A made singleton is read as the synchronous engine's fast path reads one.
-                if let box = binding.madeShared { return Instance<T>.value(in: box) }
-            default: break
-            }
+        let binding = activation.binding(serving: ObjectIdentifier(T.self), from: injector)
+        switch binding?.awaitedExecution {
+        case .synchronous?:
+            // Nothing to await: the synchronous engine serves it (and any override of it).
+            return try resolve(T.self, from: injector)
+        case .async? where !activation.overridesInUse:
+            // A made singleton is read as the synchronous engine's fast path reads one.
+            if let box = binding!.madeShared { return Instance<T>.value(in: box) }
+            // Asked inside an `async` factory's run in this same task (a
+            // factory that resolves by hand), the path goes on from that
+            // run's: a loop back is then a cycle. A task it started is not its run.
+            return try await AwaitingResolution(container: self, activation: activation)
+                .instance(of: binding!, as: T.self, path: AwaitedPath(AwaitingCall.running?.inThisTask))
+        default: break
         }
-        // Asked inside an `async` factory's run in this same task (a factory
-        // that resolves by hand), the path goes on from that run's: a loop
-        // back is then a cycle. A task the factory started is not its run.
-        return try await AwaitingResolution(container: self, activation: activation)
-            .resolve(T.self, from: injector, path: AwaitedPath(AwaitingCall.running?.inThisTask))!
+        let resolution = AwaitingResolution(container: self, activation: activation)
+        let path = AwaitedPath(AwaitingCall.running?.inThisTask)
+        return try await resolution.resolve(T.self, from: injector, path: path)!
     }
 }
 
@@ -58,6 +60,9 @@ final class AwaitingResolution: Sendable {
     /// of the threads the task runs on. Nil when the manifest binds nothing
     /// `graph`: most resolutions then allocate nothing for it.
     private let graphs: Locked<GraphInstances>?
+    /// The task it runs in: one resolution awaits its needs one after
+    /// another, in the task that asked (see ``AwaitingCall/inThisTask``).
+    let task = TaskIdentity.current
 
     init(container: Container, activation: Activation) {
         self.container = container
@@ -121,7 +126,7 @@ final class AwaitingResolution: Sendable {
     /// An instance of an `async` binding, from where its lifetime keeps it
     /// or newly made: the awaiting driver of every lifetime (``InstancePlace``),
     /// twin of ``ResolutionContext/instance(of:into:argument:)``.
-    private func instance<T>(
+    fileprivate func instance<T>(
         of binding: CompiledBinding, as _: T.Type, path: AwaitedPath
     ) async throws(ResolutionError) -> T {
         let place = try binding.storage.place(
@@ -129,7 +134,7 @@ final class AwaitingResolution: Sendable {
         let made: AnyObject? = switch place {
         case .cell(let cell): cell.current
         case .graph(let storage): graphs!.withLock { $0.instance(of: storage) }
-        case .weakBox(let weak): weak.current
+        case .weakBox(let weak): weak.current  // the synchronous driver reads it under the lock it makes one holding
         case .nowhere: nil
         }
         if let made { return binding.typed(made, as: T.self) }
@@ -171,9 +176,6 @@ final class AwaitingCall: Sendable {
     let binding: CompiledBinding
     /// The call this one runs inside: the path goes on from it.
     let outer: AwaitingCall?
-    /// The task running the factory: a task it starts inherits ``running``
-    /// but is not inside its run (see ``inThisTask``).
-    private let task = TaskIdentity.current
 
     /// The awaited factory the current task is running, innermost.
     @TaskLocal static var running: AwaitingCall?
@@ -187,7 +189,7 @@ final class AwaitingCall: Sendable {
     /// This call, when the current task is the one running it; nil in a
     /// task it started (which inherited ``running``, and may ask for what
     /// this run makes without looping back into it).
-    var inThisTask: AwaitingCall? { task == TaskIdentity.current ? self : nil }
+    var inThisTask: AwaitingCall? { resolution.task == TaskIdentity.current ? self : nil }
 
     /// What an object its factory makes belongs to (see ``ObjectOrigin``).
     var origin: ObjectOrigin {
@@ -257,12 +259,8 @@ extension CompiledBinding {
 extension ResolutionError {
     /// The same error as seen from the end of `outer`: its path goes on from there.
     func following(_ outer: [String]) -> ResolutionError {
-        guard !outer.isEmpty else { return self }
-        var error = ResolutionError(
-            reason, type: requestedType, injectors: injectorsSearched, path: outer + dependencyPath,
-            suggestions: suggestions, factory: factory, underlying: underlying, detail: detail)
-        error.requestedAt = requestedAt
-        error.requestedAtDeclaration = requestedAtDeclaration
+        var error = self
+        error.dependencyPath = outer + dependencyPath
         return error
     }
 }

@@ -394,5 +394,8 @@ extension Container {
 /// which inherits the task-local values, is not taken for the factory's own
 /// run. Nil outside any task.
 enum TaskIdentity {
-    static var current: Int? { unsafe withUnsafeCurrentTask { task in unsafe task?.hashValue } }
+    /// The task's address (a hash would cost a SipHash round per awaited factory).
+    static var current: UInt? {
+        unsafe withUnsafeCurrentTask { task in unsafe task.map { unsafe unsafeBitCast($0, to: UInt.self) } }
+    }
 }

@@ -269,17 +269,11 @@ final class ResolutionContext {
     }
 
     private func check(_ argument: ArgumentValue?, for binding: CompiledBinding) throws {
-        guard let expected = binding.definition.argument else { return }
-        guard let argument else {
-            throw ResolutionError(
-                .argumentMissing, type: binding.key.name, path: names + [binding.key.name],
-                factory: binding.definition.name, detail: expected.name)
-        }
-        guard argument.key == expected else {
-            throw ResolutionError(
-                .argumentMismatch, type: binding.key.name, path: names + [binding.key.name],
-                factory: binding.definition.name, detail: "\(expected.name), not \(argument.key.name)")
-        }
+        guard let expected = binding.definition.argument, argument?.key != expected else { return }
+        throw ResolutionError(
+            argument == nil ? .argumentMissing : .argumentMismatch, type: binding.key.name,
+            path: names + [binding.key.name], factory: binding.definition.name,
+            detail: argument.map { "\(expected.name), not \($0.key.name)" } ?? expected.name)
     }
 
     func notBound(_ key: TypeKey, from injector: InjectorName) -> ResolutionError {

@@ -144,16 +144,17 @@ final class AwaitingResolution: Sendable {
         let call = AwaitingCall(resolution: self, binding: binding, outer: path.innermost)
         let box: AnyObject
         do {
+            // The factory's closure called straight from each case: a local closure around it costs an async frame.
+            let build = binding.definition.buildAwaiting!
             box = try await AwaitingCall.$running.withValue(call) {
-                let make = { () async throws -> AnyObject in try await binding.definition.buildAwaiting!(call) }
                 switch place {
-                case .nowhere: return try await make()
-                case .cell(let cell): return try await cell.value(awaiting: make)
+                case .nowhere: return try await build(call)
+                case .cell(let cell): return try await cell.value { try await build(call) }
                 case .weakBox(let weak):
-                    let made = try await make()
+                    let made = try await build(call)
                     return try weak.value(of: binding) { made }
                 case .graph(let storage):
-                    let box = try await make()
+                    let box = try await build(call)
                     graphs!.withLock { $0.keep(box, of: storage) }
                     return box
                 }

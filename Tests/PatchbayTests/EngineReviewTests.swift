@@ -195,11 +195,12 @@ struct EngineReviewTests {
         #expect((try? outcome.get())?.serial == 2, "made by the waiter, in the cancelled task's place")
     }
 
-    /// `makingAround` is a task-local, so a `Task` an `async` singleton's
-    /// factory starts (and does not await) inherits it: that task's resolve
-    /// of the singleton, asked while the making is under way, is reported as
-    /// a `dependency-cycle`, though it is no loop: the task could simply wait
-    /// for the making, as any other task asking meanwhile does.
+    /// The awaited path is a task-local, which a `Task` an `async`
+    /// singleton's factory starts (and does not await) inherits: that task's
+    /// resolve of the singleton, asked while the making is under way, was
+    /// reported as a `dependency-cycle`, though it is no loop: the task waits
+    /// for the making, as any other task asking meanwhile does. Fixed: a
+    /// call notes the task running it, and only that task goes on from it.
     @Test func aTaskStartedByAnAsyncFactoryIsNotACycleOfThatFactory() async throws {
         let holder = ContainerHolder()
         let outcomes = Collected<String>()
@@ -224,20 +225,19 @@ struct EngineReviewTests {
         holder.container = container
         _ = try await container.resolve(awaiting: TokenStore.self)
         #expect(await waitFor(finished))
-        withKnownIssue("an unstructured Task inherits the task-local makingAround of the factory that started it", isIntermittent: true) {
-            #expect(outcomes.all == ["made #7"], "\(outcomes.all)")
-        }
+        #expect(outcomes.all == ["made #7"], "\(outcomes.all)")
         holder.container = nil
     }
 
     // MARK: - Awaited cycles through lifetimes that keep no cell
 
     /// An `async` transient (or weak) whose factory awaits itself by hand.
-    /// The awaited engine carries the path into a hand-written resolve only
-    /// through `makingAround`, which only a cell's making sets: a transient or
-    /// weak binding starts each nested resolve with an empty path, so the
-    /// loop is never seen and recurses without end. The factory stops
-    /// itself after 20 rounds, so the test fails instead of exhausting memory.
+    /// The awaited engine carried the path into a hand-written resolve only
+    /// through a cell's making, so a transient or weak binding started each
+    /// nested resolve with an empty path, and the loop recursed without end.
+    /// Fixed: every awaited call is its task's innermost (`AwaitingCall.running`).
+    /// The factory stops itself after 20 rounds, so a regression fails
+    /// instead of exhausting memory.
     @Test(arguments: [Lifetime.transient, .weak])
     func anAsyncFactoryThatAwaitsItselfByHandIsACycle(lifetime: Lifetime) async throws {
         let holder = ContainerHolder()
@@ -255,17 +255,15 @@ struct EngineReviewTests {
             try await container.resolve(awaiting: (any Gadget).self)
         }
         let cycle = (error?.underlying as? ResolutionError) ?? error
-        withKnownIssue("an awaited hand-written resolve inside a transient/weak async factory starts with an empty path", isIntermittent: true) {
-            #expect(rounds.value <= 2, "the loop is found on its first round, not after \(rounds.value)")
-            #expect(cycle?.reason == .dependencyCycle, "\(String(describing: error))")
-        }
+        #expect(rounds.value <= 2, "the loop is found on its first round, not after \(rounds.value)")
+        #expect(cycle?.reason == .dependencyCycle, "\(String(describing: error))")
         holder.container = nil
     }
 
     /// An `async` singleton that awaits an `async` transient by hand, which
-    /// awaits the singleton by hand: a cycle is reported (through the
-    /// singleton's `makingAround`), but its path skips the transient in the
-    /// middle, so the message does not draw the loop that is really there.
+    /// awaits the singleton by hand: a cycle was reported (through the
+    /// singleton's making), but its path skipped the transient in the
+    /// middle. Fixed with the path every awaited call carries.
     @Test func anAwaitedCycleThroughATransientNamesEveryStepOfTheLoop() async throws {
         let holder = ContainerHolder()
         let rounds = Counter()
@@ -286,9 +284,7 @@ struct EngineReviewTests {
             try await container.resolve(awaiting: TokenStore.self)
         }
         let description = String(describing: error)
-        withKnownIssue("the awaited path through a hand-written resolve restarts from the innermost cell making", isIntermittent: true) {
-            #expect(description.contains("TokenStore -> Gadget -> TokenStore"), "\(description)")
-        }
+        #expect(description.contains("TokenStore -> Gadget -> TokenStore"), "\(description)")
         holder.container = nil
     }
 

@@ -29,7 +29,8 @@ if let index = arguments.firstIndex(of: "--count"), index + 1 < arguments.count 
     var iterations = 1
     if let at = arguments.firstIndex(of: "--iterations"), at + 1 < arguments.count { iterations = Int(arguments[at + 1]) ?? 1 }
     try runCounted(arguments[index + 1], contender: onlyContender ?? "Patchbay", iterations: iterations,
-        among: resolveCases(iterations: iterations) + activationCases(sizes: [1_000, 10_000])
+        among: resolveCases(iterations: iterations) + asyncCases(iterations: iterations)
+            + activationCases(sizes: [1_000, 10_000])
             + activationCases(sizes: [1_000, 10_000], parameters: true))
 }
 

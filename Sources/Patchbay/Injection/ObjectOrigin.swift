@@ -43,14 +43,10 @@ struct ObjectOrigin: Sendable {
         self.isHandMade = container == nil && scope == nil
     }
 
-    /// The resolution whose `async` factory the current task is running: a
-    /// task-local, since such a factory runs across `await`s, on any thread.
-    @TaskLocal static var awaited: ObjectOrigin?
-
     /// The origin of an object made now, on this thread.
     static var current: ObjectOrigin {
         guard let context = ThreadResolutionState.current.running, let container = context.container else {
-            return awaited ?? outside
+            return AwaitingCall.running?.origin ?? outside
         }
         return ObjectOrigin(
             container: container, injector: context.innermostInjector ?? .primary, overrides: context.overrides,

@@ -26,19 +26,24 @@ extension Container {
         awaiting type: T.Type = T.self, from injector: InjectorName = .primary
     ) async throws(ResolutionError) -> T {
         let activation = ThreadResolutionState.current.activation(of: self)
-        if let binding = activation.binding(serving: ObjectIdentifier(T.self), from: injector) {
-            switch binding.awaitedExecution {
-            case .synchronous:
-                // Nothing to await: the synchronous engine serves it (and any override of it).
-                return try resolve(T.self, from: injector)
-            case .async where !activation.overridesInUse:
-                // A made singleton is read as the synchronous engine's fast path reads one.
-                if let box = binding.madeShared { return Instance<T>.value(in: box) }
-            default: break
-            }
+        let binding = activation.binding(serving: ObjectIdentifier(T.self), from: injector)
+        switch binding?.awaitedExecution {
+        case .synchronous?:
+            // Nothing to await: the synchronous engine serves it (and any override of it).
+            return try resolve(T.self, from: injector)
+        case .async? where !activation.overridesInUse:
+            // A made singleton is read as the synchronous engine's fast path reads one.
+            if let box = binding!.madeShared { return Instance<T>.value(in: box) }
+            // Asked inside an `async` factory's run in this same task (a
+            // factory that resolves by hand), the path goes on from that
+            // run's: a loop back is then a cycle. A task it started is not its run.
+            return try await AwaitingResolution(container: self, activation: activation)
+                .instance(of: binding!, as: T.self, path: AwaitedPath(AwaitingCall.running?.inThisTask))
+        default: break
         }
-        return try await AwaitingResolution(container: self, activation: activation)
-            .resolve(T.self, from: injector, path: [])!
+        let resolution = AwaitingResolution(container: self, activation: activation)
+        let path = AwaitedPath(AwaitingCall.running?.inThisTask)
+        return try await resolution.resolve(T.self, from: injector, path: path)!
     }
 }
 
@@ -55,11 +60,9 @@ final class AwaitingResolution: Sendable {
     /// of the threads the task runs on. Nil when the manifest binds nothing
     /// `graph`: most resolutions then allocate nothing for it.
     private let graphs: Locked<GraphInstances>?
-
-    /// The path of the awaited making of a cell the running task is inside,
-    /// ending with its binding: where a resolve begun inside it (a factory
-    /// that resolves by hand) goes on from, so a loop back is a cycle.
-    @TaskLocal static var makingAround: [CompiledBinding] = []
+    /// The task it runs in: one resolution awaits its needs one after
+    /// another, in the task that asked (see ``AwaitingCall/inThisTask``).
+    let task = TaskIdentity.current
 
     init(container: Container, activation: Activation) {
         self.container = container
@@ -78,7 +81,7 @@ final class AwaitingResolution: Sendable {
     /// here, a main-actor one on the main actor, anything else (an override,
     /// an unbound or ``Injectable`` type too) as the synchronous engine does.
     func resolve<T>(
-        _: T.Type, from injector: InjectorName, path: [CompiledBinding], ifBound: Bool = false
+        _: T.Type, from injector: InjectorName, path: AwaitedPath, ifBound: Bool = false
     ) async throws(ResolutionError) -> T? {
         let id = ObjectIdentifier(T.self)
         let binding = overrides?.lookup(id) == nil ? activation.binding(serving: id, from: injector) : nil
@@ -97,7 +100,7 @@ final class AwaitingResolution: Sendable {
     /// the runtime for its metadata on entry, in this unspecialized code,
     /// whichever way the request goes.
     private func resolveOnMainActor<T>(
-        _: T.Type, from injector: InjectorName, ifBound: Bool, after path: [CompiledBinding]
+        _: T.Type, from injector: InjectorName, ifBound: Bool, after path: AwaitedPath
     ) async throws(ResolutionError) -> T? {
         let made = await MainActor.run { () -> Instance<Result<T?, ResolutionError>> in
             Instance(Result { () throws(ResolutionError) in
@@ -110,93 +113,95 @@ final class AwaitingResolution: Sendable {
     /// `T` as the synchronous engine resolves it, in this resolution's
     /// activation; an error's path goes on from `path`.
     private func resolveSynchronously<T>(
-        _: T.Type, from injector: InjectorName, ifBound: Bool, after path: [CompiledBinding]
+        _: T.Type, from injector: InjectorName, ifBound: Bool, after path: AwaitedPath
     ) throws(ResolutionError) -> T? {
         do {
             return try container.resolve(
                 T.self, from: injector, state: ThreadResolutionState.current, activation: activation, ifBound: ifBound)
         } catch {
-            throw error.following(path.map(\.key.name))
+            throw error.following(path.names)
         }
     }
 
     /// An instance of an `async` binding, from where its lifetime keeps it
     /// or newly made: the awaiting driver of every lifetime (``InstancePlace``),
     /// twin of ``ResolutionContext/instance(of:into:argument:)``.
-    private func instance<T>(
-        of binding: CompiledBinding, as _: T.Type, path: [CompiledBinding]
+    fileprivate func instance<T>(
+        of binding: CompiledBinding, as _: T.Type, path: AwaitedPath
     ) async throws(ResolutionError) -> T {
         let place = try binding.storage.place(
-            of: binding, scope: Scope.current, overrides: overrides, path: path.map(\.key.name) + [binding.key.name])
-        var path = path
-        switch place {
-        case .cell(let cell):
-            if let box = cell.current { return binding.typed(box, as: T.self) }
-            // Asked first inside an awaited making (a factory that resolves
-            // by hand), the path goes on from that making's: a loop back is
-            // then a cycle, where waiting for the making would never end.
-            if path.isEmpty { path = Self.makingAround }
-        case .graph(let storage):
-            if let box = graphs!.withLock({ $0.instance(of: storage) }) { return binding.typed(box, as: T.self) }
-        case .weakBox(let weak):
-            if let box = weak.current { return binding.typed(box, as: T.self) }
-        case .nowhere: break
+            of: binding, scope: Scope.current, overrides: overrides, path: path.names + [binding.key.name])
+        let made: AnyObject? = switch place {
+        case .cell(let cell): cell.current
+        case .graph(let storage): graphs!.withLock { $0.instance(of: storage) }
+        case .weakBox(let weak): weak.current  // the synchronous driver reads it under the lock it makes one holding
+        case .nowhere: nil
         }
-        let box = try await frame(binding, after: path) { call in
-            let make = { () async throws -> AnyObject in try await binding.definition.buildAwaiting!(call) }
-            switch place {
-            case .nowhere: return try await make()
-            case .cell(let cell):
-                return try await cell.value(of: binding, at: call.path.map(\.key.name)) {
-                    try await Self.$makingAround.withValue(call.path, operation: make)
+        if let made { return binding.typed(made, as: T.self) }
+        // The frame: the one cycle check and the path (``FramePath``), the
+        // factory run as the innermost call of this task, its error wrapped.
+        try path.enter(binding)
+        let call = AwaitingCall(resolution: self, binding: binding, outer: path.innermost)
+        let box: AnyObject
+        do {
+            // The factory's closure called straight from each case: a local closure around it costs an async frame.
+            let build = binding.definition.buildAwaiting!
+            box = try await AwaitingCall.$running.withValue(call) {
+                switch place {
+                case .nowhere: return try await build(call)
+                case .cell(let cell): return try await cell.value(of: binding, at: AwaitedPath(call).names) { try await build(call) }
+                case .weakBox(let weak):
+                    let made = try await build(call)
+                    return try weak.value(of: binding) { made }
+                case .graph(let storage):
+                    let box = try await build(call)
+                    graphs!.withLock { $0.keep(box, of: storage) }
+                    return box
                 }
-            case .weakBox(let weak):
-                let made = try await make()
-                return try weak.value(of: binding) { made }
-            case .graph(let storage):
-                let box = try await make()
-                graphs!.withLock { $0.keep(box, of: storage) }
-                return box
             }
+        } catch {
+            throw AwaitedPath(call).failure(error, making: binding)
         }
         return binding.typed(box, as: T.self)
     }
-
-    /// The frame of one `async` factory's run: the cycle check
-    /// (``ResolutionError/cycle(at:after:)``), the path that its needs are
-    /// awaited at the end of, and its error wrapped as `factory-failed` with
-    /// the path. Twin of ``ResolutionContext/frame(_:_:_:)``.
-    private func frame(
-        _ binding: CompiledBinding, after path: [CompiledBinding],
-        _ body: (AwaitingCall) async throws -> AnyObject
-    ) async throws(ResolutionError) -> AnyObject {
-        if let cycle = ResolutionError.cycle(at: binding, after: path) { throw cycle }
-        let path = path + [binding]
-        do {
-            // Objects the factory makes belong to this resolution, as a synchronous factory's do.
-            let origin = ObjectOrigin(
-                container: container, injector: binding.injector, overrides: overrides, scope: Scope.current)
-            return try await ObjectOrigin.$awaited.withValue(origin) {
-                try await body(AwaitingCall(resolution: self, binding: binding, path: path))
-            }
-        } catch {
-            throw ResolutionError.factoryFailed(error, making: binding.key.name, by: binding, path: path.map(\.key.name))
-        }
-    }
 }
 
-/// What an `async` factory's closure is called with: the resolution it
-/// runs in and the path to its binding, which its needs are awaited at the end of.
+/// What an `async` factory's closure is called with, and the frame of its
+/// run: the resolution it runs in, its binding, and the call it runs inside
+/// (the awaited path, innermost first), which its needs are awaited at the
+/// end of. The innermost call of a task is its task-local ``running``: a
+/// factory's own hand-written awaited resolve goes on from it.
 @usableFromInline
-struct AwaitingCall: Sendable {
+final class AwaitingCall: Sendable {
     let resolution: AwaitingResolution
     let binding: CompiledBinding
-    /// The bindings being awaited, outermost first, ending with ``binding``.
-    let path: [CompiledBinding]
+    /// The call this one runs inside: the path goes on from it.
+    let outer: AwaitingCall?
+
+    /// The awaited factory the current task is running, innermost.
+    @TaskLocal static var running: AwaitingCall?
+
+    init(resolution: AwaitingResolution, binding: CompiledBinding, outer: AwaitingCall?) {
+        self.resolution = resolution
+        self.binding = binding
+        self.outer = outer
+    }
+
+    /// This call, when the current task is the one running it; nil in a
+    /// task it started (which inherited ``running``, and may ask for what
+    /// this run makes without looping back into it).
+    var inThisTask: AwaitingCall? { resolution.task == TaskIdentity.current ? self : nil }
+
+    /// What an object its factory makes belongs to (see ``ObjectOrigin``).
+    var origin: ObjectOrigin {
+        ObjectOrigin(
+            container: resolution.container, injector: binding.injector, overrides: resolution.overrides,
+            scope: Scope.current)
+    }
 
     /// A cursor over the factory's needs, in the order of its closure's parameters.
     @usableFromInline
-    var dependencies: DependencyCursor<Self> { DependencyCursor(call: self) }
+    var dependencies: DependencyCursor<AwaitingCall> { DependencyCursor(call: self) }
 
     /// The binding's decoded parameters; validation decoded them at activation.
     @usableFromInline
@@ -210,7 +215,33 @@ struct AwaitingCall: Sendable {
         if let makeWrapper = spec.makeAwaitingWrapper {
             return try await makeWrapper(self) as! D  // an Optional or Lazy of a concrete type
         }
-        return try await resolution.resolve(D.self, from: binding.injector, path: path)!
+        return try await resolution.resolve(D.self, from: binding.injector, path: AwaitedPath(self))!
+    }
+}
+
+/// The awaited path (``FramePath``): the calls a task is running, from the innermost.
+struct AwaitedPath: FramePath {
+    let innermost: AwaitingCall?
+
+    init(_ innermost: AwaitingCall?) { self.innermost = innermost }
+
+    func holdsInstance(of binding: CompiledBinding) -> Bool {
+        var call = innermost
+        while let link = call {
+            if link.binding.sharesInstance(with: binding) { return true }
+            call = link.outer
+        }
+        return false
+    }
+
+    var all: [CompiledBinding] {
+        var bindings: [CompiledBinding] = []
+        var call = innermost
+        while let link = call {
+            bindings.append(link.binding)
+            call = link.outer
+        }
+        return bindings.reversed()
     }
 }
 
@@ -229,12 +260,8 @@ extension CompiledBinding {
 extension ResolutionError {
     /// The same error as seen from the end of `outer`: its path goes on from there.
     func following(_ outer: [String]) -> ResolutionError {
-        guard !outer.isEmpty else { return self }
-        var error = ResolutionError(
-            reason, type: requestedType, injectors: injectorsSearched, path: outer + dependencyPath,
-            suggestions: suggestions, factory: factory, underlying: underlying, detail: detail)
-        error.requestedAt = requestedAt
-        error.requestedAtDeclaration = requestedAtDeclaration
+        var error = self
+        error.dependencyPath = outer + dependencyPath
         return error
     }
 }

@@ -59,10 +59,7 @@ struct DeferredResolution {
     init(_ call: AwaitingCall, sharingGraph: Bool) {
         let resolution = call.resolution
         self.init(
-            ObjectOrigin(
-                container: resolution.container, injector: call.binding.injector,
-                overrides: OverrideTable.current(for: ObjectIdentifier(resolution.container)), scope: Scope.current),
-            graph: sharingGraph && resolution.activation.hasGraphBindings ? resolution.graph.sharing() : nil)
+            call.origin, graph: sharingGraph && resolution.activation.hasGraphBindings ? resolution.graph.sharing() : nil)
     }
 
     /// Resolves `Value` now, with `argument` if given (it wins over the

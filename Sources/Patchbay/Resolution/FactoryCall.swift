@@ -158,7 +158,7 @@ extension Optional: OptionalDependency {
             },
             makeAwaitingWrapper: { call -> Any in
                 let value: Wrapped? = try await call.resolution.resolve(
-                    Wrapped.self, from: call.binding.injector, path: call.path, ifBound: true)
+                    Wrapped.self, from: call.binding.injector, path: AwaitedPath(call), ifBound: true)
                 return value as Any
             }).wrappingACollection(of: Wrapped.self)
     }

@@ -116,7 +116,7 @@ final class ResolutionContext {
     var innermostInjector: InjectorName? { unsafe building.last?.injector }
 
     /// The requested types' names along the path, outermost first.
-    var names: [String] { unsafe building.all.map { $0.key.name } }
+    var names: [String] { unsafe building.names }
 
     /// Resolves `type` into `memory` (uninitialized, for a `type`): its
     /// override if a test installed one, else the binding that serves it
@@ -251,36 +251,29 @@ final class ResolutionContext {
         }!
     }
 
-    /// The frame of one factory's run, synchronously: the cycle check
-    /// (``ResolutionError/cycle(at:after:)``), the binding on the path while
-    /// it runs, and its error wrapped as `factory-failed` with the path.
-    /// ``AwaitingResolution/frame(_:after:_:)`` is its awaited twin.
+    /// The frame of one factory's run, synchronously: the frame's rules
+    /// (``FramePath``: the cycle check, the path, the `factory-failed`
+    /// wrapping) over the thread's stack, the binding on it while it runs.
     @inline(__always)
     func frame<Result>(
         _ binding: CompiledBinding, _ argument: ArgumentValue?, _ body: (FactoryCall) throws -> Result
     ) throws -> Result {
-        if unsafe building.holdsInstance(of: binding) { throw unsafe ResolutionError.cycle(at: binding, after: building.all)! }
+        try unsafe building.enter(binding)
         unsafe building.push(binding)
         defer { unsafe building.pop() }
         do {
             return try body(FactoryCall(context: self, binding: binding, argument: argument))
         } catch {
-            throw ResolutionError.factoryFailed(error, making: binding.key.name, by: binding, path: names)
+            throw unsafe building.failure(error, making: binding)
         }
     }
 
     private func check(_ argument: ArgumentValue?, for binding: CompiledBinding) throws {
-        guard let expected = binding.definition.argument else { return }
-        guard let argument else {
-            throw ResolutionError(
-                .argumentMissing, type: binding.key.name, path: names + [binding.key.name],
-                factory: binding.definition.name, detail: expected.name)
-        }
-        guard argument.key == expected else {
-            throw ResolutionError(
-                .argumentMismatch, type: binding.key.name, path: names + [binding.key.name],
-                factory: binding.definition.name, detail: "\(expected.name), not \(argument.key.name)")
-        }
+        guard let expected = binding.definition.argument, argument?.key != expected else { return }
+        throw ResolutionError(
+            argument == nil ? .argumentMissing : .argumentMismatch, type: binding.key.name,
+            path: names + [binding.key.name], factory: binding.definition.name,
+            detail: argument.map { "\(expected.name), not \($0.key.name)" } ?? expected.name)
     }
 
     func notBound(_ key: TypeKey, from injector: InjectorName) -> ResolutionError {
@@ -335,7 +328,7 @@ extension CompiledBinding {
 /// would retain and release each one, and check its buffer's uniqueness, on
 /// every factory a resolve runs. Each entry keeps its binding's storage's
 /// identity too, so the cycle check compares plain words and touches no binding.
-@safe struct BindingPath {
+@safe struct BindingPath: FramePath {
     @unsafe private struct Entry {
         let binding: Unmanaged<CompiledBinding>
         /// The binding's storage's identity: the instances it yields (see ``CompiledBinding/sharesInstance(with:)``).
@@ -377,8 +370,6 @@ extension CompiledBinding {
         capacity *= 2
     }
 
-    /// Whether a binding on the path yields the same instance as `binding`
-    /// (it, or one of its storage): a request for it now is a cycle.
     @inline(__always)
     func holdsInstance(of binding: CompiledBinding) -> Bool {
         guard count > 0 else { return false }
@@ -387,6 +378,5 @@ extension CompiledBinding {
         return false
     }
 
-    /// The bindings, outermost first.
     var all: [CompiledBinding] { (0..<count).map { unsafe entries[$0].binding.takeUnretainedValue() } }
 }

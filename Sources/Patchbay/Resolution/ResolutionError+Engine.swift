@@ -1,6 +1,6 @@
-// The two errors the engine makes itself, each made in one place: the
-// frames of the synchronous engine (``ResolutionContext/frame(_:_:_:)``) and
-// of the awaiting one (``AwaitingResolution``), the way into a resolution
+// The two errors the engine makes itself, and the frame of a factory's run
+// (``FramePath``), each written once: the synchronous and the awaited
+// drivers, the way into a resolution
 // (``Container/withResolution(on:activation:scope:graph:making:_:)``) and an
 // override's failure all call these.
 
@@ -54,5 +54,38 @@ extension ResolutionError {
             .dependencyCycle, type: binding.key.name, injectors: [binding.injector],
             path: outer.map(\.key.name) + [binding.key.name], factory: binding.definition.name,
             detail: loop.joined(separator: " -> "))
+    }
+}
+
+/// The bindings whose factories a resolution is running, as the frame of
+/// one factory's run sees them, for both drivers: the synchronous one's
+/// stack in the thread's context (``BindingPath``) and the awaited one's
+/// chain of calls a task carries (``AwaitedPath``). A frame enters (the
+/// cycle check), runs the factory with its binding innermost, and wraps a
+/// failure with the path: those rules are written here once; each driver
+/// only pushes and pops its own kind of path, since Swift cannot run one
+/// body both synchronously and awaited.
+protocol FramePath {
+    /// Whether a binding on the path yields the same instance as `binding`
+    /// (it, or one of its storage): a request for it now is a cycle.
+    func holdsInstance(of binding: CompiledBinding) -> Bool
+    /// The bindings, outermost first.
+    var all: [CompiledBinding] { get }
+}
+
+extension FramePath {
+    /// The requested types' names along the path, outermost first.
+    var names: [String] { all.map(\.key.name) }
+
+    /// A frame's entry for `binding`: a cycle when its making is under way on the path.
+    @inline(__always)
+    func enter(_ binding: CompiledBinding) throws(ResolutionError) {
+        if holdsInstance(of: binding) { throw ResolutionError.cycle(at: binding, after: all)! }
+    }
+
+    /// A frame's failure: `error`, thrown by `binding`'s factory (innermost
+    /// on this path), as ``ResolutionError/factoryFailed(_:making:by:factory:path:)`` wraps it.
+    func failure(_ error: any Error, making binding: CompiledBinding) -> ResolutionError {
+        ResolutionError.factoryFailed(error, making: binding.key.name, by: binding, path: names)
     }
 }

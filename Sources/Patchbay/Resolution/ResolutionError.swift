@@ -52,7 +52,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// The injectors searched, in order.
     public let injectorsSearched: [InjectorName]
     /// The chain of types being built: `["SignupService", "UserRepository", "Database"]`.
-    public let dependencyPath: [String]
+    public internal(set) var dependencyPath: [String]
     /// The nearest names in the catalog: factories that provide the type, or similar type names.
     public let suggestions: [String]
     /// The factory involved, when there is one.

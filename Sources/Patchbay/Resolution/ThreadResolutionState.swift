@@ -17,7 +17,10 @@ import Musl
 // alive (`cachedActivation`, and while a resolution runs, the retired
 // ones); the scratch stack is claimed and given back in strict nesting by
 // the resolutions of that thread. `withResolution`, the one way into a
-// resolution, runs here because it reads that memory.
+// resolution, runs here because it reads that memory. The identity of the
+// task running now (`TaskIdentity`) is the runtime's, compared only while
+// both tasks are alive and never dereferenced: Swift has no safe way to tell
+// a task from one it started, which inherits its task-local values.
 // Why it cannot be safe Swift: a class's fields cost a retain and a release
 // at every read, and thread-local storage has no safe Swift spelling
 // without the `Synchronization` module (iOS 18); the fast path reads a made
@@ -384,4 +387,17 @@ extension Container {
     /// The address of the activation in force, for comparing: no retain, no lock.
     @inlinable
     var rawCurrent: UnsafeMutableRawPointer? { unsafe current.load()?.toOpaque() }
+}
+
+/// The task running now, as an identity to compare: an awaited factory's
+/// call (``AwaitingCall``) notes its task, so a task the factory starts,
+/// which inherits the task-local values, is not taken for the factory's own
+/// run. Nil outside any task.
+enum TaskIdentity {
+    /// The task's hash, read through the public `Hashable` of
+    /// `UnsafeCurrentTask` (its layout is the runtime's to change); read once
+    /// per awaited resolution and per awaited making, never per sync resolve.
+    static var current: Int? {
+        unsafe withUnsafeCurrentTask { task in unsafe task?.hashValue }
+    }
 }

@@ -161,7 +161,7 @@ final class InstanceCell: Sendable {
         of binding: CompiledBinding, at path: [String], awaiting make: () async throws -> AnyObject
     ) async throws -> AnyObject {
         if let made = current { return made }
-        let around = MakingWaits.maker, me = MakingWaits.Maker(inside: around)
+        let around = MakingWaits.maker?.inThisTask, me = MakingWaits.Maker(inside: around)
         while true {
             switch claim(for: me) {
             case .made(let made): return made
@@ -204,7 +204,12 @@ enum MakingWaits {
     /// resolves run inside it (a task-local), so a loop back waits on itself.
     final class Maker: Sendable {
         let around: Maker?
+        /// The task it makes in: a task its factory starts inherits
+        /// ``maker`` but is not inside the making (it may wait for it).
+        let task = TaskIdentity.current
         init(inside around: Maker?) { self.around = around }
+        /// This maker, when the current task is the one making.
+        var inThisTask: Maker? { task == TaskIdentity.current ? self : nil }
         /// This making and those it runs inside, innermost first.
         var chain: [AnyObject] { [self] + (around?.chain ?? []) }
     }

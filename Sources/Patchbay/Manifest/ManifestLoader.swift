@@ -65,24 +65,15 @@ public struct ManifestLoader: Sendable {
     /// folder of an absolute `file`.
     /// - Throws: ``ManifestError`` listing every problem found.
     public func load(data: Data, file: String = "<memory>") throws(ManifestError) -> Manifest {
-        var parser = ManifestParser(file: file, maxBytes: maxBytes, maxDepth: maxDepth)
-        let parsed = parser.parse(data)
-        var diagnostics = parser.diagnostics
-        var manifest = parsed
-        if let parsed {
-            manifest = interpolate(parsed, size: data.count, diagnostics: &diagnostics)
-            if parsed.extends != nil, manifest != nil {
-                let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-                // An absolute `file` stands on its own (appended to the current
-                // folder it would name a file that does not exist), and so
-                // does its folder, as the first file's folder does in `load(contentsOf:)`.
-                let url = URL(fileURLWithPath: file, relativeTo: base).absoluteURL.standardizedFileURL
-                let isAbsolute = file.hasPrefix("/")
-                // Bytes from memory: the file at `url` is not what was read.
-                manifest = resolveExtends(
-                    of: manifest!, at: url, root: isAbsolute ? url.deletingLastPathComponent() : base,
-                    startIsOnDisk: false, diagnostics: &diagnostics)
-            }
+        var diagnostics: [Diagnostic] = []
+        // Bytes from memory: the file at `url` is not what was read.
+        let manifest = read(data, display: file, startIsOnDisk: false, diagnostics: &diagnostics) {
+            let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            // An absolute `file` stands on its own (appended to the current
+            // folder it would name a file that does not exist), and so
+            // does its folder, as the first file's folder does in `load(contentsOf:)`.
+            let url = URL(fileURLWithPath: file, relativeTo: base).absoluteURL.standardizedFileURL
+            return (url, file.hasPrefix("/") ? url.deletingLastPathComponent() : base)
         }
         guard let manifest, !diagnostics.containsErrors else { throw ManifestError(diagnostics: diagnostics) }
         return manifest
@@ -132,13 +123,24 @@ public struct ManifestLoader: Sendable {
             diagnostics.append(Diagnostic(code: .unreadable, message: "cannot read the manifest: \(reason)", file: display))
             return nil
         }
+        return read(data, display: display, depth: depth, followingExtends: followingExtends, diagnostics: &diagnostics) {
+            (url, root)
+        }
+    }
+
+    /// Parses and interpolates a file's bytes, and follows its `extends` from `place` (the file's URL
+    /// and the folder its parents must stay in), asked for only when it has one.
+    private func read(
+        _ data: Data, display: String, depth: Int = 0, followingExtends: Bool = true, startIsOnDisk: Bool = true,
+        diagnostics: inout [Diagnostic], at place: () -> (url: URL, root: URL)
+    ) -> Manifest? {
         var parser = ManifestParser(file: display, maxBytes: maxBytes, maxDepth: maxDepth, depth: depth)
         let parsed = parser.parse(data)
         diagnostics += parser.diagnostics
-        guard let parsed else { return nil }
-        guard let manifest = interpolate(parsed, size: data.count, diagnostics: &diagnostics) else { return nil }
+        guard let parsed, let manifest = interpolate(parsed, size: data.count, diagnostics: &diagnostics) else { return nil }
         guard manifest.extends != nil, followingExtends else { return manifest }
-        return resolveExtends(of: manifest, at: url, root: root, diagnostics: &diagnostics)
+        let (url, root) = place()
+        return resolveExtends(of: manifest, at: url, root: root, startIsOnDisk: startIsOnDisk, diagnostics: &diagnostics)
     }
 
     /// Loads the chain of parents of `child`, each file alone, and merges it

@@ -399,24 +399,18 @@ package struct ValidationRun {
         _ binding: Binding, lifetime: Lifetime, factory: Int, in catalog: CatalogIndex
     ) -> Bool {
         guard lifetime == .weak else { return true }
-        switch catalog.factories[factory].productIsClass {
-        case true?: return true
-        case nil:
-            report(binding.diagnostic(
-                .weakUnchecked, "lifetime 'weak' needs a class instance; whether factory '\(binding.displayFactory)' makes one "
-                    + "(\(catalog.productTypeName(factory))) is known only from its values, so the app checks its "
-                    + "first value when it makes it",
-                field: (binding.lifetime == nil ? BindingKey.factory : .lifetime).rawValue, severity: .note,
-                fallbackFile: manifest.file))
-            return true
-        case false?: break
-        }
-        report(diagnostic(
-            binding, .weakValueType, "lifetime 'weak' needs a class instance, but factory '\(binding.displayFactory)' makes "
-                + "\(catalog.productTypeName(factory)), which is not a class (or a class-bound protocol); "
-                + "use 'singleton', 'scoped' or 'transient'",
-            field: (binding.lifetime == nil ? BindingKey.factory : .lifetime).rawValue))
-        return false
+        let isClass = catalog.factories[factory].productIsClass
+        guard isClass != true else { return true }
+        let product = catalog.productTypeName(factory)
+        report(binding.diagnostic(
+            isClass == nil ? .weakUnchecked : .weakValueType, isClass == nil
+                ? "lifetime 'weak' needs a class instance; whether factory '\(binding.displayFactory)' makes one "
+                    + "(\(product)) is known only from its values, so the app checks its first value when it makes it"
+                : "lifetime 'weak' needs a class instance, but factory '\(binding.displayFactory)' makes \(product), "
+                    + "which is not a class (or a class-bound protocol); use 'singleton', 'scoped' or 'transient'",
+            field: (binding.lifetime == nil ? BindingKey.factory : .lifetime).rawValue,
+            severity: isClass == nil ? .note : .error, fallbackFile: manifest.file))
+        return isClass == nil
     }
 
     /// Rule `invalid-parameters` (see ``ParameterCheck``): the decoded

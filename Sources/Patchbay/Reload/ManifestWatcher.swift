@@ -261,14 +261,12 @@ final class ManifestWatcher: Sendable {
         let targets = fileEvents ? WatchTarget.targets(for: url) : []
         guard targets != state.armedTargets else { return }
         state.armedTargets = targets
-        let monitor = FileChangeMonitor.start(targets, queue: queue) { [weak self] in self?.changed() }
-        let replaced = shared.withLock { shared -> FileChangeMonitor? in
-            if shared.cancelled { return monitor }
-            defer { shared.monitor = monitor }
-            return shared.monitor
-        }
-        replaced?.cancel()
-        updatePoller(fileEventsWork: monitor != nil)
+        var monitor = FileChangeMonitor.start(targets, queue: queue) { [weak self] in self?.changed() }
+        let fileEventsWork = monitor != nil
+        // Swapped in, unless the watch was cancelled meanwhile; what is left here is cancelled.
+        shared.withLock { if !$0.cancelled { swap(&$0.monitor, &monitor) } }
+        monitor?.cancel()
+        updatePoller(fileEventsWork: fileEventsWork)
     }
 
     private func updatePoller(fileEventsWork: Bool) {
@@ -283,12 +281,8 @@ final class ManifestWatcher: Sendable {
             source.activate()
             timer = source
         }
-        let replaced = shared.withLock { shared -> (any DispatchSourceTimer)? in
-            if shared.cancelled { return timer }
-            defer { shared.poller = timer }
-            return shared.poller
-        }
-        replaced?.cancel()
+        shared.withLock { if !$0.cancelled { swap(&$0.poller, &timer) } }  // as the monitor above
+        timer?.cancel()
     }
 }
 

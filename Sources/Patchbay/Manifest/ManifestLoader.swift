@@ -314,30 +314,22 @@ public struct ManifestLoader: Sendable {
             manifest.bindings[offset].isBroken = true
             let binding = manifest.bindings[offset]
             for located in problems {
-                let relative = "/\(BindingKey.parameters)" + located.pointer
-                let position = located.position ?? binding.origin?.position(at: relative)
-                    ?? SourcePosition(line: 1, column: 1)
-                let message: String
-                let code: DiagnosticCode
-                switch located.problem {
+                let (code, message): (DiagnosticCode, String) = switch located.problem {
                 case .missing(let variable):
-                    code = .envVarMissing
-                    message = "environment variable '\(variable)' is not set and has no default, in the parameters "
+                    (.envVarMissing, "environment variable '\(variable)' is not set and has no default, in the parameters "
                         + "of binding \(binding.displayKey) -> '\(binding.displayFactory)'; set \(variable) or write "
-                        + "${\(variable):-default}"
+                        + "${\(variable):-default}")
                 case .malformed(let text):
-                    code = .invalidParameters
-                    message = text + ", in the parameters of binding \(binding.displayKey)"
+                    (.invalidParameters, text + ", in the parameters of binding \(binding.displayKey)")
                 case .overLimit:
-                    code = .tooLarge
-                    message = "interpolating the parameters of binding \(binding.displayKey) makes the manifest "
+                    (.tooLarge, "interpolating the parameters of binding \(binding.displayKey) makes the manifest "
                         + "larger than the limit of \(maxBytes) bytes (the file is \(size) bytes; what each "
                         + "${NAME} adds counts as if written in it); shorten the variables' values, or raise "
-                        + "ManifestLoader.maxBytes"
+                        + "ManifestLoader.maxBytes")
                 }
-                diagnostics.append(Diagnostic(
-                    code: code, message: message, file: binding.origin?.file ?? manifest.file,
-                    line: position.line, column: position.column, path: (binding.origin?.pointer ?? "") + relative))
+                diagnostics.append(binding.diagnostic(
+                    code, message, field: BindingKey.parameters.rawValue + located.pointer, position: located.position,
+                    fallbackFile: manifest.file))
             }
         }
         return room >= 0 ? manifest : nil

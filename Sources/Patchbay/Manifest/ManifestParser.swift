@@ -134,13 +134,12 @@ struct ManifestParser {
         case nil:
             report(.unsupportedFormat, "missing key '\(ManifestKey.format)'; add \"\(ManifestKey.format)\": 1 "
                 + "(this build understands format 1)", at: root.position)
-        case .some where format != nil:
-            let format = format ?? 1
-            if format != 1 {
-                report(.unsupportedFormat, "format \(format) is not supported; this build understands format 1",
-                    at: topLevel.format?.position, pointer: "/\(ManifestKey.format)")
-                manifest.format = format
-            }
+        case .some where format == 1:
+            break
+        case .some(let value) where format != nil:
+            report(.unsupportedFormat, "format \(format!) is not supported; this build understands format 1",
+                at: value.position, pointer: "/\(ManifestKey.format)")
+            manifest.format = format!
         case .some(let value) where value.kind == .number && JSONNumber.isWhole(value.text):
             // A whole number past Int (9223372036854775808) is a format this build does not read, as 2 is.
             report(.unsupportedFormat, "format \(MessageText.name(value.text)) is not supported; this build understands "
@@ -305,18 +304,16 @@ struct ManifestParser {
         guard !unknown.isEmpty else { return }
         // Each key made once, not at each comparison of the sort; the first few listed, the rest counted.
         let keyed = unknown.map { (key: $0.key, place: $0) }.sorted { $0.key < $1.key }
+        let valid = "valid keys are " + known.map { "'\($0)'" }.joined(separator: ", ")
         for (key, member) in keyed.prefix(UnknownKeyList.listedPerObject) {
             let suggestion = EditDistance.suggestions(for: key, among: suggested).first
             report(.unknownKey, "unknown \(what) '\(MessageText.name(key))'"
-                + (suggestion.map { MessageText.didYouMean($0, for: key) } ?? "; valid keys are "
-                    + known.map { "'\($0)'" }.joined(separator: ", ")),
-                at: member.keyPosition, pointer: pointer + "/" + JSONPointer.escape(key),
-                suggestion: suggestion)
+                + (suggestion.map { MessageText.didYouMean($0, for: key) } ?? "; " + valid),
+                at: member.keyPosition, pointer: pointer + "/" + JSONPointer.escape(key), suggestion: suggestion)
         }
         if keyed.count > UnknownKeyList.listedPerObject {
             let (key, member) = keyed[UnknownKeyList.listedPerObject]
-            report(.unknownKey, UnknownKeyList.rest(keyed.count - UnknownKeyList.listedPerObject, what: what,
-                fix: "valid keys are " + known.map { "'\($0)'" }.joined(separator: ", ")),
+            report(.unknownKey, UnknownKeyList.rest(keyed.count - UnknownKeyList.listedPerObject, what: what, fix: valid),
                 at: member.keyPosition, pointer: pointer + "/" + JSONPointer.escape(key))
         }
     }

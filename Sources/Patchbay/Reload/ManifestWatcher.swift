@@ -191,23 +191,19 @@ final class ManifestWatcher: Sendable {
         let inForce = container.manifest
         let judged = inForce.loadedAs ?? inForce.judgedEnvironment
         let manifest = inForce.loadedAs == nil && read?.judgedEnvironment == judged ? read : read?.judged(as: judged)
-        // Changed while it was loaded: what was loaded may be half of it. Wait for quiet again.
-        guard Sample(url, maxBytes: loader.maxBytes) == quiet else {
-            state.lastContent = nil
+        // Changed while it was loaded, so what was loaded may be half of it; or, refused, deleted while
+        // being read, or truncated and not yet rewritten (say): each but a deletion waits for quiet again.
+        let settled = Sample(url, maxBytes: loader.maxBytes) == quiet
+        let usable = settled && manifest != nil && !diagnostics.containsErrors
+        let deleted = settled && !usable && PhysicalPath.ofExisting(url.path) == nil
+        let waiting = !settled || (!usable && !deleted && isBeingWritten(real))
+        state.lastContent = waiting || deleted ? nil : quiet.bytes.map { (real, $0) }
+        if waiting {
             changed()
             return nil
         }
-        state.lastContent = quiet.bytes.map { (real, $0) }
-        if let manifest, !diagnostics.containsErrors { return settle(.loaded(manifest), container) }
-        if PhysicalPath.ofExisting(url.path) == nil {  // deleted while being read
-            state.lastContent = nil
-            return settle(.missing, container)
-        }
-        if isBeingWritten(real) {  // truncated and not yet rewritten, say: look again soon
-            state.lastContent = nil
-            changed()
-            return nil
-        }
+        if deleted { return settle(.missing, container) }
+        if let manifest, usable { return settle(.loaded(manifest), container) }
         // Every problem at once, as at start-up: what the validator finds in
         // the rest of the file too, not only what the file reader found.
         let validated = manifest.map { ManifestValidator(catalog: container.catalog).validate($0) } ?? []

@@ -85,15 +85,11 @@ struct Interpolation {
                 record.refused.insert(pointer)
                 problems += found.list.map { Located(pointer: pointer, position: value.position, problem: $0) }
             }
-        case .array:
-            for (offset, element) in value.children.enumerated() {
-                visit(element, pointer: pointer + "/\(offset)", in: &parameters, problems: &problems, record: &record,
+        case .array, .object:
+            for (offset, child) in value.children.enumerated() {
+                let segment = value.kind == .array ? String(offset) : JSONPointer.escape(child.key)
+                visit(child, pointer: pointer + "/" + segment, in: &parameters, problems: &problems, record: &record,
                     room: &room)
-            }
-        case .object:
-            for member in value.members {
-                visit(member, pointer: pointer + "/" + JSONPointer.escape(member.key), in: &parameters,
-                    problems: &problems, record: &record, room: &room)
             }
         default:
             break

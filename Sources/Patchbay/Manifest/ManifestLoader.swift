@@ -177,13 +177,9 @@ public struct ManifestLoader: Sendable {
             merged.file = child.file
             merged.origin = child.origin
             merged.extends = child.extends
-            if let own = child.environment {
-                merged.environment = own
-                merged.environmentIsInherited = false
-            } else if merged.environment != nil {
-                // Shown as the label (explain), never judged as the child's environment.
-                merged.environmentIsInherited = true
-            }
+            // A parent's label, when the child has none, is shown (explain), never judged as the child's environment.
+            merged.environmentIsInherited = child.environment == nil && merged.environment != nil
+            merged.environment = child.environment ?? merged.environment
             merged.injectors = child.injectors ?? merged.injectors
             merged.format = child.format
         }

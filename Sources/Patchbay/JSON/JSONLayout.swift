@@ -95,7 +95,7 @@ struct JSONPlace: Sendable {
 
     /// Whether its text holds either byte.
     func mayHold(_ first: UInt8, _ second: UInt8) -> Bool {
-        layout.bytes[layout.nodes[node].bytes].contains { $0 == first || $0 == second }
+        layout.bytes(in: layout.nodes[node].bytes, contain: first, or: second)
     }
 
     func decoded<T: Decodable>(as type: T.Type) -> T? { try? JSONDecoder().decode(type, from: bytes) }
@@ -119,12 +119,11 @@ struct JSONPlace: Sendable {
     func child(named key: String) -> JSONPlace? {
         switch kind {
         case .object:  // as `String`s compare (canonical equivalence), by bytes when both are plain ASCII
-            let name = Data(key.utf8), nameIsASCII = !name.contains { $0 >= 0x80 }
+            let name = Array(key.utf8), nameIsASCII = !name.contains { $0 >= 0x80 }
             var child = node + 1
             while child < layout.nodes[node].end {
                 let entry = layout.nodes[child]
-                // Data's `==` compares the two buffers at once, not byte by byte through an iterator.
-                if entry.keyNeedsDecoding || !nameIsASCII ? layout.key(of: child) == key : layout.bytes[entry.key] == name {
+                if entry.keyNeedsDecoding || !nameIsASCII ? layout.key(of: child) == key : layout.bytes(in: entry.key, equal: name) {
                     return JSONPlace(layout, node: child)
                 }
                 child = entry.end

@@ -87,9 +87,8 @@ public struct ManifestLoader: Sendable {
     ) -> (Manifest?, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         let url = url.standardizedFileURL
-        let root = url.deletingLastPathComponent()
         let manifest = loadFile(
-            url, display: displayPath ?? Self.displayPath(for: url), root: root, depth: 0,
+            url, display: displayPath ?? Self.displayPath(for: url), root: url.deletingLastPathComponent(), depth: 0,
             followingExtends: followingExtends, diagnostics: &diagnostics)
         return (manifest, diagnostics)
     }

@@ -66,15 +66,14 @@ struct CheckRun {
                   !withoutCatalog.contains(Place(code: diagnostic.code, file: diagnostic.file, line: diagnostic.line,
                                                  column: diagnostic.column))
             else { return diagnostic }
-            if diagnostic.code == .environmentNotAllowed {
-                var kept = diagnostic
-                kept.message += " (judged by a catalog.json older than the code; an environment rule stays an error: "
-                    + "if the code now allows this, refresh the description with `swift test`: see stale-catalog)"
-                return kept
-            }
             var softened = diagnostic
-            softened.severity = .warning
-            softened.message += " (judged by a catalog.json older than the code: see stale-catalog)"
+            if diagnostic.code == .environmentNotAllowed {
+                softened.message += " (judged by a catalog.json older than the code; an environment rule stays an "
+                    + "error: if the code now allows this, refresh the description with `swift test`: see stale-catalog)"
+            } else {
+                softened.severity = .warning
+                softened.message += " (judged by a catalog.json older than the code: see stale-catalog)"
+            }
             return softened
         }
     }
@@ -99,18 +98,15 @@ struct CheckRun {
     }
 
     private mutating func makeValidator(forFolder folder: URL) throws(ManifestError) -> ManifestValidator {
+        if let shared { return shared }  // only a live catalog's or a named description's
         switch checker.catalog {
         case .live(let catalog):
-            if shared == nil { shared = ManifestValidator(catalog: catalog) }
-            return shared!
+            shared = ManifestValidator(catalog: catalog)
         case .description(let description):
-            if shared == nil {
-                shared = ManifestValidator(description: description)
-                if let file = checker.descriptionFile, description.isStale(describedIn: file) {
-                    noteStale(file, description, folderKey: "")
-                }
+            shared = ManifestValidator(description: description)
+            if let file = checker.descriptionFile, description.isStale(describedIn: file) {
+                noteStale(file, description, folderKey: "")
             }
-            return shared!
         case .discover:
             let key = folder.standardizedFileURL.path
             if let known = validators[key] { return known }
@@ -132,6 +128,7 @@ struct CheckRun {
             validators[key] = validator
             return validator
         }
+        return shared!
     }
 
     /// Records that the description `file` is older than its code, with the

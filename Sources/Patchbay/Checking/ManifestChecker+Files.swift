@@ -34,13 +34,6 @@ extension ManifestChecker {
         return CheckedManifest(report: run.report(manifestCount: 1), manifest: manifest, catalog: catalog)
     }
 
-    /// The loader that reads the manifests a check checks: unset variables allowed unless required.
-    var checkingLoader: ManifestLoader {
-        var loader = self.loader
-        loader.allowsUnsetVariables = !requiresEnvironment
-        return loader
-    }
-
     /// Reads and validates `files`, the manifests of `folder` (nil for files named alone), into `run`:
     /// the one way a check, and `patchbay diff`, read manifests.
     /// - Parameters:
@@ -50,7 +43,8 @@ extension ManifestChecker {
     func checkFiles(
         _ files: [URL], inFolder path: URL?, run: inout CheckRun, keeping kept: URL?, into keptManifest: inout Manifest?
     ) throws(ManifestError) -> [Bool]? {
-        let loader = checkingLoader
+        var loader = self.loader
+        loader.allowsUnsetVariables = !requiresEnvironment  // unset variables allowed unless required
         // A manifest in a checked folder that is a link to a file outside it is
         // refused unread, by the rule `extends` follows: CI logs are often public.
         let folder = path.map { PhysicalPath.of($0.standardizedFileURL.path) }

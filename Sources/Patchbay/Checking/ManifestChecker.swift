@@ -152,25 +152,18 @@ public struct ManifestChecker: Sendable {
     /// With `sameAs`, a file whose name is another's written otherwise (`café` composed and decomposed),
     /// which the app could not tell apart.
     static func namesNoEnvironment(_ file: URL, sameAs first: URL? = nil) -> Diagnostic {
-        let name = file.lastPathComponent
-        if let first {
-            return Diagnostic(
-                code: .environmentFileName,
-                message: "the name \(MessageText.name(name)) names the same environment as \(MessageText.name(first.lastPathComponent)), "
-                    + "written with other Unicode characters that read the same (environment names compare as "
-                    + "canonically equivalent text), so the app could not tell which one an environment name loads; "
-                    + "keep one file per environment",
-                file: ManifestLoader.displayPath(for: file))
-        }
-        let stem = JudgedEnvironment.ofLoneFile(name)
-        let rename = stem.isEmpty ? "name it after its environment (production.json)" : "rename it \(stem).json"
-        return Diagnostic(
-            code: .environmentFileName,
-            message: "the name \(MessageText.name(name)) loads no environment: the app loads an environment's file by "
-                + "its exact name, '<environment>.json' with a non-empty name and '.json' in lowercase, so no "
-                + "\(ManifestDirectory.environmentVariable) loads this file and no environment's rules judge it; "
-                + rename + ", or move it out of the folder",
-            file: ManifestLoader.displayPath(for: file))
+        let name = file.lastPathComponent, stem = JudgedEnvironment.ofLoneFile(name)
+        let message = first.map { first in
+            "the name \(MessageText.name(name)) names the same environment as \(MessageText.name(first.lastPathComponent)), "
+                + "written with other Unicode characters that read the same (environment names compare as "
+                + "canonically equivalent text), so the app could not tell which one an environment name loads; "
+                + "keep one file per environment"
+        } ?? "the name \(MessageText.name(name)) loads no environment: the app loads an environment's file by "
+            + "its exact name, '<environment>.json' with a non-empty name and '.json' in lowercase, so no "
+            + "\(ManifestDirectory.environmentVariable) loads this file and no environment's rules judge it; "
+            + (stem.isEmpty ? "name it after its environment (production.json)" : "rename it \(stem).json")
+            + ", or move it out of the folder"
+        return Diagnostic(code: .environmentFileName, message: message, file: ManifestLoader.displayPath(for: file))
     }
 
     /// The `catalog.json` in a folder, if any.

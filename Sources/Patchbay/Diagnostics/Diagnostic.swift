@@ -138,22 +138,11 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
         var fileRanks: [String: Int] = [:]
         for diagnostic in diagnostics where fileRanks[diagnostic.file] == nil { fileRanks[diagnostic.file] = 0 }
         for (rank, file) in fileRanks.keys.sorted().enumerated() { fileRanks[file] = rank }
+        // Errors first (errors 0, warnings 1, notes 2), then file and position; the found order last, to decide ties.
         let keys = diagnostics.enumerated().map { offset, diagnostic in
-            DisplayKey(
-                severity: 2 - diagnostic.severity.rank, file: fileRanks[diagnostic.file]!, line: diagnostic.line,
-                column: diagnostic.column, offset: offset)
+            (2 - diagnostic.severity.rank, fileRanks[diagnostic.file]!, diagnostic.line, diagnostic.column, offset)
         }
-        return keys.sorted().map(\.offset)
-    }
-
-    /// What display order compares, the found order last so that it decides ties.
-    private struct DisplayKey: Comparable {
-        /// Errors 0, warnings 1, notes 2: errors are listed first.
-        let severity: Int, file: Int, line: Int, column: Int, offset: Int
-
-        static func < (a: DisplayKey, b: DisplayKey) -> Bool {
-            (a.severity, a.file, a.line, a.column, a.offset) < (b.severity, b.file, b.line, b.column, b.offset)
-        }
+        return keys.sorted(by: <).map(\.4)
     }
 
     /// Whether two diagnostics share a severity, a file and a position.

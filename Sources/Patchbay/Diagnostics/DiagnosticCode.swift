@@ -14,14 +14,7 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public init(stringLiteral value: String) { self.rawValue = value }
     /// The code.
     public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
+    // Coded as its raw value, a plain string, by the standard library's `RawRepresentable` conformance.
 
     /// Not valid JSON (with the position of the fault).
     public static let syntax: Self = "syntax"

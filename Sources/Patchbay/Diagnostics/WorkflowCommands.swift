@@ -28,18 +28,9 @@ extension String {
             let scalar = scalars[offset]
             offset += 1
             switch scalar {
-            case "\n":
-                atLineStart = true
-                result.append(scalar)
-                continue
             case "\r":
                 // Our own text writes none, and JSON's strings hold none raw.
                 result.append(contentsOf: "\\r".unicodeScalars)
-                atLineStart = false
-                continue
-            case _ where atLineStart && scalar.properties.isWhitespace:
-                result.append(scalar)
-                continue
             case ":" where atLineStart && offset < scalars.count && scalars[offset] == ":":
                 result.append(contentsOf: (json ? "\\u003A" : "\\u{3A}").unicodeScalars)
             case "#" where offset + 1 < scalars.count && scalars[offset] == "#" && scalars[offset + 1] == "[":
@@ -49,7 +40,8 @@ extension String {
             default:
                 result.append(scalar)
             }
-            atLineStart = false
+            // A line starts after a line feed and goes on through white space; a carriage return ends that.
+            atLineStart = scalar == "\n" || (atLineStart && scalar != "\r" && scalar.properties.isWhitespace)
         }
         return String(result)
     }

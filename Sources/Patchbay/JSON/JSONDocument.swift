@@ -24,15 +24,11 @@ struct SizeExceeded: Hashable, Sendable { var size: Int, limit: Int }
 /// A key repeated in one object: where it first stands, and where it repeats.
 struct DuplicateKey: Equatable, Sendable {
     /// Shared with the other repeats in the same containers: a million repeats under one long key hold it once.
-    private var path: PointerPath
+    let path: PointerPath
     var first: SourcePosition, duplicate: SourcePosition
     var key: String { path.key }
     /// The member's JSON Pointer, e.g. `/bindings/3/factory`.
     var pointer: String { path.pointer }
-
-    init(path: PointerPath, first: SourcePosition, duplicate: SourcePosition) {
-        (self.path, self.first, self.duplicate) = (path, first, duplicate)
-    }
 
     static func == (lhs: Self, rhs: Self) -> Bool { (lhs.first, lhs.duplicate, lhs.pointer) == (rhs.first, rhs.duplicate, rhs.pointer) }
 }

@@ -49,7 +49,7 @@ final class JSONLayout: Sendable {
 
     /// A member's key, decoded by `JSONDecoder` if escaped (a lone surrogate, which it refuses, stays as written).
     static func key<Bytes: Collection<UInt8>>(_ node: Node, in bytes: Bytes) -> String where Bytes.Index == Int {
-        let written = (bytes as? Data)?.text(in: node.key) ?? String(decoding: bytes[node.key], as: UTF8.self)
+        let written = String(decoding: bytes[node.key], as: UTF8.self)  // read in place: Data's slice is contiguous
         guard node.keyNeedsDecoding, bytes[node.key].contains(UInt8(ascii: "\\")) else { return written }
         let quoted = Data(bytes[node.key.lowerBound - 1..<node.key.upperBound + 1])
         return (try? JSONDecoder().decode(String.self, from: quoted)) ?? written
@@ -95,7 +95,7 @@ struct JSONPlace: Sendable {
 
     /// Whether its text holds either byte.
     func mayHold(_ first: UInt8, _ second: UInt8) -> Bool {
-        layout.bytes.bytes(in: layout.nodes[node].bytes, contain: first, or: second)
+        layout.bytes(in: layout.nodes[node].bytes, contain: first, or: second)
     }
 
     func decoded<T: Decodable>(as type: T.Type) -> T? { try? JSONDecoder().decode(type, from: bytes) }
@@ -123,8 +123,7 @@ struct JSONPlace: Sendable {
             var child = node + 1
             while child < layout.nodes[node].end {
                 let entry = layout.nodes[child]
-                if entry.keyNeedsDecoding || !nameIsASCII ? layout.key(of: child) == key
-                    : layout.bytes.bytes(in: entry.key, equal: name[...]) {
+                if entry.keyNeedsDecoding || !nameIsASCII ? layout.key(of: child) == key : layout.bytes(in: entry.key, equal: name) {
                     return JSONPlace(layout, node: child)
                 }
                 child = entry.end

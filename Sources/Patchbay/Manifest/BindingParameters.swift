@@ -30,9 +30,7 @@ struct BindingParameters: Sendable, Hashable {
     /// Parameters written in code: encoded by `JSONEncoder` (keys sorted, so
     /// the same value always makes the same text) and scanned for their layout.
     init(_ value: JSONValue) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)  // a JSONValue always encodes
+        let data = value.sortedJSON ?? Data("{}".utf8)  // a JSONValue always encodes
         let root = JSONScanner.scan(data).root ?? JSONScanner.scan(Data("{}".utf8)).root!
         place = JSONPlace(JSONLayout(bytes: root.layout.bytes, nodes: root.layout.nodes, hasPositions: false))
     }

@@ -34,11 +34,5 @@ public struct InjectorName: RawRepresentable, Hashable, Sendable, Codable, Compa
     /// Orders names alphabetically (for stable output, not fallback order).
     public static func < (lhs: InjectorName, rhs: InjectorName) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
+    // Coded as its raw value, a plain string, by the standard library's `RawRepresentable` conformance.
 }

@@ -33,17 +33,10 @@ package struct InjectorSearch: Sequence {
     }
 
     package func makeIterator() -> some IteratorProtocol<InjectorName> {
-        var first: InjectorName? = start
-        var rest = order.makeIterator()
+        var first: InjectorName? = start, rest = order.lazy.filter { [start] in $0 != start }.makeIterator()
         return AnyIterator {
-            if let start = first {
-                first = nil
-                return start
-            }
-            while let next = rest.next() {
-                if next != start { return next }
-            }
-            return nil
+            defer { first = nil }
+            return first ?? rest.next()
         }
     }
 }

@@ -62,14 +62,14 @@ struct Interpolation {
             // `$` may be escaped (`\u0024`): only a string with neither needs decoding.
             guard value.mayHold(UInt8(ascii: "$"), UInt8(ascii: "\\")), let text = value.stringValue,
                   text.contains("$") else { return }
-            switch interpolate(text, room: room) {
+            var read: [String] = []
+            switch interpolate(text, room: room, read: &read) {
             case .success(let result):
                 room -= max(0, result.utf8.count - text.utf8.count)
                 if let name = Self.wholeReference(text) {
                     // Whether the variable or the manifest's default gave the value: a message blames the one that did.
                     record.wholeValues[pointer] = WholeReference(variable: name, fromDefault: environment[name] == nil)
                 }
-                let read = variablesRead(in: text)
                 if !read.isEmpty { record.fromEnvironment[pointer] = read }
                 if result != text { parameters.replace(value, with: .string(result)) }
             case .failure(let found) where found.list == [.overLimit]:
@@ -85,15 +85,11 @@ struct Interpolation {
                 record.refused.insert(pointer)
                 problems += found.list.map { Located(pointer: pointer, position: value.position, problem: $0) }
             }
-        case .array:
-            for (offset, element) in value.children.enumerated() {
-                visit(element, pointer: pointer + "/\(offset)", in: &parameters, problems: &problems, record: &record,
+        case .array, .object:
+            for (offset, child) in value.children.enumerated() {
+                let segment = value.kind == .array ? String(offset) : JSONPointer.escape(child.key)
+                visit(child, pointer: pointer + "/" + segment, in: &parameters, problems: &problems, record: &record,
                     room: &room)
-            }
-        case .object:
-            for member in value.members {
-                visit(member, pointer: pointer + "/" + JSONPointer.escape(member.key), in: &parameters,
-                    problems: &problems, record: &record, room: &room)
             }
         default:
             break
@@ -109,30 +105,19 @@ struct Interpolation {
         return isValidName(name) ? name : nil
     }
 
-    /// The names of the variables whose values `text` takes from the
-    /// environment (set there, not defaulted), each once, in order: what a
-    /// factory's failure names, never the values.
-    func variablesRead(in text: String) -> [String] {
-        var names: [String] = []
-        var rest = Substring(text)
-        while let dollar = rest.firstIndex(of: "$") {
-            let after = rest[dollar...]
-            if after.hasPrefix("$${") { rest = after.dropFirst(3); continue }
-            guard after.hasPrefix("${") else { rest = after.dropFirst(); continue }
-            let body = after.dropFirst(2)
-            guard let close = body.firstIndex(of: "}") else { break }
-            let name = split(body[..<close]).name
-            if Self.isValidName(name), environment[name] != nil, !names.contains(name) { names.append(name) }
-            rest = body[body.index(after: close)...]
-        }
-        return names
-    }
-
     struct Problems: Error { var list: [Problem] }
 
     /// Interpolates one string, which may grow by at most `room` bytes: past that, the one problem is
     /// ``Problem/overLimit``, found before the text is built any longer.
     func interpolate(_ text: String, room: Int = .max) -> Result<String, Problems> {
+        var read: [String] = []
+        return interpolate(text, room: room, read: &read)
+    }
+
+    /// As above; `read` gets the names of the variables whose values the text takes from the
+    /// environment (set there, not defaulted), each once, in order: what a factory's failure names,
+    /// never the values.
+    private func interpolate(_ text: String, room: Int, read: inout [String]) -> Result<String, Problems> {
         guard text.contains("$") else { return .success(text) }
         let most = text.utf8.count.addingReportingOverflow(room)
         let limit = most.overflow ? Int.max : most.partialValue
@@ -170,6 +155,7 @@ struct Interpolation {
                         + "value itself (${\(name):-value})"))
                     continue
                 }
+                if environment[name] != nil, !read.contains(name) { read.append(name) }
                 if let value = environment[name] ?? fallback {
                     guard value.utf8.count <= limit - output.utf8.count else { return .failure(Problems(list: [.overLimit])) }
                     output += value

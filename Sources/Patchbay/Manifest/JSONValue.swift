@@ -63,10 +63,13 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// The JSON text, with sorted keys: equal values print equally.
-    public var description: String {
+    public var description: String { sortedJSON.map { String(decoding: $0, as: UTF8.self) } ?? "?" }
+
+    /// The JSON text with sorted keys, so that the same value always makes the same text.
+    var sortedJSON: Data? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "?"
+        return try? encoder.encode(self)
     }
 
     /// The JSON type's name, for messages: "a string", "an object".

@@ -32,7 +32,6 @@ public struct Manifest: Sendable, Hashable {
     ) {
         self.format = format
         self.environment = environment
-        self.extends = nil
         self.injectors = injectors
         self.bindings = bindings
         self.file = file

@@ -56,19 +56,16 @@ package enum BindingKey: String, CaseIterable, Sendable, CustomStringConvertible
 /// members without making a string of each key.
 struct KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where Key.RawValue == String {
     let bytes: [UInt8]
-    let entries: [(key: Key, start: Int, count: Int)]
-    /// Each entry's bytes in `bytes`, in the same order.
-    let spans: [Range<Int>]
+    /// Each key, in `allCases` order, with its spelling's place in `bytes`.
+    let entries: [(key: Key, span: Range<Int>)]
 
     init() {
-        var bytes: [UInt8] = [], entries: [(key: Key, start: Int, count: Int)] = []
-        for key in Key.allCases {
-            entries.append((key, bytes.count, key.rawValue.utf8.count))
+        var bytes: [UInt8] = []
+        entries = Key.allCases.map { key in
             bytes += key.rawValue.utf8
+            return (key, bytes.count - key.rawValue.utf8.count..<bytes.count)
         }
         self.bytes = bytes
-        self.entries = entries
-        spans = entries.map { $0.start..<$0.start + $0.count }
     }
 
     // Matched against a file's bytes by `JSONLayout.forEachMember`, in the

@@ -65,24 +65,15 @@ public struct ManifestLoader: Sendable {
     /// folder of an absolute `file`.
     /// - Throws: ``ManifestError`` listing every problem found.
     public func load(data: Data, file: String = "<memory>") throws(ManifestError) -> Manifest {
-        var parser = ManifestParser(file: file, maxBytes: maxBytes, maxDepth: maxDepth)
-        let parsed = parser.parse(data)
-        var diagnostics = parser.diagnostics
-        var manifest = parsed
-        if let parsed {
-            manifest = interpolate(parsed, size: data.count, diagnostics: &diagnostics)
-            if parsed.extends != nil, manifest != nil {
-                let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-                // An absolute `file` stands on its own (appended to the current
-                // folder it would name a file that does not exist), and so
-                // does its folder, as the first file's folder does in `load(contentsOf:)`.
-                let url = URL(fileURLWithPath: file, relativeTo: base).absoluteURL.standardizedFileURL
-                let isAbsolute = file.hasPrefix("/")
-                // Bytes from memory: the file at `url` is not what was read.
-                manifest = resolveExtends(
-                    of: manifest!, at: url, root: isAbsolute ? url.deletingLastPathComponent() : base,
-                    startIsOnDisk: false, diagnostics: &diagnostics)
-            }
+        var diagnostics: [Diagnostic] = []
+        // Bytes from memory: the file at `url` is not what was read.
+        let manifest = read(data, display: file, startIsOnDisk: false, diagnostics: &diagnostics) {
+            let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            // An absolute `file` stands on its own (appended to the current
+            // folder it would name a file that does not exist), and so
+            // does its folder, as the first file's folder does in `load(contentsOf:)`.
+            let url = URL(fileURLWithPath: file, relativeTo: base).absoluteURL.standardizedFileURL
+            return (url, file.hasPrefix("/") ? url.deletingLastPathComponent() : base)
         }
         guard let manifest, !diagnostics.containsErrors else { throw ManifestError(diagnostics: diagnostics) }
         return manifest
@@ -96,9 +87,8 @@ public struct ManifestLoader: Sendable {
     ) -> (Manifest?, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         let url = url.standardizedFileURL
-        let root = url.deletingLastPathComponent()
         let manifest = loadFile(
-            url, display: displayPath ?? Self.displayPath(for: url), root: root, depth: 0,
+            url, display: displayPath ?? Self.displayPath(for: url), root: url.deletingLastPathComponent(), depth: 0,
             followingExtends: followingExtends, diagnostics: &diagnostics)
         return (manifest, diagnostics)
     }
@@ -132,13 +122,24 @@ public struct ManifestLoader: Sendable {
             diagnostics.append(Diagnostic(code: .unreadable, message: "cannot read the manifest: \(reason)", file: display))
             return nil
         }
+        return read(data, display: display, depth: depth, followingExtends: followingExtends, diagnostics: &diagnostics) {
+            (url, root)
+        }
+    }
+
+    /// Parses and interpolates a file's bytes, and follows its `extends` from `place` (the file's URL
+    /// and the folder its parents must stay in), asked for only when it has one.
+    private func read(
+        _ data: Data, display: String, depth: Int = 0, followingExtends: Bool = true, startIsOnDisk: Bool = true,
+        diagnostics: inout [Diagnostic], at place: () -> (url: URL, root: URL)
+    ) -> Manifest? {
         var parser = ManifestParser(file: display, maxBytes: maxBytes, maxDepth: maxDepth, depth: depth)
         let parsed = parser.parse(data)
         diagnostics += parser.diagnostics
-        guard let parsed else { return nil }
-        guard let manifest = interpolate(parsed, size: data.count, diagnostics: &diagnostics) else { return nil }
+        guard let parsed, let manifest = interpolate(parsed, size: data.count, diagnostics: &diagnostics) else { return nil }
         guard manifest.extends != nil, followingExtends else { return manifest }
-        return resolveExtends(of: manifest, at: url, root: root, diagnostics: &diagnostics)
+        let (url, root) = place()
+        return resolveExtends(of: manifest, at: url, root: root, startIsOnDisk: startIsOnDisk, diagnostics: &diagnostics)
     }
 
     /// Loads the chain of parents of `child`, each file alone, and merges it
@@ -175,13 +176,9 @@ public struct ManifestLoader: Sendable {
             merged.file = child.file
             merged.origin = child.origin
             merged.extends = child.extends
-            if let own = child.environment {
-                merged.environment = own
-                merged.environmentIsInherited = false
-            } else if merged.environment != nil {
-                // Shown as the label (explain), never judged as the child's environment.
-                merged.environmentIsInherited = true
-            }
+            // A parent's label, when the child has none, is shown (explain), never judged as the child's environment.
+            merged.environmentIsInherited = child.environment == nil && merged.environment != nil
+            merged.environment = child.environment ?? merged.environment
             merged.injectors = child.injectors ?? merged.injectors
             merged.format = child.format
         }
@@ -312,30 +309,22 @@ public struct ManifestLoader: Sendable {
             manifest.bindings[offset].isBroken = true
             let binding = manifest.bindings[offset]
             for located in problems {
-                let relative = "/\(BindingKey.parameters)" + located.pointer
-                let position = located.position ?? binding.origin?.position(at: relative)
-                    ?? SourcePosition(line: 1, column: 1)
-                let message: String
-                let code: DiagnosticCode
-                switch located.problem {
+                let (code, message): (DiagnosticCode, String) = switch located.problem {
                 case .missing(let variable):
-                    code = .envVarMissing
-                    message = "environment variable '\(variable)' is not set and has no default, in the parameters "
+                    (.envVarMissing, "environment variable '\(variable)' is not set and has no default, in the parameters "
                         + "of binding \(binding.displayKey) -> '\(binding.displayFactory)'; set \(variable) or write "
-                        + "${\(variable):-default}"
+                        + "${\(variable):-default}")
                 case .malformed(let text):
-                    code = .invalidParameters
-                    message = text + ", in the parameters of binding \(binding.displayKey)"
+                    (.invalidParameters, text + ", in the parameters of binding \(binding.displayKey)")
                 case .overLimit:
-                    code = .tooLarge
-                    message = "interpolating the parameters of binding \(binding.displayKey) makes the manifest "
+                    (.tooLarge, "interpolating the parameters of binding \(binding.displayKey) makes the manifest "
                         + "larger than the limit of \(maxBytes) bytes (the file is \(size) bytes; what each "
                         + "${NAME} adds counts as if written in it); shorten the variables' values, or raise "
-                        + "ManifestLoader.maxBytes"
+                        + "ManifestLoader.maxBytes")
                 }
-                diagnostics.append(Diagnostic(
-                    code: code, message: message, file: binding.origin?.file ?? manifest.file,
-                    line: position.line, column: position.column, path: (binding.origin?.pointer ?? "") + relative))
+                diagnostics.append(binding.diagnostic(
+                    code, message, field: BindingKey.parameters.rawValue + located.pointer, position: located.position,
+                    fallbackFile: manifest.file))
             }
         }
         return room >= 0 ? manifest : nil

@@ -47,7 +47,7 @@ struct ManifestParser {
         }
         guard root.kind == .object else {
             report(.wrongType, "a manifest is a JSON object with '\(ManifestKey.format)' and '\(ManifestKey.bindings)'; "
-                + "found \(root.kindDescription)", at: root)
+                + "found \(root.kindDescription)", at: root.position)
             return nil
         }
         // With a repeated key the decoder may keep another occurrence than the
@@ -133,27 +133,26 @@ struct ManifestParser {
         switch topLevel.format {
         case nil:
             report(.unsupportedFormat, "missing key '\(ManifestKey.format)'; add \"\(ManifestKey.format)\": 1 "
-                + "(this build understands format 1)", at: root)
-        case .some where format != nil:
-            let format = format ?? 1
-            if format != 1 {
-                report(.unsupportedFormat, "format \(format) is not supported; this build understands format 1",
-                    at: topLevel.format, pointer: "/\(ManifestKey.format)")
-                manifest.format = format
-            }
+                + "(this build understands format 1)", at: root.position)
+        case .some where format == 1:
+            break
+        case .some(let value) where format != nil:
+            report(.unsupportedFormat, "format \(format!) is not supported; this build understands format 1",
+                at: value.position, pointer: "/\(ManifestKey.format)")
+            manifest.format = format!
         case .some(let value) where value.kind == .number && JSONNumber.isWhole(value.text):
             // A whole number past Int (9223372036854775808) is a format this build does not read, as 2 is.
             report(.unsupportedFormat, "format \(MessageText.name(value.text)) is not supported; this build understands "
-                + "format 1", at: topLevel.format, pointer: "/\(ManifestKey.format)")
+                + "format 1", at: topLevel.format?.position, pointer: "/\(ManifestKey.format)")
         case .some:
             report(.wrongType, "'\(ManifestKey.format)' must be the integer 1; found "
-                + (topLevel.format?.kindDescription ?? ""), at: topLevel.format, pointer: "/\(ManifestKey.format)")
+                + (topLevel.format?.kindDescription ?? ""), at: topLevel.format?.position, pointer: "/\(ManifestKey.format)")
         }
         manifest.environment = string(topLevel.environment, decoded.map(\.environment), key: ManifestKey.environment)
         manifest.extends = string(topLevel.extends, decoded.map(\.extends), key: ManifestKey.extends)
         if manifest.extends == "" {
             report(.wrongType, "'\(ManifestKey.extends)' must be the path of the parent manifest; found an empty string",
-                at: topLevel.extends, pointer: "/\(ManifestKey.extends)")
+                at: topLevel.extends?.position, pointer: "/\(ManifestKey.extends)")
             manifest.extends = nil
         }
         if let value = topLevel.injectors {
@@ -162,7 +161,7 @@ struct ManifestParser {
         switch topLevel.bindings?.kind {
         case nil:
             report(.missingKey, "missing key '\(ManifestKey.bindings)'; add \"\(ManifestKey.bindings)\": [] "
-                + "(an array of binding objects)", at: root)
+                + "(an array of binding objects)", at: root.position)
         case .array?:
             let elements = topLevel.bindings?.children ?? []
             let decodedBindings = decoded?.bindings
@@ -173,7 +172,7 @@ struct ManifestParser {
                 guard element.kind == .object else {
                     report(.wrongType, "each binding must be an object with '\(BindingKey.protocol)' (or "
                         + "'\(BindingKey.collection)') and '\(BindingKey.factory)'; found \(element.kindDescription)",
-                        at: element, pointer: pointer)
+                        at: element.position, pointer: pointer)
                     continue
                 }
                 let decodedBinding = decodedBindings.flatMap { offset < $0.count ? $0[offset] : nil } ?? .notDecoded
@@ -181,7 +180,7 @@ struct ManifestParser {
             }
         case .some:
             report(.wrongType, "'\(ManifestKey.bindings)' must be an array of binding objects; found "
-                + (topLevel.bindings?.kindDescription ?? ""), at: topLevel.bindings, pointer: "/\(ManifestKey.bindings)")
+                + (topLevel.bindings?.kindDescription ?? ""), at: topLevel.bindings?.position, pointer: "/\(ManifestKey.bindings)")
         }
         return manifest
     }
@@ -190,7 +189,7 @@ struct ManifestParser {
         let pointer = "/\(ManifestKey.injectors)"
         guard value.kind == .array else {
             report(.wrongType, "'\(ManifestKey.injectors)' must be an array of strings; found \(value.kindDescription)",
-                at: value, pointer: pointer)
+                at: value.position, pointer: pointer)
             return nil
         }
         var names: [InjectorName] = []
@@ -198,12 +197,12 @@ struct ManifestParser {
         for (offset, element) in value.children.enumerated() {
             guard let name = element.stringValue, !name.isEmpty else {
                 report(.wrongType, "each injector must be a non-empty string; found \(element.kindDescription)",
-                    at: element, pointer: pointer + "/\(offset)")
+                    at: element.position, pointer: pointer + "/\(offset)")
                 continue
             }
             if !seen.insert(name).inserted {
                 report(.duplicateInjector, "injector '\(name)' is listed twice in '\(ManifestKey.injectors)'; remove one",
-                    at: element, pointer: pointer + "/\(offset)")
+                    at: element.position, pointer: pointer + "/\(offset)")
                 continue
             }
             names.append(InjectorName(name))
@@ -232,7 +231,7 @@ struct ManifestParser {
         case (nil, nil):
             report(.missingKey, "binding is missing required key '\(BindingKey.protocol)' or "
                 + "'\(BindingKey.collection)' (a string: the type it binds, or whose collection it adds to)",
-                at: object, pointer: pointer)
+                at: object.position, pointer: pointer)
             protocolName = nil
         case (let single?, nil):
             protocolName = requiredString(single, decoded.protocolName, .protocol, at: pointer)
@@ -245,7 +244,7 @@ struct ManifestParser {
             report(.collectionAndProtocol, "binding names both '\(BindingKey.protocol)' and "
                 + "'\(BindingKey.collection)'; a binding is either a type's single binding ('\(BindingKey.protocol)') "
                 + "or one element of its collection ('\(BindingKey.collection)'): keep one of the two keys",
-                at: object, pointer: pointer)
+                at: object.position, pointer: pointer)
             _ = requiredString(element, nil, .collection, at: pointer)
             protocolName = requiredString(single, decoded.protocolName, .protocol, at: pointer)
         }
@@ -253,7 +252,7 @@ struct ManifestParser {
         if let value = keyed.factory {
             factory = requiredString(value, decoded.factory, .factory, at: pointer)
         } else {
-            report(.missingKey, "binding is missing required key '\(BindingKey.factory)' (a string)", at: object,
+            report(.missingKey, "binding is missing required key '\(BindingKey.factory)' (a string)", at: object.position,
                 pointer: pointer)
         }
         var lifetime: Lifetime?
@@ -263,13 +262,13 @@ struct ManifestParser {
                 let suggestion = EditDistance.suggestions(for: name, among: Lifetime.allCases.map(\.rawValue)).first
                 report(.unknownLifetime, "unknown lifetime '\(MessageText.name(name))'; use \(Lifetime.validNames)"
                     + (suggestion.map { MessageText.didYouMean($0, for: name) } ?? ""),
-                    at: keyed.lifetime, pointer: pointer + "/\(BindingKey.lifetime)", suggestion: suggestion)
+                    at: keyed.lifetime?.position, pointer: pointer + "/\(BindingKey.lifetime)", suggestion: suggestion)
             }
         }
         var injector = InjectorName.primary
         if let name = string(keyed.injector, decoded.injector, key: BindingKey.injector, in: pointer) {
             if name.isEmpty {
-                report(.wrongType, "'\(BindingKey.injector)' must be a non-empty string", at: keyed.injector,
+                report(.wrongType, "'\(BindingKey.injector)' must be a non-empty string", at: keyed.injector?.position,
                     pointer: pointer + "/\(BindingKey.injector)")
             } else {
                 injector = InjectorName(name)
@@ -281,7 +280,7 @@ struct ManifestParser {
                 parameters = BindingParameters(value)
             } else {
                 report(.wrongType, "'\(BindingKey.parameters)' must be an object; found \(value.kindDescription)",
-                    at: value, pointer: pointer + "/\(BindingKey.parameters)")
+                    at: value.position, pointer: pointer + "/\(BindingKey.parameters)")
             }
         }
         guard let protocolName else { return }
@@ -305,18 +304,16 @@ struct ManifestParser {
         guard !unknown.isEmpty else { return }
         // Each key made once, not at each comparison of the sort; the first few listed, the rest counted.
         let keyed = unknown.map { (key: $0.key, place: $0) }.sorted { $0.key < $1.key }
+        let valid = "valid keys are " + known.map { "'\($0)'" }.joined(separator: ", ")
         for (key, member) in keyed.prefix(UnknownKeyList.listedPerObject) {
             let suggestion = EditDistance.suggestions(for: key, among: suggested).first
             report(.unknownKey, "unknown \(what) '\(MessageText.name(key))'"
-                + (suggestion.map { MessageText.didYouMean($0, for: key) } ?? "; valid keys are "
-                    + known.map { "'\($0)'" }.joined(separator: ", ")),
-                at: member.keyPosition, pointer: pointer + "/" + JSONPointer.escape(key),
-                suggestion: suggestion)
+                + (suggestion.map { MessageText.didYouMean($0, for: key) } ?? "; " + valid),
+                at: member.keyPosition, pointer: pointer + "/" + JSONPointer.escape(key), suggestion: suggestion)
         }
         if keyed.count > UnknownKeyList.listedPerObject {
             let (key, member) = keyed[UnknownKeyList.listedPerObject]
-            report(.unknownKey, UnknownKeyList.rest(keyed.count - UnknownKeyList.listedPerObject, what: what,
-                fix: "valid keys are " + known.map { "'\($0)'" }.joined(separator: ", ")),
+            report(.unknownKey, UnknownKeyList.rest(keyed.count - UnknownKeyList.listedPerObject, what: what, fix: valid),
                 at: member.keyPosition, pointer: pointer + "/" + JSONPointer.escape(key))
         }
     }
@@ -330,7 +327,7 @@ struct ManifestParser {
         let text = decoded ?? value.stringValue
         guard let text, !text.isEmpty else {
             report(.wrongType, "'\(key)' must be a non-empty string; found "
-                + (text != nil ? "an empty string" : value.kindDescription), at: value,
+                + (text != nil ? "an empty string" : value.kindDescription), at: value.position,
                 pointer: pointer + "/\(key)")
             return nil
         }
@@ -344,19 +341,11 @@ struct ManifestParser {
     ) -> String? {
         guard let value else { return nil }
         guard let text = decoded ?? value.stringValue else {
-            report(.wrongType, "'\(key)' must be a string; found \(value.kindDescription)", at: value,
+            report(.wrongType, "'\(key)' must be a string; found \(value.kindDescription)", at: value.position,
                 pointer: pointer + "/\(key)")
             return nil
         }
         return text
-    }
-
-    /// Reports at a value's position.
-    private mutating func report(
-        _ code: DiagnosticCode, _ message: String, at value: JSONPlace?, pointer: String = "",
-        suggestion: String? = nil
-    ) {
-        report(code, message, at: value?.position, pointer: pointer, suggestion: suggestion)
     }
 
     private mutating func report(

@@ -191,23 +191,19 @@ final class ManifestWatcher: Sendable {
         let inForce = container.manifest
         let judged = inForce.loadedAs ?? inForce.judgedEnvironment
         let manifest = inForce.loadedAs == nil && read?.judgedEnvironment == judged ? read : read?.judged(as: judged)
-        // Changed while it was loaded: what was loaded may be half of it. Wait for quiet again.
-        guard Sample(url, maxBytes: loader.maxBytes) == quiet else {
-            state.lastContent = nil
+        // Changed while it was loaded, so what was loaded may be half of it; or, refused, deleted while
+        // being read, or truncated and not yet rewritten (say): each but a deletion waits for quiet again.
+        let settled = Sample(url, maxBytes: loader.maxBytes) == quiet
+        let usable = settled && manifest != nil && !diagnostics.containsErrors
+        let deleted = settled && !usable && PhysicalPath.ofExisting(url.path) == nil
+        let waiting = !settled || (!usable && !deleted && isBeingWritten(real))
+        state.lastContent = waiting || deleted ? nil : quiet.bytes.map { (real, $0) }
+        if waiting {
             changed()
             return nil
         }
-        state.lastContent = quiet.bytes.map { (real, $0) }
-        if let manifest, !diagnostics.containsErrors { return settle(.loaded(manifest), container) }
-        if PhysicalPath.ofExisting(url.path) == nil {  // deleted while being read
-            state.lastContent = nil
-            return settle(.missing, container)
-        }
-        if isBeingWritten(real) {  // truncated and not yet rewritten, say: look again soon
-            state.lastContent = nil
-            changed()
-            return nil
-        }
+        if deleted { return settle(.missing, container) }
+        if let manifest, usable { return settle(.loaded(manifest), container) }
         // Every problem at once, as at start-up: what the validator finds in
         // the rest of the file too, not only what the file reader found.
         let validated = manifest.map { ManifestValidator(catalog: container.catalog).validate($0) } ?? []
@@ -261,14 +257,12 @@ final class ManifestWatcher: Sendable {
         let targets = fileEvents ? WatchTarget.targets(for: url) : []
         guard targets != state.armedTargets else { return }
         state.armedTargets = targets
-        let monitor = FileChangeMonitor.start(targets, queue: queue) { [weak self] in self?.changed() }
-        let replaced = shared.withLock { shared -> FileChangeMonitor? in
-            if shared.cancelled { return monitor }
-            defer { shared.monitor = monitor }
-            return shared.monitor
-        }
-        replaced?.cancel()
-        updatePoller(fileEventsWork: monitor != nil)
+        var monitor = FileChangeMonitor.start(targets, queue: queue) { [weak self] in self?.changed() }
+        let fileEventsWork = monitor != nil
+        // Swapped in, unless the watch was cancelled meanwhile; what is left here is cancelled.
+        shared.withLock { if !$0.cancelled { swap(&$0.monitor, &monitor) } }
+        monitor?.cancel()
+        updatePoller(fileEventsWork: fileEventsWork)
     }
 
     private func updatePoller(fileEventsWork: Bool) {
@@ -283,12 +277,8 @@ final class ManifestWatcher: Sendable {
             source.activate()
             timer = source
         }
-        let replaced = shared.withLock { shared -> (any DispatchSourceTimer)? in
-            if shared.cancelled { return timer }
-            defer { shared.poller = timer }
-            return shared.poller
-        }
-        replaced?.cancel()
+        shared.withLock { if !$0.cancelled { swap(&$0.poller, &timer) } }  // as the monitor above
+        timer?.cancel()
     }
 }
 

@@ -27,13 +27,12 @@ extension DispatchTimeInterval {
             let (value, overflow) = count.multipliedReportingOverflow(by: factor)
             return overflow ? (count < 0 ? 0 : .max) : value
         }
-        let value: Int
-        switch self {
-        case .seconds(let count): value = scaled(count, by: 1_000_000_000)
-        case .milliseconds(let count): value = scaled(count, by: 1_000_000)
-        case .microseconds(let count): value = scaled(count, by: 1_000)
-        case .nanoseconds(let count): value = count
-        default: value = 0
+        let value = switch self {
+        case .seconds(let count): scaled(count, by: 1_000_000_000)
+        case .milliseconds(let count): scaled(count, by: 1_000_000)
+        case .microseconds(let count): scaled(count, by: 1_000)
+        case .nanoseconds(let count): count
+        default: 0
         }
         return UInt64(max(0, value))
     }

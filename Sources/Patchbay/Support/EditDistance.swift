@@ -17,14 +17,10 @@
 /// few names is simply compared with each (``suggestions(for:among:limit:)``).
 package enum EditDistance {
     /// The Levenshtein distance between two strings, compared case-insensitively.
-    package static func between(_ a: String, _ b: String) -> Int {
-        between(Array(a.lowercased().unicodeScalars), Array(b.lowercased().unicodeScalars))
-    }
-
-    /// The Levenshtein distance between two runs of scalars, compared as they are.
     /// (No distance exceeds the longer's length, so a band that wide is the whole table.)
-    static func between(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        distance(a, b, atMost: max(a.count, b.count))!
+    package static func between(_ a: String, _ b: String) -> Int {
+        let (a, b) = (Array(a.lowercased().unicodeScalars), Array(b.lowercased().unicodeScalars))
+        return distance(a, b, atMost: max(a.count, b.count))!
     }
 
     /// Names longer than this, in bytes, are never compared: the distance costs

@@ -27,13 +27,9 @@ struct InjectorMap<Value> {
     /// Gives `injector` `value`, replacing any it had; returns the value replaced.
     @discardableResult
     mutating func set(_ value: Value, for injector: InjectorName) -> Value? {
-        guard let first else {
-            self.first = (injector, value)
-            return nil
-        }
-        if first.injector == injector {
-            self.first = (injector, value)
-            return first.value
+        if first?.injector ?? injector == injector {  // no first yet, or this one
+            defer { first = (injector, value) }
+            return first?.value
         }
         if others.isEmpty { others.reserveCapacity(roomForOthers) }
         return others.updateValue(value, forKey: injector)

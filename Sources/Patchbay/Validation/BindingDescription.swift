@@ -37,7 +37,7 @@ public struct BindingDescription: Sendable {
     /// package symbols).
     public let lifetime: Lifetime
     /// Where ``lifetime`` comes from.
-    package let lifetimeSource: LifetimeSource
+    package let lifetimeSource: Lifetime.Source
     /// The injector the binding belongs to.
     public let injector: InjectorName
     /// The decoded parameters (live catalog only).
@@ -49,9 +49,6 @@ public struct BindingDescription: Sendable {
     /// under `extends`, nearest parent first. Empty unless a type is bound
     /// in more than one file, so the usual activation allocates nothing here.
     var overridden: [Int] = []
-
-    /// Where a binding's lifetime comes from.
-    package typealias LifetimeSource = Lifetime.Source
 
     // MARK: - What users and the tools read
 

@@ -86,8 +86,12 @@ extension CatalogIndex {
 
     /// The factories that provide a qualified type, sorted; nil when none does.
     package func providers(of qualified: String) -> [String]? {
-        guard let type = typesByQualifiedNameLookup(qualified) else { return nil }
-        let providers = providers(of: type)
+        // The type of a qualified name, dotless or not, or spelled another way.
+        let id = type(qualified: qualified) ?? types(short: qualified).flatMap { list in
+            list.all.first { types[$0].qualified == qualified }
+        } ?? types(spelled: qualified).flatMap { $0.count == 1 ? $0[0] : nil }
+        guard let id else { return nil }
+        let providers = providers(of: id)
         return providers.isEmpty ? nil : providers
     }
 
@@ -105,12 +109,5 @@ extension CatalogIndex {
                 environments: catalog.environments(ofFactory: definition.name))
         case .description(let description): return description.factories[offset]
         }
-    }
-
-    /// The type of a qualified name, dotless or not, or spelled another way.
-    private func typesByQualifiedNameLookup(_ qualified: String) -> TypeID? {
-        type(qualified: qualified) ?? types(short: qualified).flatMap { list in
-            list.all.first { types[$0].qualified == qualified }
-        } ?? types(spelled: qualified).flatMap { $0.count == 1 ? $0[0] : nil }
     }
 }

@@ -40,23 +40,16 @@ enum JudgedEnvironment {
         let cut = name.utf8.count >= 5 && name.lowercased().hasSuffix(".json") ? 5 : 0
         return String(name.dropLast(cut))
     }
-
-    /// The environment judged: `named` (the app's, or a folder file's
-    /// name) when given, else the file's own label (a parent's does not
-    /// count), else the lone file's name; nil for a manifest made in code
-    /// that names none.
-    static func judged(named: String?, label: String?, file: String) -> String? {
-        if let named { return named }
-        if let label { return label }
-        return file == "<memory>" ? nil : ofLoneFile(file)
-    }
 }
 
 extension Manifest {
     /// The environment the manifest is judged as by each factory's
-    /// ``FactoryEnvironments`` (see ``JudgedEnvironment``).
+    /// ``FactoryEnvironments`` (see ``JudgedEnvironment``): the name it is
+    /// loaded as (the app's, or a folder file's name) when given, else the
+    /// file's own label (a parent's does not count), else the lone file's
+    /// name; nil for a manifest made in code that names none.
     package var judgedEnvironment: String? {
-        JudgedEnvironment.judged(named: loadedAs, label: environmentIsInherited ? nil : environment, file: file)
+        loadedAs ?? (environmentIsInherited ? nil : environment) ?? (file == "<memory>" ? nil : JudgedEnvironment.ofLoneFile(file))
     }
 
     /// The manifest, judged as the environment `name` whatever its label

@@ -60,17 +60,12 @@ extension ValidationRun {
     /// in manifest order, each collection's first with the manifest places
     /// of the parents' elements it replaces.
     private func applyCollectionRule(to elements: [BindingDescription]) -> [BindingDescription] {
-        var stands = [Bool](repeating: false, count: elements.count)
-        var replacedBy: [Int: [Int]] = [:]
+        var standing = [BindingDescription?](repeating: nil, count: elements.count)
         for group in OverrideRule.apply(to: overrideKeys(of: elements)) {
-            for offset in group.standing { stands[offset] = true }
-            if !group.replaced.isEmpty { replacedBy[group.standing[0]] = group.replaced }
+            for offset in group.standing { standing[offset] = elements[offset] }
+            if !group.replaced.isEmpty { standing[group.standing[0]]!.overridden = group.replaced.map { elements[$0].index } }
         }
-        return elements.indices.filter { stands[$0] }.map { offset in
-            var element = elements[offset]
-            if let replaced = replacedBy[offset] { element.overridden = replaced.map { elements[$0].index } }
-            return element
-        }
+        return standing.compactMap { $0 }
     }
 
     /// Rule `duplicate-collection-element` (a warning): two elements of one

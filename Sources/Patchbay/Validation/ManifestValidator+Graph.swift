@@ -178,23 +178,18 @@ extension ValidationRun {
         let needed = "factory '\(ownerFactory)' for \(binding(owner).displayKey) needs \(needName)"
             + (inCollection ? ", whose element '\(needFactory)'" : (need.kind == .lazy ? " as Lazy" : need.kind == .provider ? " as Provider" : "")
                 + ", but its factory '\(needFactory)'")
-        if needRuns == .async {
-            report(diagnostic(
-                binding(owner), .needsAwait, needed + " is async and '\(ownerFactory)' cannot await it; "
-                    + (inCollection
-                        ? "a collection's elements are made synchronously, so bind a synchronous factory as the element"
-                        : "register '\(ownerFactory)' with an async closure (taking \(needName) directly or as an "
-                            + "optional), or bind \(needName) to a synchronous factory"),
-                field: BindingKey.factory.rawValue, dependencyPath: [ownerName, needName]))
-        } else {
-            report(diagnostic(
-                binding(owner), .needsMainActor, needed + " runs on the main actor and '\(ownerFactory)' may run "
-                    + "anywhere; register '\(ownerFactory)' on MainActor.self too"
-                    + (inCollection
-                        ? ", or bind a nonisolated factory as the element"
-                        : ", or with an async closure, or bind \(needName) to a nonisolated factory"),
-                field: BindingKey.factory.rawValue, dependencyPath: [ownerName, needName]))
-        }
+        let awaits = needRuns == .async
+        let fix = awaits
+            ? " is async and '\(ownerFactory)' cannot await it; " + (inCollection
+                ? "a collection's elements are made synchronously, so bind a synchronous factory as the element"
+                : "register '\(ownerFactory)' with an async closure (taking \(needName) directly or as an "
+                    + "optional), or bind \(needName) to a synchronous factory")
+            : " runs on the main actor and '\(ownerFactory)' may run anywhere; register '\(ownerFactory)' on "
+                + "MainActor.self too" + (inCollection ? ", or bind a nonisolated factory as the element"
+                    : ", or with an async closure, or bind \(needName) to a nonisolated factory")
+        report(diagnostic(
+            binding(owner), awaits ? .needsAwait : .needsMainActor, needed + fix, field: BindingKey.factory.rawValue,
+            dependencyPath: [ownerName, needName]))
     }
 
     /// Rule `captive-dependency`: nothing keeps a dependency alive past its

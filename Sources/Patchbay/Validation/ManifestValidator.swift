@@ -399,24 +399,18 @@ package struct ValidationRun {
         _ binding: Binding, lifetime: Lifetime, factory: Int, in catalog: CatalogIndex
     ) -> Bool {
         guard lifetime == .weak else { return true }
-        switch catalog.factories[factory].productIsClass {
-        case true?: return true
-        case nil:
-            report(binding.diagnostic(
-                .weakUnchecked, "lifetime 'weak' needs a class instance; whether factory '\(binding.displayFactory)' makes one "
-                    + "(\(catalog.productTypeName(factory))) is known only from its values, so the app checks its "
-                    + "first value when it makes it",
-                field: (binding.lifetime == nil ? BindingKey.factory : .lifetime).rawValue, severity: .note,
-                fallbackFile: manifest.file))
-            return true
-        case false?: break
-        }
-        report(diagnostic(
-            binding, .weakValueType, "lifetime 'weak' needs a class instance, but factory '\(binding.displayFactory)' makes "
-                + "\(catalog.productTypeName(factory)), which is not a class (or a class-bound protocol); "
-                + "use 'singleton', 'scoped' or 'transient'",
-            field: (binding.lifetime == nil ? BindingKey.factory : .lifetime).rawValue))
-        return false
+        let isClass = catalog.factories[factory].productIsClass
+        guard isClass != true else { return true }
+        let product = catalog.productTypeName(factory)
+        report(binding.diagnostic(
+            isClass == nil ? .weakUnchecked : .weakValueType, isClass == nil
+                ? "lifetime 'weak' needs a class instance; whether factory '\(binding.displayFactory)' makes one "
+                    + "(\(product)) is known only from its values, so the app checks its first value when it makes it"
+                : "lifetime 'weak' needs a class instance, but factory '\(binding.displayFactory)' makes \(product), "
+                    + "which is not a class (or a class-bound protocol); use 'singleton', 'scoped' or 'transient'",
+            field: (binding.lifetime == nil ? BindingKey.factory : .lifetime).rawValue,
+            severity: isClass == nil ? .note : .error, fallbackFile: manifest.file))
+        return isClass == nil
     }
 
     /// Rule `invalid-parameters` (see ``ParameterCheck``): the decoded
@@ -548,8 +542,7 @@ extension DecodingError {
     var codingPathKeys: [String]? {
         let context: Context
         switch self {
-        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): context = c
-        case .keyNotFound(_, let c): context = c
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c), .keyNotFound(_, let c): context = c
         @unknown default: return nil
         }
         return context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
@@ -568,33 +561,27 @@ extension String {
 /// validation reports them. A collection is replaced whole, never merged:
 /// every element the child lists stands, in its order, so an environment
 /// can drop an element its base lists. `explain` shows what each replaced.
-package enum OverrideRule {
+enum OverrideRule {
     /// What the rule reads of a binding.
-    package struct Key {
+    struct Key {
         /// The bound type, numbered by the caller.
-        package let type: Int
-        package let injector: InjectorName
+        let type: Int
+        let injector: InjectorName
         /// How deep its file is in the `extends` chain (0 for the file loaded first).
-        package let depth: Int
-
-        package init(type: Int, injector: InjectorName, depth: Int) {
-            self.type = type
-            self.injector = injector
-            self.depth = depth
-        }
+        let depth: Int
     }
 
     /// The bindings of one type and injector, by place in the keys given.
-    package struct Group {
+    struct Group {
         /// Those in the shallowest file, in the order given.
-        package let standing: [Int]
+        let standing: [Int]
         /// Those of deeper files, which the standing ones replace: nearest
         /// parent first, then in the order given.
-        package let replaced: [Int]
+        let replaced: [Int]
     }
 
     /// Applies the rule: every group, in the order of its first standing binding.
-    package static func apply(to keys: [Key]) -> [Group] {
+    static func apply(to keys: [Key]) -> [Group] {
         struct Bound: Hashable { let type: Int; let injector: InjectorName }
         var offsetsByBound: [Bound: [Int]] = [:]
         for (offset, key) in keys.enumerated() {

@@ -105,6 +105,7 @@ struct ParameterCheck {
             if field.required { reportMismatch(field, found: value, in: parameters, at: pointer) }
             return
         }
+        let bits = field.bits ?? 64, signed = field.signed ?? true
         switch (field.type, value.kind) {
         case ("string", .string), ("boolean", .bool), ("array", .array), ("any", _):
             return
@@ -122,7 +123,6 @@ struct ParameterCheck {
             }
             return
         case ("integer", .number):
-            let bits = field.bits ?? 64, signed = field.signed ?? true
             if JSONNumber.fits(value.text, bits: bits, signed: signed) { return }
             guard JSONNumber.isWhole(value.text), let range = JSONNumber.range(bits: bits, signed: signed) else {
                 break  // a fraction: the type mismatch below
@@ -138,7 +138,6 @@ struct ParameterCheck {
                   let text = parameters.string(at: value) else { break }
             let converted = Self.convert(text, to: field.type)
             // An integer out of the field's range is named as such, wherever it came from.
-            let bits = field.bits ?? 64, signed = field.signed ?? true
             let range = field.type == "integer" ? JSONNumber.range(bits: bits, signed: signed) : nil
             let outOfRange = converted.map { range != nil && !JSONNumber.fits($0, bits: bits, signed: signed) } ?? false
             if let converted, !outOfRange {
@@ -305,29 +304,14 @@ struct ParameterCheck {
 
 extension JSONPlace {
     /// What a manifest gave, for messages: `the string "587x"`, `the number 2.5`, `true`, `an array`;
-    /// a string as interpolated in `parameters`.
+    /// a string as interpolated in `parameters`, a number, `true`, `false` and `null` as written.
     func foundDescription(in parameters: BindingParameters) -> String {
+        func cut(_ text: String) -> String { text.count > 40 ? text.prefix(40) + "..." : text }
         switch kind {
-        case .array: return "an array"
-        case .object: return "an object"
-        case .string: return JSONValue.string(parameters.string(at: self) ?? "").foundDescription
-        case .number: return "the number " + (text.count > 40 ? text.prefix(40) + "..." : text)  // as written
-        default: return (decoded(as: JSONValue.self) ?? .null).foundDescription
-        }
-    }
-}
-
-extension JSONValue {
-    /// What a manifest gave, for messages: `the string "587x"`, `the number 2.5`, `true`, `an array`.
-    var foundDescription: String {
-        switch self {
-        case .null: "null"
-        case .bool(let value): "\(value)"
-        case .integer(let value): "the number \(value)"
-        case .number(let value): "the number \(value)"
-        case .string(let text): "the string \"" + (text.count > 40 ? text.prefix(40) + "..." : text) + "\""
-        case .array: "an array"
-        case .object: "an object"
+        case .string: return "the string \"" + cut(parameters.string(at: self) ?? "") + "\""
+        case .number: return "the number " + cut(text)
+        case .null, .bool: return text
+        case .array, .object: return kindDescription
         }
     }
 }

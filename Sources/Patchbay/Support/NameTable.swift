@@ -1,3 +1,5 @@
+import Foundation
+
 /// A table from the app's own names (of factories, of types) to values:
 /// open addressing, hashed with FNV-1a over the name's UTF-8 bytes in
 /// Unicode's canonical composed form (NFC), and matched with `String`'s `==`.
@@ -109,14 +111,10 @@ struct NameTable<Value> {
             asciiHash = fnvStep(asciiHash, byte)
         }
         if allBits < 0x80 { return asciiHash }
-        // Not ASCII: the bytes of the canonical form, from the standard
-        // library's own normalizer, so they agree with `==` where
-        // Foundation's tables might not. Underscored but public, with no
-        // availability: in every runtime since Swift's stable ABI (the
-        // toolchain's interface marks later additions with their OS versions).
-        var hash = fnvOffsetBasis
-        name._withNFCCodeUnits { byte in hash = fnvStep(hash, byte) }
-        return hash
+        // Not ASCII: the bytes of the canonical form, from Foundation (the
+        // standard library's own normalizer is underscored). Unicode keeps a
+        // character's composition stable once assigned, so the two agree.
+        return name.precomposedStringWithCanonicalMapping.utf8.reduce(fnvOffsetBasis, fnvStep)
     }
 
     private static var fnvOffsetBasis: UInt64 { 0xcbf2_9ce4_8422_2325 }

@@ -81,9 +81,6 @@ enum ParameterShapeProbe {
         /// For a fixed-width integer: its bits and whether it is signed.
         var integerWidth: (bits: Int, signed: Bool)?
 
-        /// Creates a frame, optionally with its shape already known.
-        init(_ kind: Kind? = nil) { self.kind = kind }
-
         /// Notes a request; a second, different one makes the value `any`
         /// (a type that tries a string, then an object, accepts either).
         func claim(_ new: Kind) { kind = kind == nil || kind == new ? new : .any }

@@ -13,8 +13,8 @@ import Foundation
 // `JSONDecoder` finds every problem of shape. With a plain `JSONDecoder`
 // (no listener), the first problem throws, as synthesized decoding would.
 //
-// The keys are declared here rather than synthesized so that these
-// initializers can name them; encoding is still synthesized, from the same keys.
+// Each member is read by its name (``MemberKey``), which is the name of its
+// stored property: the name synthesized encoding writes it under.
 
 extension CodingUserInfoKey {
     /// Where a validation run listens for the problems of shape that decoding a description meets.
@@ -61,9 +61,19 @@ final class ShapeProblems: Sendable {
 
 extension Decoder {
     /// An object's members, and the validation run that listens for their problems, if one does.
-    func checkedMembers<Key: CodingKey>(keyedBy: Key.Type) throws -> (KeyedDecodingContainer<Key>, ShapeProblems?) {
-        (try container(keyedBy: Key.self), ShapeProblems.listening(to: self))
+    func checkedMembers() throws -> (KeyedDecodingContainer<MemberKey>, ShapeProblems?) {
+        (try container(keyedBy: MemberKey.self), ShapeProblems.listening(to: self))
     }
+}
+
+/// A member of a description's object, named as its stored property is: the
+/// name synthesized encoding writes it under, written once, in the initializers below.
+struct MemberKey: CodingKey, ExpressibleByStringLiteral {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init(stringLiteral name: String) { stringValue = name }
+    init?(intValue: Int) { nil }
 }
 
 /// A value that notes, rather than throws, that it does not fit: decoding
@@ -78,7 +88,7 @@ struct Checked<Value: Decodable>: Decodable {
             guard let problems = ShapeProblems.listening(to: decoder) else { throw error }
             // The value's own place: every member below it is itself checked,
             // so what failed here is this value's JSON type.
-            problems.note(.mismatch(expected: Self.expected, found: FoundValue(decoder).words), at: decoder.codingPath)
+            problems.note(.mismatch(expected: Self.expected, found: FoundValue.words(decoder)), at: decoder.codingPath)
             value = nil
         }
     }
@@ -92,20 +102,18 @@ struct Checked<Value: Decodable>: Decodable {
     }
 }
 
-/// What a value that did not fit is, for messages: `null`, `the number 1.5`,
-/// `the string "2"`, `an array`. A long string is cut: a message quotes, it does not copy.
-struct FoundValue {
-    let words: String
-
-    init(_ decoder: any Decoder) {
+/// How a value that did not fit is named in messages. A long string is cut: a message quotes, it does not copy.
+enum FoundValue {
+    /// `null`, `the number 1.5`, `the string "2"`, `an array`.
+    static func words(_ decoder: any Decoder) -> String {
         if let single = try? decoder.singleValueContainer() {
-            if single.decodeNil() { words = "null"; return }
-            if let flag = try? single.decode(Bool.self) { words = "the boolean \(flag)"; return }
-            if let text = try? single.decode(String.self) { words = "the string " + Self.quoted(text); return }
-            if let number = try? single.decode(Int.self) { words = "the number \(number)"; return }
-            if let number = try? single.decode(Double.self) { words = "the number \(number)"; return }
+            if single.decodeNil() { return "null" }
+            if let flag = try? single.decode(Bool.self) { return "the boolean \(flag)" }
+            if let text = try? single.decode(String.self) { return "the string " + quoted(text) }
+            if let number = try? single.decode(Int.self) { return "the number \(number)" }
+            if let number = try? single.decode(Double.self) { return "the number \(number)" }
         }
-        words = (try? decoder.unkeyedContainer()) != nil ? "an array" : "an object"
+        return (try? decoder.unkeyedContainer()) != nil ? "an array" : "an object"
     }
 
     /// The longest text quoted in a message, in characters.
@@ -140,14 +148,13 @@ extension KeyedDecodingContainer {
     /// A required array whose elements are each checked: one bad element is
     /// noted at its own index, and `placeholder` keeps the others at theirs.
     func requiredList<T: Decodable>(_ key: Key, each placeholder: T, _ problems: ShapeProblems?) throws -> [T] {
-        guard let problems else { return try decode([T].self, forKey: key) }
-        return try required(key, or: [Checked<T>](), problems).map { $0.value ?? placeholder }
+        // With no listener, the first element that does not fit throws, from `Checked`.
+        try required(key, or: [Checked<T>](), problems).map { $0.value ?? placeholder }
     }
 
     /// An optional array whose elements are each checked (see ``requiredList(_:each:_:)``).
     func optionalList<T: Decodable>(_ key: Key, each placeholder: T, _ problems: ShapeProblems?) throws -> [T]? {
-        guard let problems else { return try decodeIfPresent([T].self, forKey: key) }
-        return try optional(key, problems).map { (list: [Checked<T>]) in list.map { $0.value ?? placeholder } }
+        try optional(key, problems).map { (list: [Checked<T>]) in list.map { $0.value ?? placeholder } }
     }
 
     /// An optional member that names one of `T`'s cases; with a listener, nil
@@ -177,132 +184,111 @@ extension KeyedDecodingContainer {
 }
 
 extension CatalogDescription {
-    enum CodingKeys: String, CodingKey { case version, types, factories, parameterDecoding, entryPoints, sources }
-
     /// Reads a description, each member checked (see the top of this file).
     public init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        version = try object.required(.version, or: 0, problems)
-        types = try object.requiredList(.types, each: TypeName(qualified: "", name: ""), problems)
-        factories = try object.requiredList(.factories, each: .placeholder, problems)
-        parameterDecoding = try object.optional(.parameterDecoding, problems)
-        entryPoints = try object.optionalList(.entryPoints, each: EntryPointDescription(type: ""), problems)
-        sources = try object.optional(.sources, problems)
+        let (object, problems) = try decoder.checkedMembers()
+        version = try object.required("version", or: 0, problems)
+        types = try object.requiredList("types", each: TypeName(qualified: "", name: ""), problems)
+        factories = try object.requiredList("factories", each: .placeholder, problems)
+        parameterDecoding = try object.optional("parameterDecoding", problems)
+        entryPoints = try object.optionalList("entryPoints", each: EntryPointDescription(type: ""), problems)
+        sources = try object.optional("sources", problems)
     }
 }
 
 extension CatalogDescription.Sources {
-    enum CodingKeys: String, CodingKey { case folders, fingerprint }
-
     /// Reads the sources' record, each member checked.
     package init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        folders = try object.requiredList(.folders, each: "", problems)
-        fingerprint = try object.required(.fingerprint, or: "", problems)
+        let (object, problems) = try decoder.checkedMembers()
+        folders = try object.requiredList("folders", each: "", problems)
+        fingerprint = try object.required("fingerprint", or: "", problems)
     }
 }
 
 extension CatalogDescription.TypeName {
-    enum CodingKeys: String, CodingKey { case qualified, name }
-
     /// Reads a type's names, each checked.
     package init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        qualified = try object.required(.qualified, or: "", problems)
-        name = try object.required(.name, or: "", problems)
+        let (object, problems) = try decoder.checkedMembers()
+        qualified = try object.required("qualified", or: "", problems)
+        name = try object.required("name", or: "", problems)
     }
 }
 
 extension CatalogDescription.EntryPointDescription {
-    enum CodingKeys: String, CodingKey { case type, injector, optional, declaredAt }
-
     /// Reads an entry point, each member checked.
     package init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        type = try object.required(.type, or: "", problems)
-        injector = try object.optional(.injector, problems)
-        optional = try object.optional(.optional, problems)
-        declaredAt = try object.optional(.declaredAt, problems)
+        let (object, problems) = try decoder.checkedMembers()
+        type = try object.required("type", or: "", problems)
+        injector = try object.optional("injector", problems)
+        optional = try object.optional("optional", problems)
+        declaredAt = try object.optional("declaredAt", problems)
     }
 }
 
 extension CatalogDescription.Factory {
-    enum CodingKeys: String, CodingKey {
-        case name, provides, needs, defaultLifetime, productType, productIsClass, parameters, argument, registeredAt,
-            execution, environments, exceptEnvironments
-    }
-
     /// What stands in for a factory that is not an object, so the next keeps its index.
     static let placeholder = Self(name: "", provides: [], needs: nil, productType: "", productIsClass: false)
 
     /// Reads a factory, each member checked.
     package init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        name = try object.required(.name, or: "", problems)
-        provides = try object.requiredList(.provides, each: "", problems)
-        needs = try object.optionalList(.needs, each: CatalogDescription.Need(type: ""), problems)
-        defaultLifetime = try object.optionalChoice(.defaultLifetime, problems)
-        productType = try object.required(.productType, or: "", problems)
-        productIsClass = try object.optional(.productIsClass, problems)
-        parameters = try object.optional(.parameters, problems)
-        argument = try object.optional(.argument, problems)
-        registeredAt = try object.optional(.registeredAt, problems)
-        execution = try object.optionalChoice(.execution, problems)
-        environments = try object.optionalList(.environments, each: "", problems)
-        exceptEnvironments = try object.optionalList(.exceptEnvironments, each: "", problems)
+        let (object, problems) = try decoder.checkedMembers()
+        name = try object.required("name", or: "", problems)
+        provides = try object.requiredList("provides", each: "", problems)
+        needs = try object.optionalList("needs", each: CatalogDescription.Need(type: ""), problems)
+        defaultLifetime = try object.optionalChoice("defaultLifetime", problems)
+        productType = try object.required("productType", or: "", problems)
+        productIsClass = try object.optional("productIsClass", problems)
+        parameters = try object.optional("parameters", problems)
+        argument = try object.optional("argument", problems)
+        registeredAt = try object.optional("registeredAt", problems)
+        execution = try object.optionalChoice("execution", problems)
+        environments = try object.optionalList("environments", each: "", problems)
+        exceptEnvironments = try object.optionalList("exceptEnvironments", each: "", problems)
     }
 }
 
 extension CatalogDescription.Need {
-    enum CodingKeys: String, CodingKey { case type, kind }
-
     /// Reads a need, each member checked. Its kind is a string here, checked by the validator.
     package init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        type = try object.required(.type, or: "", problems)
-        kind = try object.required(.kind, or: "direct", problems)
+        let (object, problems) = try decoder.checkedMembers()
+        type = try object.required("type", or: "", problems)
+        kind = try object.required("kind", or: "direct", problems)
     }
 }
 
 extension CatalogDescription.Parameters {
-    enum CodingKeys: String, CodingKey { case type, fields, closed }
-
     /// Reads a parameter type, each member checked.
     package init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        type = try object.required(.type, or: "", problems)
-        fields = try object.optionalList(.fields, each: .placeholder, problems)
-        closed = try object.optional(.closed, problems)
+        let (object, problems) = try decoder.checkedMembers()
+        type = try object.required("type", or: "", problems)
+        fields = try object.optionalList("fields", each: .placeholder, problems)
+        closed = try object.optional("closed", problems)
     }
 }
 
 extension CatalogDescription.ParameterField {
-    enum CodingKeys: String, CodingKey { case name, type, required, fields, bits, signed }
-
     /// What stands in for a field that is not an object.
     static let placeholder = Self(name: "", type: "any", required: false)
 
     /// Reads a field, each member checked; nested fields the same way (the
     /// scanner's depth limit bounds the nesting before this runs).
     package init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        name = try object.required(.name, or: "", problems)
-        type = try object.required(.type, or: "any", problems)
-        required = try object.required(.required, or: false, problems)
-        fields = try object.optionalList(.fields, each: .placeholder, problems)
-        bits = try object.optional(.bits, problems)
-        signed = try object.optional(.signed, problems)
+        let (object, problems) = try decoder.checkedMembers()
+        name = try object.required("name", or: "", problems)
+        type = try object.required("type", or: "any", problems)
+        required = try object.required("required", or: false, problems)
+        fields = try object.optionalList("fields", each: .placeholder, problems)
+        bits = try object.optional("bits", problems)
+        signed = try object.optional("signed", problems)
     }
 }
 
 extension ParameterDecoding {
-    enum CodingKeys: String, CodingKey { case dates, data }
-
     /// Reads the strategies; a strategy this build does not know is noted,
     /// under a validation run, rather than told in the decoder's words.
     public init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        dates = try object.requiredChoice(.dates, or: .deferredToDate, problems)
-        data = try object.requiredChoice(.data, or: .base64, problems)
+        let (object, problems) = try decoder.checkedMembers()
+        dates = try object.requiredChoice("dates", or: .deferredToDate, problems)
+        data = try object.requiredChoice("data", or: .base64, problems)
     }
 }

@@ -162,7 +162,7 @@ package enum TypeNameSyntax {
     /// The tree of `text`, or nil when it is not a type this reader knows.
     static func parse(_ text: String) -> Node? {
         var parser = Parser(tokens: tokens(of: text))
-        guard let node = parser.type(), parser.atEnd else { return nil }
+        guard let node = parser.type(), parser.next == nil else { return nil }
         return node
     }
 
@@ -201,7 +201,6 @@ package enum TypeNameSyntax {
         var depth = 0
         static let maximumDepth = 64
 
-        var atEnd: Bool { index == tokens.count }
         var next: String? { index < tokens.count ? tokens[index] : nil }
 
         mutating func take(_ token: String) -> Bool {

@@ -46,23 +46,16 @@ final class ShapeProblems: Sendable {
     var all: [Problem] { noted.withLock { $0 } }
 
     func note(_ kind: Kind, at path: [any CodingKey]) {
-        let problem = Problem(path: path.map(Self.segment), kind: kind)
+        // An array element's index, else the key: the pointer's segments.
+        let problem = Problem(path: path.map { $0.intValue.map(String.init) ?? $0.stringValue }, kind: kind)
         noted.withLock { $0.append(problem) }
     }
-
-    /// The listener of a decoder; nil for a plain `JSONDecoder`.
-    static func listening(to decoder: any Decoder) -> ShapeProblems? {
-        decoder.userInfo[.catalogShapeProblems] as? ShapeProblems
-    }
-
-    /// A coding key as a pointer segment: an array element's index, else the key.
-    static func segment(_ key: any CodingKey) -> String { key.intValue.map(String.init) ?? key.stringValue }
 }
 
 extension Decoder {
     /// An object's members, and the validation run that listens for their problems, if one does.
     func checkedMembers() throws -> (KeyedDecodingContainer<MemberKey>, ShapeProblems?) {
-        (try container(keyedBy: MemberKey.self), ShapeProblems.listening(to: self))
+        (try container(keyedBy: MemberKey.self), userInfo[.catalogShapeProblems] as? ShapeProblems)
     }
 }
 
@@ -85,7 +78,8 @@ struct Checked<Value: Decodable>: Decodable {
         do {
             value = try Value(from: decoder)
         } catch {
-            guard let problems = ShapeProblems.listening(to: decoder) else { throw error }
+            // No listener: a plain `JSONDecoder`.
+            guard let problems = decoder.userInfo[.catalogShapeProblems] as? ShapeProblems else { throw error }
             // The value's own place: every member below it is itself checked,
             // so what failed here is this value's JSON type.
             problems.note(.mismatch(expected: Self.expected, found: FoundValue.words(decoder)), at: decoder.codingPath)
@@ -128,21 +122,19 @@ enum FoundValue {
 
 extension KeyedDecodingContainer {
     /// A required member; with a listener, `placeholder` after noting that it is missing or does not fit.
+    /// (With no listener, ``Checked`` throws what decoding `T` throws, as `decode` would.)
     func required<T: Decodable>(_ key: Key, or placeholder: T, _ problems: ShapeProblems?) throws -> T {
-        guard let problems else { return try decode(T.self, forKey: key) }
-        guard contains(key) else {
-            problems.note(.missing(key: key.stringValue), at: codingPath)
+        guard contains(key) || problems == nil else {
+            problems?.note(.missing(key: key.stringValue), at: codingPath)
             return placeholder
         }
-        return (try? decode(Checked<T>.self, forKey: key))?.value ?? placeholder
+        return try decode(Checked<T>.self, forKey: key).value ?? placeholder
     }
 
-    /// An optional member (absent or `null` is nil); with a listener, nil after noting that it does not fit.
-    func optional<T: Decodable>(_ key: Key, _ problems: ShapeProblems?) throws -> T? {
-        // Checked notes its own problem, in the listener it finds in the decoder.
-        guard problems != nil else { return try decodeIfPresent(T.self, forKey: key) }
-        guard contains(key), (try? decodeNil(forKey: key)) == false else { return nil }
-        return (try? decode(Checked<T>.self, forKey: key))?.value
+    /// An optional member (absent or `null` is nil); with a listener, nil after noting that it does not fit
+    /// (``Checked`` notes it, in the listener it finds in the decoder).
+    func optional<T: Decodable>(_ key: Key) throws -> T? {
+        try decodeIfPresent(Checked<T>.self, forKey: key)?.value
     }
 
     /// A required array whose elements are each checked: one bad element is
@@ -153,8 +145,8 @@ extension KeyedDecodingContainer {
     }
 
     /// An optional array whose elements are each checked (see ``requiredList(_:each:_:)``).
-    func optionalList<T: Decodable>(_ key: Key, each placeholder: T, _ problems: ShapeProblems?) throws -> [T]? {
-        try optional(key, problems).map { (list: [Checked<T>]) in list.map { $0.value ?? placeholder } }
+    func optionalList<T: Decodable>(_ key: Key, each placeholder: T) throws -> [T]? {
+        try optional(key).map { (list: [Checked<T>]) in list.map { $0.value ?? placeholder } }
     }
 
     /// An optional member that names one of `T`'s cases; with a listener, nil
@@ -162,7 +154,7 @@ extension KeyedDecodingContainer {
     func optionalChoice<T>(_ key: Key, _ problems: ShapeProblems?) throws -> T?
     where T: RawRepresentable & CaseIterable & Decodable, T.RawValue == String {
         guard let problems else { return try decodeIfPresent(T.self, forKey: key) }
-        guard let text: String = try optional(key, problems) else { return nil }
+        guard let text: String = try optional(key) else { return nil }
         guard let value = T(rawValue: text) else {
             problems.note(.notOneOf(choices: T.allCases.map(\.rawValue), found: text),
                 at: codingPath + [key])
@@ -190,9 +182,9 @@ extension CatalogDescription {
         version = try object.required("version", or: 0, problems)
         types = try object.requiredList("types", each: TypeName(qualified: "", name: ""), problems)
         factories = try object.requiredList("factories", each: .placeholder, problems)
-        parameterDecoding = try object.optional("parameterDecoding", problems)
-        entryPoints = try object.optionalList("entryPoints", each: EntryPointDescription(type: ""), problems)
-        sources = try object.optional("sources", problems)
+        parameterDecoding = try object.optional("parameterDecoding")
+        entryPoints = try object.optionalList("entryPoints", each: EntryPointDescription(type: ""))
+        sources = try object.optional("sources")
     }
 }
 
@@ -219,9 +211,9 @@ extension CatalogDescription.EntryPointDescription {
     package init(from decoder: any Decoder) throws {
         let (object, problems) = try decoder.checkedMembers()
         type = try object.required("type", or: "", problems)
-        injector = try object.optional("injector", problems)
-        optional = try object.optional("optional", problems)
-        declaredAt = try object.optional("declaredAt", problems)
+        injector = try object.optional("injector")
+        optional = try object.optional("optional")
+        declaredAt = try object.optional("declaredAt")
     }
 }
 
@@ -234,16 +226,16 @@ extension CatalogDescription.Factory {
         let (object, problems) = try decoder.checkedMembers()
         name = try object.required("name", or: "", problems)
         provides = try object.requiredList("provides", each: "", problems)
-        needs = try object.optionalList("needs", each: CatalogDescription.Need(type: ""), problems)
+        needs = try object.optionalList("needs", each: CatalogDescription.Need(type: ""))
         defaultLifetime = try object.optionalChoice("defaultLifetime", problems)
         productType = try object.required("productType", or: "", problems)
-        productIsClass = try object.optional("productIsClass", problems)
-        parameters = try object.optional("parameters", problems)
-        argument = try object.optional("argument", problems)
-        registeredAt = try object.optional("registeredAt", problems)
+        productIsClass = try object.optional("productIsClass")
+        parameters = try object.optional("parameters")
+        argument = try object.optional("argument")
+        registeredAt = try object.optional("registeredAt")
         execution = try object.optionalChoice("execution", problems)
-        environments = try object.optionalList("environments", each: "", problems)
-        exceptEnvironments = try object.optionalList("exceptEnvironments", each: "", problems)
+        environments = try object.optionalList("environments", each: "")
+        exceptEnvironments = try object.optionalList("exceptEnvironments", each: "")
     }
 }
 
@@ -261,8 +253,8 @@ extension CatalogDescription.Parameters {
     package init(from decoder: any Decoder) throws {
         let (object, problems) = try decoder.checkedMembers()
         type = try object.required("type", or: "", problems)
-        fields = try object.optionalList("fields", each: .placeholder, problems)
-        closed = try object.optional("closed", problems)
+        fields = try object.optionalList("fields", each: .placeholder)
+        closed = try object.optional("closed")
     }
 }
 
@@ -277,9 +269,9 @@ extension CatalogDescription.ParameterField {
         name = try object.required("name", or: "", problems)
         type = try object.required("type", or: "any", problems)
         required = try object.required("required", or: false, problems)
-        fields = try object.optionalList("fields", each: .placeholder, problems)
-        bits = try object.optional("bits", problems)
-        signed = try object.optional("signed", problems)
+        fields = try object.optionalList("fields", each: .placeholder)
+        bits = try object.optional("bits")
+        signed = try object.optional("signed")
     }
 }
 

@@ -173,13 +173,14 @@ extension CatalogDescriptionValidator {
         private func checkVersion(_ version: Int, _ found: [ShapeProblems.Problem]) -> Bool {
             let current = CatalogDescription.currentVersion
             let problem = found.first { $0.path == ["version"] || ($0.path.isEmpty && $0.kind == .missing(key: "version")) }
+            let written = root?.value(atPath: ["version"])
             switch problem?.kind {
             case .missing?:
                 report(.unsupportedCatalogVersion, "missing key 'version'; this build reads catalog description format "
                     + "\(current) (\"version\": \(current)): \(regenerate)", at: "")
-            case .mismatch? where root?.value(atPath: ["version"]).map(Self.isWholeNumber) == true:
+            case .mismatch? where written.map({ $0.kind == .number && JSONNumber.isWhole($0.text) }) == true:
                 // A whole number past Int (9223372036854775808) is a format this build does not read, as any other is.
-                let text = root?.value(atPath: ["version"])?.text ?? ""
+                let text = written?.text ?? ""
                 report(.unsupportedCatalogVersion, "catalog description format \(Self.quoted(text)); this build reads "
                     + "format \(current) (\(regenerate) with this build)", at: "/version")
             case .mismatch(_, let what)?, .notOneOf(_, let what)?:
@@ -360,11 +361,6 @@ extension CatalogDescriptionValidator {
                     firstOf[key] = offset
                 }
             }
-        }
-
-        /// Whether a value is a JSON number written as a whole number (`9223372036854775808`, `3e0`).
-        private static func isWholeNumber(_ value: JSONPlace) -> Bool {
-            value.kind == .number && JSONNumber.isWhole(value.text)
         }
 
         /// Rule 9; true when the name is valid (or already reported as broken).

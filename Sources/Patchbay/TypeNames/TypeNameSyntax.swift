@@ -40,15 +40,14 @@ package enum TypeNameSyntax {
     /// sorted, a composition's members sorted, spaces made even, and
     /// `Swift.Array`, `Swift.Dictionary` and `Swift.Optional` written
     /// without their module (so that `[Swift.Int]` meets `Swift.Array<Swift.Int>`).
-    static func lookupKey(_ name: String) -> String {
-        guard let node = parse(name) else { return evenSpaces(name) }
-        return print(node, asKey: true)
-    }
+    static func lookupKey(_ name: String) -> String { reprinted(name, asKey: true) }
 
     /// The name as the short names read: what "did you mean" compares.
-    package static func suggestionForm(_ name: String) -> String {
-        guard let node = parse(name) else { return evenSpaces(name) }
-        return print(node, asKey: false)
+    package static func suggestionForm(_ name: String) -> String { reprinted(name, asKey: false) }
+
+    /// `name` read and printed again; a name this reader does not know, with its spaces made even.
+    private static func reprinted(_ name: String, asKey: Bool) -> String {
+        parse(name).map { print($0, asKey: asKey) } ?? evenSpaces(name)
     }
 
     /// A nested type's name without its module: `GOuter.Inner<Int>` for

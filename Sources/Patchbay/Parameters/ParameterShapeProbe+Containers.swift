@@ -35,18 +35,6 @@ extension ParameterShapeProbe {
         }
     }
 
-    /// A key the probe makes itself: `super`, or an array index.
-    struct ProbeKey: CodingKey {
-        /// The key's text.
-        let stringValue: String
-        /// The array index, if any.
-        let intValue: Int?
-        /// Creates a named key.
-        init(stringValue: String) { (self.stringValue, intValue) = (stringValue, nil) }
-        /// Creates an index key.
-        init(intValue: Int) { (stringValue, self.intValue) = ("\(intValue)", intValue) }
-    }
-
     /// Records each key asked for. `contains` says yes and `decodeNil` no, so
     /// that code guarded by them goes on to decode, and so gets recorded.
     struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -97,7 +85,7 @@ extension ParameterShapeProbe {
         }
 
         /// Records `super` as what the superclass asks for.
-        func superDecoder() throws -> any Decoder { child(ProbeKey(stringValue: "super")) }
+        func superDecoder() throws -> any Decoder { child(PlainKey(stringValue: "super")) }
 
         /// Records `key` as what the superclass asks for.
         func superDecoder(forKey key: Key) throws -> any Decoder { child(key) }
@@ -202,7 +190,7 @@ extension ParameterShapeProbe {
         /// A decoder for the next element, recorded nowhere.
         private func next() -> ProbeDecoder {
             defer { currentIndex += 1 }
-            return decoder.scratch(ProbeKey(intValue: currentIndex))
+            return decoder.scratch(PlainKey(intValue: currentIndex))
         }
 
         /// The generic `decode`, labelled so the scalar overloads (``Scalars``) reach it.

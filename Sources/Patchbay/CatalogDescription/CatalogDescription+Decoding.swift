@@ -13,7 +13,7 @@ import Foundation
 // `JSONDecoder` finds every problem of shape. With a plain `JSONDecoder`
 // (no listener), the first problem throws, as synthesized decoding would.
 //
-// Each member is read by its name (``MemberKey``), which is the name of its
+// Each member is read by its name (``PlainKey``), which is the name of its
 // stored property: the name synthesized encoding writes it under.
 
 extension CodingUserInfoKey {
@@ -54,25 +54,26 @@ final class ShapeProblems: Sendable {
 
 extension Decoder {
     /// An object's members, and the validation run that listens for their problems, if one does.
-    func checkedMembers() throws -> (KeyedDecodingContainer<MemberKey>, ShapeProblems?) {
-        (try container(keyedBy: MemberKey.self), userInfo[.catalogShapeProblems] as? ShapeProblems)
+    func checkedMembers() throws -> (KeyedDecodingContainer<PlainKey>, ShapeProblems?) {
+        (try container(keyedBy: PlainKey.self), userInfo[.catalogShapeProblems] as? ShapeProblems)
     }
 }
 
-/// A member of a description's object, named as its stored property is: the
-/// name synthesized encoding writes it under, written once, in the initializers below.
-struct MemberKey: CodingKey, ExpressibleByStringLiteral {
+/// A coding key made from its text or an array index: a description's member,
+/// named as its stored property is (the name synthesized encoding writes it
+/// under), and the keys the parameter probe makes itself (`super`, an index).
+struct PlainKey: CodingKey, ExpressibleByStringLiteral {
     let stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init(stringLiteral name: String) { stringValue = name }
-    init?(intValue: Int) { nil }
+    let intValue: Int?
+    init(stringValue: String) { (self.stringValue, intValue) = (stringValue, nil) }
+    init(stringLiteral name: String) { self.init(stringValue: name) }
+    init(intValue: Int) { (stringValue, self.intValue) = ("\(intValue)", intValue) }
 }
 
 /// A value that notes, rather than throws, that it does not fit: decoding
 /// goes on past it, and ``value`` is nil.
 struct Checked<Value: Decodable>: Decodable {
-    var value: Value?
+    var value: Value?  // nil, unless it decodes
 
     init(from decoder: any Decoder) throws {
         do {
@@ -83,7 +84,6 @@ struct Checked<Value: Decodable>: Decodable {
             // The value's own place: every member below it is itself checked,
             // so what failed here is this value's JSON type.
             problems.note(.mismatch(expected: Self.expected, found: FoundValue.words(decoder)), at: decoder.codingPath)
-            value = nil
         }
     }
 
@@ -163,14 +163,11 @@ extension KeyedDecodingContainer {
         return value
     }
 
-    /// A required member that names one of `T`'s cases (see ``optionalChoice(_:_:)``).
+    /// A required member that names one of `T`'s cases (see ``optionalChoice(_:_:)``); missing, or read
+    /// with no listener, it is any required member.
     func requiredChoice<T>(_ key: Key, or placeholder: T, _ problems: ShapeProblems?) throws -> T
     where T: RawRepresentable & CaseIterable & Decodable, T.RawValue == String {
-        guard let problems else { return try decode(T.self, forKey: key) }
-        guard contains(key) else {
-            problems.note(.missing(key: key.stringValue), at: codingPath)
-            return placeholder
-        }
+        guard let problems, contains(key) else { return try required(key, or: placeholder, problems) }
         return try optionalChoice(key, problems) ?? placeholder
     }
 }

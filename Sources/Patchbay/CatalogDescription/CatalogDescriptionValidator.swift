@@ -163,8 +163,16 @@ extension CatalogDescriptionValidator {
             for problem in found { reportShape(problem) }
             checkTypes(description.types)
             checkFactories(description.factories)
-            checkEntryPoints(description.entryPoints ?? [])
-            checkPlaces(description)
+            for (offset, entry) in (description.entryPoints ?? []).enumerated() {
+                checkDeclared(entry.type, at: ["entryPoints", String(offset), "type"], as: "declares the entry point")
+            }
+            // Rule 13: every place names a file inside the package.
+            for (offset, factory) in description.factories.enumerated() {
+                checkPlace(factory.registeredAt, at: ["factories", String(offset), "registeredAt"])
+            }
+            for (offset, entry) in (description.entryPoints ?? []).enumerated() {
+                checkPlace(entry.declaredAt, at: ["entryPoints", String(offset), "declaredAt"])
+            }
             checkSourceFolders(description.sources?.folders ?? [])
             return description
         }
@@ -294,22 +302,7 @@ extension CatalogDescriptionValidator {
             }
         }
 
-        private func checkEntryPoints(_ entryPoints: [CatalogDescription.EntryPointDescription]) {
-            for (offset, entry) in entryPoints.enumerated() {
-                checkDeclared(entry.type, at: ["entryPoints", String(offset), "type"], as: "declares the entry point")
-            }
-        }
-
-        /// Rule 13: every place names a file inside the package.
-        private func checkPlaces(_ description: CatalogDescription) {
-            for (offset, factory) in description.factories.enumerated() {
-                checkPlace(factory.registeredAt, at: ["factories", String(offset), "registeredAt"])
-            }
-            for (offset, entry) in (description.entryPoints ?? []).enumerated() {
-                checkPlace(entry.declaredAt, at: ["entryPoints", String(offset), "declaredAt"])
-            }
-        }
-
+        /// Rule 13 for one place.
         private func checkPlace(_ text: String?, at path: [String]) {
             guard let text, !isBroken(path) else { return }
             guard let place = SourceLocations.Place(text) else {
@@ -333,10 +326,9 @@ extension CatalogDescriptionValidator {
         private func checkSourceFolders(_ folders: [String]) {
             let path = ["sources", "folders"]
             guard !folders.isEmpty, !isBroken(path) else { return }
-            let limit = CatalogDescriptionValidator.maxSourceFolders
-            if folders.count > limit {
+            if folders.count > maxSourceFolders {
                 report(.invalidSourceFolder, "'sources.folders' lists \(folders.count) folders, over the limit of "
-                    + "\(limit) (one per module that registers factories); \(regenerate)", at: Self.pointer(path))
+                    + "\(maxSourceFolders) (one per module that registers factories); \(regenerate)", at: Self.pointer(path))
                 return
             }
             var firstOf: [String: Int] = [:]
@@ -469,8 +461,6 @@ extension CatalogDescriptionValidator {
 
         /// `'name'`, cut when long: a message quotes, it does not copy.
         static func quoted(_ name: String) -> String { FoundValue.quoted(name, mark: "'") }
-
-        private var regenerate: String { CatalogDescriptionValidator.regenerate }
     }
 }
 

@@ -137,12 +137,12 @@ package enum ManifestSchemaBuilder {
             ]))
         }
         guard case .object(var properties)? = binding["properties"] else { return }
+        let typeNames: [String: JSONValue] = ["type": .string("string"), "enum": strings(names.sorted())]
         properties[BindingKey.protocol.rawValue] = described(
-            "The requested type: one that a catalog factory provides, short or module-qualified.",
-            ["type": .string("string"), "enum": strings(names.sorted())])
+            "The requested type: one that a catalog factory provides, short or module-qualified.", typeNames)
         properties[BindingKey.collection.rawValue] = described(
             "Instead of 'protocol': the element type, one that a catalog factory provides, short or module-qualified.",
-            ["type": .string("string"), "enum": strings(names.sorted())])
+            typeNames)
         properties[BindingKey.factory.rawValue] = described(
             "The name of a catalog factory that provides the protocol.",
             ["type": .string("string"), "enum": strings(catalog.factories.map(\.name).sorted())])

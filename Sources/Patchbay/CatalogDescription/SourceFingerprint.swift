@@ -107,7 +107,6 @@ extension CatalogDescription.Sources {
             add(FileManager.default.contents(atPath: root.appendingPathComponent(path).path) ?? Data())
             add([0])
         }
-        let digits = String(hash, radix: 16)
-        return "fnv1a64:" + String(repeating: "0", count: 16 - digits.count) + digits
+        return String(format: "fnv1a64:%016llx", hash)
     }
 }

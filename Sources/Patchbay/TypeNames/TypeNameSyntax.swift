@@ -137,8 +137,7 @@ package enum TypeNameSyntax {
 
     private static func printArguments(_ arguments: [Element], asKey: Bool) -> String {
         guard arguments.allSatisfy({ $0.label != nil }) else {
-            return arguments.map { ($0.label.map { $0 + " == " } ?? "") + print($0.type, asKey: asKey) }
-                .joined(separator: ", ")
+            return printElements(arguments, labelledBy: " == ", asKey: asKey)
         }
         // Labelled: one is positional (there is one primary associated type);
         // several are sorted by label, as the runtime lists them.
@@ -147,8 +146,9 @@ package enum TypeNameSyntax {
             .map { $0.label! + " == " + print($0.type, asKey: asKey) }.joined(separator: ", ")
     }
 
-    private static func printElements(_ elements: [Element], asKey: Bool) -> String {
-        elements.map { ($0.label.map { $0 + ": " } ?? "") + print($0.type, asKey: asKey) }.joined(separator: ", ")
+    /// `a: A, B`: a tuple's elements or a function's parameters, or (labelled by `==`) generic arguments.
+    private static func printElements(_ elements: [Element], labelledBy mark: String = ": ", asKey: Bool) -> String {
+        elements.map { ($0.label.map { $0 + mark } ?? "") + print($0.type, asKey: asKey) }.joined(separator: ", ")
     }
 
     /// Runs of spaces made one, none at the ends.

@@ -77,8 +77,9 @@ extension FactoryCatalog {
         // on it: `Instance<T>(...)` in this unspecialized code would ask the
         // runtime for `Instance<T>`'s metadata at every product.
         let box = Instance<T>.self
-        return isolatedDefinition(
-            name, type, lifetime, specs: specs, parameters: parameters, file, line, execution: .async,
+        return FactoryDefinition(
+            name: name, product: type, dependencies: specs, defaultLifetime: lifetime, parameters: parameters,
+            registeredAt: CodeLocation(file, line), buildInto: nil, execution: .async,
             buildAwaiting: { call in box.init(try await produce(call)) }
         ) { call in throw ResolutionError.needsAwait(call) }
     }

@@ -83,9 +83,9 @@ extension FactoryCatalog {
         parameters: ParametersSpec?, _ file: StaticString, _ line: UInt,
         produce: @escaping @MainActor @Sendable (FactoryCall) throws -> T
     ) -> FactoryDefinition {
-        isolatedDefinition(
-            name, type, lifetime, specs: specs, parameters: parameters, file, line, execution: .mainActor,
-            buildAwaiting: nil
+        FactoryDefinition(
+            name: name, product: type, dependencies: specs, defaultLifetime: lifetime, parameters: parameters,
+            registeredAt: CodeLocation(file, line), buildInto: nil, execution: .mainActor
         ) { call in
             guard MainQueue.isCurrent else { throw ResolutionError.needsMainActor(call) }
             // On the main actor's executor, so `assumeIsolated` holds; the

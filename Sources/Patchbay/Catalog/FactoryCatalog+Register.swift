@@ -51,9 +51,9 @@ extension FactoryCatalog {
         // The closures call `make` themselves rather than through a shared
         // `produce` closure (as the other forms do): one closure layer fewer
         // on every transient this form builds, the most common kind.
-        addOrStop(environments: environments, Self.singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
-            buildInto: { call, memory in
+        addOrStop(environments: environments, FactoryDefinition(
+            name: name, product: type, dependencies: specs, defaultLifetime: lifetime,
+            registeredAt: CodeLocation(file, line), collection: .of(T.self), buildInto: { call, memory in
                 var needs = call.dependencies
                 memory.initialize(
                     to: try make(repeat needs.next((each Dependency).self, specs)))
@@ -86,8 +86,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.singleType(
-            name, type, lifetime, specs: specs, parameters: .of(parameters), argument: nil, file, line,
-            collection: .of(T.self)
+            name, type, lifetime, specs: specs, parameters: .of(parameters), file, line
         ) { call in
             var needs = call.dependencies
             return try make(call.parameters(as: Parameters.self), repeat needs.next((each Dependency).self, specs))
@@ -121,8 +120,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.singleType(
-            name, type, lifetime, specs: specs, parameters: nil, argument: TypeKey(argument), file, line,
-            collection: .of(T.self)
+            name, type, lifetime, specs: specs, argument: TypeKey(argument), file, line
         ) { call in
             var needs = call.dependencies
             return try make(call.argument(as: Argument.self), repeat needs.next((each Dependency).self, specs))
@@ -142,8 +140,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.singleType(
-            name, type, lifetime, specs: specs, parameters: .of(parameters), argument: TypeKey(argument),
-            file, line, collection: .of(T.self)
+            name, type, lifetime, specs: specs, parameters: .of(parameters), argument: TypeKey(argument), file, line
         ) { call in
             var needs = call.dependencies
             return try make(
@@ -204,9 +201,8 @@ extension FactoryCatalog {
             fatalError(error.description)
         }
         return FactoryDefinition(
-            name: name, provides: provided.types, dependencies: specs, defaultLifetime: lifetime,
-            productTypeName: TypeKey.qualifiedName(of: product), productIsClass: TypeConformance.isClass(product),
-            parameters: nil, argument: argument, registeredAt: location, buildInto: nil
+            name: name, product: product, provides: provided.types, dependencies: specs, defaultLifetime: lifetime,
+            argument: argument, registeredAt: location, buildInto: nil
         ) { call in
             let product = try produce(call)
             try provided.check(product)
@@ -226,9 +222,9 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line
     ) {
         let box = Instance<T>(instance)
-        addOrStop(environments: environments, Self.singleType(
-            name, type, .singleton, specs: [], parameters: nil, argument: nil, file, line, collection: .of(T.self)
-        ) { _ in box.value })
+        addOrStop(environments: environments, Self.singleType(name, type, .singleton, specs: [], file, line) { _ in
+            box.value
+        })
     }
 
     /// Registers a factory that resolves its dependencies by hand.
@@ -250,9 +246,9 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
-        addOrStop(environments: environments, Self.singleType(
-            name, type, lifetime, specs: nil, parameters: nil, argument: nil, file, line, collection: .of(T.self)
-        ) { call in try make(Resolver(call: call)) })
+        addOrStop(environments: environments, Self.singleType(name, type, lifetime, specs: nil, file, line) { call in
+            try make(Resolver(call: call))
+        })
     }
 
     /// Registers a factory that resolves by hand and takes manifest parameters,
@@ -267,8 +263,7 @@ extension FactoryCatalog {
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
         addOrStop(environments: environments, Self.singleType(
-            name, type, lifetime, specs: nil, parameters: .of(parameters), argument: nil, file, line,
-            collection: .of(T.self)
+            name, type, lifetime, specs: nil, parameters: .of(parameters), file, line
         ) { call in try make(Resolver(call: call)) })
     }
 
@@ -279,57 +274,14 @@ extension FactoryCatalog {
     /// graphs), and written straight into the caller's memory, for transients.
     static func singleType<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,
-        parameters: ParametersSpec?, argument: TypeKey?, _ file: StaticString, _ line: UInt,
-        collection: CollectionMaker, produce: @escaping @Sendable (FactoryCall) throws -> T
+        parameters: ParametersSpec? = nil, argument: TypeKey? = nil, _ file: StaticString, _ line: UInt,
+        produce: @escaping @Sendable (FactoryCall) throws -> T
     ) -> FactoryDefinition {
-        singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: parameters, argument: argument, file, line,
-            collection: collection,
+        FactoryDefinition(
+            name: name, product: type, dependencies: specs, defaultLifetime: lifetime, parameters: parameters,
+            argument: argument, registeredAt: CodeLocation(file, line), collection: .of(T.self),
             buildInto: { call, memory in memory.initialize(to: try produce(call)) },
             build: { call in Instance<T>(try produce(call)) })
-    }
-
-    // The main-actor and async definitions build their FactoryDefinition
-    // themselves rather than share this function through an optional
-    // `buildInto` parameter: passing the closure through one more generic
-    // optional reabstracts it, and every transient built into memory then
-    // calls it through two thunks.
-    //
-    // `collection` is `CollectionMaker.of(T.self)`, made by the caller, where
-    // `T` is the registered type.
-    static func singleTypeDefinition<T>(
-        _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,
-        parameters: ParametersSpec?, argument: TypeKey?, _ file: StaticString, _ line: UInt,
-        collection: CollectionMaker,
-        buildInto: @escaping @Sendable (FactoryCall, ProductMemory) throws -> Void,
-        build: @escaping @Sendable (FactoryCall) throws -> AnyObject
-    ) -> FactoryDefinition {
-        let key = TypeKey(type)  // its name is the product's: one demangling, not two
-        return FactoryDefinition(
-            name: name, provides: [ProvidedType(key: key, type: type, convert: nil)],
-            dependencies: specs, defaultLifetime: lifetime, productTypeName: key.qualifiedName,
-            productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: argument,
-            registeredAt: CodeLocation(file, line), buildInto: buildInto, collection: collection, build: build)
-    }
-
-    /// The definition of a main-actor or `async` factory of one type: never
-    /// built into memory (neither is ever a transient the engine builds into
-    /// the caller's memory), so it shares
-    /// nothing with ``singleTypeDefinition(_:_:_:specs:parameters:argument:_:_:collection:buildInto:build:)``,
-    /// whose closure it would otherwise reabstract.
-    static func isolatedDefinition<T>(
-        _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec],
-        parameters: ParametersSpec?, _ file: StaticString, _ line: UInt, execution: FactoryExecution,
-        buildAwaiting: (@Sendable (AwaitingCall) async throws -> AnyObject)?,
-        build: @escaping @Sendable (FactoryCall) throws -> AnyObject
-    ) -> FactoryDefinition {
-        let key = TypeKey(type)
-        return FactoryDefinition(
-            name: name, provides: [ProvidedType(key: key, type: type, convert: nil)],
-            dependencies: specs, defaultLifetime: lifetime, productTypeName: key.qualifiedName,
-            productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: nil,
-            registeredAt: CodeLocation(file, line), buildInto: nil, execution: execution,
-            buildAwaiting: buildAwaiting, build: build)
     }
 
     @usableFromInline

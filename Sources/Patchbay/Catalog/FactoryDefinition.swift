@@ -187,22 +187,24 @@ final class FactoryDefinition: Sendable {
     /// times per binding, each copy retaining what it holds.
     let collection: CollectionMaker?
 
-    init(
-        name: String, provides: [ProvidedType], dependencies: [DependencySpec]?, defaultLifetime: Lifetime?,
-        productTypeName: String, productIsClass: Bool?, parameters: ParametersSpec?, argument: TypeKey?,
-        registeredAt: CodeLocation,
+    /// The definition of a factory whose product is `Product`; it provides
+    /// that type alone unless `provides` says otherwise (several types).
+    init<Product>(
+        name: String, product: Product.Type, provides: [ProvidedType]? = nil, dependencies: [DependencySpec]?,
+        defaultLifetime: Lifetime?, parameters: ParametersSpec? = nil, argument: TypeKey? = nil,
+        registeredAt: CodeLocation, collection: CollectionMaker? = nil,
         buildInto: (@Sendable (FactoryCall, ProductMemory) throws -> Void)?,
         execution: FactoryExecution = .synchronous,
         buildAwaiting: (@Sendable (AwaitingCall) async throws -> AnyObject)? = nil,
-        collection: CollectionMaker? = nil,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) {
+        let key = TypeKey(product)  // its name is the product's: one demangling, not two
         self.name = name
-        self.provides = provides
+        self.provides = provides ?? [ProvidedType(key: key, type: product, convert: nil)]
         self.dependencies = dependencies
         self.defaultLifetime = defaultLifetime
-        self.productTypeName = productTypeName
-        self.productIsClass = productIsClass
+        self.productTypeName = key.qualifiedName
+        self.productIsClass = TypeConformance.isClass(product)
         self.parameters = parameters
         self.argument = argument
         self.registeredAt = registeredAt

@@ -177,7 +177,7 @@ extension FactoryCatalog {
         make: @escaping @Sendable (repeat each Dependency) throws -> Product
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(environments: environments, Self.severalTypesDefinition(
+        addOrStop(environments: environments, try Self.severalTypesDefinition(
             name, product, repeat each types, specs: specs, lifetime: lifetime, argument: nil, file, line
         ) { call in
             var needs = call.dependencies
@@ -192,14 +192,9 @@ extension FactoryCatalog {
         _ name: String, _ product: Product.Type, _ types: repeat (each Provided).Type, specs: [DependencySpec],
         lifetime: Lifetime?, argument: TypeKey?, _ file: StaticString, _ line: UInt,
         produce: @escaping @Sendable (FactoryCall) throws -> Product
-    ) -> FactoryDefinition {
+    ) throws(RegistrationError) -> FactoryDefinition {
         let location = CodeLocation(file, line)
-        let provided: ProvidedTypes<Product>
-        do {
-            provided = try Self.providedTypes(of: product, repeat each types, factory: name, at: location)
-        } catch {
-            fatalError(error.description)
-        }
+        let provided = try Self.providedTypes(of: product, repeat each types, factory: name, at: location)
         return FactoryDefinition(
             name: name, product: product, provides: provided.types, dependencies: specs, defaultLifetime: lifetime,
             argument: argument, registeredAt: location, buildInto: nil
@@ -292,11 +287,17 @@ extension FactoryCatalog {
     }
 
     /// The provided types of a several-types registration, each with its
-    /// conversion from the product, and the checks its values need; throws
-    /// for the first type the product is known not to convert to.
+    /// conversion from the product, the provided types whose conformance the
+    /// types alone did not show (see ``TypeConformance``), and the check of
+    /// those on each value the factory makes, before it is boxed, so none is
+    /// served as a type it is not; throws for the first type the product is
+    /// known not to convert to.
     static func providedTypes<Product, each Provided>(
         of product: Product.Type, _ types: repeat (each Provided).Type, factory: String, at location: CodeLocation
-    ) throws(RegistrationError) -> ProvidedTypes<Product> {
+    ) throws(RegistrationError) -> (
+        types: [ProvidedType], unknown: [(name: String, converts: @Sendable (Product) -> Bool)],
+        check: @Sendable (Product) throws(RegistrationError) -> Void
+    ) {
         var provided: [ProvidedType] = []
         var unknown: [(name: String, converts: @Sendable (Product) -> Bool)] = []
         var mismatch: RegistrationError?
@@ -319,26 +320,12 @@ extension FactoryCatalog {
         }
         repeat append(each types)
         if let mismatch { throw mismatch }
-        return ProvidedTypes(types: provided, unknown: unknown, factory: factory, location: location)
-    }
-}
-
-/// A several-types registration's provided types, and the conformances only
-/// a value can show (see ``TypeConformance``), checked on each value the
-/// factory makes before it is boxed, so none is served as a type it is not.
-struct ProvidedTypes<Product>: Sendable {
-    let types: [ProvidedType]
-    /// The provided types whose conformance the types alone did not show.
-    let unknown: [(name: String, converts: @Sendable (Product) -> Bool)]
-    let factory: String
-    let location: CodeLocation
-
-    /// Throws `does-not-conform` when `product` is not a value of every provided type.
-    func check(_ product: Product) throws(RegistrationError) {
-        for type in unknown where !type.converts(product) {
-            throw .doesNotConform(
-                factory: factory, product: TypeKey.qualifiedName(of: Swift.type(of: product as Any)),
-                provided: type.name, at: location)
-        }
+        return (provided, unknown, { [unknown] product throws(RegistrationError) in
+            for type in unknown where !type.converts(product) {
+                throw .doesNotConform(
+                    factory: factory, product: TypeKey.qualifiedName(of: Swift.type(of: product as Any)),
+                    provided: type.name, at: location)
+            }
+        })
     }
 }

@@ -79,14 +79,19 @@ public struct FactoryCatalog: Sendable {
     /// Adds a definition, bindable in `environments` (every one when nil); a mistake stops the program
     /// with the error's message. Optional, so that the registrations' default argument is a nil, which
     /// costs each call site nothing, where `.all` was a call to its accessor in every registration an app compiles.
+    /// A definition that cannot be made (a several-types one whose product is known not to provide a type)
+    /// stops the program in the same way.
     @usableFromInline
-    mutating func addOrStop(environments: FactoryEnvironments? = nil, _ definition: FactoryDefinition) {
+    mutating func addOrStop(
+        environments: FactoryEnvironments? = nil, _ definition: @autoclosure () throws(RegistrationError) -> FactoryDefinition
+    ) {
         do {
+            let definition = try definition()
             try add(definition)
+            if let environments, !environments.isAll { environmentRules[definition.name] = environments }
         } catch {
             fatalError(error.description)
         }
-        if let environments, !environments.isAll { environmentRules[definition.name] = environments }
     }
 
     /// The environments the factory `name` may be bound in.

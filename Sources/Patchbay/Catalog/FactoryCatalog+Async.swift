@@ -67,7 +67,6 @@ extension FactoryCatalog {
     }
 
     /// A definition whose product only `produce`, awaited, makes.
-    @usableFromInline
     static func asyncDefinition<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec],
         parameters: ParametersSpec?, _ file: StaticString, _ line: UInt,

@@ -77,7 +77,6 @@ extension FactoryCatalog {
 
     /// A definition whose product `produce` makes on the main actor, when
     /// the resolve runs there; from anywhere else, it throws `needs-main-actor`.
-    @usableFromInline
     static func mainActorDefinition<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec],
         parameters: ParametersSpec?, _ file: StaticString, _ line: UInt,
@@ -101,7 +100,6 @@ extension FactoryCatalog {
 /// main thread until a program calls `dispatchMain()`: then a worker thread
 /// serves the queue (as under `swift test` on Linux). So the queue is asked,
 /// through a value only it carries, as well as the thread.
-@usableFromInline
 enum MainQueue {
     private static let key: DispatchSpecificKey<Bool> = {
         let key = DispatchSpecificKey<Bool>()

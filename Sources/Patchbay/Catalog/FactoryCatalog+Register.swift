@@ -279,7 +279,6 @@ extension FactoryCatalog {
             build: { call in Instance<T>(try produce(call)) })
     }
 
-    @usableFromInline
     static func dependencySpecs<each D>(_ types: repeat (each D).Type) -> [DependencySpec] {
         var specs: [DependencySpec] = []
         repeat specs.append(DependencySpec.of(each types))

@@ -113,7 +113,6 @@ struct DependencySpec: Sendable {
 }
 
 /// The parameters type a factory declares, decoded from a binding's `parameters`.
-@usableFromInline
 struct ParametersSpec: Sendable {
     let typeName: String
     /// Decodes a binding's parameters (their JSON text) into the type, with `JSONDecoder`.
@@ -126,7 +125,6 @@ struct ParametersSpec: Sendable {
     /// The dry run again, for a catalog whose ``ParameterDecoding`` is not the default.
     let probe: @Sendable (ParameterDecoding) -> (fields: [CatalogDescription.ParameterField]?, isClosed: Bool)
 
-    @usableFromInline
     static func of<P: Decodable & Sendable>(_ type: P.Type) -> ParametersSpec {
         let shape = ParameterShapeProbe.shape(of: type)
         return ParametersSpec(
@@ -150,7 +148,6 @@ struct ParametersSpec: Sendable {
 /// compiled binding share one, where copying a struct of this many
 /// references (names, closures, arrays) would retain and release each of
 /// them every time.
-@usableFromInline
 final class FactoryDefinition: Sendable {
     let name: String
     let provides: [ProvidedType]

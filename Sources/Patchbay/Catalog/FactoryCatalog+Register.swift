@@ -299,15 +299,12 @@ extension FactoryCatalog {
     ) {
         var provided: [ProvidedType] = []
         var unknown: [(name: String, converts: @Sendable (Product) -> Bool)] = []
-        var mismatch: RegistrationError?
-        func append<T>(_ type: T.Type) {
+        func append<T>(_ type: T.Type) throws(RegistrationError) {
             switch TypeConformance.canConvert(product, to: type) {
             case false?:
-                if mismatch == nil {
-                    mismatch = .doesNotConform(
-                        factory: factory, product: TypeKey.qualifiedName(of: product),
-                        provided: TypeKey.qualifiedName(of: type), at: location)
-                }
+                throw .doesNotConform(
+                    factory: factory, product: TypeKey.qualifiedName(of: product),
+                    provided: TypeKey.qualifiedName(of: type), at: location)
             case nil: unknown.append((TypeKey.qualifiedName(of: type), { $0 is T }))
             case true?: break
             }
@@ -317,8 +314,7 @@ extension FactoryCatalog {
                 Instance<T>(Instance<Product>.value(in: box) as! T)
             })
         }
-        repeat append(each types)
-        if let mismatch { throw mismatch }
+        repeat try append(each types)
         return (provided, unknown, { [unknown] product throws(RegistrationError) in
             for type in unknown where !type.converts(product) {
                 throw .doesNotConform(

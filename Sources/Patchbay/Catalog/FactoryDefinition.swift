@@ -118,26 +118,24 @@ struct ParametersSpec: Sendable {
     /// Decodes a binding's parameters (their JSON text) into the type, with `JSONDecoder`.
     let decode: @Sendable (Data, JSONDecoder) throws -> any Sendable
     /// What is known of the type's fields under `JSONDecoder`'s default
-    /// strategies, found by a dry run of its `init(from:)` when it is registered.
-    let fields: [CatalogDescription.ParameterField]?
-    /// Whether `fields` are every key the type reads (see ``ParameterShapeProbe/shape(of:decoding:)``).
-    let isClosed: Bool
+    /// strategies, found by a dry run of its `init(from:)` when it is registered,
+    /// and whether they are every key the type reads (see ``ParameterShapeProbe/shape(of:decoding:)``).
+    let shape: (fields: [CatalogDescription.ParameterField]?, isClosed: Bool)
     /// The dry run again, for a catalog whose ``ParameterDecoding`` is not the default.
     let probe: @Sendable (ParameterDecoding) -> (fields: [CatalogDescription.ParameterField]?, isClosed: Bool)
 
     static func of<P: Decodable & Sendable>(_ type: P.Type) -> ParametersSpec {
-        let shape = ParameterShapeProbe.shape(of: type)
-        return ParametersSpec(
+        ParametersSpec(
             typeName: TypeKey.qualifiedName(of: type),
             decode: { json, decoder in try decoder.decode(P.self, from: json) },
-            fields: shape.fields, isClosed: shape.isClosed,
+            shape: ParameterShapeProbe.shape(of: type),
             probe: { ParameterShapeProbe.shape(of: type, decoding: $0) }
         )
     }
 
     /// The type as a decoder with `decoding`'s strategies reads it, for the catalog description.
     func described(for decoding: ParameterDecoding) -> CatalogDescription.Parameters {
-        let shape = decoding == .default ? (fields: fields, isClosed: isClosed) : probe(decoding)
+        let shape = decoding == .default ? shape : probe(decoding)
         return .init(type: typeName, fields: shape.fields, closed: shape.isClosed ? true : nil)
     }
 }

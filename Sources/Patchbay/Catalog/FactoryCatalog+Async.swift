@@ -40,8 +40,7 @@ extension FactoryCatalog {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.asyncDefinition(name, type, lifetime, specs: specs, parameters: nil, file, line) { call in
             var needs = call.dependencies
-            let dependencies = (repeat try await needs.next((each Dependency).self, specs))
-            return try await make(repeat each dependencies)
+            return try await make(repeat try await needs.next((each Dependency).self, specs))
         })
     }
 
@@ -61,8 +60,8 @@ extension FactoryCatalog {
             name, type, lifetime, specs: specs, parameters: .of(parameters), file, line
         ) { call in
             var needs = call.dependencies
-            let dependencies = (repeat try await needs.next((each Dependency).self, specs))
-            return try await make(call.parameters(as: Parameters.self), repeat each dependencies)
+            return try await make(
+                call.parameters(as: Parameters.self), repeat try await needs.next((each Dependency).self, specs))
         })
     }
 

@@ -5,29 +5,23 @@ public struct CodeLocation: Hashable, Sendable, CustomStringConvertible {
     /// The file as the call site gave it: a literal is kept as it is and
     /// made into a `String` only when read, which is rarely (messages, the
     /// catalog description). Making one at each registration cost about a
-    /// tenth of registering a factory.
-    private enum File: Sendable {
-        case literal(StaticString)
-        case text(String)
-    }
-    private let file: File
+    /// tenth of registering a factory. `text` is the file when there is no literal.
+    private let literal: StaticString?
+    private let text: String
     /// The file, as `#fileID` gives it (`NotesKit/NotesCatalog.swift`).
-    public var fileID: String {
-        switch file {
-        case .literal(let literal): literal.description
-        case .text(let text): text
-        }
-    }
+    public var fileID: String { literal?.description ?? text }
     /// The 1-based line.
     public let line: Int
     /// Creates a location.
     public init(fileID: String, line: Int) {
-        self.file = .text(fileID)
+        self.literal = nil
+        self.text = fileID
         self.line = line
     }
     /// Creates a location from the literals a call site passes.
     init(_ fileID: StaticString, _ line: UInt) {
-        self.file = .literal(fileID)
+        self.literal = fileID
+        self.text = ""
         self.line = Int(line)
     }
     /// `file:line`.

@@ -185,8 +185,7 @@ enum BadCatalogCorpus {
     @Test func registrationRefusesANameADescriptionCouldNotHold() throws {
         for name in ["", "a\nb", "tab\there", "nul\u{0}"] {
             let definition = FactoryDefinition(
-                name: name, provides: [], dependencies: [], defaultLifetime: nil, productTypeName: "Part",
-                productIsClass: false, parameters: nil, argument: nil,
+                name: name, product: Part.self, provides: [], dependencies: [], defaultLifetime: nil,
                 registeredAt: CodeLocation(fileID: "App/Catalog.swift", line: 3), buildInto: nil) { _ in Part(tag: "w") }
             var catalog = FactoryCatalog()
             let error = try #require(throws: RegistrationError.self) { try catalog.add(definition) }

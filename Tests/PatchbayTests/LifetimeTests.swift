@@ -92,9 +92,8 @@ struct LifetimeTests {
             of: Part.self, (any Widget).self, (any Gadget).self, factory: "tagged-part", at: location)
         var catalog = FactoryCatalog()
         try catalog.add(FactoryDefinition(
-            name: "tagged-part", provides: provided.types, dependencies: [], defaultLifetime: nil,
-            productTypeName: TypeKey.qualifiedName(of: Part.self), productIsClass: true,
-            parameters: .of(PartOptions.self), argument: nil, registeredAt: location, buildInto: nil
+            name: "tagged-part", product: Part.self, provides: provided.types, dependencies: [], defaultLifetime: nil,
+            parameters: .of(PartOptions.self), registeredAt: location, buildInto: nil
         ) { call in
             Instance(Part(tag: call.parameters(as: PartOptions.self).tag, serial: counter.increment()))
         })

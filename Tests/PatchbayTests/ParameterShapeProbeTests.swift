@@ -168,7 +168,7 @@ private struct Grow<T: Decodable>: Decodable {
 
 @Suite struct ParameterShapeProbeTests {
     @Test func plainStruct() {
-        #expect(ParameterShapeProbe.fields(of: Plain.self) == [
+        #expect(ParameterShapeProbe.shape(of: Plain.self).fields == [
             Field(name: "name", type: "string", required: true),
             Field(name: "count", type: "integer", required: true),
             Field(name: "ratio", type: "number", required: true),
@@ -185,7 +185,7 @@ private struct Grow<T: Decodable>: Decodable {
             Field(name: "host", type: "string", required: true),
             Field(name: "port", type: "integer", required: false),
         ]
-        #expect(ParameterShapeProbe.fields(of: Outer.self) == [
+        #expect(ParameterShapeProbe.shape(of: Outer.self).fields == [
             Field(name: "inner", type: "object", required: true, fields: inner),
             Field(name: "fallback", type: "object", required: false, fields: inner),
             Field(name: "label", type: "string", required: true),
@@ -193,7 +193,7 @@ private struct Grow<T: Decodable>: Decodable {
     }
 
     @Test func arraysAndDictionaries() {
-        #expect(ParameterShapeProbe.fields(of: Lists.self) == [
+        #expect(ParameterShapeProbe.shape(of: Lists.self).fields == [
             Field(name: "tags", type: "array", required: true),
             Field(name: "matrix", type: "array", required: false),
             Field(name: "servers", type: "array", required: true),
@@ -204,7 +204,7 @@ private struct Grow<T: Decodable>: Decodable {
     }
 
     @Test func caseIterableEnumsAndIntRawValuesKeepGoing() {
-        #expect(ParameterShapeProbe.fields(of: WithCaseIterableEnum.self) == [
+        #expect(ParameterShapeProbe.shape(of: WithCaseIterableEnum.self).fields == [
             Field(name: "mode", type: "string", required: true),
             Field(name: "priority", type: "integer", required: true),
             Field(name: "after", type: "integer", required: true),
@@ -214,22 +214,22 @@ private struct Grow<T: Decodable>: Decodable {
     @Test func stringEnumThatRejectsThePlaceholderStopsThere() {
         // `Level("")` throws and `Level` has no cases to offer instead: the
         // dry run ends at `level`, so `after` is missing from the partial list.
-        #expect(ParameterShapeProbe.fields(of: WithPlainEnum.self) == [
+        #expect(ParameterShapeProbe.shape(of: WithPlainEnum.self).fields == [
             Field(name: "name", type: "string", required: true),
             Field(name: "level", type: "string", required: true),
         ])
     }
 
     @Test func topLevelNonObjectsHaveNoFields() {
-        #expect(ParameterShapeProbe.fields(of: Level.self) == nil)
-        #expect(ParameterShapeProbe.fields(of: Mode.self) == nil)
-        #expect(ParameterShapeProbe.fields(of: [String].self) == nil)
-        #expect(ParameterShapeProbe.fields(of: [String: String].self) == nil)
-        #expect(ParameterShapeProbe.fields(of: Int.self) == nil)
+        #expect(ParameterShapeProbe.shape(of: Level.self).fields == nil)
+        #expect(ParameterShapeProbe.shape(of: Mode.self).fields == nil)
+        #expect(ParameterShapeProbe.shape(of: [String].self).fields == nil)
+        #expect(ParameterShapeProbe.shape(of: [String: String].self).fields == nil)
+        #expect(ParameterShapeProbe.shape(of: Int.self).fields == nil)
     }
 
     @Test func foundationTypesAsJSONDecoderReadsThem() {
-        #expect(ParameterShapeProbe.fields(of: Foundations.self) == [
+        #expect(ParameterShapeProbe.shape(of: Foundations.self).fields == [
             Field(name: "homepage", type: "string", required: true),
             Field(name: "created", type: "number", required: true),
             Field(name: "payload", type: "string", required: false),
@@ -239,18 +239,18 @@ private struct Grow<T: Decodable>: Decodable {
     }
 
     @Test func validationAfterReadingKeepsWhatWasRead() {
-        #expect(ParameterShapeProbe.fields(of: Bounds.self) == [
+        #expect(ParameterShapeProbe.shape(of: Bounds.self).fields == [
             Field(name: "min", type: "integer", required: true),
             Field(name: "max", type: "integer", required: true),
         ])
     }
 
     @Test func throwingBeforeReadingGivesNil() {
-        #expect(ParameterShapeProbe.fields(of: Refuses.self) == nil)
+        #expect(ParameterShapeProbe.shape(of: Refuses.self).fields == nil)
     }
 
     @Test func handWrittenDecoder() {
-        #expect(ParameterShapeProbe.fields(of: HandWritten.self) == [
+        #expect(ParameterShapeProbe.shape(of: HandWritten.self).fields == [
             Field(name: "retries", type: "integer", required: false),
             Field(name: "timeout", type: "number", required: false),
             Field(
@@ -261,28 +261,28 @@ private struct Grow<T: Decodable>: Decodable {
     }
 
     @Test func singleValueWrapper() {
-        #expect(ParameterShapeProbe.fields(of: WithWrapper.self) == [
+        #expect(ParameterShapeProbe.shape(of: WithWrapper.self).fields == [
             Field(name: "port", type: "integer", required: true),
             Field(name: "ports", type: "array", required: false),
         ])
     }
 
     @Test func recursiveTypesEnd() {
-        #expect(ParameterShapeProbe.fields(of: TreeNode.self) == [
+        #expect(ParameterShapeProbe.shape(of: TreeNode.self).fields == [
             Field(name: "name", type: "string", required: true),
             Field(name: "children", type: "array", required: true),
             // Like the enclosing object, whose keys are not repeated.
             Field(name: "parent", type: "object", required: false),
         ])
         // An enum with payloads lists its keys, finds none and throws.
-        #expect(ParameterShapeProbe.fields(of: Formula.self) == [
+        #expect(ParameterShapeProbe.shape(of: Formula.self).fields == [
             Field(name: "label", type: "string", required: true),
             Field(name: "expression", type: "object", required: true),
         ])
     }
 
     @Test func endlesslyGrowingGenericStopsAtTheDepthLimit() throws {
-        var fields = try #require(ParameterShapeProbe.fields(of: Grow<Int>.self))
+        var fields = try #require(ParameterShapeProbe.shape(of: Grow<Int>.self).fields)
         var depth = 1
         while let more = fields.first, more.type == "object", let next = more.fields {
             fields = next
@@ -293,12 +293,12 @@ private struct Grow<T: Decodable>: Decodable {
     }
 
     @Test func emptySubclassAndOddTypes() {
-        #expect(ParameterShapeProbe.fields(of: Empty.self) == [])
-        #expect(ParameterShapeProbe.fields(of: Derived.self) == [
+        #expect(ParameterShapeProbe.shape(of: Empty.self).fields == [])
+        #expect(ParameterShapeProbe.shape(of: Derived.self).fields == [
             Field(name: "extra", type: "string", required: true),
             Field(name: "id", type: "integer", required: true),
         ])
-        #expect(ParameterShapeProbe.fields(of: Assorted.self) == [
+        #expect(ParameterShapeProbe.shape(of: Assorted.self).fields == [
             Field(name: "free", type: "any", required: true),
             Field(name: "nothing", type: "any", required: false),
         ])
@@ -307,27 +307,27 @@ private struct Grow<T: Decodable>: Decodable {
     // Skipped on an Apple OS older than these, where the types do not exist.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     @Test func wideIntegers() {
-        #expect(ParameterShapeProbe.fields(of: Wide.self) == [
+        #expect(ParameterShapeProbe.shape(of: Wide.self).fields == [
             Field(name: "huge", type: "integer", required: true),
             Field(name: "huger", type: "integer", required: false),
         ])
     }
 
     @Test func notesExampleParameters() {
-        #expect(ParameterShapeProbe.fields(of: FileNoteStore.Options.self) == [
+        #expect(ParameterShapeProbe.shape(of: FileNoteStore.Options.self).fields == [
             Field(name: "path", type: "string", required: true)
         ])
-        #expect(ParameterShapeProbe.fields(of: SMTPMailer.Options.self) == [
+        #expect(ParameterShapeProbe.shape(of: SMTPMailer.Options.self).fields == [
             Field(name: "host", type: "string", required: true),
             Field(name: "port", type: "integer", required: true),
         ])
-        #expect(ParameterShapeProbe.fields(of: FixedClock.Options.self) == [
+        #expect(ParameterShapeProbe.shape(of: FixedClock.Options.self).fields == [
             Field(name: "iso8601", type: "string", required: true)
         ])
-        #expect(ParameterShapeProbe.fields(of: ConsoleLogger.Options.self) == [
+        #expect(ParameterShapeProbe.shape(of: ConsoleLogger.Options.self).fields == [
             Field(name: "prefix", type: "string", required: false)
         ])
-        #expect(ParameterShapeProbe.fields(of: SequentialIDGenerator.Options.self) == [
+        #expect(ParameterShapeProbe.shape(of: SequentialIDGenerator.Options.self).fields == [
             Field(name: "prefix", type: "string", required: false)
         ])
     }

@@ -40,8 +40,7 @@ extension FactoryCatalog {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.asyncDefinition(name, type, lifetime, specs: specs, parameters: nil, file, line) { call in
             var needs = call.dependencies
-            let dependencies = (repeat try await needs.next((each Dependency).self, specs))
-            return try await make(repeat each dependencies)
+            return try await make(repeat try await needs.next((each Dependency).self, specs))
         })
     }
 
@@ -61,13 +60,12 @@ extension FactoryCatalog {
             name, type, lifetime, specs: specs, parameters: .of(parameters), file, line
         ) { call in
             var needs = call.dependencies
-            let dependencies = (repeat try await needs.next((each Dependency).self, specs))
-            return try await make(call.parameters(as: Parameters.self), repeat each dependencies)
+            return try await make(
+                call.parameters(as: Parameters.self), repeat try await needs.next((each Dependency).self, specs))
         })
     }
 
     /// A definition whose product only `produce`, awaited, makes.
-    @usableFromInline
     static func asyncDefinition<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec],
         parameters: ParametersSpec?, _ file: StaticString, _ line: UInt,
@@ -77,8 +75,9 @@ extension FactoryCatalog {
         // on it: `Instance<T>(...)` in this unspecialized code would ask the
         // runtime for `Instance<T>`'s metadata at every product.
         let box = Instance<T>.self
-        return isolatedDefinition(
-            name, type, lifetime, specs: specs, parameters: parameters, file, line, execution: .async,
+        return FactoryDefinition(
+            name: name, product: type, dependencies: specs, defaultLifetime: lifetime, parameters: parameters,
+            registeredAt: CodeLocation(file, line), buildInto: nil, execution: .async,
             buildAwaiting: { call in box.init(try await produce(call)) }
         ) { call in throw ResolutionError.needsAwait(call) }
     }

@@ -45,9 +45,9 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable () throws -> T
     ) {
-        addOrStop(environments: environments, Self.singleTypeDefinition(
-            name, type, lifetime, specs: [], parameters: nil, argument: nil, file, line, collection: .of(T.self),
-            buildInto: { _, memory in
+        addOrStop(environments: environments, FactoryDefinition(
+            name: name, product: type, dependencies: [], defaultLifetime: lifetime,
+            registeredAt: CodeLocation(file, line), collection: .of(T.self), buildInto: { _, memory in
                 memory.initialize(to: try make())
             },
             build: { _ in Instance<T>(try make()) }))
@@ -81,9 +81,9 @@ extension FactoryCatalog {
         make: @escaping @Sendable (consuming Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(Dependency.self)
-        addOrStop(environments: environments, Self.singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
-            buildInto: { call, memory in
+        addOrStop(environments: environments, FactoryDefinition(
+            name: name, product: type, dependencies: specs, defaultLifetime: lifetime,
+            registeredAt: CodeLocation(file, line), collection: .of(T.self), buildInto: { call, memory in
                 memory.initialize(
                     to: try make(call.dependency(Dependency.self, specs: specs, index: 0)))
             },
@@ -121,9 +121,9 @@ extension FactoryCatalog {
         make: @escaping @Sendable (consuming First, consuming Second) throws -> T
     ) {
         let specs = Self.dependencySpecs(First.self, Second.self)
-        addOrStop(environments: environments, Self.singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
-            buildInto: { call, memory in
+        addOrStop(environments: environments, FactoryDefinition(
+            name: name, product: type, dependencies: specs, defaultLifetime: lifetime,
+            registeredAt: CodeLocation(file, line), collection: .of(T.self), buildInto: { call, memory in
                 memory.initialize(
                     to: try make(
                         call.dependency(First.self, specs: specs, index: 0),

@@ -77,15 +77,14 @@ extension FactoryCatalog {
 
     /// A definition whose product `produce` makes on the main actor, when
     /// the resolve runs there; from anywhere else, it throws `needs-main-actor`.
-    @usableFromInline
     static func mainActorDefinition<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec],
         parameters: ParametersSpec?, _ file: StaticString, _ line: UInt,
         produce: @escaping @MainActor @Sendable (FactoryCall) throws -> T
     ) -> FactoryDefinition {
-        isolatedDefinition(
-            name, type, lifetime, specs: specs, parameters: parameters, file, line, execution: .mainActor,
-            buildAwaiting: nil
+        FactoryDefinition(
+            name: name, product: type, dependencies: specs, defaultLifetime: lifetime, parameters: parameters,
+            registeredAt: CodeLocation(file, line), buildInto: nil, execution: .mainActor
         ) { call in
             guard MainQueue.isCurrent else { throw ResolutionError.needsMainActor(call) }
             // On the main actor's executor, so `assumeIsolated` holds; the
@@ -101,7 +100,6 @@ extension FactoryCatalog {
 /// main thread until a program calls `dispatchMain()`: then a worker thread
 /// serves the queue (as under `swift test` on Linux). So the queue is asked,
 /// through a value only it carries, as well as the thread.
-@usableFromInline
 enum MainQueue {
     private static let key: DispatchSpecificKey<Bool> = {
         let key = DispatchSpecificKey<Bool>()

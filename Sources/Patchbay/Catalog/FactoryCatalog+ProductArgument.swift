@@ -30,7 +30,7 @@ extension FactoryCatalog {
         make: @escaping @Sendable (Argument, repeat each Dependency) throws -> Product
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(environments: environments, Self.severalTypesDefinition(
+        addOrStop(environments: environments, try Self.severalTypesDefinition(
             name, product, repeat each types, specs: specs, lifetime: lifetime, argument: TypeKey(argument), file, line
         ) { call in
             var needs = call.dependencies

@@ -51,9 +51,9 @@ extension FactoryCatalog {
         // The closures call `make` themselves rather than through a shared
         // `produce` closure (as the other forms do): one closure layer fewer
         // on every transient this form builds, the most common kind.
-        addOrStop(environments: environments, Self.singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: nil, argument: nil, file, line, collection: .of(T.self),
-            buildInto: { call, memory in
+        addOrStop(environments: environments, FactoryDefinition(
+            name: name, product: type, dependencies: specs, defaultLifetime: lifetime,
+            registeredAt: CodeLocation(file, line), collection: .of(T.self), buildInto: { call, memory in
                 var needs = call.dependencies
                 memory.initialize(
                     to: try make(repeat needs.next((each Dependency).self, specs)))
@@ -86,8 +86,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.singleType(
-            name, type, lifetime, specs: specs, parameters: .of(parameters), argument: nil, file, line,
-            collection: .of(T.self)
+            name, type, lifetime, specs: specs, parameters: .of(parameters), file, line
         ) { call in
             var needs = call.dependencies
             return try make(call.parameters(as: Parameters.self), repeat needs.next((each Dependency).self, specs))
@@ -121,8 +120,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.singleType(
-            name, type, lifetime, specs: specs, parameters: nil, argument: TypeKey(argument), file, line,
-            collection: .of(T.self)
+            name, type, lifetime, specs: specs, argument: TypeKey(argument), file, line
         ) { call in
             var needs = call.dependencies
             return try make(call.argument(as: Argument.self), repeat needs.next((each Dependency).self, specs))
@@ -142,8 +140,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.singleType(
-            name, type, lifetime, specs: specs, parameters: .of(parameters), argument: TypeKey(argument),
-            file, line, collection: .of(T.self)
+            name, type, lifetime, specs: specs, parameters: .of(parameters), argument: TypeKey(argument), file, line
         ) { call in
             var needs = call.dependencies
             return try make(
@@ -180,7 +177,7 @@ extension FactoryCatalog {
         make: @escaping @Sendable (repeat each Dependency) throws -> Product
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(environments: environments, Self.severalTypesDefinition(
+        addOrStop(environments: environments, try Self.severalTypesDefinition(
             name, product, repeat each types, specs: specs, lifetime: lifetime, argument: nil, file, line
         ) { call in
             var needs = call.dependencies
@@ -195,18 +192,12 @@ extension FactoryCatalog {
         _ name: String, _ product: Product.Type, _ types: repeat (each Provided).Type, specs: [DependencySpec],
         lifetime: Lifetime?, argument: TypeKey?, _ file: StaticString, _ line: UInt,
         produce: @escaping @Sendable (FactoryCall) throws -> Product
-    ) -> FactoryDefinition {
+    ) throws(RegistrationError) -> FactoryDefinition {
         let location = CodeLocation(file, line)
-        let provided: ProvidedTypes<Product>
-        do {
-            provided = try Self.providedTypes(of: product, repeat each types, factory: name, at: location)
-        } catch {
-            fatalError(error.description)
-        }
+        let provided = try Self.providedTypes(of: product, repeat each types, factory: name, at: location)
         return FactoryDefinition(
-            name: name, provides: provided.types, dependencies: specs, defaultLifetime: lifetime,
-            productTypeName: TypeKey.qualifiedName(of: product), productIsClass: TypeConformance.isClass(product),
-            parameters: nil, argument: argument, registeredAt: location, buildInto: nil
+            name: name, product: product, provides: provided.types, dependencies: specs, defaultLifetime: lifetime,
+            argument: argument, registeredAt: location, buildInto: nil
         ) { call in
             let product = try produce(call)
             try provided.check(product)
@@ -226,9 +217,9 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line
     ) {
         let box = Instance<T>(instance)
-        addOrStop(environments: environments, Self.singleType(
-            name, type, .singleton, specs: [], parameters: nil, argument: nil, file, line, collection: .of(T.self)
-        ) { _ in box.value })
+        addOrStop(environments: environments, Self.singleType(name, type, .singleton, specs: [], file, line) { _ in
+            box.value
+        })
     }
 
     /// Registers a factory that resolves its dependencies by hand.
@@ -250,9 +241,9 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
-        addOrStop(environments: environments, Self.singleType(
-            name, type, lifetime, specs: nil, parameters: nil, argument: nil, file, line, collection: .of(T.self)
-        ) { call in try Resolver.during(call, make) })
+        addOrStop(environments: environments, Self.singleType(name, type, lifetime, specs: nil, file, line) { call in
+            try Resolver.during(call, make)
+        })
     }
 
     /// Registers a factory that resolves by hand and takes manifest parameters,
@@ -267,8 +258,7 @@ extension FactoryCatalog {
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
         addOrStop(environments: environments, Self.singleType(
-            name, type, lifetime, specs: nil, parameters: .of(parameters), argument: nil, file, line,
-            collection: .of(T.self)
+            name, type, lifetime, specs: nil, parameters: .of(parameters), file, line
         ) { call in try Resolver.during(call, make) })
     }
 
@@ -279,60 +269,16 @@ extension FactoryCatalog {
     /// graphs), and written straight into the caller's memory, for transients.
     static func singleType<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,
-        parameters: ParametersSpec?, argument: TypeKey?, _ file: StaticString, _ line: UInt,
-        collection: CollectionMaker, produce: @escaping @Sendable (FactoryCall) throws -> T
+        parameters: ParametersSpec? = nil, argument: TypeKey? = nil, _ file: StaticString, _ line: UInt,
+        produce: @escaping @Sendable (FactoryCall) throws -> T
     ) -> FactoryDefinition {
-        singleTypeDefinition(
-            name, type, lifetime, specs: specs, parameters: parameters, argument: argument, file, line,
-            collection: collection,
+        FactoryDefinition(
+            name: name, product: type, dependencies: specs, defaultLifetime: lifetime, parameters: parameters,
+            argument: argument, registeredAt: CodeLocation(file, line), collection: .of(T.self),
             buildInto: { call, memory in memory.initialize(to: try produce(call)) },
             build: { call in Instance<T>(try produce(call)) })
     }
 
-    // The main-actor and async definitions build their FactoryDefinition
-    // themselves rather than share this function through an optional
-    // `buildInto` parameter: passing the closure through one more generic
-    // optional reabstracts it, and every transient built into memory then
-    // calls it through two thunks.
-    //
-    // `collection` is `CollectionMaker.of(T.self)`, made by the caller, where
-    // `T` is the registered type.
-    static func singleTypeDefinition<T>(
-        _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec]?,
-        parameters: ParametersSpec?, argument: TypeKey?, _ file: StaticString, _ line: UInt,
-        collection: CollectionMaker,
-        buildInto: @escaping @Sendable (FactoryCall, ProductMemory) throws -> Void,
-        build: @escaping @Sendable (FactoryCall) throws -> AnyObject
-    ) -> FactoryDefinition {
-        let key = TypeKey(type)  // its name is the product's: one demangling, not two
-        return FactoryDefinition(
-            name: name, provides: [ProvidedType(key: key, type: type, convert: nil)],
-            dependencies: specs, defaultLifetime: lifetime, productTypeName: key.qualifiedName,
-            productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: argument,
-            registeredAt: CodeLocation(file, line), buildInto: buildInto, collection: collection, build: build)
-    }
-
-    /// The definition of a main-actor or `async` factory of one type: never
-    /// built into memory (neither is ever a transient the engine builds into
-    /// the caller's memory), so it shares
-    /// nothing with ``singleTypeDefinition(_:_:_:specs:parameters:argument:_:_:collection:buildInto:build:)``,
-    /// whose closure it would otherwise reabstract.
-    static func isolatedDefinition<T>(
-        _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec],
-        parameters: ParametersSpec?, _ file: StaticString, _ line: UInt, execution: FactoryExecution,
-        buildAwaiting: (@Sendable (AwaitingCall) async throws -> AnyObject)?,
-        build: @escaping @Sendable (FactoryCall) throws -> AnyObject
-    ) -> FactoryDefinition {
-        let key = TypeKey(type)
-        return FactoryDefinition(
-            name: name, provides: [ProvidedType(key: key, type: type, convert: nil)],
-            dependencies: specs, defaultLifetime: lifetime, productTypeName: key.qualifiedName,
-            productIsClass: TypeConformance.isClass(type), parameters: parameters, argument: nil,
-            registeredAt: CodeLocation(file, line), buildInto: nil, execution: execution,
-            buildAwaiting: buildAwaiting, build: build)
-    }
-
-    @usableFromInline
     static func dependencySpecs<each D>(_ types: repeat (each D).Type) -> [DependencySpec] {
         var specs: [DependencySpec] = []
         repeat specs.append(DependencySpec.of(each types))
@@ -340,22 +286,25 @@ extension FactoryCatalog {
     }
 
     /// The provided types of a several-types registration, each with its
-    /// conversion from the product, and the checks its values need; throws
-    /// for the first type the product is known not to convert to.
+    /// conversion from the product, the provided types whose conformance the
+    /// types alone did not show (see ``TypeConformance``), and the check of
+    /// those on each value the factory makes, before it is boxed, so none is
+    /// served as a type it is not; throws for the first type the product is
+    /// known not to convert to.
     static func providedTypes<Product, each Provided>(
         of product: Product.Type, _ types: repeat (each Provided).Type, factory: String, at location: CodeLocation
-    ) throws(RegistrationError) -> ProvidedTypes<Product> {
+    ) throws(RegistrationError) -> (
+        types: [ProvidedType], unknown: [(name: String, converts: @Sendable (Product) -> Bool)],
+        check: @Sendable (Product) throws(RegistrationError) -> Void
+    ) {
         var provided: [ProvidedType] = []
         var unknown: [(name: String, converts: @Sendable (Product) -> Bool)] = []
-        var mismatch: RegistrationError?
-        func append<T>(_ type: T.Type) {
+        func append<T>(_ type: T.Type) throws(RegistrationError) {
             switch TypeConformance.canConvert(product, to: type) {
             case false?:
-                if mismatch == nil {
-                    mismatch = .doesNotConform(
-                        factory: factory, product: TypeKey.qualifiedName(of: product),
-                        provided: TypeKey.qualifiedName(of: type), at: location)
-                }
+                throw .doesNotConform(
+                    factory: factory, product: TypeKey.qualifiedName(of: product),
+                    provided: TypeKey.qualifiedName(of: type), at: location)
             case nil: unknown.append((TypeKey.qualifiedName(of: type), { $0 is T }))
             case true?: break
             }
@@ -365,28 +314,13 @@ extension FactoryCatalog {
                 Instance<T>(Instance<Product>.value(in: box) as! T)
             })
         }
-        repeat append(each types)
-        if let mismatch { throw mismatch }
-        return ProvidedTypes(types: provided, unknown: unknown, factory: factory, location: location)
-    }
-}
-
-/// A several-types registration's provided types, and the conformances only
-/// a value can show (see ``TypeConformance``), checked on each value the
-/// factory makes before it is boxed, so none is served as a type it is not.
-struct ProvidedTypes<Product>: Sendable {
-    let types: [ProvidedType]
-    /// The provided types whose conformance the types alone did not show.
-    let unknown: [(name: String, converts: @Sendable (Product) -> Bool)]
-    let factory: String
-    let location: CodeLocation
-
-    /// Throws `does-not-conform` when `product` is not a value of every provided type.
-    func check(_ product: Product) throws(RegistrationError) {
-        for type in unknown where !type.converts(product) {
-            throw .doesNotConform(
-                factory: factory, product: TypeKey.qualifiedName(of: Swift.type(of: product as Any)),
-                provided: type.name, at: location)
-        }
+        repeat try append(each types)
+        return (provided, unknown, { [unknown] product throws(RegistrationError) in
+            for type in unknown where !type.converts(product) {
+                throw .doesNotConform(
+                    factory: factory, product: TypeKey.qualifiedName(of: Swift.type(of: product as Any)),
+                    provided: type.name, at: location)
+            }
+        })
     }
 }

@@ -79,14 +79,18 @@ public struct FactoryCatalog: Sendable {
     /// Adds a definition, bindable in `environments` (every one when nil); a mistake stops the program
     /// with the error's message. Optional, so that the registrations' default argument is a nil, which
     /// costs each call site nothing, where `.all` was a call to its accessor in every registration an app compiles.
-    @usableFromInline
-    mutating func addOrStop(environments: FactoryEnvironments? = nil, _ definition: FactoryDefinition) {
+    /// A definition that cannot be made (a several-types one whose product is known not to provide a type)
+    /// stops the program in the same way.
+    mutating func addOrStop(
+        environments: FactoryEnvironments? = nil, _ definition: @autoclosure () throws(RegistrationError) -> FactoryDefinition
+    ) {
         do {
+            let definition = try definition()
             try add(definition)
+            if let environments, !environments.isAll { environmentRules[definition.name] = environments }
         } catch {
             fatalError(error.description)
         }
-        if let environments, !environments.isAll { environmentRules[definition.name] = environments }
     }
 
     /// The environments the factory `name` may be bound in.
@@ -124,23 +128,21 @@ public struct RegistrationError: Error, Hashable, Sendable, CustomStringConverti
     /// What went wrong, where, and what to do.
     public let description: String
 
-    private init(code: String, factory: String = "", locations: [CodeLocation] = [], description: String = "") {
-        self.code = code
-        self.factory = factory
-        self.locations = locations
-        self.description = description.isEmpty ? code : description
+    /// The error of `code` alone, which the codes' static members are: compared with, never thrown.
+    private static func code(_ code: String) -> RegistrationError {
+        RegistrationError(code: code, factory: "", locations: [], description: code)
     }
 
     /// Two factories were registered under one name.
-    public static let duplicateName = RegistrationError(code: "duplicate-name")
+    public static let duplicateName = code("duplicate-name")
     /// A factory claims to provide a type its product does not conform to.
-    public static let doesNotConform = RegistrationError(code: "does-not-conform")
+    public static let doesNotConform = code("does-not-conform")
     /// A factory name that is empty or holds a control character: no manifest could name it plainly.
-    public static let invalidName = RegistrationError(code: "invalid-name")
+    public static let invalidName = code("invalid-name")
     /// A factory bound `weak` made a value that is not a class instance, which
     /// a weak reference cannot hold. Found when it made its first value,
     /// because the product type alone could not tell (a protocol, say).
-    public static let weakValueType = RegistrationError(code: "weak-value-type")
+    public static let weakValueType = code("weak-value-type")
 
     /// Whether two errors have the same code.
     public static func == (lhs: RegistrationError, rhs: RegistrationError) -> Bool { lhs.code == rhs.code }

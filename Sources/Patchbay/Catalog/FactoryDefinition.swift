@@ -5,29 +5,23 @@ public struct CodeLocation: Hashable, Sendable, CustomStringConvertible {
     /// The file as the call site gave it: a literal is kept as it is and
     /// made into a `String` only when read, which is rarely (messages, the
     /// catalog description). Making one at each registration cost about a
-    /// tenth of registering a factory.
-    private enum File: Sendable {
-        case literal(StaticString)
-        case text(String)
-    }
-    private let file: File
+    /// tenth of registering a factory. `text` is the file when there is no literal.
+    private let literal: StaticString?
+    private let text: String
     /// The file, as `#fileID` gives it (`NotesKit/NotesCatalog.swift`).
-    public var fileID: String {
-        switch file {
-        case .literal(let literal): literal.description
-        case .text(let text): text
-        }
-    }
+    public var fileID: String { literal?.description ?? text }
     /// The 1-based line.
     public let line: Int
     /// Creates a location.
     public init(fileID: String, line: Int) {
-        self.file = .text(fileID)
+        self.literal = nil
+        self.text = fileID
         self.line = line
     }
     /// Creates a location from the literals a call site passes.
     init(_ fileID: StaticString, _ line: UInt) {
-        self.file = .literal(fileID)
+        self.literal = fileID
+        self.text = ""
         self.line = Int(line)
     }
     /// `file:line`.
@@ -113,33 +107,29 @@ struct DependencySpec: Sendable {
 }
 
 /// The parameters type a factory declares, decoded from a binding's `parameters`.
-@usableFromInline
 struct ParametersSpec: Sendable {
     let typeName: String
     /// Decodes a binding's parameters (their JSON text) into the type, with `JSONDecoder`.
     let decode: @Sendable (Data, JSONDecoder) throws -> any Sendable
     /// What is known of the type's fields under `JSONDecoder`'s default
-    /// strategies, found by a dry run of its `init(from:)` when it is registered.
-    let fields: [CatalogDescription.ParameterField]?
-    /// Whether `fields` are every key the type reads (see ``ParameterShapeProbe/shape(of:decoding:)``).
-    let isClosed: Bool
+    /// strategies, found by a dry run of its `init(from:)` when it is registered,
+    /// and whether they are every key the type reads (see ``ParameterShapeProbe/shape(of:decoding:)``).
+    let shape: (fields: [CatalogDescription.ParameterField]?, isClosed: Bool)
     /// The dry run again, for a catalog whose ``ParameterDecoding`` is not the default.
     let probe: @Sendable (ParameterDecoding) -> (fields: [CatalogDescription.ParameterField]?, isClosed: Bool)
 
-    @usableFromInline
     static func of<P: Decodable & Sendable>(_ type: P.Type) -> ParametersSpec {
-        let shape = ParameterShapeProbe.shape(of: type)
-        return ParametersSpec(
+        ParametersSpec(
             typeName: TypeKey.qualifiedName(of: type),
             decode: { json, decoder in try decoder.decode(P.self, from: json) },
-            fields: shape.fields, isClosed: shape.isClosed,
+            shape: ParameterShapeProbe.shape(of: type),
             probe: { ParameterShapeProbe.shape(of: type, decoding: $0) }
         )
     }
 
     /// The type as a decoder with `decoding`'s strategies reads it, for the catalog description.
     func described(for decoding: ParameterDecoding) -> CatalogDescription.Parameters {
-        let shape = decoding == .default ? (fields: fields, isClosed: isClosed) : probe(decoding)
+        let shape = decoding == .default ? shape : probe(decoding)
         return .init(type: typeName, fields: shape.fields, closed: shape.isClosed ? true : nil)
     }
 }
@@ -150,7 +140,6 @@ struct ParametersSpec: Sendable {
 /// compiled binding share one, where copying a struct of this many
 /// references (names, closures, arrays) would retain and release each of
 /// them every time.
-@usableFromInline
 final class FactoryDefinition: Sendable {
     let name: String
     let provides: [ProvidedType]
@@ -187,22 +176,24 @@ final class FactoryDefinition: Sendable {
     /// times per binding, each copy retaining what it holds.
     let collection: CollectionMaker?
 
-    init(
-        name: String, provides: [ProvidedType], dependencies: [DependencySpec]?, defaultLifetime: Lifetime?,
-        productTypeName: String, productIsClass: Bool?, parameters: ParametersSpec?, argument: TypeKey?,
-        registeredAt: CodeLocation,
+    /// The definition of a factory whose product is `Product`; it provides
+    /// that type alone unless `provides` says otherwise (several types).
+    init<Product>(
+        name: String, product: Product.Type, provides: [ProvidedType]? = nil, dependencies: [DependencySpec]?,
+        defaultLifetime: Lifetime?, parameters: ParametersSpec? = nil, argument: TypeKey? = nil,
+        registeredAt: CodeLocation, collection: CollectionMaker? = nil,
         buildInto: (@Sendable (FactoryCall, ProductMemory) throws -> Void)?,
         execution: FactoryExecution = .synchronous,
         buildAwaiting: (@Sendable (AwaitingCall) async throws -> AnyObject)? = nil,
-        collection: CollectionMaker? = nil,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) {
+        let key = TypeKey(product)  // its name is the product's: one demangling, not two
         self.name = name
-        self.provides = provides
+        self.provides = provides ?? [ProvidedType(key: key, type: product, convert: nil)]
         self.dependencies = dependencies
         self.defaultLifetime = defaultLifetime
-        self.productTypeName = productTypeName
-        self.productIsClass = productIsClass
+        self.productTypeName = key.qualifiedName
+        self.productIsClass = TypeConformance.isClass(product)
         self.parameters = parameters
         self.argument = argument
         self.registeredAt = registeredAt

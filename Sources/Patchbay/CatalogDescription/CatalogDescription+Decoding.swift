@@ -13,8 +13,8 @@ import Foundation
 // `JSONDecoder` finds every problem of shape. With a plain `JSONDecoder`
 // (no listener), the first problem throws, as synthesized decoding would.
 //
-// The keys are declared here rather than synthesized so that these
-// initializers can name them; encoding is still synthesized, from the same keys.
+// Each member is read by its name (``PlainKey``), which is the name of its
+// stored property: the name synthesized encoding writes it under.
 
 extension CodingUserInfoKey {
     /// Where a validation run listens for the problems of shape that decoding a description meets.
@@ -46,40 +46,44 @@ final class ShapeProblems: Sendable {
     var all: [Problem] { noted.withLock { $0 } }
 
     func note(_ kind: Kind, at path: [any CodingKey]) {
-        let problem = Problem(path: path.map(Self.segment), kind: kind)
+        // An array element's index, else the key: the pointer's segments.
+        let problem = Problem(path: path.map { $0.intValue.map(String.init) ?? $0.stringValue }, kind: kind)
         noted.withLock { $0.append(problem) }
     }
-
-    /// The listener of a decoder; nil for a plain `JSONDecoder`.
-    static func listening(to decoder: any Decoder) -> ShapeProblems? {
-        decoder.userInfo[.catalogShapeProblems] as? ShapeProblems
-    }
-
-    /// A coding key as a pointer segment: an array element's index, else the key.
-    static func segment(_ key: any CodingKey) -> String { key.intValue.map(String.init) ?? key.stringValue }
 }
 
 extension Decoder {
     /// An object's members, and the validation run that listens for their problems, if one does.
-    func checkedMembers<Key: CodingKey>(keyedBy: Key.Type) throws -> (KeyedDecodingContainer<Key>, ShapeProblems?) {
-        (try container(keyedBy: Key.self), ShapeProblems.listening(to: self))
+    func checkedMembers() throws -> (KeyedDecodingContainer<PlainKey>, ShapeProblems?) {
+        (try container(keyedBy: PlainKey.self), userInfo[.catalogShapeProblems] as? ShapeProblems)
     }
+}
+
+/// A coding key made from its text or an array index: a description's member,
+/// named as its stored property is (the name synthesized encoding writes it
+/// under), and the keys the parameter probe makes itself (`super`, an index).
+struct PlainKey: CodingKey, ExpressibleByStringLiteral {
+    let stringValue: String
+    let intValue: Int?
+    init(stringValue: String) { (self.stringValue, intValue) = (stringValue, nil) }
+    init(stringLiteral name: String) { self.init(stringValue: name) }
+    init(intValue: Int) { (stringValue, self.intValue) = ("\(intValue)", intValue) }
 }
 
 /// A value that notes, rather than throws, that it does not fit: decoding
 /// goes on past it, and ``value`` is nil.
 struct Checked<Value: Decodable>: Decodable {
-    var value: Value?
+    var value: Value?  // nil, unless it decodes
 
     init(from decoder: any Decoder) throws {
         do {
             value = try Value(from: decoder)
         } catch {
-            guard let problems = ShapeProblems.listening(to: decoder) else { throw error }
+            // No listener: a plain `JSONDecoder`.
+            guard let problems = decoder.userInfo[.catalogShapeProblems] as? ShapeProblems else { throw error }
             // The value's own place: every member below it is itself checked,
             // so what failed here is this value's JSON type.
-            problems.note(.mismatch(expected: Self.expected, found: FoundValue(decoder).words), at: decoder.codingPath)
-            value = nil
+            problems.note(.mismatch(expected: Self.expected, found: FoundValue.words(decoder)), at: decoder.codingPath)
         }
     }
 
@@ -92,20 +96,18 @@ struct Checked<Value: Decodable>: Decodable {
     }
 }
 
-/// What a value that did not fit is, for messages: `null`, `the number 1.5`,
-/// `the string "2"`, `an array`. A long string is cut: a message quotes, it does not copy.
-struct FoundValue {
-    let words: String
-
-    init(_ decoder: any Decoder) {
+/// How a value that did not fit is named in messages. A long string is cut: a message quotes, it does not copy.
+enum FoundValue {
+    /// `null`, `the number 1.5`, `the string "2"`, `an array`.
+    static func words(_ decoder: any Decoder) -> String {
         if let single = try? decoder.singleValueContainer() {
-            if single.decodeNil() { words = "null"; return }
-            if let flag = try? single.decode(Bool.self) { words = "the boolean \(flag)"; return }
-            if let text = try? single.decode(String.self) { words = "the string " + Self.quoted(text); return }
-            if let number = try? single.decode(Int.self) { words = "the number \(number)"; return }
-            if let number = try? single.decode(Double.self) { words = "the number \(number)"; return }
+            if single.decodeNil() { return "null" }
+            if let flag = try? single.decode(Bool.self) { return "the boolean \(flag)" }
+            if let text = try? single.decode(String.self) { return "the string " + quoted(text) }
+            if let number = try? single.decode(Int.self) { return "the number \(number)" }
+            if let number = try? single.decode(Double.self) { return "the number \(number)" }
         }
-        words = (try? decoder.unkeyedContainer()) != nil ? "an array" : "an object"
+        return (try? decoder.unkeyedContainer()) != nil ? "an array" : "an object"
     }
 
     /// The longest text quoted in a message, in characters.
@@ -120,34 +122,31 @@ struct FoundValue {
 
 extension KeyedDecodingContainer {
     /// A required member; with a listener, `placeholder` after noting that it is missing or does not fit.
+    /// (With no listener, ``Checked`` throws what decoding `T` throws, as `decode` would.)
     func required<T: Decodable>(_ key: Key, or placeholder: T, _ problems: ShapeProblems?) throws -> T {
-        guard let problems else { return try decode(T.self, forKey: key) }
-        guard contains(key) else {
-            problems.note(.missing(key: key.stringValue), at: codingPath)
+        guard contains(key) || problems == nil else {
+            problems?.note(.missing(key: key.stringValue), at: codingPath)
             return placeholder
         }
-        return (try? decode(Checked<T>.self, forKey: key))?.value ?? placeholder
+        return try decode(Checked<T>.self, forKey: key).value ?? placeholder
     }
 
-    /// An optional member (absent or `null` is nil); with a listener, nil after noting that it does not fit.
-    func optional<T: Decodable>(_ key: Key, _ problems: ShapeProblems?) throws -> T? {
-        // Checked notes its own problem, in the listener it finds in the decoder.
-        guard problems != nil else { return try decodeIfPresent(T.self, forKey: key) }
-        guard contains(key), (try? decodeNil(forKey: key)) == false else { return nil }
-        return (try? decode(Checked<T>.self, forKey: key))?.value
+    /// An optional member (absent or `null` is nil); with a listener, nil after noting that it does not fit
+    /// (``Checked`` notes it, in the listener it finds in the decoder).
+    func optional<T: Decodable>(_ key: Key) throws -> T? {
+        try decodeIfPresent(Checked<T>.self, forKey: key)?.value
     }
 
     /// A required array whose elements are each checked: one bad element is
     /// noted at its own index, and `placeholder` keeps the others at theirs.
     func requiredList<T: Decodable>(_ key: Key, each placeholder: T, _ problems: ShapeProblems?) throws -> [T] {
-        guard let problems else { return try decode([T].self, forKey: key) }
-        return try required(key, or: [Checked<T>](), problems).map { $0.value ?? placeholder }
+        // With no listener, the first element that does not fit throws, from `Checked`.
+        try required(key, or: [Checked<T>](), problems).map { $0.value ?? placeholder }
     }
 
     /// An optional array whose elements are each checked (see ``requiredList(_:each:_:)``).
-    func optionalList<T: Decodable>(_ key: Key, each placeholder: T, _ problems: ShapeProblems?) throws -> [T]? {
-        guard let problems else { return try decodeIfPresent([T].self, forKey: key) }
-        return try optional(key, problems).map { (list: [Checked<T>]) in list.map { $0.value ?? placeholder } }
+    func optionalList<T: Decodable>(_ key: Key, each placeholder: T) throws -> [T]? {
+        try optional(key).map { (list: [Checked<T>]) in list.map { $0.value ?? placeholder } }
     }
 
     /// An optional member that names one of `T`'s cases; with a listener, nil
@@ -155,7 +154,7 @@ extension KeyedDecodingContainer {
     func optionalChoice<T>(_ key: Key, _ problems: ShapeProblems?) throws -> T?
     where T: RawRepresentable & CaseIterable & Decodable, T.RawValue == String {
         guard let problems else { return try decodeIfPresent(T.self, forKey: key) }
-        guard let text: String = try optional(key, problems) else { return nil }
+        guard let text: String = try optional(key) else { return nil }
         guard let value = T(rawValue: text) else {
             problems.note(.notOneOf(choices: T.allCases.map(\.rawValue), found: text),
                 at: codingPath + [key])
@@ -164,145 +163,121 @@ extension KeyedDecodingContainer {
         return value
     }
 
-    /// A required member that names one of `T`'s cases (see ``optionalChoice(_:_:)``).
+    /// A required member that names one of `T`'s cases (see ``optionalChoice(_:_:)``); missing, or read
+    /// with no listener, it is any required member.
     func requiredChoice<T>(_ key: Key, or placeholder: T, _ problems: ShapeProblems?) throws -> T
     where T: RawRepresentable & CaseIterable & Decodable, T.RawValue == String {
-        guard let problems else { return try decode(T.self, forKey: key) }
-        guard contains(key) else {
-            problems.note(.missing(key: key.stringValue), at: codingPath)
-            return placeholder
-        }
+        guard let problems, contains(key) else { return try required(key, or: placeholder, problems) }
         return try optionalChoice(key, problems) ?? placeholder
     }
 }
 
 extension CatalogDescription {
-    enum CodingKeys: String, CodingKey { case version, types, factories, parameterDecoding, entryPoints, sources }
-
     /// Reads a description, each member checked (see the top of this file).
     public init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        version = try object.required(.version, or: 0, problems)
-        types = try object.requiredList(.types, each: TypeName(qualified: "", name: ""), problems)
-        factories = try object.requiredList(.factories, each: .placeholder, problems)
-        parameterDecoding = try object.optional(.parameterDecoding, problems)
-        entryPoints = try object.optionalList(.entryPoints, each: EntryPointDescription(type: ""), problems)
-        sources = try object.optional(.sources, problems)
+        let (object, problems) = try decoder.checkedMembers()
+        version = try object.required("version", or: 0, problems)
+        types = try object.requiredList("types", each: TypeName(qualified: "", name: ""), problems)
+        factories = try object.requiredList("factories", each: .placeholder, problems)
+        parameterDecoding = try object.optional("parameterDecoding")
+        entryPoints = try object.optionalList("entryPoints", each: EntryPointDescription(type: ""))
+        sources = try object.optional("sources")
     }
 }
 
 extension CatalogDescription.Sources {
-    enum CodingKeys: String, CodingKey { case folders, fingerprint }
-
     /// Reads the sources' record, each member checked.
     package init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        folders = try object.requiredList(.folders, each: "", problems)
-        fingerprint = try object.required(.fingerprint, or: "", problems)
+        let (object, problems) = try decoder.checkedMembers()
+        folders = try object.requiredList("folders", each: "", problems)
+        fingerprint = try object.required("fingerprint", or: "", problems)
     }
 }
 
 extension CatalogDescription.TypeName {
-    enum CodingKeys: String, CodingKey { case qualified, name }
-
     /// Reads a type's names, each checked.
     package init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        qualified = try object.required(.qualified, or: "", problems)
-        name = try object.required(.name, or: "", problems)
+        let (object, problems) = try decoder.checkedMembers()
+        qualified = try object.required("qualified", or: "", problems)
+        name = try object.required("name", or: "", problems)
     }
 }
 
 extension CatalogDescription.EntryPointDescription {
-    enum CodingKeys: String, CodingKey { case type, injector, optional, declaredAt }
-
     /// Reads an entry point, each member checked.
     package init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        type = try object.required(.type, or: "", problems)
-        injector = try object.optional(.injector, problems)
-        optional = try object.optional(.optional, problems)
-        declaredAt = try object.optional(.declaredAt, problems)
+        let (object, problems) = try decoder.checkedMembers()
+        type = try object.required("type", or: "", problems)
+        injector = try object.optional("injector")
+        optional = try object.optional("optional")
+        declaredAt = try object.optional("declaredAt")
     }
 }
 
 extension CatalogDescription.Factory {
-    enum CodingKeys: String, CodingKey {
-        case name, provides, needs, defaultLifetime, productType, productIsClass, parameters, argument, registeredAt,
-            execution, environments, exceptEnvironments
-    }
-
     /// What stands in for a factory that is not an object, so the next keeps its index.
     static let placeholder = Self(name: "", provides: [], needs: nil, productType: "", productIsClass: false)
 
     /// Reads a factory, each member checked.
     package init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        name = try object.required(.name, or: "", problems)
-        provides = try object.requiredList(.provides, each: "", problems)
-        needs = try object.optionalList(.needs, each: CatalogDescription.Need(type: ""), problems)
-        defaultLifetime = try object.optionalChoice(.defaultLifetime, problems)
-        productType = try object.required(.productType, or: "", problems)
-        productIsClass = try object.optional(.productIsClass, problems)
-        parameters = try object.optional(.parameters, problems)
-        argument = try object.optional(.argument, problems)
-        registeredAt = try object.optional(.registeredAt, problems)
-        execution = try object.optionalChoice(.execution, problems)
-        environments = try object.optionalList(.environments, each: "", problems)
-        exceptEnvironments = try object.optionalList(.exceptEnvironments, each: "", problems)
+        let (object, problems) = try decoder.checkedMembers()
+        name = try object.required("name", or: "", problems)
+        provides = try object.requiredList("provides", each: "", problems)
+        needs = try object.optionalList("needs", each: CatalogDescription.Need(type: ""))
+        defaultLifetime = try object.optionalChoice("defaultLifetime", problems)
+        productType = try object.required("productType", or: "", problems)
+        productIsClass = try object.optional("productIsClass")
+        parameters = try object.optional("parameters")
+        argument = try object.optional("argument")
+        registeredAt = try object.optional("registeredAt")
+        execution = try object.optionalChoice("execution", problems)
+        environments = try object.optionalList("environments", each: "")
+        exceptEnvironments = try object.optionalList("exceptEnvironments", each: "")
     }
 }
 
 extension CatalogDescription.Need {
-    enum CodingKeys: String, CodingKey { case type, kind }
-
     /// Reads a need, each member checked. Its kind is a string here, checked by the validator.
     package init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        type = try object.required(.type, or: "", problems)
-        kind = try object.required(.kind, or: "direct", problems)
+        let (object, problems) = try decoder.checkedMembers()
+        type = try object.required("type", or: "", problems)
+        kind = try object.required("kind", or: "direct", problems)
     }
 }
 
 extension CatalogDescription.Parameters {
-    enum CodingKeys: String, CodingKey { case type, fields, closed }
-
     /// Reads a parameter type, each member checked.
     package init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        type = try object.required(.type, or: "", problems)
-        fields = try object.optionalList(.fields, each: .placeholder, problems)
-        closed = try object.optional(.closed, problems)
+        let (object, problems) = try decoder.checkedMembers()
+        type = try object.required("type", or: "", problems)
+        fields = try object.optionalList("fields", each: .placeholder)
+        closed = try object.optional("closed")
     }
 }
 
 extension CatalogDescription.ParameterField {
-    enum CodingKeys: String, CodingKey { case name, type, required, fields, bits, signed }
-
     /// What stands in for a field that is not an object.
     static let placeholder = Self(name: "", type: "any", required: false)
 
     /// Reads a field, each member checked; nested fields the same way (the
     /// scanner's depth limit bounds the nesting before this runs).
     package init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        name = try object.required(.name, or: "", problems)
-        type = try object.required(.type, or: "any", problems)
-        required = try object.required(.required, or: false, problems)
-        fields = try object.optionalList(.fields, each: .placeholder, problems)
-        bits = try object.optional(.bits, problems)
-        signed = try object.optional(.signed, problems)
+        let (object, problems) = try decoder.checkedMembers()
+        name = try object.required("name", or: "", problems)
+        type = try object.required("type", or: "any", problems)
+        required = try object.required("required", or: false, problems)
+        fields = try object.optionalList("fields", each: .placeholder)
+        bits = try object.optional("bits")
+        signed = try object.optional("signed")
     }
 }
 
 extension ParameterDecoding {
-    enum CodingKeys: String, CodingKey { case dates, data }
-
     /// Reads the strategies; a strategy this build does not know is noted,
     /// under a validation run, rather than told in the decoder's words.
     public init(from decoder: any Decoder) throws {
-        let (object, problems) = try decoder.checkedMembers(keyedBy: CodingKeys.self)
-        dates = try object.requiredChoice(.dates, or: .deferredToDate, problems)
-        data = try object.requiredChoice(.data, or: .base64, problems)
+        let (object, problems) = try decoder.checkedMembers()
+        dates = try object.requiredChoice("dates", or: .deferredToDate, problems)
+        data = try object.requiredChoice("data", or: .base64, problems)
     }
 }

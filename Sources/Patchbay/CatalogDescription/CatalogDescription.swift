@@ -11,9 +11,12 @@ import Foundation
 /// as itself rather than blamed on the manifests.
 ///
 ///     try catalog.describe().jsonData().write(to: URL(fileURLWithPath: "Manifests/catalog.json"))
+// Its types are made with their memberwise initializers: only this module
+// (`describe()`, the decoding in CatalogDescription+Decoding.swift) and its
+// tests make them; the tools read them.
 public struct CatalogDescription: Codable, Sendable, Hashable {
     /// The description format; this build writes and reads ``currentVersion``.
-    package var version: Int
+    package var version: Int = currentVersion
     /// Every type named in the catalog, with its short and module-qualified names.
     package var types: [TypeName]
     /// The factories, sorted by name.
@@ -23,25 +26,12 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
     package var parameterDecoding: ParameterDecoding?
     /// The types the app resolves itself, in the order declared: the roots the
     /// entry-point rule checks. Absent in descriptions of format 1.
-    package var entryPoints: [EntryPointDescription]?
+    package var entryPoints: [EntryPointDescription]? = []
     /// The module folders the factories were registered in and a fingerprint
     /// of their Swift files, so a check can tell that the code changed since
     /// the description was written; absent when the description was not
     /// written in its package (``FactoryCatalog/refreshDescription(at:schema:)`` writes it).
     package var sources: Sources?
-
-    /// Creates a description.
-    package init(
-        version: Int = currentVersion, types: [TypeName], factories: [Factory],
-        parameterDecoding: ParameterDecoding? = nil, entryPoints: [EntryPointDescription]? = [], sources: Sources? = nil
-    ) {
-        self.version = version
-        self.types = types
-        self.factories = factories
-        self.parameterDecoding = parameterDecoding
-        self.entryPoints = entryPoints
-        self.sources = sources
-    }
 
     /// A type the app resolves itself (see ``FactoryCatalog/entryPoint(_:from:optional:fileID:line:)``).
     package struct EntryPointDescription: Codable, Sendable, Hashable {
@@ -55,13 +45,6 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         /// relative to the package's root, when the description was written in
         /// its package; else the `#fileID` and line (`NotesKit/NotesCatalog.swift:18`).
         package var declaredAt: String?
-        /// Creates an entry point's description.
-        package init(type: String, injector: String? = nil, optional: Bool? = nil, declaredAt: String? = nil) {
-            self.type = type
-            self.injector = injector
-            self.optional = optional
-            self.declaredAt = declaredAt
-        }
     }
 
     /// A type's two names.
@@ -70,11 +53,6 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         package var qualified: String
         /// `Clock`.
         package var name: String
-        /// Creates a type name.
-        package init(qualified: String, name: String) {
-            self.qualified = qualified
-            self.name = name
-        }
     }
 
     /// One factory.
@@ -115,26 +93,6 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
             if let environments { return .only(environments) }
             return exceptEnvironments.map { .except($0) } ?? .all
         }
-
-        /// Creates a factory description.
-        package init(
-            name: String, provides: [String], needs: [Need]?, defaultLifetime: Lifetime? = nil,
-            productType: String, productIsClass: Bool?, parameters: Parameters? = nil, argument: String? = nil,
-            registeredAt: String? = nil, execution: FactoryExecution? = nil, environments: FactoryEnvironments = .all
-        ) {
-            self.name = name
-            self.provides = provides
-            self.needs = needs
-            self.defaultLifetime = defaultLifetime
-            self.productType = productType
-            self.productIsClass = productIsClass
-            self.parameters = parameters
-            self.argument = argument
-            self.registeredAt = registeredAt
-            self.execution = execution
-            self.environments = environments.allowed
-            self.exceptEnvironments = environments.excluded.isEmpty ? nil : environments.excluded
-        }
     }
 
     /// A dependency of a factory.
@@ -148,12 +106,7 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         /// cycle). A kind this build does not know makes the description unreadable
         /// (`unknown-need-kind`, naming the kinds it knows): a build that predates a kind refuses
         /// a description that uses it, and reads every other description of the same ``CatalogDescription/version``.
-        package var kind: String
-        /// Creates a need.
-        package init(type: String, kind: String = "direct") {
-            self.type = type
-            self.kind = kind
-        }
+        package var kind: String = "direct"
     }
 
     /// A factory's parameter type.
@@ -166,12 +119,6 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         /// a mistake (`unknown-parameter`); absent when the type is open (its
         /// dry run did not finish, or it reads keys listed at run time).
         package var closed: Bool?
-        /// Creates a parameter type description.
-        package init(type: String, fields: [ParameterField]?, closed: Bool? = nil) {
-            self.type = type
-            self.fields = fields
-            self.closed = closed
-        }
     }
 
     /// A field of a parameter type.
@@ -193,20 +140,10 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
         package var bits: Int?
         /// For an `integer` with ``bits``: whether the Swift type is signed.
         package var signed: Bool?
-        /// Creates a field.
-        package init(
-            name: String, type: String, required: Bool, fields: [ParameterField]? = nil, bits: Int? = nil,
-            signed: Bool? = nil
-        ) {
-            self.name = name
-            self.type = type
-            self.required = required
-            self.fields = fields
-            self.bits = bits
-            self.signed = signed
-        }
     }
+}
 
+extension CatalogDescription {
     /// The description as pretty-printed JSON with sorted keys, stable from run to run.
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
@@ -303,6 +240,7 @@ extension CatalogDescription.Factory {
             argument: definition.argument?.qualifiedName,
             registeredAt: withPlace ? definition.registeredAt.description : nil,
             execution: definition.execution == .synchronous ? nil : definition.execution,
-            environments: environments)
+            environments: environments.allowed,
+            exceptEnvironments: environments.excluded.isEmpty ? nil : environments.excluded)
     }
 }

@@ -91,8 +91,8 @@ struct CatalogDescriptionValidator {
 
     /// The description, when it has no problem, and every problem found.
     func validate(_ data: Data) -> (description: CatalogDescription?, diagnostics: [Diagnostic]) {
-        let run = Run(file: file, packageRoot: packageRoot)
-        let description = run.read(data, maxBytes: maxBytes, maxDepth: maxDepth)
+        let run = Run(self)
+        let description = run.read(data)
         return (run.diagnostics.isEmpty ? description : nil, run.diagnostics)
     }
 }
@@ -101,23 +101,22 @@ extension CatalogDescriptionValidator {
     /// One validation: the diagnostics so far, and where values stand. A
     /// class, so that a message made only when it is listed can read the map.
     private final class Run {
-        let file: String
+        /// What is read, and how: the file's name, the limits, the package.
+        private let settings: CatalogDescriptionValidator
         private var root: JSONPlace?
         private(set) var diagnostics: [Diagnostic] = []
         /// The pointers of values that broke a rule of shape, or whose placeholder stands for a missing member.
         private var broken: Set<String> = []
         private var description: CatalogDescription?
-        private let packageRoot: URL?
+        /// The types the description lists (rule 11).
+        private lazy var declared = Set(description?.types.map(\.qualified) ?? [])
 
-        init(file: String, packageRoot: URL?) {
-            self.file = file
-            self.packageRoot = packageRoot
-        }
+        init(_ settings: CatalogDescriptionValidator) { self.settings = settings }
 
         // MARK: - Rules 1 to 5: the document and its shape
 
-        func read(_ data: Data, maxBytes: Int, maxDepth: Int) -> CatalogDescription? {
-            let document = JSONScanner.scan(data, maxBytes: maxBytes, maxDepth: maxDepth)
+        func read(_ data: Data) -> CatalogDescription? {
+            let document = JSONScanner.scan(data, maxBytes: settings.maxBytes, maxDepth: settings.maxDepth)
             let start = SourcePosition(line: 1, column: 1)
             if let exceeded = document.sizeExceeded {
                 report(.tooLarge, "the catalog description is \(exceeded.size) bytes, over the limit of \(exceeded.limit) "
@@ -164,8 +163,16 @@ extension CatalogDescriptionValidator {
             for problem in found { reportShape(problem) }
             checkTypes(description.types)
             checkFactories(description.factories)
-            checkEntryPoints(description.entryPoints ?? [])
-            checkPlaces(description)
+            for (offset, entry) in (description.entryPoints ?? []).enumerated() {
+                checkDeclared(entry.type, at: ["entryPoints", String(offset), "type"], as: "declares the entry point")
+            }
+            // Rule 13: every place names a file inside the package.
+            for (offset, factory) in description.factories.enumerated() {
+                checkPlace(factory.registeredAt, at: ["factories", String(offset), "registeredAt"])
+            }
+            for (offset, entry) in (description.entryPoints ?? []).enumerated() {
+                checkPlace(entry.declaredAt, at: ["entryPoints", String(offset), "declaredAt"])
+            }
             checkSourceFolders(description.sources?.folders ?? [])
             return description
         }
@@ -174,13 +181,14 @@ extension CatalogDescriptionValidator {
         private func checkVersion(_ version: Int, _ found: [ShapeProblems.Problem]) -> Bool {
             let current = CatalogDescription.currentVersion
             let problem = found.first { $0.path == ["version"] || ($0.path.isEmpty && $0.kind == .missing(key: "version")) }
+            let written = root?.value(atPath: ["version"])
             switch problem?.kind {
             case .missing?:
                 report(.unsupportedCatalogVersion, "missing key 'version'; this build reads catalog description format "
                     + "\(current) (\"version\": \(current)): \(regenerate)", at: "")
-            case .mismatch? where root?.value(atPath: ["version"]).map(Self.isWholeNumber) == true:
+            case .mismatch? where written.map({ $0.kind == .number && JSONNumber.isWhole($0.text) }) == true:
                 // A whole number past Int (9223372036854775808) is a format this build does not read, as any other is.
-                let text = root?.value(atPath: ["version"])?.text ?? ""
+                let text = written?.text ?? ""
                 report(.unsupportedCatalogVersion, "catalog description format \(Self.quoted(text)); this build reads "
                     + "format \(current) (\(regenerate) with this build)", at: "/version")
             case .mismatch(_, let what)?, .notOneOf(_, let what)?:
@@ -201,12 +209,10 @@ extension CatalogDescriptionValidator {
             let pointer = Self.pointer(problem.path)
             switch problem.kind {
             case .missing(let key):
-                guard !(problem.path.isEmpty && key == "version") else { return }
                 broken.insert(pointer + "/" + JSONPointer.escape(key))
                 report(.missingKey, "\(subject(problem.path)) is missing required key '\(key)'; \(regenerate)",
                     at: pointer)
             case .mismatch(let expected, let what):
-                guard problem.path != ["version"] else { return }
                 broken.insert(pointer)
                 report(.wrongType, "\(subject(problem.path)) must be \(expected); found \(what); \(regenerate)",
                     at: pointer)
@@ -231,36 +237,31 @@ extension CatalogDescriptionValidator {
                 _ = checkName(type.name, at: path + ["name"], what: "type's short name")
                 guard checkName(type.qualified, at: path + ["qualified"], what: "type's qualified name") else { continue }
                 checkUnique(type.qualified, at: path + ["qualified"], what: "type", rule: "the app lists each type once",
-                    firstOf: &firstOfName) {
-                    ["types", String($0), "qualified"]
-                }
+                    firstOf: &firstOfName)
             }
         }
 
         private func checkFactories(_ factories: [CatalogDescription.Factory]) {
-            let declared = Set(description?.types.map(\.qualified) ?? [])
             let kinds = DependencySpec.Kind.allCases.map(\.rawValue)
             var firstOfName: [String: Int] = [:]
             for (offset, factory) in factories.enumerated() {
                 let path = ["factories", String(offset)]
                 if checkName(factory.name, at: path + ["name"], what: "factory name") {
                     checkUnique(factory.name, at: path + ["name"], what: "factory",
-                        rule: "the app registers each factory name once", firstOf: &firstOfName) {
-                        ["factories", String($0), "name"]
-                    }
+                        rule: "the app registers each factory name once", firstOf: &firstOfName)
                 }
                 for (index, type) in factory.provides.enumerated() {
-                    checkDeclared(type, at: path + ["provides", String(index)], in: declared, as: "provides")
+                    checkDeclared(type, at: path + ["provides", String(index)], as: "provides")
                 }
                 for (index, need) in (factory.needs ?? []).enumerated() {
                     let needPath = path + ["needs", String(index)]
-                    checkDeclared(need.type, at: needPath + ["type"], in: declared, as: "needs")
+                    checkDeclared(need.type, at: needPath + ["type"], as: "needs")
                     if !kinds.contains(need.kind), !isBroken(needPath + ["kind"]) {
                         reportUnknown(.unknownNeedKind, "need kind", need.kind, at: needPath + ["kind"], choices: kinds)
                     }
                 }
                 if let argument = factory.argument {
-                    checkDeclared(argument, at: path + ["argument"], in: declared, as: "takes as its argument")
+                    checkDeclared(argument, at: path + ["argument"], as: "takes as its argument")
                 }
                 if factory.environments != nil, factory.exceptEnvironments != nil {
                     // One would be ignored: a registration names one list, never both.
@@ -285,9 +286,7 @@ extension CatalogDescriptionValidator {
                     guard !isBroken(fieldPath) else { continue }
                     if !isBroken(fieldPath + ["name"]) {
                         checkUnique(field.name, at: fieldPath + ["name"], what: "field",
-                            rule: "a parameter type reads each key once", firstOf: &firstOfName) {
-                            path + [String($0), "name"]
-                        }
+                            rule: "a parameter type reads each key once", firstOf: &firstOfName)
                     }
                     if !CatalogDescriptionValidator.fieldTypes.contains(field.type), !isBroken(fieldPath + ["type"]) {
                         reportUnknown(.unknownFieldType, "field type", field.type, at: fieldPath + ["type"],
@@ -303,23 +302,7 @@ extension CatalogDescriptionValidator {
             }
         }
 
-        private func checkEntryPoints(_ entryPoints: [CatalogDescription.EntryPointDescription]) {
-            let declared = Set(description?.types.map(\.qualified) ?? [])
-            for (offset, entry) in entryPoints.enumerated() {
-                checkDeclared(entry.type, at: ["entryPoints", String(offset), "type"], in: declared, as: "declares the entry point")
-            }
-        }
-
-        /// Rule 13: every place names a file inside the package.
-        private func checkPlaces(_ description: CatalogDescription) {
-            for (offset, factory) in description.factories.enumerated() {
-                checkPlace(factory.registeredAt, at: ["factories", String(offset), "registeredAt"])
-            }
-            for (offset, entry) in (description.entryPoints ?? []).enumerated() {
-                checkPlace(entry.declaredAt, at: ["entryPoints", String(offset), "declaredAt"])
-            }
-        }
-
+        /// Rule 13 for one place.
         private func checkPlace(_ text: String?, at path: [String]) {
             guard let text, !isBroken(path) else { return }
             guard let place = SourceLocations.Place(text) else {
@@ -328,9 +311,9 @@ extension CatalogDescriptionValidator {
                 return
             }
             // A place outside the package is never looked up on disk.
-            let notSwiftFile = { [packageRoot] in packageRoot.flatMap { SourceLocations.notRegularFile(place.file, in: $0) } }
             guard let problem = SourceLocations.outsideProblem(place.file)
-                ?? notSwiftFile().map({ "a place in \($0), not in a Swift file" })
+                ?? settings.packageRoot.flatMap({ SourceLocations.notRegularFile(place.file, in: $0) })
+                    .map({ "a place in \($0), not in a Swift file" })
             else { return }
             report(.invalidSourcePlace, "\(subject(path)) is \(Self.quoted(text)), \(problem); \(Self.placeRule): "
                 + regenerate, at: Self.pointer(path))
@@ -343,22 +326,21 @@ extension CatalogDescriptionValidator {
         private func checkSourceFolders(_ folders: [String]) {
             let path = ["sources", "folders"]
             guard !folders.isEmpty, !isBroken(path) else { return }
-            let limit = CatalogDescriptionValidator.maxSourceFolders
-            if folders.count > limit {
+            if folders.count > maxSourceFolders {
                 report(.invalidSourceFolder, "'sources.folders' lists \(folders.count) folders, over the limit of "
-                    + "\(limit) (one per module that registers factories); \(regenerate)", at: Self.pointer(path))
+                    + "\(maxSourceFolders) (one per module that registers factories); \(regenerate)", at: Self.pointer(path))
                 return
             }
             var firstOf: [String: Int] = [:]
             for (offset, folder) in folders.enumerated() {
                 let folderPath = path + [String(offset)]
                 var problem = folder.isEmpty ? "an empty path" : SourceLocations.outsideProblem(folder)
-                if problem == nil, let packageRoot, SourceLocations.leadsOutside(folder, in: packageRoot) {
+                if problem == nil, settings.packageRoot.map({ SourceLocations.leadsOutside(folder, in: $0) }) == true {
                     // `lib/usr`, `lib` a link to `/`: no `..`, and still a walk of /usr.
                     problem = "a path through a link that leads outside the package"
                 }
                 // One folder however it is spelled (`./Sources/App/`), as the fingerprint walks it.
-                let key = packageRoot.map { SourceLocations.physical(folder, in: $0) } ?? folder
+                let key = settings.packageRoot.map { SourceLocations.physical(folder, in: $0) } ?? folder
                 if let problem {
                     report(.invalidSourceFolder, "'sources.folders[\(offset)]' is \(Self.quoted(folder)), \(problem); "
                         + "it lists the package's module folders, relative to its root (Sources/App): \(regenerate)",
@@ -373,11 +355,6 @@ extension CatalogDescriptionValidator {
             }
         }
 
-        /// Whether a value is a JSON number written as a whole number (`9223372036854775808`, `3e0`).
-        private static func isWholeNumber(_ value: JSONPlace) -> Bool {
-            value.kind == .number && JSONNumber.isWhole(value.text)
-        }
-
         /// Rule 9; true when the name is valid (or already reported as broken).
         private func checkName(_ name: String, at path: [String], what: String) -> Bool {
             if isBroken(path) { return false }
@@ -386,23 +363,25 @@ extension CatalogDescriptionValidator {
             return false
         }
 
-        /// Rule 10: the second and later mentions of a name, each pointing back to the first.
+        /// Rule 10: the second and later mentions of a name, each pointing back to the first: the same
+        /// member (`path`'s last) of the element at the first offset in the same list.
         private func checkUnique(
-            _ name: String, at path: [String], what: String, rule: String, firstOf: inout [String: Int],
-            pathOfOffset: (Int) -> [String]
+            _ name: String, at path: [String], what: String, rule: String, firstOf: inout [String: Int]
         ) {
             guard !isBroken(path), let offset = Int(path[path.count - 2]) else { return }
             guard let first = firstOf[name] else {
                 firstOf[name] = offset
                 return
             }
-            let firstPointer = Self.pointer(pathOfOffset(first))
+            var firstPath = path
+            firstPath[path.count - 2] = String(first)
+            let firstPointer = Self.pointer(firstPath)
             report(.duplicateName, "\(what) \(Self.quoted(name)) is listed twice (first at \(place(of: firstPointer))); "
                 + "\(rule): \(regenerate)", at: Self.pointer(path))
         }
 
         /// Rule 11.
-        private func checkDeclared(_ type: String, at path: [String], in declared: Set<String>, as relation: String) {
+        private func checkDeclared(_ type: String, at path: [String], as relation: String) {
             guard !declared.contains(type), !isBroken(path) else { return }
             let owner = path.first == "factories" ? factoryLabel(path) : "the catalog"
             report(.undeclaredType, "\(owner) \(relation) \(Self.quoted(type)), which 'types' does not list; every "
@@ -440,7 +419,7 @@ extension CatalogDescriptionValidator {
         ) {
             let position = position ?? root?.position(at: pointer) ?? SourcePosition(line: 1, column: 1)
             diagnostics.append(Diagnostic(
-                code: code, message: message(), file: file, line: position.line, column: position.column,
+                code: code, message: message(), file: settings.file, line: position.line, column: position.column,
                 path: pointer, suggestion: suggestion))
         }
 
@@ -482,8 +461,6 @@ extension CatalogDescriptionValidator {
 
         /// `'name'`, cut when long: a message quotes, it does not copy.
         static func quoted(_ name: String) -> String { FoundValue.quoted(name, mark: "'") }
-
-        private var regenerate: String { CatalogDescriptionValidator.regenerate }
     }
 }
 

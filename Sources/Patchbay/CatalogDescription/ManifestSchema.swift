@@ -31,37 +31,32 @@ package enum ManifestSchemaBuilder {
             add(catalog, to: &binding)
             description += " Names are those of a catalog of \(catalog.factories.count) factories."
         }
-        return object([
+        return .object([
             "$schema": .string(dialect),
             "title": .string("Patchbay manifest"),
             "description": .string(description),
             "type": .string("object"),
             "additionalProperties": .bool(false),
             "required": strings([ManifestKey.format, .bindings].map(\.rawValue)),
-            "properties": object([
-                ManifestKey.schema.rawValue: described("Ignored by the loader; lets editors find this schema.", [
-                    "type": .string("string"),
-                ]),
+            "properties": .object([
+                ManifestKey.schema.rawValue: described("Ignored by the loader; lets editors find this schema.", aString),
                 ManifestKey.format.rawValue: described("The manifest format; this build understands 1.", [
                     "type": .string("integer"), "const": .integer(1),
                 ]),
-                ManifestKey.environment.rawValue: described("A label shown in diagnostics and 'patchbay explain' output.", [
-                    "type": .string("string"),
-                ]),
+                ManifestKey.environment.rawValue: described(
+                    "A label shown in diagnostics and 'patchbay explain' output.", aString),
                 ManifestKey.extends.rawValue: described("The parent manifest's path, relative to this file's folder; this file's "
-                    + "bindings replace the parent's with the same protocol and injector.", [
-                        "type": .string("string"),
-                    ]),
+                    + "bindings replace the parent's with the same protocol and injector.", aString),
                 ManifestKey.injectors.rawValue: described("The fallback order of custom injectors, after primary and secondary; "
                     + "when present it lists every custom injector the bindings use.", [
                         "type": .string("array"), "uniqueItems": .bool(true),
-                        "items": object(["type": .string("string"), "minLength": .integer(1)]),
+                        "items": .object(aName),
                     ]),
                 ManifestKey.bindings.rawValue: described("Which factory serves each protocol; may be empty.", [
-                    "type": .string("array"), "items": object(["$ref": .string("#/$defs/binding")]),
+                    "type": .string("array"), "items": .object(["$ref": .string("#/$defs/binding")]),
                 ]),
             ]),
-            "$defs": object(["binding": .object(binding)]),
+            "$defs": .object(["binding": .object(binding)]),
         ])
     }
 
@@ -85,24 +80,20 @@ package enum ManifestSchemaBuilder {
             "additionalProperties": .bool(false),
             "required": strings([BindingKey.factory.rawValue]),
             // Exactly one of the two: a type's single binding, or an element of its collection.
-            "oneOf": .array([BindingKey.protocol, .collection].map { object(["required": strings([$0.rawValue])]) }),
-            "properties": object([
+            "oneOf": .array([BindingKey.protocol, .collection].map { .object(["required": strings([$0.rawValue])]) }),
+            "properties": .object([
                 BindingKey.protocol.rawValue: described("The requested type's name: short (UserRepository) or module-qualified "
-                    + "(App.UserRepository).", ["type": .string("string"), "minLength": .integer(1)]),
+                    + "(App.UserRepository).", aName),
                 BindingKey.collection.rawValue: described("Instead of 'protocol': the element type's name. The binding is one "
                     + "element of that type's collection, resolved as [T] with the others in manifest order; a file "
-                    + "that lists any element of it replaces the parent's whole collection for that injector.",
-                    ["type": .string("string"), "minLength": .integer(1)]),
-                BindingKey.factory.rawValue: described("The name of a catalog factory that provides the protocol.", [
-                    "type": .string("string"), "minLength": .integer(1),
-                ]),
+                    + "that lists any element of it replaces the parent's whole collection for that injector.", aName),
+                BindingKey.factory.rawValue: described("The name of a catalog factory that provides the protocol.", aName),
                 BindingKey.lifetime.rawValue: described("How long an instance lives; when absent, the factory's default lifetime, "
                     + "else transient.", [
                         "type": .string("string"), "enum": strings(Lifetime.allCases.map(\.rawValue)),
                     ]),
-                BindingKey.injector.rawValue: described("primary (the default), secondary, or the name of a custom injector.", [
-                    "type": .string("string"), "minLength": .integer(1),
-                ]),
+                BindingKey.injector.rawValue: described(
+                    "primary (the default), secondary, or the name of a custom injector.", aName),
                 BindingKey.parameters.rawValue: described("Decoded into the factory's parameter type. A string may contain ${NAME} "
                     + "or ${NAME:-default}, replaced by the environment variable.", ["type": .string("object")]),
             ]),
@@ -122,14 +113,14 @@ package enum ManifestSchemaBuilder {
             names += spellings
             // The same factories for the type's single binding and for its collection's elements.
             for key in [BindingKey.protocol, .collection] {
-                rules.append(object([
-                    "if": object([
+                rules.append(.object([
+                    "if": .object([
                         "required": strings([key.rawValue]),
-                        "properties": object([key.rawValue: object(["enum": strings(spellings.sorted())])]),
+                        "properties": .object([key.rawValue: .object(["enum": strings(spellings.sorted())])]),
                     ]),
-                    "then": object([
-                        "properties": object([
-                            BindingKey.factory.rawValue: object(["enum": strings(index.providers(of: type) ?? [])]),
+                    "then": .object([
+                        "properties": .object([
+                            BindingKey.factory.rawValue: .object(["enum": strings(index.providers(of: type) ?? [])]),
                         ]),
                     ]),
                 ]))
@@ -137,21 +128,21 @@ package enum ManifestSchemaBuilder {
         }
         for factory in catalog.factories.sorted(by: { $0.name < $1.name }) {
             guard let then = parametersRule(factory) else { continue }
-            rules.append(object([
-                "if": object([
+            rules.append(.object([
+                "if": .object([
                     "required": strings([BindingKey.factory.rawValue]),
-                    "properties": object([BindingKey.factory.rawValue: object(["const": .string(factory.name)])]),
+                    "properties": .object([BindingKey.factory.rawValue: .object(["const": .string(factory.name)])]),
                 ]),
                 "then": then,
             ]))
         }
         guard case .object(var properties)? = binding["properties"] else { return }
+        let typeNames: [String: JSONValue] = ["type": .string("string"), "enum": strings(names.sorted())]
         properties[BindingKey.protocol.rawValue] = described(
-            "The requested type: one that a catalog factory provides, short or module-qualified.",
-            ["type": .string("string"), "enum": strings(names.sorted())])
+            "The requested type: one that a catalog factory provides, short or module-qualified.", typeNames)
         properties[BindingKey.collection.rawValue] = described(
             "Instead of 'protocol': the element type, one that a catalog factory provides, short or module-qualified.",
-            ["type": .string("string"), "enum": strings(names.sorted())])
+            typeNames)
         properties[BindingKey.factory.rawValue] = described(
             "The name of a catalog factory that provides the protocol.",
             ["type": .string("string"), "enum": strings(catalog.factories.map(\.name).sorted())])
@@ -162,13 +153,13 @@ package enum ManifestSchemaBuilder {
     /// What the binding's `parameters` must be for `factory`; `nil` when the catalog cannot say.
     private static func parametersRule(_ factory: CatalogDescription.Factory) -> JSONValue? {
         guard let parameters = factory.parameters else {
-            return object(["properties": object([BindingKey.parameters.rawValue: described(
+            return .object(["properties": .object([BindingKey.parameters.rawValue: described(
                 "Factory '\(factory.name)' takes no parameters.", ["maxProperties": .integer(0)])])])
         }
         guard let fields = parameters.fields else { return nil }
         var shape = objectShape(fields, closed: parameters.closed == true)
         shape["description"] = .string("The parameters of factory '\(factory.name)' (\(parameters.type)).")
-        var rule: [String: JSONValue] = ["properties": object([BindingKey.parameters.rawValue: .object(shape)])]
+        var rule: [String: JSONValue] = ["properties": .object([BindingKey.parameters.rawValue: .object(shape)])]
         if fields.contains(where: \.required) { rule["required"] = strings([BindingKey.parameters.rawValue]) }
         return .object(rule)
     }
@@ -188,7 +179,7 @@ package enum ManifestSchemaBuilder {
     /// One field: its JSON type (or null too, when it may be absent), and its own fields.
     private static func fieldSchema(_ field: CatalogDescription.ParameterField, closed: Bool) -> JSONValue {
         let known = ["string", "integer", "number", "boolean", "object", "array"]
-        guard known.contains(field.type) else { return object([:]) }
+        guard known.contains(field.type) else { return .object([:]) }
         var schema: [String: JSONValue] = [
             "type": field.required ? .string(field.type) : strings([field.type, "null"]),
         ]
@@ -198,7 +189,7 @@ package enum ManifestSchemaBuilder {
         guard ["integer", "number", "boolean"].contains(field.type) else { return .object(schema) }
         // `"port": "${SMTP_PORT:-587}"`: a string that is one whole reference is converted to the field's type,
         // as `patchbay check` and the app convert it; the schema accepts what they accept.
-        return object(["oneOf": .array([.object(schema), object([
+        return .object(["oneOf": .array([.object(schema), .object([
             "type": .string("string"), "pattern": .string(wholeReferencePattern),
             "description": .string("${NAME} or ${NAME:-default}, whose value is converted to \(field.type)."),
         ])])])
@@ -209,7 +200,9 @@ package enum ManifestSchemaBuilder {
 
     // MARK: - Building JSON
 
-    private static func object(_ members: [String: JSONValue]) -> JSONValue { .object(members) }
+    /// A string's schema, and a non-empty one's: a name's.
+    private static let aString: [String: JSONValue] = ["type": .string("string")]
+    private static let aName: [String: JSONValue] = ["type": .string("string"), "minLength": .integer(1)]
 
     private static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
 

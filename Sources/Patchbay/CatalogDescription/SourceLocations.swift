@@ -17,25 +17,6 @@ package enum SourceLocations {
         /// The 1-based column; nil when the text named none.
         package var column: Int?
 
-        /// Splits `file:line` or `file:line:column`; nil when the text ends in no line number.
-        package init?(_ text: String) {
-            var parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count >= 2, let last = Int(parts.removeLast()), last > 0 else { return nil }
-            if parts.count >= 2, let line = Int(parts.last!), line > 0 {
-                parts.removeLast()
-                (self.line, column) = (line, last)
-            } else {
-                (self.line, column) = (last, nil)
-            }
-            file = parts.joined(separator: ":")
-            guard !file.isEmpty else { return nil }
-        }
-
-        /// Creates a place.
-        package init(file: String, line: Int, column: Int?) {
-            (self.file, self.line, self.column) = (file, line, column)
-        }
-
         /// `file:line:column`, or `file:line` without a column.
         package var text: String { "\(file):\(line)" + (column.map { ":\($0)" } ?? "") }
     }
@@ -163,5 +144,21 @@ package enum SourceLocations {
     /// (`./Sources/App/` and `Sources//App` are `Sources/App`): what is walked.
     package static func physical(_ path: String, in root: URL) -> String {
         PhysicalPath.of(root.appendingPathComponent(path).standardizedFileURL.path)
+    }
+}
+
+extension SourceLocations.Place {
+    /// Splits `file:line` or `file:line:column`; nil when the text ends in no line number.
+    package init?(_ text: String) {
+        var parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, let last = Int(parts.removeLast()), last > 0 else { return nil }
+        if parts.count >= 2, let line = Int(parts.last!), line > 0 {
+            parts.removeLast()
+            (self.line, column) = (line, last)
+        } else {
+            (self.line, column) = (last, nil)
+        }
+        file = parts.joined(separator: ":")
+        guard !file.isEmpty else { return nil }
     }
 }

@@ -57,8 +57,7 @@ enum InjectableBindings {
 
     private static func makeBinding<T: Injectable>(_ type: T.Type, from injector: InjectorName) -> CompiledBinding {
         let definition = FactoryCatalog.singleType(
-            "Injectable \(TypeKey.shortName(of: T.self))", T.self, .transient, specs: nil, parameters: nil,
-            argument: nil, #fileID, #line, collection: .of(T.self)
+            "Injectable \(TypeKey.shortName(of: T.self))", T.self, .transient, specs: nil, #fileID, #line
         ) { call in try Resolver.during(call) { try T(resolver: $0) } }
         return CompiledBinding(
             key: definition.provides[0].key, injector: injector, definition: definition,

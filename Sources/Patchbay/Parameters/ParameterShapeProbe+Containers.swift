@@ -35,18 +35,6 @@ extension ParameterShapeProbe {
         }
     }
 
-    /// A key the probe makes itself: `super`, or an array index.
-    struct ProbeKey: CodingKey {
-        /// The key's text.
-        let stringValue: String
-        /// The array index, if any.
-        let intValue: Int?
-        /// Creates a named key.
-        init(stringValue: String) { (self.stringValue, intValue) = (stringValue, nil) }
-        /// Creates an index key.
-        init(intValue: Int) { (stringValue, self.intValue) = ("\(intValue)", intValue) }
-    }
-
     /// Records each key asked for. `contains` says yes and `decodeNil` no, so
     /// that code guarded by them goes on to decode, and so gets recorded.
     struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -97,7 +85,7 @@ extension ParameterShapeProbe {
         }
 
         /// Records `super` as what the superclass asks for.
-        func superDecoder() throws -> any Decoder { child(ProbeKey(stringValue: "super")) }
+        func superDecoder() throws -> any Decoder { child(PlainKey(stringValue: "super")) }
 
         /// Records `key` as what the superclass asks for.
         func superDecoder(forKey key: Key) throws -> any Decoder { child(key) }
@@ -161,7 +149,9 @@ extension ParameterShapeProbe {
     /// An array the probe reports as empty: elements are not described, and
     /// stopping at once keeps arrays of the enclosing type from recursing.
     /// Code that reads a fixed number of elements anyway gets placeholders.
-    struct Unkeyed: UnkeyedDecodingContainer {
+    /// A class, so that the scalar overloads it shares with ``Single``, which
+    /// are not `mutating`, move it to the next element.
+    final class Unkeyed: UnkeyedDecodingContainer, Scalars {
         /// The decoder of the array.
         let decoder: ProbeDecoder
         /// The keys to the array.
@@ -173,60 +163,48 @@ extension ParameterShapeProbe {
         /// The index of the next element read anyway.
         private(set) var currentIndex = 0
 
+        init(decoder: ProbeDecoder) { self.decoder = decoder }
+
         /// No, so that the element is decoded next.
-        mutating func decodeNil() throws -> Bool { false }
+        func decodeNil() throws -> Bool { false }
 
         /// A placeholder element, recorded nowhere.
-        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
             let element = next()
             return try element.run.value(of: type, into: element.frame, codingPath: element.codingPath)
         }
 
         /// A nested object, recorded nowhere.
-        mutating func nestedContainer<Nested: CodingKey>(
+        func nestedContainer<Nested: CodingKey>(
             keyedBy type: Nested.Type
         ) throws -> KeyedDecodingContainer<Nested> {
             try next().container(keyedBy: type)
         }
 
         /// A nested array, recorded nowhere.
-        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
+        func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
 
         /// A decoder recorded nowhere.
-        mutating func superDecoder() throws -> any Decoder { next() }
+        func superDecoder() throws -> any Decoder { next() }
 
         /// A decoder for the next element, recorded nowhere.
-        private mutating func next() -> ProbeDecoder {
+        private func next() -> ProbeDecoder {
             defer { currentIndex += 1 }
-            return decoder.scratch(ProbeKey(intValue: currentIndex))
+            return decoder.scratch(PlainKey(intValue: currentIndex))
         }
 
-        // Scalar overloads: no defaults exist; each takes the generic path.
-        mutating func decode(_ t: Bool.Type) throws -> Bool { try decode(generic: t) }
-        mutating func decode(_ t: String.Type) throws -> String { try decode(generic: t) }
-        mutating func decode(_ t: Double.Type) throws -> Double { try decode(generic: t) }
-        mutating func decode(_ t: Float.Type) throws -> Float { try decode(generic: t) }
-        mutating func decode(_ t: Int.Type) throws -> Int { try decode(generic: t) }
-        mutating func decode(_ t: Int8.Type) throws -> Int8 { try decode(generic: t) }
-        mutating func decode(_ t: Int16.Type) throws -> Int16 { try decode(generic: t) }
-        mutating func decode(_ t: Int32.Type) throws -> Int32 { try decode(generic: t) }
-        mutating func decode(_ t: Int64.Type) throws -> Int64 { try decode(generic: t) }
-        mutating func decode(_ t: UInt.Type) throws -> UInt { try decode(generic: t) }
-        mutating func decode(_ t: UInt8.Type) throws -> UInt8 { try decode(generic: t) }
-        mutating func decode(_ t: UInt16.Type) throws -> UInt16 { try decode(generic: t) }
-        mutating func decode(_ t: UInt32.Type) throws -> UInt32 { try decode(generic: t) }
-        mutating func decode(_ t: UInt64.Type) throws -> UInt64 { try decode(generic: t) }
+        /// The generic `decode`, labelled so the scalar overloads (``Scalars``) reach it.
+        func decode<T: Decodable>(generic type: T.Type) throws -> T { try decode(type) }
+        // The 128-bit defaults throw a type mismatch; these must be the type's own, to be preferred to them.
         @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-        mutating func decode(_ t: Int128.Type) throws -> Int128 { try decode(generic: t) }
+        func decode(_ t: Int128.Type) throws -> Int128 { try decode(generic: t) }
         @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-        mutating func decode(_ t: UInt128.Type) throws -> UInt128 { try decode(generic: t) }
-        /// The generic `decode`, labelled so the scalar overloads reach it.
-        private mutating func decode<T: Decodable>(generic type: T.Type) throws -> T { try decode(type) }
+        func decode(_ t: UInt128.Type) throws -> UInt128 { try decode(generic: t) }
     }
 
     /// One value: what is decoded from it, a scalar or a type, is what the
     /// value is, recorded in the decoder's own frame.
-    struct Single: SingleValueDecodingContainer {
+    struct Single: SingleValueDecodingContainer, Scalars {
         /// The decoder of the value.
         let decoder: ProbeDecoder
         /// The keys to the value.
@@ -240,26 +218,35 @@ extension ParameterShapeProbe {
             try decoder.run.value(of: type, into: decoder.frame, codingPath: codingPath)
         }
 
-        // Scalar overloads: no defaults exist; each takes the generic path.
-        func decode(_ t: Bool.Type) throws -> Bool { try decode(generic: t) }
-        func decode(_ t: String.Type) throws -> String { try decode(generic: t) }
-        func decode(_ t: Double.Type) throws -> Double { try decode(generic: t) }
-        func decode(_ t: Float.Type) throws -> Float { try decode(generic: t) }
-        func decode(_ t: Int.Type) throws -> Int { try decode(generic: t) }
-        func decode(_ t: Int8.Type) throws -> Int8 { try decode(generic: t) }
-        func decode(_ t: Int16.Type) throws -> Int16 { try decode(generic: t) }
-        func decode(_ t: Int32.Type) throws -> Int32 { try decode(generic: t) }
-        func decode(_ t: Int64.Type) throws -> Int64 { try decode(generic: t) }
-        func decode(_ t: UInt.Type) throws -> UInt { try decode(generic: t) }
-        func decode(_ t: UInt8.Type) throws -> UInt8 { try decode(generic: t) }
-        func decode(_ t: UInt16.Type) throws -> UInt16 { try decode(generic: t) }
-        func decode(_ t: UInt32.Type) throws -> UInt32 { try decode(generic: t) }
-        func decode(_ t: UInt64.Type) throws -> UInt64 { try decode(generic: t) }
+        /// The generic `decode`, labelled so the scalar overloads (``Scalars``) reach it.
+        func decode<T: Decodable>(generic type: T.Type) throws -> T { try decode(type) }
+        // The 128-bit defaults throw a type mismatch; these must be the type's own, to be preferred to them.
         @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         func decode(_ t: Int128.Type) throws -> Int128 { try decode(generic: t) }
         @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         func decode(_ t: UInt128.Type) throws -> UInt128 { try decode(generic: t) }
-        /// The generic `decode`, labelled so the scalar overloads reach it.
-        private func decode<T: Decodable>(generic type: T.Type) throws -> T { try decode(type) }
     }
+
+    /// The scalar overloads of the unkeyed and single-value containers: their
+    /// protocols give them no defaults; each takes the generic path.
+    protocol Scalars {
+        func decode<T: Decodable>(generic type: T.Type) throws -> T
+    }
+}
+
+extension ParameterShapeProbe.Scalars {
+    func decode(_ t: Bool.Type) throws -> Bool { try decode(generic: t) }
+    func decode(_ t: String.Type) throws -> String { try decode(generic: t) }
+    func decode(_ t: Double.Type) throws -> Double { try decode(generic: t) }
+    func decode(_ t: Float.Type) throws -> Float { try decode(generic: t) }
+    func decode(_ t: Int.Type) throws -> Int { try decode(generic: t) }
+    func decode(_ t: Int8.Type) throws -> Int8 { try decode(generic: t) }
+    func decode(_ t: Int16.Type) throws -> Int16 { try decode(generic: t) }
+    func decode(_ t: Int32.Type) throws -> Int32 { try decode(generic: t) }
+    func decode(_ t: Int64.Type) throws -> Int64 { try decode(generic: t) }
+    func decode(_ t: UInt.Type) throws -> UInt { try decode(generic: t) }
+    func decode(_ t: UInt8.Type) throws -> UInt8 { try decode(generic: t) }
+    func decode(_ t: UInt16.Type) throws -> UInt16 { try decode(generic: t) }
+    func decode(_ t: UInt32.Type) throws -> UInt32 { try decode(generic: t) }
+    func decode(_ t: UInt64.Type) throws -> UInt64 { try decode(generic: t) }
 }

@@ -17,31 +17,24 @@ enum ParameterShapeProbe {
     /// (same type already being decoded) cannot catch.
     static let maxDepth = 16
 
-    /// The fields, or `nil` when the type's decoder cannot be dry-run or does
-    /// not read a JSON object with fixed keys (a dictionary, an enum, an array);
-    /// empty when it reads nothing.
-    ///
-    /// When `init(from:)` throws part-way (validation that rejects the
-    /// placeholders, a nested enum whose raw value rejects `""`), the result is
-    /// the fields asked for before the throw, or `nil` if there were none:
-    /// such a list may lack fields that the initializer would have read later.
-    static func fields<P: Decodable>(
-        of type: P.Type, decoding: ParameterDecoding = .default
-    ) -> [CatalogDescription.ParameterField]? {
-        shape(of: type, decoding: decoding).fields
-    }
-
     /// The fields, and whether they are all the type reads: the dry run
     /// finished, reading a JSON object with fixed keys. Only then is a key
     /// the type does not read a mistake (`unknown-parameter`); a type whose
     /// `init(from:)` threw part-way, or that reads keys it lists at run time
     /// (a dictionary, `allKeys`), is open.
+    ///
+    /// The fields are `nil` when the type's decoder cannot be dry-run or does
+    /// not read a JSON object with fixed keys (a dictionary, an enum, an array);
+    /// empty when it reads nothing. When `init(from:)` throws part-way
+    /// (validation that rejects the placeholders, a nested enum whose raw value
+    /// rejects `""`), they are the fields asked for before the throw, or `nil`
+    /// if there were none: such a list may lack fields that the initializer
+    /// would have read later.
     static func shape<P: Decodable>(
         of type: P.Type, decoding: ParameterDecoding = .default
     ) -> (fields: [CatalogDescription.ParameterField]?, isClosed: Bool) {
         let root = Frame()
-        var finished = true
-        do { _ = try Run(decoding: decoding).value(of: type, into: root, codingPath: []) } catch { finished = false }
+        let finished = (try? Run(decoding: decoding).value(of: type, into: root, codingPath: [])) != nil
         guard finished || !root.entries.isEmpty else { return (nil, false) }
         // A type that asked for nothing (an empty struct) reads no keys.
         if finished && root.kind == nil { return ([], true) }
@@ -80,9 +73,6 @@ enum ParameterShapeProbe {
         var keysUnknown = false
         /// For a fixed-width integer: its bits and whether it is signed.
         var integerWidth: (bits: Int, signed: Bool)?
-
-        /// Creates a frame, optionally with its shape already known.
-        init(_ kind: Kind? = nil) { self.kind = kind }
 
         /// Notes a request; a second, different one makes the value `any`
         /// (a type that tries a string, then an object, accepts either).
@@ -160,7 +150,7 @@ enum ParameterShapeProbe {
                 return try T(from: ProbeDecoder(run: self, frame: frame, codingPath: codingPath))
             } catch {
                 // An enum whose raw value rejects the placeholder still has cases.
-                if let first = ParameterShapeProbe.firstCase(of: type) { return first }
+                if let cases = type as? any CaseIterable.Type, let value = first(of: cases) as? T { return value }
                 throw error
             }
         }
@@ -189,12 +179,6 @@ enum ParameterShapeProbe {
 
     /// Zero of a numeric type opened from an existential metatype.
     private static func zero<N: Numeric>(_: N.Type) -> N { 0 }
-
-    /// The first case of a `CaseIterable` type, else `nil`.
-    static func firstCase<T>(of type: T.Type) -> T? {
-        guard let iterable = type as? any CaseIterable.Type else { return nil }
-        return first(of: iterable) as? T
-    }
 
     /// The first case, as `Any` because the caller holds only `any CaseIterable.Type`.
     private static func first<C: CaseIterable>(of _: C.Type) -> Any? { C.allCases.first }

@@ -28,9 +28,6 @@ extension Activation {
         of elementType: any Any.Type, elements: [CompiledBinding], injector: InjectorName
     ) -> CompiledBinding {
         func serving<Element>(_: Element.Type) -> CompiledBinding {
-            let type = [Element].self
-            let key = TypeKey(type)
-            let provided = ProvidedType(key: key, type: type, convert: nil)
             // Every element provides `Element`, and a factory has a maker
             // only when that is its one provided type, so any element's
             // maker makes the array; one is made here, unspecialized, only
@@ -42,12 +39,12 @@ extension Activation {
             // instances. Never boxed: a transient product that is the bound
             // type is always made into memory, so `build` is not called.
             let definition = FactoryDefinition(
-                name: "[\(TypeKey.shortName(of: Element.self))]", provides: [provided], dependencies: nil,
-                defaultLifetime: .transient, productTypeName: key.qualifiedName, productIsClass: false,
-                parameters: nil, argument: nil, registeredAt: CodeLocation(#fileID, #line),
+                name: "[\(TypeKey.shortName(of: Element.self))]", product: [Element].self, dependencies: nil,
+                defaultLifetime: .transient, registeredAt: CodeLocation(#fileID, #line),
                 buildInto: maker.buildInto, build: maker.build)
+            let provided = definition.provides[0]
             return CompiledBinding(
-                key: key, injector: injector, definition: definition, provided: provided,
+                key: provided.key, injector: injector, definition: definition, provided: provided,
                 parameters: nil, storage: TransientLifetime(), described: nil, elements: elements)
         }
         return serving(elementType)

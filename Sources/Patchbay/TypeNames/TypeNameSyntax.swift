@@ -40,15 +40,14 @@ package enum TypeNameSyntax {
     /// sorted, a composition's members sorted, spaces made even, and
     /// `Swift.Array`, `Swift.Dictionary` and `Swift.Optional` written
     /// without their module (so that `[Swift.Int]` meets `Swift.Array<Swift.Int>`).
-    static func lookupKey(_ name: String) -> String {
-        guard let node = parse(name) else { return evenSpaces(name) }
-        return print(node, asKey: true)
-    }
+    static func lookupKey(_ name: String) -> String { reprinted(name, asKey: true) }
 
     /// The name as the short names read: what "did you mean" compares.
-    package static func suggestionForm(_ name: String) -> String {
-        guard let node = parse(name) else { return evenSpaces(name) }
-        return print(node, asKey: false)
+    package static func suggestionForm(_ name: String) -> String { reprinted(name, asKey: false) }
+
+    /// `name` read and printed again; a name this reader does not know, with its spaces made even.
+    private static func reprinted(_ name: String, asKey: Bool) -> String {
+        parse(name).map { print($0, asKey: asKey) } ?? evenSpaces(name)
     }
 
     /// A nested type's name without its module: `GOuter.Inner<Int>` for
@@ -138,8 +137,7 @@ package enum TypeNameSyntax {
 
     private static func printArguments(_ arguments: [Element], asKey: Bool) -> String {
         guard arguments.allSatisfy({ $0.label != nil }) else {
-            return arguments.map { ($0.label.map { $0 + " == " } ?? "") + print($0.type, asKey: asKey) }
-                .joined(separator: ", ")
+            return printElements(arguments, labelledBy: " == ", asKey: asKey)
         }
         // Labelled: one is positional (there is one primary associated type);
         // several are sorted by label, as the runtime lists them.
@@ -148,8 +146,9 @@ package enum TypeNameSyntax {
             .map { $0.label! + " == " + print($0.type, asKey: asKey) }.joined(separator: ", ")
     }
 
-    private static func printElements(_ elements: [Element], asKey: Bool) -> String {
-        elements.map { ($0.label.map { $0 + ": " } ?? "") + print($0.type, asKey: asKey) }.joined(separator: ", ")
+    /// `a: A, B`: a tuple's elements or a function's parameters, or (labelled by `==`) generic arguments.
+    private static func printElements(_ elements: [Element], labelledBy mark: String = ": ", asKey: Bool) -> String {
+        elements.map { ($0.label.map { $0 + mark } ?? "") + print($0.type, asKey: asKey) }.joined(separator: ", ")
     }
 
     /// Runs of spaces made one, none at the ends.
@@ -162,7 +161,7 @@ package enum TypeNameSyntax {
     /// The tree of `text`, or nil when it is not a type this reader knows.
     static func parse(_ text: String) -> Node? {
         var parser = Parser(tokens: tokens(of: text))
-        guard let node = parser.type(), parser.atEnd else { return nil }
+        guard let node = parser.type(), parser.next == nil else { return nil }
         return node
     }
 
@@ -201,7 +200,6 @@ package enum TypeNameSyntax {
         var depth = 0
         static let maximumDepth = 64
 
-        var atEnd: Bool { index == tokens.count }
         var next: String? { index < tokens.count ? tokens[index] : nil }
 
         mutating func take(_ token: String) -> Bool {

@@ -223,32 +223,31 @@ package struct ValidationRun {
         let declared = manifest.injectors.map(Set.init)
         let bindings = manifest.bindings
         candidates.reserveCapacity(bindings.count)
-        // Taken out of `self` once: a mutating loop would copy the index out of it for every binding.
-        let (known, types) = (catalog, catalog?.types)
-        for (index, binding) in bindings.enumerated() {
-            // When thousands of bindings have problems, room for as many diagnostics as the rate so far
-            // foretells for all of them, once: doubling again and again would hold both copies each time,
-            // and leave the array up to twice as large as needed.
-            if diagnostics.count >= 4_096, diagnostics.count == diagnostics.capacity, index > 0 {
-                let foretold = Double(diagnostics.count) / Double(index) * Double(bindings.count) * 1.05
-                if foretold > Double(diagnostics.capacity) * 2 { diagnostics.reserveCapacity(Int(foretold)) }
-            }
-            let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
-            // A broken element leaves the type's single binding as it is: only that counts for `T` needs.
-            let bindsSingle = !binding.isCollectionElement
-            if !bindsSingle { anyCollectionElement = true }
-            guard let catalog = known else {
+        guard let catalog else {
+            for (index, binding) in bindings.enumerated() {
+                let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
                 // Without a catalog, a binding with no factory key still counts
                 // for duplicates, as it always has; it is left out of the winners.
                 if binding.factory.isEmpty { anyWithoutFactory = true }
+                if binding.isCollectionElement { anyCollectionElement = true }
+                let type = typeWithoutCatalog(named: binding.protocolName)
                 let (lifetime, source) = Lifetime.inEffect(named: binding.lifetime, factoryDefault: nil, factoryIsKnown: false)
                 candidates.append(BindingDescription(
-                    bindings: bindings, index: index, types: nil, typeID: typeWithoutCatalog(named: binding.protocolName),
-                    factoryPlace: -1, provided: -1, lifetime: lifetime, lifetimeSource: source,
+                    bindings: bindings, index: index, types: nil, typeID: type, factoryPlace: -1, provided: -1,
+                    lifetime: lifetime, lifetimeSource: source,
                     injector: binding.injector, parameters: nil, isBroken: binding.isBroken || !injectorIsDeclared))
-                continue
             }
+            resolveOverrides()
+            return
+        }
+        let types = catalog.types
+        for (index, binding) in bindings.enumerated() {
+            reserveForProblems(seenIn: index, of: bindings.count)
+            let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
             let type = boundType(of: binding, in: catalog)
+            // A broken element leaves the type's single binding as it is: only that counts for `T` needs.
+            let bindsSingle = !binding.isCollectionElement
+            if !bindsSingle { anyCollectionElement = true }
             guard !binding.factory.isEmpty else {
                 if let type, bindsSingle { brokenTypes.insert(type) }
                 continue
@@ -282,6 +281,16 @@ package struct ValidationRun {
                 parameters: parameters?.value, isBroken: binding.isBroken || !injectorIsDeclared || !checksPass))
         }
         resolveOverrides()
+    }
+
+    /// When thousands of bindings have problems, makes room for as many
+    /// diagnostics as the rate so far foretells for all of them, once:
+    /// doubling the array again and again would hold both copies each time,
+    /// and leave it up to twice as large as needed.
+    private mutating func reserveForProblems(seenIn checked: Int, of total: Int) {
+        guard diagnostics.count >= 4_096, diagnostics.count == diagnostics.capacity, checked > 0 else { return }
+        let foretold = Double(diagnostics.count) / Double(checked) * Double(total) * 1.05
+        if foretold > Double(diagnostics.capacity) * 2 { diagnostics.reserveCapacity(Int(foretold)) }
     }
 
     /// Rule `undeclared-injector`: with an `injectors` list, a binding's custom injector is in it.
@@ -356,9 +365,8 @@ package struct ValidationRun {
                 + "its own manifest (with '\(ManifestKey.extends)') to choose another"
         } else if suggestion == nil, case .description = catalog.source {
             // Not a typo of a known name: perhaps a factory registered since catalog.json was written.
-            let regenerate = CatalogDescription.howToRegenerate("catalog.json")
             message += ". Is catalog.json stale? If '\(binding.displayFactory)' was registered since it was written, "
-                + regenerate.prefix(1).lowercased() + regenerate.dropFirst()
+                + CatalogDescription.howToRegenerate("catalog.json").lowercasedFirst
         }
         report(diagnostic(binding, .unknownFactory, message, field: BindingKey.factory.rawValue, suggestion: suggestion))
         return nil
@@ -539,6 +547,11 @@ extension DecodingError {
         }
         return context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
     }
+}
+
+extension String {
+    /// The string with its first letter lower-cased, to continue a sentence.
+    var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
 }
 
 /// The `extends` rule, the one place it is written: of the bindings of one

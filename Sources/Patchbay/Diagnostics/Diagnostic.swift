@@ -102,7 +102,9 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
             var start = 0
             while start < order.count {
                 var end = start + 1
-                while end < order.count, diagnostics[order[end]].isAtSamePlace(as: diagnostics[order[start]]) { end += 1 }
+                // A run shares a severity, a file and a position.
+                while end < order.count, case let (a, b) = (diagnostics[order[end]], diagnostics[order[start]]),
+                    a.severity == b.severity, a.line == b.line, a.column == b.column, a.file == b.file { end += 1 }
                 if end - start > 1 {
                     var seen: Set<Diagnostic> = []
                     for place in start..<end where !seen.insert(diagnostics[order[place]]).inserted { keep[place] = false }
@@ -143,11 +145,6 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
             (2 - diagnostic.severity.rank, fileRanks[diagnostic.file]!, diagnostic.line, diagnostic.column, offset)
         }
         return keys.sorted(by: <).map(\.4)
-    }
-
-    /// Whether two diagnostics share a severity, a file and a position.
-    private func isAtSamePlace(as other: Diagnostic) -> Bool {
-        severity == other.severity && line == other.line && column == other.column && file == other.file
     }
 }
 

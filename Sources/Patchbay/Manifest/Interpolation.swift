@@ -138,7 +138,9 @@ struct Interpolation {
                 }
                 let expression = body[..<close]
                 rest = body[body.index(after: close)...]
-                let (name, fallback) = split(expression)
+                let separator = expression.range(of: ":-")
+                let name = String(expression[..<(separator?.lowerBound ?? expression.endIndex)])
+                let fallback = separator.map { String(expression[$0.upperBound...]) }
                 guard Self.isValidName(name) else {
                     problems.append(.malformed("'${\(MessageText.name(String(expression)))}' is not a valid reference; names are "
                         + "ASCII letters (A-Z, a-z), digits and '_', not starting with a digit (write '$${' for a literal '${')"))
@@ -150,7 +152,9 @@ struct Interpolation {
                     // reading resumes after it so its tail is not a second problem.
                     let end = Self.endOfNested(body, firstClose: close)
                     rest = body[end...]
-                    problems.append(.malformed("'\(Self.quoted(after[..<end]))' puts '${' inside the default of ${\(name)}, "
+                    // Quoted cut short: a hostile string may be megabytes long.
+                    let shown = after[..<end]
+                    problems.append(.malformed("'\(shown.count > 80 ? String(shown.prefix(80)) + "..." : String(shown))' puts '${' inside the default of ${\(name)}, "
                         + "which is not supported: a default is plain text up to the first '}'; write the default "
                         + "value itself (${\(name):-value})"))
                     continue
@@ -195,16 +199,6 @@ struct Interpolation {
             index = next
         }
         return body.index(after: firstClose)
-    }
-
-    /// Text quoted in a message, cut short: a hostile string may be megabytes long.
-    private static func quoted(_ text: Substring) -> String {
-        text.count > 80 ? text.prefix(80) + "..." : String(text)
-    }
-
-    private func split(_ expression: Substring) -> (name: String, fallback: String?) {
-        guard let range = expression.range(of: ":-") else { return (String(expression), nil) }
-        return (String(expression[..<range.lowerBound]), String(expression[range.upperBound...]))
     }
 
     static func isValidName(_ name: String) -> Bool {

@@ -79,8 +79,14 @@ public struct ManifestDirectory: Sendable {
             let suggestion = EditDistance.suggestions(for: name, among: found).first
             let folder = ManifestLoader.displayPath(for: url)
             let message: String
-            if let missing = missingFolderMessage() {
-                message = "no manifest for environment '\(MessageText.name(name))' in \(folder): " + missing
+            let absolute = url.standardizedFileURL.path, relative = !url.relativePath.hasPrefix("/")
+            if SystemCall.isDirectory(atPath: absolute) != true {
+                // The folder itself is missing: say where a relative path was looked up.
+                message = "no manifest for environment '\(MessageText.name(name))' in \(folder): there is no folder \(absolute)"
+                    + (relative ? " (a relative path is looked up from the working directory, "
+                        + "\(FileManager.default.currentDirectoryPath))" : "")
+                    + ". Run the program from the folder that holds \(relative ? url.relativePath : "the manifests"), "
+                    + "or give ManifestDirectory an absolute URL (such as one from the app's bundle)"
             } else if name.isEmpty {
                 let named = found.filter { !$0.isEmpty }
                 message = "the environment name is empty, which names no manifest of \(folder) "
@@ -110,22 +116,6 @@ public struct ManifestDirectory: Sendable {
                 file: folder, line: 0, column: 0, suggestion: suggestion)])
         }
         return file
-    }
-
-    /// Why the folder cannot be read, naming it by its absolute path; nil
-    /// when it is a folder. The usual cause is a program run from another
-    /// folder than the one that holds `Manifests`: a relative path means
-    /// nothing without the working directory it was looked up from, so the
-    /// message names both.
-    private func missingFolderMessage() -> String? {
-        let absolute = url.standardizedFileURL.path
-        if SystemCall.isDirectory(atPath: absolute) == true { return nil }
-        let relative = !url.relativePath.hasPrefix("/")
-        return "there is no folder \(absolute)"
-            + (relative ? " (a relative path is looked up from the working directory, "
-                + "\(FileManager.default.currentDirectoryPath))" : "")
-            + ". Run the program from the folder that holds \(relative ? url.relativePath : "the manifests"), "
-            + "or give ManifestDirectory an absolute URL (such as one from the app's bundle)"
     }
 
     /// Loads the manifest of an environment (chosen as ``selectedEnvironment(_:)`` says), judged as

@@ -158,7 +158,7 @@ public struct ManifestLoader: Sendable {
         // every containment check, each file for the cycle checks.
         let resolvedRoot = PhysicalPath.of(root.path)
         var files = [child]
-        var current = ExtendsLink(manifest: child, url: url, resolved: PhysicalPath.of(url.path))
+        var current = (manifest: child, url: url, resolved: PhysicalPath.of(url.path))
         var visited: Set<String> = startIsOnDisk ? [current.resolved] : []
         while let parent = loadParent(
             of: current, root: root, resolvedRoot: resolvedRoot, loaded: files, visited: visited,
@@ -240,14 +240,12 @@ public struct ManifestLoader: Sendable {
         let parent = loadFile(
             parentURL, display: parentDisplay, root: root, depth: depth, followingExtends: false,
             diagnostics: &diagnostics)
-        return parent.map { ExtendsLink(manifest: $0, url: parentURL, resolved: resolvedParent) }
+        return parent.map { (manifest: $0, url: parentURL, resolved: resolvedParent) }
     }
 
     /// A file of an `extends` chain: what it holds, where it is, and its
     /// path with every link resolved, for the cycle check.
-    private struct ExtendsLink {
-        let manifest: Manifest, url: URL, resolved: String
-    }
+    private typealias ExtendsLink = (manifest: Manifest, url: URL, resolved: String)
 
     /// The path names something other than a regular file.
     struct NotAFile: Error, CustomStringConvertible {

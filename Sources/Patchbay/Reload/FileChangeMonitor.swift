@@ -84,13 +84,10 @@ struct FileFingerprint: Hashable, Sendable {
 /// Calls its handler on the watch's queue when something may have changed at
 /// one of its targets. Says nothing about what changed: the watch re-reads.
 final class FileChangeMonitor: Sendable {
-    /// What this monitor watches, as it was when the monitor was made.
-    let targets: [WatchTarget]
     /// Not `Sendable` types, so behind a lock; Dispatch sources may be cancelled from any thread.
     private let sources: Locked<[any DispatchSourceProtocol]>
 
-    private init(targets: [WatchTarget], sources: [any DispatchSourceProtocol]) {
-        self.targets = targets
+    private init(sources: [any DispatchSourceProtocol]) {
         self.sources = Locked(sources)
     }
 
@@ -125,7 +122,7 @@ final class FileChangeMonitor: Sendable {
             source.activate()
             sources.append(source)
         }
-        return FileChangeMonitor(targets: targets, sources: sources)
+        return FileChangeMonitor(sources: sources)
         #elseif os(Linux) && canImport(Glibc)
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
@@ -149,7 +146,7 @@ final class FileChangeMonitor: Sendable {
         }
         source.setCancelHandler { close(descriptor) }  // closing the descriptor removes its watches
         source.activate()
-        return FileChangeMonitor(targets: targets, sources: [source])
+        return FileChangeMonitor(sources: [source])
         #else
         return nil
         #endif

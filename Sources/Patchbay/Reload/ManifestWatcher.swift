@@ -196,7 +196,12 @@ final class ManifestWatcher: Sendable {
         let settled = Sample(url, maxBytes: loader.maxBytes) == quiet
         let usable = settled && manifest != nil && !diagnostics.containsErrors
         let deleted = settled && !usable && PhysicalPath.ofExisting(url.path) == nil
-        let waiting = !settled || (!usable && !deleted && isBeingWritten(real))
+        // Or modified less than a settle delay ago: an editor that rewrites in place may be between truncating
+        // and writing, so a syntax error then is not yet worth reporting (far in the future, from another
+        // clock over a network mount, counts as settled).
+        let waiting = !settled || (!usable && !deleted && FileFingerprint(path: real).map {
+            abs(Date().timeIntervalSince1970 - (Double($0.modified) + Double($0.modifiedNanoseconds) / 1e9)) < Double(settle) / 1e9
+        } == true)
         state.lastContent = waiting || deleted ? nil : quiet.bytes.map { (real, $0) }
         if waiting {
             changed()
@@ -208,16 +213,6 @@ final class ManifestWatcher: Sendable {
         // the rest of the file too, not only what the file reader found.
         let validated = manifest.map { ManifestValidator(catalog: container.catalog).validate($0) } ?? []
         return settle(.invalid(Diagnostic.sortedForDisplay(diagnostics + validated)), container)
-    }
-
-    /// Whether the file was modified less than a settle delay ago: an editor
-    /// that rewrites in place may be between truncating and writing, so a
-    /// syntax error then is not yet worth reporting.
-    private func isBeingWritten(_ path: String) -> Bool {
-        guard let fingerprint = FileFingerprint(path: path) else { return false }
-        let modified = Double(fingerprint.modified) + Double(fingerprint.modifiedNanoseconds) / 1e9
-        // Far in the future (another clock, over a network mount) counts as settled.
-        return abs(Date().timeIntervalSince1970 - modified) < Double(settle) / 1e9
     }
 
     /// Activates a new manifest; returns what to report, if anything.
@@ -258,15 +253,10 @@ final class ManifestWatcher: Sendable {
         guard targets != state.armedTargets else { return }
         state.armedTargets = targets
         var monitor = FileChangeMonitor.start(targets, queue: queue) { [weak self] in self?.changed() }
-        let fileEventsWork = monitor != nil
+        let interval = pollInterval ?? (monitor != nil ? nil : Self.fallbackPollInterval)
         // Swapped in, unless the watch was cancelled meanwhile; what is left here is cancelled.
         shared.withLock { if !$0.cancelled { swap(&$0.monitor, &monitor) } }
         monitor?.cancel()
-        updatePoller(fileEventsWork: fileEventsWork)
-    }
-
-    private func updatePoller(fileEventsWork: Bool) {
-        let interval = pollInterval ?? (fileEventsWork ? nil : Self.fallbackPollInterval)
         guard interval != state.pollerInterval else { return }
         state.pollerInterval = interval
         var timer: (any DispatchSourceTimer)?

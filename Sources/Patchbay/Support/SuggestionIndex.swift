@@ -59,7 +59,7 @@ package struct SuggestionIndex: Sendable {
             runs[runs.count - 1].count += 1
         }
         var slots = Array(repeating: (key: UInt64(0), start: Int32(0), count: Int32(0)),
-            count: max(2, (runs.count * 2).nextPowerOfTwo))
+            count: 1 << (Int.bitWidth - (max(2, runs.count * 2) - 1).leadingZeroBitCount))  // the least power of two not below both
         for run in runs {
             var slot = Int(truncatingIfNeeded: run.key >> 1) & (slots.count - 1)
             while slots[slot].key != 0 { slot = (slot + 1) & (slots.count - 1) }
@@ -183,9 +183,4 @@ package struct SuggestionIndex: Sendable {
             return (z ^ (z >> 31)) | 1
         }
     }
-}
-
-extension Int {
-    /// The least power of two not below this (positive) number.
-    fileprivate var nextPowerOfTwo: Int { self <= 1 ? 1 : 1 << (Int.bitWidth - (self - 1).leadingZeroBitCount) }
 }

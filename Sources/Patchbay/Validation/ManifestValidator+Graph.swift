@@ -234,7 +234,14 @@ extension ValidationRun {
     private mutating func reportCycles(edges: [[Int]], catalog: CatalogIndex) {
         let components = StronglyConnectedComponents(edges: edges)
         for members in components.cyclic.prefix(Self.drawnCycleLimit) {
-            reportCycle(components.loop(through: members, edges: edges), among: members.count, catalog: catalog)
+            // One of the loops among the bindings of the component.
+            let loop = components.loop(through: members, edges: edges)
+            let names = (loop + [loop[0]]).map { display(effective[$0], in: catalog) }
+            report(diagnostic(
+                binding(effective[loop[0]]), .dependencyCycle, "dependency cycle: " + names.joined(separator: " -> ")
+                    + (members.count > loop.count ? " (one loop among \(members.count) bindings that need one another)" : "")
+                    + "; break it by taking one of these as Lazy<...> in its factory, or bind a factory that does "
+                    + "not need the next", field: BindingKey.factory.rawValue, dependencyPath: names))
         }
         guard components.cyclic.count > Self.drawnCycleLimit else { return }
         let rest = components.cyclic.dropFirst(Self.drawnCycleLimit)
@@ -246,15 +253,5 @@ extension ValidationRun {
                 + (rest.count == 1 ? "" : "s") + " of bindings that need one another, the first at \(name) "
                 + "(\(inCycles) bindings are in cycles in all), not drawn; break the cycles above and check again",
             field: BindingKey.factory.rawValue, dependencyPath: [name]))
-    }
-
-    /// Draws `loop`, one of the loops among the `knot` bindings of its component.
-    private mutating func reportCycle(_ loop: [Int], among knot: Int, catalog: CatalogIndex) {
-        let names = (loop + [loop[0]]).map { display(effective[$0], in: catalog) }
-        report(diagnostic(
-            binding(effective[loop[0]]), .dependencyCycle, "dependency cycle: " + names.joined(separator: " -> ")
-                + (knot > loop.count ? " (one loop among \(knot) bindings that need one another)" : "")
-                + "; break it by taking one of these as Lazy<...> in its factory, or bind a factory that does "
-                + "not need the next", field: BindingKey.factory.rawValue, dependencyPath: names))
     }
 }

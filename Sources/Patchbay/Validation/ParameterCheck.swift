@@ -34,7 +34,12 @@ struct ParameterCheck {
     /// description); check ``diagnostics`` for problems.
     mutating func run() -> (any Sendable)? {
         guard let spec = catalog.parameters(factory) else {
-            checkNoneGiven()
+            // A factory that takes no parameters is given none (or an empty object).
+            if let given = binding.parameterSource?.place.members, !given.isEmpty {
+                report("binding \(binding.displayKey) -> '\(binding.displayFactory)' gives parameters "
+                    + given.map(\.key).sorted().map { "'\($0)'" }.joined(separator: ", ")
+                    + ", but factory '\(catalog.factories[factory].name)' takes none; remove '\(BindingKey.parameters)'", at: "")
+            }
             return nil
         }
         var parameters = binding.parameterSource ?? .emptyObject
@@ -53,14 +58,6 @@ struct ParameterCheck {
             reportDecodingError(error, typeName: spec.type, value: parameters)
             return nil
         }
-    }
-
-    /// A factory that takes no parameters is given none (or an empty object).
-    private mutating func checkNoneGiven() {
-        guard let given = binding.parameterSource?.place.members, !given.isEmpty else { return }
-        report("binding \(binding.displayKey) -> '\(binding.displayFactory)' gives parameters "
-            + given.map(\.key).sorted().map { "'\($0)'" }.joined(separator: ", ")
-            + ", but factory '\(catalog.factories[factory].name)' takes none; remove '\(BindingKey.parameters)'", at: "")
     }
 
     // MARK: - The recorded shape
@@ -101,12 +98,12 @@ struct ParameterCheck {
             let pointer = pointer
             if interpolation.unset[pointer] != nil || interpolation.refused.contains(pointer) { return }
         }
-        if value.kind == .null {
-            if field.required { reportMismatch(field, found: value, in: parameters, at: pointer) }
-            return
-        }
         let bits = field.bits ?? 64, signed = field.signed ?? true
         switch (field.type, value.kind) {
+        case (_, .null) where !field.required:
+            return
+        case (_, .null):
+            break  // a field that is required, whatever its type: the mismatch below
         case ("string", .string), ("boolean", .bool), ("array", .array), ("any", _):
             return
         case ("number", .number):
@@ -162,7 +159,8 @@ struct ParameterCheck {
         default:
             break
         }
-        reportMismatch(field, found: value, in: parameters, at: pointer)
+        report("\(parameter(pointer)) is \(value.foundDescription(in: parameters)), but \(typeName) needs "
+            + "\(Self.article(field.type)) there", at: pointer, position: value.position)
     }
 
     /// Rule `unknown-parameter`: a key the type does not read, which
@@ -202,14 +200,6 @@ struct ParameterCheck {
                 field: BindingKey.parameters.rawValue + key, position: firstUnlisted.keyPosition,
                 fallbackFile: manifestFile))
         }
-    }
-
-    private mutating func reportMismatch(
-        _ field: CatalogDescription.ParameterField, found value: JSONPlace, in parameters: BindingParameters,
-        at pointer: String
-    ) {
-        report("\(parameter(pointer)) is \(value.foundDescription(in: parameters)), but \(typeName) needs "
-            + "\(Self.article(field.type)) there", at: pointer, position: value.position)
     }
 
     /// The text of a whole-value reference as the JSON text of the value a field of `type` takes.

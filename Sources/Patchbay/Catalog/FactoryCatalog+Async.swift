@@ -80,6 +80,6 @@ extension FactoryCatalog {
         return isolatedDefinition(
             name, type, lifetime, specs: specs, parameters: parameters, file, line, execution: .async,
             buildAwaiting: { call in box.init(try await produce(call)) }
-        ) { call in throw ResolutionError.needsAwait(call) }
+        ) { call in throw ResolutionError.cannotRunSynchronously(call, .needsAwait) }
     }
 }

@@ -87,7 +87,7 @@ extension FactoryCatalog {
             name, type, lifetime, specs: specs, parameters: parameters, file, line, execution: .mainActor,
             buildAwaiting: nil
         ) { call in
-            guard MainQueue.isCurrent else { throw ResolutionError.needsMainActor(call) }
+            guard MainQueue.isCurrent else { throw ResolutionError.cannotRunSynchronously(call, .needsMainActor) }
             // On the main actor's executor, so `assumeIsolated` holds; the
             // call stays on this thread (see `FactoryCall`'s `Sendable`).
             return try MainActor.assumeIsolated { () throws -> Instance<T> in Instance(try produce(call)) }

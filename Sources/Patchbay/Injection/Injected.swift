@@ -294,19 +294,9 @@ final class LazyValue<Value>: @unchecked Sendable {
     /// closure and no `defer`: each costs instructions on every read.)
     func value(of lazy: Lazy<Value>) throws(ResolutionError) -> Value {
         readers.enter()
-        if let box = unsafe resolved.load() {
-            let value = unsafe box.takeUnretainedValue().value
-            if readers.leave() { releaseReplaced() }
-            return value
-        }
-        do {
-            let value = try lazy.resolveFirst()
-            if readers.leave() { releaseReplaced() }
-            return value
-        } catch {
-            if readers.leave() { releaseReplaced() }
-            throw error
-        }
+        defer { if readers.leave() { releaseReplaced() } }
+        if let box = unsafe resolved.load() { return unsafe box.takeUnretainedValue().value }
+        return try lazy.resolveFirst()
     }
 
     /// Keeps `value` unless one is kept already; returns the one kept.

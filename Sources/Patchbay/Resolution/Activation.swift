@@ -236,10 +236,16 @@ final class Activation: Sendable {
     /// ``ThreadResolutionState``), but nothing can resolve through a container
     /// that no longer exists, so no read can race with this.
     func retire() {
+        forEachCompiledBinding { $0.storage.sharedCell?.retire() }
+    }
+
+    /// Calls `body` with every binding of this activation: each type's, in
+    /// every injector, and each element of a collection.
+    func forEachCompiledBinding(_ body: (CompiledBinding) -> Void) {
         for case let head? in entries.heads {
             head.forEachBinding { binding in
-                binding.storage.sharedCell?.retire()
-                for element in binding.elements { element.storage.sharedCell?.retire() }
+                body(binding)
+                binding.elements.forEach(body)
             }
         }
     }

@@ -60,16 +60,3 @@ extension Container {
         publish(Activation.compile(result, of: base.manifest, catalog: catalog, keeping: kept), resetting: base)
     }
 }
-
-extension Activation {
-    /// Calls `body` with every binding of this activation: each type's, in
-    /// every injector, and each element of a collection.
-    func forEachCompiledBinding(_ body: (CompiledBinding) -> Void) {
-        for case let head? in entries.heads {
-            head.forEachBinding { binding in
-                body(binding)
-                binding.elements.forEach(body)
-            }
-        }
-    }
-}

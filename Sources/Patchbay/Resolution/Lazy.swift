@@ -132,10 +132,7 @@ public final class Lazy<Value>: Sendable {
     /// the last running one returns: a `weak` reference to a value nothing
     /// else holds is `nil` after the reset.
     public func reset() {
-        let shared = state.withLock { state in
-            defer { state.shared = nil }
-            return state.shared
-        }
+        let shared = state.withLock { $0.shared.take() }
         kept.reset()
         _ = shared  // released outside the lock: a deinit may do anything, even use this `Lazy`
     }

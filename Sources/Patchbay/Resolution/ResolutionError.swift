@@ -139,19 +139,12 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
 }
 
 extension ResolutionError {
-    /// What a synchronous call of a main-actor factory throws off the main actor.
+    /// What a synchronous call of a factory it cannot run throws: an `async`
+    /// one's (`needs-await`), or a main-actor one's off the main actor (`needs-main-actor`).
     @usableFromInline
-    static func needsMainActor(_ call: FactoryCall) -> ResolutionError {
+    static func cannotRunSynchronously(_ call: FactoryCall, _ reason: Reason) -> ResolutionError {
         ResolutionError(
-            .needsMainActor, type: call.binding.key.name, injectors: [call.binding.injector],
-            path: call.context.names, factory: call.binding.definition.name)
-    }
-
-    /// What a synchronous call of an `async` factory throws.
-    @usableFromInline
-    static func needsAwait(_ call: FactoryCall) -> ResolutionError {
-        ResolutionError(
-            .needsAwait, type: call.binding.key.name, injectors: [call.binding.injector],
+            reason, type: call.binding.key.name, injectors: [call.binding.injector],
             path: call.context.names, factory: call.binding.definition.name)
     }
 }

@@ -41,9 +41,8 @@ extension Container {
                 .instance(of: binding!, as: T.self, path: AwaitedPath(AwaitingCall.running?.inThisTask))
         default: break
         }
-        let resolution = AwaitingResolution(container: self, activation: activation)
-        let path = AwaitedPath(AwaitingCall.running?.inThisTask)
-        return try await resolution.resolve(T.self, from: injector, path: path)!
+        return try await AwaitingResolution(container: self, activation: activation)
+            .resolve(T.self, from: injector, path: AwaitedPath(AwaitingCall.running?.inThisTask))!
     }
 }
 

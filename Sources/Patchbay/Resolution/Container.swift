@@ -33,9 +33,8 @@ public final class Container: Sendable {
 
     /// Creates a container serving `manifest` from `catalog`.
     /// - Throws: ``ManifestError`` listing every problem when the manifest does not fit the catalog.
-    public init(catalog: FactoryCatalog, manifest: Manifest) throws(ManifestError) {
-        self.catalog = catalog
-        _ = current.exchange(try Activation.compile(manifest, catalog: catalog))
+    public convenience init(catalog: FactoryCatalog, manifest: Manifest) throws(ManifestError) {
+        self.init(catalog: catalog, activation: try Activation.compile(manifest, catalog: catalog))
     }
 
     /// Creates a container serving an activation made from `catalog`.
@@ -155,7 +154,7 @@ public final class Container: Sendable {
         let state = ThreadResolutionState.current
         return try resolve(
             T.self, from: injector, state: state, activation: state.activation(of: self),
-            argument: ArgumentValue(value: argument, key: TypeKey(Argument.self)))!
+            argument: ArgumentValue(argument))!
     }
 
     /// Resolves `type`, or returns `nil` when no injector binds it.

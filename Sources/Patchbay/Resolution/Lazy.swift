@@ -62,8 +62,7 @@ public final class Lazy<Value>: Sendable {
         _ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary,
         argument: Argument
     ) {
-        self.init(DeferredResolution(
-            container: container, injector: injector, argument: ArgumentValue(value: argument, key: TypeKey(Argument.self))))
+        self.init(DeferredResolution(container: container, injector: injector, argument: ArgumentValue(argument)))
     }
 
     /// Creates a lazy reference to `Value` from what is making the object

@@ -153,11 +153,10 @@ extension ResolutionError {
     /// The same error, naming the place in the app's code that asked: a
     /// call, or (`declaration`) the declaration of the property that was read.
     func requested(at site: CodeLocation, declaration: Bool = false) -> ResolutionError {
+        guard requestedAt == nil else { return self }
         var error = self
-        if error.requestedAt == nil {
-            error.requestedAt = site
-            error.requestedAtDeclaration = declaration
-        }
+        error.requestedAt = site
+        error.requestedAtDeclaration = declaration
         return error
     }
 }

@@ -123,7 +123,11 @@ final class InstanceCell: Sendable {
         for waiter in waiters {
             if let kept { waiter.resume(returning: Instance(kept)) } else if retry { waiter.resume(returning: nil) } else { waiter.resume(throwing: failure!) }
         }
-        if wake { MakingWaits.wakeSleepers() }
+        if wake {  // the sleeping threads check whether what they wait for has ended
+            MakingWaits.condition.lock()
+            MakingWaits.condition.broadcast()
+            MakingWaits.condition.unlock()
+        }
         return kept
     }
 
@@ -217,7 +221,7 @@ enum MakingWaits {
     private typealias Wait = (inside: [AnyObject], cell: InstanceCell, type: String)
     private static let waits = Locked<[ObjectIdentifier: Wait]>([:])
     /// Where threads sleep until a making they wait for ends.
-    private static let condition = NSCondition()
+    static let condition = NSCondition()
 
     /// Records that `ticket`, a request inside the makings `inside`, waits
     /// for `cell`, made by `maker`; throws `dependency-cycle` instead when
@@ -258,13 +262,6 @@ enum MakingWaits {
         defer { condition.unlock() }
         // A making that ends after this check wakes the condition only once this thread waits on it.
         while cell.isBeingMade(by: maker) { condition.wait() }
-    }
-
-    /// Wakes the sleeping threads, which check whether what they wait for has ended.
-    static func wakeSleepers() {
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
     }
 }
 

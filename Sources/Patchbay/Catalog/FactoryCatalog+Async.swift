@@ -79,6 +79,6 @@ extension FactoryCatalog {
             name: name, product: type, dependencies: specs, defaultLifetime: lifetime, parameters: parameters,
             registeredAt: CodeLocation(file, line), buildInto: nil, execution: .async,
             buildAwaiting: { call in box.init(try await produce(call)) }
-        ) { call in throw ResolutionError.needsAwait(call) }
+        ) { call in throw ResolutionError.cannotRunSynchronously(call, .needsAwait) }
     }
 }

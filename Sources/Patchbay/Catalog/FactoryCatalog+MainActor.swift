@@ -86,7 +86,7 @@ extension FactoryCatalog {
             name: name, product: type, dependencies: specs, defaultLifetime: lifetime, parameters: parameters,
             registeredAt: CodeLocation(file, line), buildInto: nil, execution: .mainActor
         ) { call in
-            guard MainQueue.isCurrent else { throw ResolutionError.needsMainActor(call) }
+            guard MainQueue.isCurrent else { throw ResolutionError.cannotRunSynchronously(call, .needsMainActor) }
             // On the main actor's executor, so `assumeIsolated` holds; the
             // call stays on this thread (see `FactoryCall`'s `Sendable`).
             return try MainActor.assumeIsolated { () throws -> Instance<T> in Instance(try produce(call)) }

@@ -210,13 +210,9 @@ public typealias SafelyInjected<Value> = Injected<Value?>
             // has no caller's #line to take, so the message says where the
             // reader is found: the backtrace's next frame down.
             let site = deferred.declaredAt!
-            fatalError(error.description + Self.readerHint, file: site.file, line: site.line)
+            let hint = " The code that read the property is the frame below the property's getter in the backtrace."
+            fatalError(error.description + hint, file: site.file, line: site.line)
         }
-    }
-
-    /// Appended to a trap's message: where to find the code that read the property.
-    static var readerHint: String {
-        " The code that read the property is the frame below the property's getter in the backtrace."
     }
 
     /// Resolves holding nothing, so a factory that reads another wrapper (or
@@ -285,28 +281,15 @@ final class LazyValue<Value>: @unchecked Sendable {
     /// Values a reset replaced while a read was running, released by the last one out.
     private var replaced: [Instance<Value>] = []  // guarded by `lock`
 
-    init() {}
-
-
     /// The value, or what `lazy` resolves when none is kept (and publishes).
     /// Counted in, so a concurrent reset keeps the box this call loads
     /// (unretained) until the call has copied the value out of it. (No
     /// closure and no `defer`: each costs instructions on every read.)
     func value(of lazy: Lazy<Value>) throws(ResolutionError) -> Value {
         readers.enter()
-        if let box = unsafe resolved.load() {
-            let value = unsafe box.takeUnretainedValue().value
-            if readers.leave() { releaseReplaced() }
-            return value
-        }
-        do {
-            let value = try lazy.resolveFirst()
-            if readers.leave() { releaseReplaced() }
-            return value
-        } catch {
-            if readers.leave() { releaseReplaced() }
-            throw error
-        }
+        defer { if readers.leave() { releaseReplaced() } }
+        if let box = unsafe resolved.load() { return unsafe box.takeUnretainedValue().value }
+        return try lazy.resolveFirst()
     }
 
     /// Keeps `value` unless one is kept already; returns the one kept.

@@ -28,18 +28,12 @@ extension Container {
     ) -> [(instance: Value, binding: BindingDescription?, order: UInt64)] {
         var seen: Set<ObjectIdentifier> = []
         var made: [(instance: Value, binding: BindingDescription?, order: UInt64)] = []
-        func visit(_ binding: CompiledBinding) {
+        for binding in currentActivation().compiledBindings {
             guard let cell = binding.storage.sharedCell,
                 seen.insert(ObjectIdentifier(cell)).inserted,
                 let box = cell.current as? AnyInstance, let value = box.anyValue as? Value
-            else { return }
+            else { continue }
             made.append((value, binding.described, cell.madeOrder))
-        }
-        for head in currentActivation().entries.bindings {
-            head.forEachBinding { binding in
-                visit(binding)
-                binding.elements.forEach(visit)
-            }
         }
         return made.sorted { $0.order < $1.order }
     }

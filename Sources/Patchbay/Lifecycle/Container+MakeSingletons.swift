@@ -34,18 +34,13 @@ extension Container {
                 case .synchronous: break
                 }
                 do {
-                    try make(binding.provided.type, from: binding.injector)
+                    _ = try resolve(binding.provided.type, from: binding.injector)
                 } catch {
                     diagnostics.append(Self.failure(error, of: binding, manifest: activation.manifest))
                 }
             }
         }
         guard diagnostics.isEmpty else { throw ManifestError(diagnostics: Diagnostic.sortedForDisplay(diagnostics)) }
-    }
-
-    /// Resolves `type` from `injector`, opening the binding's existential type.
-    private func make<T>(_: T.Type, from injector: InjectorName) throws(ResolutionError) {
-        _ = try resolve(T.self, from: injector)
     }
 
     /// The diagnostic for a singleton whose making failed, at its binding.

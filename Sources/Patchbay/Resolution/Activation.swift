@@ -61,9 +61,6 @@ final class Activation: Sendable {
         fastTable.binding(serving: id, from: injector)
     }
 
-    /// The short names of the bound types, for "did you mean" in messages.
-    var boundNames: [String] { entries.bindings.map(\.key.name) }
-
     /// The catalog's factories that provide `key`, sorted; nil when none does.
     func providers(of key: TypeKey) -> [String]? {
         let names = catalog.definitions.filter { $0.provides.contains { $0.key == key } }.map(\.name)
@@ -236,12 +233,13 @@ final class Activation: Sendable {
     /// ``ThreadResolutionState``), but nothing can resolve through a container
     /// that no longer exists, so no read can race with this.
     func retire() {
-        for case let head? in entries.heads {
-            head.forEachBinding { binding in
-                binding.storage.sharedCell?.retire()
-                for element in binding.elements { element.storage.sharedCell?.retire() }
-            }
-        }
+        for binding in compiledBindings { binding.storage.sharedCell?.retire() }
+    }
+
+    /// Every binding of this activation: each type's, in every injector,
+    /// and each element of a collection.
+    var compiledBindings: [CompiledBinding] {
+        entries.bindings.flatMap { [$0] + $0.others.values }.flatMap { [$0] + $0.elements }
     }
 
     /// The injectors searched for a request from `injector`, in order.

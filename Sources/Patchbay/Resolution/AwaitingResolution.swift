@@ -41,9 +41,8 @@ extension Container {
                 .instance(of: binding!, as: T.self, path: AwaitedPath(AwaitingCall.running?.inThisTask))
         default: break
         }
-        let resolution = AwaitingResolution(container: self, activation: activation)
-        let path = AwaitedPath(AwaitingCall.running?.inThisTask)
-        return try await resolution.resolve(T.self, from: injector, path: path)!
+        return try await AwaitingResolution(container: self, activation: activation)
+            .resolve(T.self, from: injector, path: AwaitedPath(AwaitingCall.running?.inThisTask))!
     }
 }
 
@@ -226,22 +225,17 @@ struct AwaitedPath: FramePath {
     init(_ innermost: AwaitingCall?) { self.innermost = innermost }
 
     func holdsInstance(of binding: CompiledBinding) -> Bool {
-        var call = innermost
-        while let link = call {
-            if link.binding.sharesInstance(with: binding) { return true }
-            call = link.outer
-        }
-        return false
+        calls.contains { $0.binding.sharesInstance(with: binding) }
     }
 
-    var all: [CompiledBinding] {
-        var bindings: [CompiledBinding] = []
-        var call = innermost
-        while let link = call {
-            bindings.append(link.binding)
-            call = link.outer
+    var all: [CompiledBinding] { calls.map(\.binding).reversed() }
+
+    /// The calls of the path, innermost first.
+    private var calls: some Sequence<AwaitingCall> {
+        sequence(state: innermost) { call in
+            defer { call = call?.outer }
+            return call
         }
-        return bindings.reversed()
     }
 }
 

@@ -44,11 +44,8 @@ extension Activation {
     /// The types a collection of which may be asked for: those some factory
     /// provides, or needs a collection of.
     static func elementTypes(of catalog: FactoryCatalog) -> Set<ObjectIdentifier> {
-        var types: Set<ObjectIdentifier> = []
-        for definition in catalog.definitions {
-            for provided in definition.provides { types.insert(provided.key.id) }
-            for need in definition.dependencies ?? [] where need.kind.isCollection { types.insert(need.key.id) }
-        }
-        return types
+        Set(catalog.definitions.flatMap { definition in
+            definition.provides.map(\.key.id) + (definition.dependencies ?? []).filter(\.kind.isCollection).map(\.key.id)
+        })
     }
 }

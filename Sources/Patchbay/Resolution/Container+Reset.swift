@@ -45,31 +45,15 @@ extension Container {
     /// sharing every other storage with the activation in force.
     private func resetInstances(where matches: (CompiledBinding) -> Bool) {
         let base = currentActivation()
-        var renewed: Set<ObjectIdentifier> = []
-        base.forEachCompiledBinding { binding in
-            if matches(binding) { renewed.insert(ObjectIdentifier(binding.storage)) }
-        }
+        let bindings = base.compiledBindings
+        let renewed = Set(bindings.filter(matches).map { ObjectIdentifier($0.storage) })
         guard !renewed.isEmpty else { return }
         var kept: [Int: any LifetimeStorage] = [:]
-        base.forEachCompiledBinding { binding in
-            guard let described = binding.described, !renewed.contains(ObjectIdentifier(binding.storage)) else { return }
-            kept[described.index] = binding.storage
+        for binding in bindings where !renewed.contains(ObjectIdentifier(binding.storage)) {
+            if let described = binding.described { kept[described.index] = binding.storage }
         }
         let result = ManifestValidator(catalog: catalog).run(base.manifest)
         guard !result.diagnostics.containsErrors else { return }
         publish(Activation.compile(result, of: base.manifest, catalog: catalog, keeping: kept), resetting: base)
-    }
-}
-
-extension Activation {
-    /// Calls `body` with every binding of this activation: each type's, in
-    /// every injector, and each element of a collection.
-    func forEachCompiledBinding(_ body: (CompiledBinding) -> Void) {
-        for case let head? in entries.heads {
-            head.forEachBinding { binding in
-                body(binding)
-                binding.elements.forEach(body)
-            }
-        }
     }
 }

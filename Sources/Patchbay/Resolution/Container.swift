@@ -33,9 +33,8 @@ public final class Container: Sendable {
 
     /// Creates a container serving `manifest` from `catalog`.
     /// - Throws: ``ManifestError`` listing every problem when the manifest does not fit the catalog.
-    public init(catalog: FactoryCatalog, manifest: Manifest) throws(ManifestError) {
-        self.catalog = catalog
-        _ = current.exchange(try Activation.compile(manifest, catalog: catalog))
+    public convenience init(catalog: FactoryCatalog, manifest: Manifest) throws(ManifestError) {
+        self.init(catalog: catalog, activation: try Activation.compile(manifest, catalog: catalog))
     }
 
     /// Creates a container serving an activation made from `catalog`.
@@ -82,8 +81,7 @@ public final class Container: Sendable {
     /// force for every later resolve. Instances already handed out stay valid.
     /// - Throws: ``ManifestError`` with every problem; the running manifest then stays active, untouched.
     public func activate(_ manifest: Manifest) throws(ManifestError) {
-        let activation = try Activation.compile(manifest, catalog: catalog)
-        publish(activation)
+        publish(try Activation.compile(manifest, catalog: catalog))
     }
 
     /// Forgets every singleton and weak instance, so the next resolves make new
@@ -94,15 +92,15 @@ public final class Container: Sendable {
         publish(fresh, resetting: base)
     }
 
-    /// Makes `fresh`, compiled outside the lock from `base`'s manifest, the
-    /// activation in force: what every reset does. If a new manifest was
-    /// activated meanwhile, resetting must not bring the old one back.
-    func publish(_ fresh: Activation, resetting base: Activation) {
+    /// Makes `fresh` the activation in force. Compiled outside the lock
+    /// from `base`'s manifest (what every reset does), it is not: if a new
+    /// manifest was activated meanwhile, resetting must not bring the old one back.
+    func publish(_ fresh: Activation, resetting base: Activation? = nil) {
         let previous = state.withLock { state -> Activation? in
-            guard current.publishedObject?.manifest == base.manifest else { return nil }
+            if let base, current.publishedObject?.manifest != base.manifest { return nil }
             return replace(with: fresh, &state)
         }
-        _ = previous
+        _ = previous  // released here, outside the lock: its singletons' deinits may do anything
     }
 
     /// The activation in force, retained. Takes the lock: for everything but the resolve fast path.
@@ -110,10 +108,6 @@ public final class Container: Sendable {
         state.withLock { _ in current.publishedObject! }
     }
 
-    private func publish(_ activation: Activation) {
-        let previous = state.withLock { replace(with: activation, &$0) }
-        _ = previous  // released here, outside the lock: its singletons' deinits may do anything
-    }
 
     func noteOverridesInUse() {
         let previous = state.withLock { state -> Activation? in
@@ -160,7 +154,7 @@ public final class Container: Sendable {
         let state = ThreadResolutionState.current
         return try resolve(
             T.self, from: injector, state: state, activation: state.activation(of: self),
-            argument: ArgumentValue(value: argument, key: TypeKey(Argument.self)))!
+            argument: ArgumentValue(argument))!
     }
 
     /// Resolves `type`, or returns `nil` when no injector binds it.
@@ -178,13 +172,6 @@ public final class Container: Sendable {
     /// Whether some injector binds `type`.
     public func isBound<T>(_ type: T.Type) -> Bool {
         currentActivation().entries[ObjectIdentifier(type)] != nil
-    }
-
-    /// Resolves `type` inside `scope` (when not nil), or returns `nil` when no injector binds it.
-    func resolveIfBound<T>(_ type: T.Type, from injector: InjectorName, in scope: Scope?) throws(ResolutionError) -> T? {
-        let state = ThreadResolutionState.current
-        return try resolve(
-            T.self, from: injector, state: state, activation: state.activation(of: self), ifBound: true, scope: scope)
     }
 
     /// Resolves inside `scope` (for `scoped` bindings), from any thread.
@@ -228,8 +215,7 @@ extension Container {
     /// A collection `[T]` has no one binding: this is `nil` for it, and each
     /// of its elements is a binding of the manifest (``Binding/isCollectionElement``).
     public func binding<T>(for type: T.Type, from injector: InjectorName = .primary) -> BindingDescription? {
-        let activation = currentActivation()
-        return activation.entries[ObjectIdentifier(type)]?.winner(for: injector).described
+        currentActivation().entries[ObjectIdentifier(type)]?.winner(for: injector).described
     }
 }
 

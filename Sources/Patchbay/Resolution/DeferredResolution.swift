@@ -70,12 +70,11 @@ struct DeferredResolution {
     ) throws(ResolutionError) -> Value? {
         let scope = isAdopted ? adoptedScope ?? Scope.ended : origin.resolvingScope
         let container = try origin.container(for: Value.self, scope: scope)
-        let argument = argument ?? self.argument
         let run = { () throws(ResolutionError) -> Value? in
             let thread = ThreadResolutionState.current
             return try container.resolve(
                 Value.self, from: injector, state: thread, activation: thread.activation(of: container),
-                argument: argument, ifBound: ifBound, scope: scope, graph: graph)
+                argument: argument ?? self.argument, ifBound: ifBound, scope: scope, graph: graph)
         }
         guard origin.madeWithOverrides else { return try run() }
         // Read after their `withOverrides` block returned, without them, as

@@ -15,12 +15,6 @@ struct FactoryCall {
     @usableFromInline let binding: CompiledBinding
     @usableFromInline let argument: ArgumentValue?
 
-    init(context: ResolutionContext, binding: CompiledBinding, argument: ArgumentValue?) {
-        self.context = context
-        self.binding = binding
-        self.argument = argument
-    }
-
     /// The factory's dependency at `index` of `specs`, resolved from the
     /// injector that served the factory, with the same fallback. The
     /// argument goes on to every need, wrapped ones too: validation allowed a

@@ -62,8 +62,7 @@ public final class Lazy<Value>: Sendable {
         _ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary,
         argument: Argument
     ) {
-        self.init(DeferredResolution(
-            container: container, injector: injector, argument: ArgumentValue(value: argument, key: TypeKey(Argument.self))))
+        self.init(DeferredResolution(container: container, injector: injector, argument: ArgumentValue(argument)))
     }
 
     /// Creates a lazy reference to `Value` from what is making the object
@@ -132,10 +131,7 @@ public final class Lazy<Value>: Sendable {
     /// the last running one returns: a `weak` reference to a value nothing
     /// else holds is `nil` after the reset.
     public func reset() {
-        let shared = state.withLock { state in
-            defer { state.shared = nil }
-            return state.shared
-        }
+        let shared = state.withLock { $0.shared.take() }
         kept.reset()
         _ = shared  // released outside the lock: a deinit may do anything, even use this `Lazy`
     }

@@ -52,21 +52,18 @@ final class OverrideTable: Sendable {
 
     @TaskLocal static var current: OverrideTable?
 
-    /// The innermost overrides of this task for `container`.
-    static func current(for container: ObjectIdentifier) -> OverrideTable? {
-        var table = current
+    /// The innermost overrides of this task (or of the chain from `start`) for `container`.
+    static func current(
+        for container: ObjectIdentifier, from start: OverrideTable? = OverrideTable.current
+    ) -> OverrideTable? {
+        var table = start
         while let candidate = table, candidate.container != container { table = candidate.outer }
         return table
     }
 
     /// The override of a type, innermost first.
     func lookup(_ id: ObjectIdentifier) -> (@Sendable () throws -> AnyObject)? {
-        var table: OverrideTable? = self
-        while let candidate = table {
-            if candidate.container == container, let make = candidate.entries[id] { return make }
-            table = candidate.outer
-        }
-        return nil
+        entries[id] ?? Self.current(for: container, from: outer)?.lookup(id)
     }
 }
 

@@ -47,8 +47,7 @@ public final class Provider<Value>: Sendable {
         _ type: Value.Type = Value.self, container: Container, from injector: InjectorName = .primary,
         argument: Argument
     ) {
-        self.init(DeferredResolution(
-            container: container, injector: injector, argument: ArgumentValue(value: argument, key: TypeKey(Argument.self))))
+        self.init(DeferredResolution(container: container, injector: injector, argument: ArgumentValue(argument)))
     }
 
     /// Creates a provider of `Value` from what is making the object that
@@ -80,7 +79,7 @@ public final class Provider<Value>: Sendable {
     ///     let model = try models.get(argument: game)
     /// - Throws: ``ResolutionError`` when it cannot be resolved (or the container is gone).
     public func get<Argument>(argument: Argument) throws(ResolutionError) -> Value {
-        try deferred.resolve(Value.self, argument: ArgumentValue(value: argument, key: TypeKey(Argument.self)))!
+        try deferred.resolve(Value.self, argument: ArgumentValue(argument))!
     }
 
     /// A value: `try provider()`.

@@ -280,7 +280,7 @@ final class ResolutionContext {
         let activation = activation!
         let searched = activation.searchOrder(from: injector)
         let providers = activation.providers(of: key)
-        let similar = EditDistance.suggestions(for: key.name, among: activation.boundNames)
+        let similar = EditDistance.suggestions(for: key.name, among: activation.entries.bindings.map(\.key.name))
         return ResolutionError(
             .notBound, type: key.name, injectors: searched, path: names + [key.name],
             suggestions: providers ?? similar,
@@ -300,9 +300,9 @@ final class ArgumentValue {
     let value: Any
     let key: TypeKey
 
-    init(value: Any, key: TypeKey) {
+    init<Value>(_ value: Value) {
         self.value = value
-        self.key = key
+        key = TypeKey(Value.self)
     }
 }
 

@@ -139,19 +139,12 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
 }
 
 extension ResolutionError {
-    /// What a synchronous call of a main-actor factory throws off the main actor.
+    /// What a synchronous call of a factory it cannot run throws: an `async`
+    /// one's (`needs-await`), or a main-actor one's off the main actor (`needs-main-actor`).
     @usableFromInline
-    static func needsMainActor(_ call: FactoryCall) -> ResolutionError {
+    static func cannotRunSynchronously(_ call: FactoryCall, _ reason: Reason) -> ResolutionError {
         ResolutionError(
-            .needsMainActor, type: call.binding.key.name, injectors: [call.binding.injector],
-            path: call.context.names, factory: call.binding.definition.name)
-    }
-
-    /// What a synchronous call of an `async` factory throws.
-    @usableFromInline
-    static func needsAwait(_ call: FactoryCall) -> ResolutionError {
-        ResolutionError(
-            .needsAwait, type: call.binding.key.name, injectors: [call.binding.injector],
+            reason, type: call.binding.key.name, injectors: [call.binding.injector],
             path: call.context.names, factory: call.binding.definition.name)
     }
 }
@@ -160,11 +153,10 @@ extension ResolutionError {
     /// The same error, naming the place in the app's code that asked: a
     /// call, or (`declaration`) the declaration of the property that was read.
     func requested(at site: CodeLocation, declaration: Bool = false) -> ResolutionError {
+        guard requestedAt == nil else { return self }
         var error = self
-        if error.requestedAt == nil {
-            error.requestedAt = site
-            error.requestedAtDeclaration = declaration
-        }
+        error.requestedAt = site
+        error.requestedAtDeclaration = declaration
         return error
     }
 }

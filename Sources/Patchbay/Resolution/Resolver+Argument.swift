@@ -15,8 +15,7 @@ extension Resolver {
     ///   dependency's factory takes another type of argument, or any other
     ///   reason it cannot be resolved.
     public func resolve<T, Argument>(_ type: T.Type = T.self, argument: Argument) throws -> T {
-        try context(for: T.self).resolve(
-            T.self, from: call.binding.injector, argument: ArgumentValue(value: argument, key: TypeKey(Argument.self)))!
+        try context(for: T.self).resolve(T.self, from: call.binding.injector, argument: ArgumentValue(argument))!
     }
 
     /// Runs a hand-resolving factory, `make`, with a resolver for `call`

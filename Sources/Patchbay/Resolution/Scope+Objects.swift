@@ -47,7 +47,7 @@ extension Scope {
 
     /// Adopts the hand-made children of `object` (see ``adopt(_:file:line:)``), each once.
     private func adoptChildren(of object: Any, visited: inout Set<ObjectIdentifier>) {
-        for child in Self.storedValues(of: object) {
+        for child in Self.storedProperties(of: object).map(\.value) where !(child is any ScopedProperty) {
             guard let child = Self.classInstance(child), visited.insert(ObjectIdentifier(child)).inserted else {
                 continue
             }
@@ -58,12 +58,6 @@ extension Scope {
             for property in properties { property.adopt(self) }
             adoptChildren(of: child, visited: &visited)
         }
-    }
-
-    /// The values of `object`'s stored properties, superclasses' included,
-    /// other than the scoped properties themselves.
-    private static func storedValues(of object: Any) -> [Any] {
-        storedProperties(of: object).map(\.value).filter { !($0 is any ScopedProperty) }
     }
 
     /// `value` as a class instance, looking through one optional; nil for anything else.
@@ -91,10 +85,7 @@ extension Scope {
     ///
     ///     let details = try Scope.of(model)!.resolve(DetailsModel.self, from: container)   // the same scope
     public static func of(_ object: Any) -> Scope? {
-        for (_, property) in scopedProperties(of: object) {
-            if let scope = property.deferred.scope { return scope }
-        }
-        return nil
+        scopedProperties(of: object).lazy.compactMap(\.1.deferred.scope).first
     }
 
     /// The object's stored properties that resolve in a scope, with their names.

@@ -108,10 +108,7 @@ public final class Scope: Sendable {
     /// Releases every instance this scope holds. Resolving a scoped binding
     /// in a closed scope throws ``ResolutionError/Reason/scopeClosed``.
     public func close() {
-        let released = state.withLock { state -> [ObjectIdentifier: InstanceCell]? in
-            defer { state.cells = nil }
-            return state.cells
-        }
+        let released = state.withLock { $0.cells.take() }
         // The instances are released here, outside the lock: a deinit may do anything.
         _ = released
     }

@@ -95,6 +95,9 @@ final class InstanceCell: Sendable {
         }
     }
 
+    /// Who makes the instance now, if anyone.
+    fileprivate var makerNow: AnyObject? { making.state.withLock { current == nil ? $0.maker : nil } }
+
     /// Whether `maker`'s making of this cell is still under way; a thread
     /// will then sleep until it ends, so its end must wake the sleepers.
     fileprivate func isBeingMade(by maker: AnyObject) -> Bool {
@@ -120,7 +123,11 @@ final class InstanceCell: Sendable {
         for waiter in waiters {
             if let kept { waiter.resume(returning: Instance(kept)) } else if retry { waiter.resume(returning: nil) } else { waiter.resume(throwing: failure!) }
         }
-        if wake { MakingWaits.wakeSleepers() }
+        if wake {  // the sleeping threads check whether what they wait for has ended
+            MakingWaits.condition.lock()
+            MakingWaits.condition.broadcast()
+            MakingWaits.condition.unlock()
+        }
         return kept
     }
 
@@ -166,7 +173,18 @@ final class InstanceCell: Sendable {
             switch claim(for: me) {
             case .made(let made): return made
             case .making(let maker):
-                if let made = try await queue(behind: maker, inside: around, for: binding, at: path) { return made }
+                // Await the end of `maker`'s making: the instance, or nil to try again.
+                let ticket = MakingWaits.Maker(inside: nil)
+                try MakingWaits.register(ticket, inside: around?.chain ?? [], waitingFor: self, madeBy: maker, for: binding, at: path)
+                defer { MakingWaits.unregister(ticket) }
+                let made = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Instance<AnyObject>?, any Error>) in
+                    making.state.withLock { state in
+                        if let made = current { return continuation.resume(returning: Instance(made)) }
+                        guard state.maker === maker else { return continuation.resume(returning: nil) }
+                        state.waiters.append(continuation)  // resumed when the making ends
+                    }
+                }
+                if let made { return made.value }
             case .claimed:
                 do {
                     return end(try await MakingWaits.$maker.withValue(me, operation: make))!
@@ -176,23 +194,6 @@ final class InstanceCell: Sendable {
                 }
             }
         }
-    }
-
-    /// Awaits the end of `maker`'s making, asked inside the making `around`:
-    /// the instance, or nil to try again.
-    private func queue(
-        behind maker: AnyObject, inside around: MakingWaits.Maker?, for binding: CompiledBinding, at path: [String]
-    ) async throws -> AnyObject? {
-        let ticket = MakingWaits.Maker(inside: nil)
-        try MakingWaits.register(ticket, inside: around?.chain ?? [], waitingFor: self, madeBy: maker, for: binding, at: path)
-        defer { MakingWaits.unregister(ticket) }
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Instance<AnyObject>?, any Error>) in
-            making.state.withLock { state in
-                if let made = current { return continuation.resume(returning: Instance(made)) }
-                guard state.maker === maker else { return continuation.resume(returning: nil) }
-                state.waiters.append(continuation)  // resumed when the making ends
-            }
-        }?.value
     }
 }
 
@@ -220,7 +221,7 @@ enum MakingWaits {
     private typealias Wait = (inside: [AnyObject], cell: InstanceCell, type: String)
     private static let waits = Locked<[ObjectIdentifier: Wait]>([:])
     /// Where threads sleep until a making they wait for ends.
-    private static let condition = NSCondition()
+    static let condition = NSCondition()
 
     /// Records that `ticket`, a request inside the makings `inside`, waits
     /// for `cell`, made by `maker`; throws `dependency-cycle` instead when
@@ -262,18 +263,6 @@ enum MakingWaits {
         // A making that ends after this check wakes the condition only once this thread waits on it.
         while cell.isBeingMade(by: maker) { condition.wait() }
     }
-
-    /// Wakes the sleeping threads, which check whether what they wait for has ended.
-    static func wakeSleepers() {
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
-    }
-}
-
-extension InstanceCell {
-    /// Who makes the instance now, if anyone.
-    fileprivate var makerNow: AnyObject? { making.state.withLock { current == nil ? $0.maker : nil } }
 }
 
 extension ResolutionError {

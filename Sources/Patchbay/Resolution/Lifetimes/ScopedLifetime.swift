@@ -11,12 +11,11 @@ final class ScopedLifetime: LifetimeStorage {
         of binding: CompiledBinding, scope: @autoclosure () -> Scope?, overrides: OverrideTable?,
         path: @autoclosure () -> [String]
     ) throws(ResolutionError) -> InstancePlace {
-        guard let scope = scope() else {
+        let scope = scope()
+        guard let cell = scope?.cell(for: self) else {
             throw ResolutionError(
-                .noActiveScope, type: binding.key.name, path: path(), factory: binding.definition.name)
-        }
-        guard let cell = scope.cell(for: self) else {
-            throw ResolutionError(.scopeClosed, type: binding.key.name, path: path(), factory: binding.definition.name)
+                scope == nil ? .noActiveScope : .scopeClosed, type: binding.key.name, path: path(),
+                factory: binding.definition.name)
         }
         return .cell(cell)
     }

@@ -233,7 +233,13 @@ final class Activation: Sendable {
     /// ``ThreadResolutionState``), but nothing can resolve through a container
     /// that no longer exists, so no read can race with this.
     func retire() {
-        for binding in compiledBindings { binding.storage.sharedCell?.retire() }
+        // Walked in place, not through `compiledBindings`: freeing an activation allocates nothing.
+        for case let head? in entries.heads {
+            head.forEachBinding { binding in
+                binding.storage.sharedCell?.retire()
+                for element in binding.elements { element.storage.sharedCell?.retire() }
+            }
+        }
     }
 
     /// Every binding of this activation: each type's, in every injector,

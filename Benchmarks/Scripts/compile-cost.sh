@@ -22,6 +22,9 @@
 #   --optimizations "-O -Onone"
 #   --sizes-only            no timing: print `library deps optimization bytes`
 #                           lines (tab-separated), for .ci/compile-size-guard
+#   --repeat N              compile each file N times (default 1), the two
+#                           libraries' files alternately, and print the
+#                           median user time of each (objects are the same)
 #   --no-build              use the release build as it is
 #   --keep DIR              keep the generated files and objects in DIR
 #
@@ -37,6 +40,7 @@ dependencies="0 2 3"
 libraries="patchbay swinject"
 optimizations="-O -Onone"
 sizes_only=false
+repeats=1
 build=true
 keep=""
 package="$here"
@@ -47,6 +51,7 @@ while (($# > 0)); do
         --libraries) libraries="$2"; shift 2 ;;
         --optimizations) optimizations="$2"; shift 2 ;;
         --sizes-only) sizes_only=true; shift ;;
+        --repeat) repeats="$2"; shift 2 ;;
         --no-build) build=false; shift ;;
         --keep) keep="$2"; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -125,29 +130,48 @@ compile() {
     size="$(wc -c <"$object" | tr -d " ")"
 }
 
-declare -A seconds bytes
+# The median of a list of numbers, one per argument.
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+    if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# Each round compiles every file once, Patchbay's and Swinject's of a row one
+# after the other, so a change in the machine's load falls on both libraries
+# of a row alike instead of on one library's whole series.
+declare -A seconds bytes runs
 for deps in $dependencies; do
     for library in $libraries; do
-        source="$work/$library-$deps.swift"
-        "$work/generate-types" compile-cost "$library" "$deps" "$source" "$count"
+        "$work/generate-types" compile-cost "$library" "$deps" "$work/$library-$deps.swift" "$count"
+    done
+done
+$sizes_only && repeats=1
+for ((round = 1; round <= repeats; round++)); do
+    for deps in $dependencies; do
         for optimization in $optimizations; do
-            echo "compile-cost: $library, $count registrations with $deps dependencies, $optimization" >&2
-            compile "$source" "$optimization"
-            seconds[$library,$deps,$optimization]="$user"
-            bytes[$library,$deps,$optimization]="$size"
-            if $sizes_only; then
-                printf '%s\t%s\t%s\t%s\n' "$library" "$deps" "$optimization" "$size"
-            fi
+            for library in $libraries; do
+                echo "compile-cost: $library, $count registrations with $deps dependencies, $optimization (round $round of $repeats)" >&2
+                compile "$work/$library-$deps.swift" "$optimization"
+                runs[$library,$deps,$optimization]+="$user "
+                bytes[$library,$deps,$optimization]="$size"
+                if $sizes_only; then
+                    printf '%s\t%s\t%s\t%s\n' "$library" "$deps" "$optimization" "$size"
+                fi
+            done
         done
     done
 done
+if ! $sizes_only; then
+    for key in "${!runs[@]}"; do
+        # shellcheck disable=SC2086  # the times are words by design
+        seconds[$key]="$(median ${runs[$key]})"
+    done
+fi
 if $sizes_only; then exit 0; fi
 
 # Seconds to one decimal, bytes in MB (10^6), and the Patchbay/Swinject ratio.
 mb() { awk -v b="$1" 'BEGIN { printf "%.2f MB", b / 1e6 }'; }
 ratio() { awk -v p="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.1f×", p / s; else printf "-" }'; }
 echo
-echo "$count registrations per file; $(swift --version 2>/dev/null | head -n 1); $(uname -m);"
+echo "$count registrations per file, user time the median of $repeats compiles; $(swift --version 2>/dev/null | head -n 1); $(uname -m);"
 echo "Patchbay at $package ($(git -C "$package" rev-parse --short HEAD 2>/dev/null || echo "not a git checkout"))"
 echo
 echo "| dependencies | build | Patchbay time | Swinject time | × | Patchbay object | Swinject object | × |"

@@ -220,9 +220,6 @@ package struct CatalogIndex: Sendable {
     /// The place in ``factories`` of the factory of that name.
     package func factoryOffset(named name: String) -> Int? { factoryOffsets[name] }
 
-    /// Every factory name, unsorted.
-    package var factoryNames: [String] { factories.map(\.name) }
-
     /// The provided types of a factory.
     package func provides(_ factory: Int) -> ArraySlice<TypeID> { providedTypes[factories[factory].provides] }
 

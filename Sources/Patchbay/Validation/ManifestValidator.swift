@@ -236,9 +236,10 @@ package struct ValidationRun {
                 if binding.factory.isEmpty { anyWithoutFactory = true }
                 let (lifetime, source) = Lifetime.inEffect(named: binding.lifetime, factoryDefault: nil, factoryIsKnown: false)
                 candidates.append(BindingDescription(
-                    bindings: bindings, index: index, types: nil, typeID: typeWithoutCatalog(named: binding.protocolName),
-                    factoryPlace: -1, provided: -1, lifetime: lifetime, lifetimeSource: source,
-                    injector: binding.injector, parameters: nil, isBroken: binding.isBroken || !injectorIsDeclared))
+                    bindings: bindings, index: index, types: nil,
+                    typeID: typeWithoutCatalog(named: binding.protocolName), factoryPlace: -1, provided: -1,
+                    lifetime: lifetime, lifetimeSource: source, injector: binding.injector, parameters: nil,
+                    isBroken: binding.isBroken || !injectorIsDeclared))
                 continue
             }
             let type = boundType(of: binding, in: catalog)

@@ -60,11 +60,8 @@ extension FactoryCatalog {
             if written != wanted {
                 try wanted.write(to: schema, options: .atomic)
                 let path = ManifestLoader.displayPath(for: schema)
-                if refreshed == nil {
-                    refreshed = Refreshed(file: path, wasMissing: written == nil)
-                } else {
-                    refreshed?.schema = path
-                }
+                refreshed?.schema = path  // named beside the description, when that was rewritten too
+                if refreshed == nil { refreshed = Refreshed(file: path, wasMissing: written == nil) }
             }
         }
         if let refreshed { throw ManifestError(diagnostics: [refreshed.diagnostic]) }

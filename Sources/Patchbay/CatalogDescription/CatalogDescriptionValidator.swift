@@ -165,12 +165,6 @@ extension CatalogDescriptionValidator {
             checkFactories(description.factories)
             for (offset, entry) in (description.entryPoints ?? []).enumerated() {
                 checkDeclared(entry.type, at: ["entryPoints", String(offset), "type"], as: "declares the entry point")
-            }
-            // Rule 13: every place names a file inside the package.
-            for (offset, factory) in description.factories.enumerated() {
-                checkPlace(factory.registeredAt, at: ["factories", String(offset), "registeredAt"])
-            }
-            for (offset, entry) in (description.entryPoints ?? []).enumerated() {
                 checkPlace(entry.declaredAt, at: ["entryPoints", String(offset), "declaredAt"])
             }
             checkSourceFolders(description.sources?.folders ?? [])
@@ -273,6 +267,7 @@ extension CatalogDescriptionValidator {
                 if let fields = factory.parameters?.fields {
                     checkFields(fields, at: path + ["parameters", "fields"])
                 }
+                checkPlace(factory.registeredAt, at: path + ["registeredAt"])
             }
         }
 
@@ -302,7 +297,7 @@ extension CatalogDescriptionValidator {
             }
         }
 
-        /// Rule 13 for one place.
+        /// Rule 13 for one place: it names a file inside the package.
         private func checkPlace(_ text: String?, at path: [String]) {
             guard let text, !isBroken(path) else { return }
             guard let place = SourceLocations.Place(text) else {

@@ -112,29 +112,18 @@ package enum ManifestSchemaBuilder {
             if short != type, index.types(named: short).count == 1 { spellings.append(short) }
             names += spellings
             // The same factories for the type's single binding and for its collection's elements.
+            let factories: JSONValue = .object([
+                "properties": .object([
+                    BindingKey.factory.rawValue: .object(["enum": strings(index.providers(of: type) ?? [])]),
+                ]),
+            ])
             for key in [BindingKey.protocol, .collection] {
-                rules.append(.object([
-                    "if": .object([
-                        "required": strings([key.rawValue]),
-                        "properties": .object([key.rawValue: .object(["enum": strings(spellings.sorted())])]),
-                    ]),
-                    "then": .object([
-                        "properties": .object([
-                            BindingKey.factory.rawValue: .object(["enum": strings(index.providers(of: type) ?? [])]),
-                        ]),
-                    ]),
-                ]))
+                rules.append(rule(if: key, is: ["enum": strings(spellings.sorted())], then: factories))
             }
         }
         for factory in catalog.factories.sorted(by: { $0.name < $1.name }) {
             guard let then = parametersRule(factory) else { continue }
-            rules.append(.object([
-                "if": .object([
-                    "required": strings([BindingKey.factory.rawValue]),
-                    "properties": .object([BindingKey.factory.rawValue: .object(["const": .string(factory.name)])]),
-                ]),
-                "then": then,
-            ]))
+            rules.append(rule(if: .factory, is: ["const": .string(factory.name)], then: then))
         }
         guard case .object(var properties)? = binding["properties"] else { return }
         let typeNames: [String: JSONValue] = ["type": .string("string"), "enum": strings(names.sorted())]
@@ -148,6 +137,16 @@ package enum ManifestSchemaBuilder {
             ["type": .string("string"), "enum": strings(catalog.factories.map(\.name).sorted())])
         binding["properties"] = .object(properties)
         binding["allOf"] = .array(rules)
+    }
+
+    /// A rule of `allOf`: a binding whose `key` is a value `value` allows must also match `then`.
+    private static func rule(if key: BindingKey, is value: [String: JSONValue], then: JSONValue) -> JSONValue {
+        .object([
+            "if": .object([
+                "required": strings([key.rawValue]), "properties": .object([key.rawValue: .object(value)]),
+            ]),
+            "then": then,
+        ])
     }
 
     /// What the binding's `parameters` must be for `factory`; `nil` when the catalog cannot say.

@@ -20,14 +20,10 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
         /// Notes before warnings before errors.
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 
-        /// Errors first when diagnostics are listed.
-        var rank: Int {
-            switch self {
-            case .note: 0
-            case .warning: 1
-            case .error: 2
-            }
-        }
+        /// Errors first when diagnostics are listed: the place in the order of the cases.
+        var rank: Int { Self.ascending.firstIndex(of: self)! }
+
+        private static let ascending: [Severity] = [.note, .warning, .error]
     }
 
     /// The stable code, such as ``DiagnosticCode/unknownFactory``.

@@ -46,12 +46,10 @@ enum InjectableBindings {
     /// The binding that builds `type` for a request from `injector`.
     static func binding(for type: any Injectable.Type, from injector: InjectorName) -> CompiledBinding {
         let key = Key(type: ObjectIdentifier(type), injector: injector)
-        if let known = bindings.withLock({ $0[key] }) { return known }
-        let made = makeBinding(type, from: injector)
         return bindings.withLock { bindings in
-            if let known = bindings[key] { return known }
-            bindings[key] = made
-            return made
+            // Made under the lock: making a binding runs no user code, only builds the closure that will.
+            if bindings[key] == nil { bindings[key] = makeBinding(type, from: injector) }
+            return bindings[key]!
         }
     }
 

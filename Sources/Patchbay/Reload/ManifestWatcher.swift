@@ -259,13 +259,12 @@ final class ManifestWatcher: Sendable {
         monitor?.cancel()
         guard interval != state.pollerInterval else { return }
         state.pollerInterval = interval
-        var timer: (any DispatchSourceTimer)?
-        if let interval {
+        var timer: (any DispatchSourceTimer)? = interval.map { interval in
             let source = DispatchSource.makeTimerSource(queue: queue)
             source.setEventHandler { [weak self] in self?.poll() }
             source.schedule(deadline: .now() + interval, repeating: interval)
             source.activate()
-            timer = source
+            return source
         }
         shared.withLock { if !$0.cancelled { swap(&$0.poller, &timer) } }  // as the monitor above
         timer?.cancel()

@@ -49,12 +49,8 @@ struct TypeTable: Sendable {
             heads[slot] = binding
         }
         self.heads = heads
-        self.count = bindings.count
         self.fast = unsafe FastTable(slots: storage.slots, shift: shift, mask: capacity - 1)
     }
-
-    /// The number of types.
-    let count: Int
 
     /// The binding that heads a type, if bound; ``CompiledBinding/winner(for:)``
     /// gives the one that serves a request.
@@ -210,16 +206,14 @@ final class CompiledBinding: Sendable {
     /// the resolve fast path (through its slot's copy of ``ready``) and an
     /// awaited resolve follow.
     var madeShared: AnyObject? { ready?.publishedObject }
-    /// Makes the product straight into memory for the bound type, when
-    /// ``buildsIntoMemory``: the definition's closure, kept here so the
-    /// engine reads it without going through the definition.
+    /// Makes the product straight into memory for the bound type, when the
+    /// factory can and the product is that type: the definition's closure,
+    /// kept here so the engine reads it without going through the definition.
     let buildInto: @Sendable (FactoryCall, ProductMemory) throws -> Void
-    /// Whether a transient of this binding is built straight into the
-    /// caller's memory: the product is the bound type and the factory can.
-    let buildsIntoMemory: Bool
     /// Whether every request builds a new product straight into memory: the
     /// lifetime keeps no instance (``LifetimeStorage/sharesInstances`` is
-    /// false) and ``buildsIntoMemory``. The engine then builds it without
+    /// false), the product is the bound type and the factory can build into
+    /// the caller's memory. The engine then builds it without
     /// asking the storage (see ``ResolutionContext/instance(of:into:argument:)``).
     let isBuiltEachTime: Bool
     /// Whether the factory takes a resolve-time argument.
@@ -265,8 +259,8 @@ final class CompiledBinding: Sendable {
         self.storage = storage
         (descriptions, describedPlace) = described ?? ([], 0)
         buildInto = definition.buildInto
-        buildsIntoMemory = provided.convert == nil && definition.buildsInto
-        isBuiltEachTime = buildsIntoMemory && !type(of: storage).sharesInstances
+        isBuiltEachTime = provided.convert == nil && definition.buildsInto
+            && !type(of: storage).sharesInstances
         takesArgument = definition.argument != nil
         if let cell = storage.sharedCell, definition.argument == nil, provided.convert == nil {
             ready = cell.instance

@@ -80,9 +80,8 @@ package struct CatalogIndex: Sendable {
     private var factoryOffsets: NameTable<Int>
     private var typesByShortName: NameTable<InlineList<TypeID>>
     /// Qualified name -> type: made when first asked for (a manifest that
-    /// names types by their short names, the usual one, never asks), or at
-    /// once for a description, whose factories name types that way.
-    private var typesByQualifiedName = InstanceCell()
+    /// names types by their short names, the usual one, never asks).
+    private let typesByQualifiedName = InstanceCell()
     /// What messages about unknown names look up, made when the first such
     /// message is: a valid manifest never pays for it, a manifest with
     /// thousands of unknown names pays for it once.
@@ -144,33 +143,32 @@ package struct CatalogIndex: Sendable {
         source = .description(description)
         factoryOffsets = NameTable(capacity: description.factories.count)
         typesByShortName = NameTable(capacity: description.types.count)
-        var qualifiedNames = NameTable<TypeID>(capacity: description.types.count)
-        func intern(_ qualified: String, short: String?) -> TypeID {
-            let next = types.count
-            let id = qualifiedNames.update(qualified, initial: next) { $0 }
-            if id == next { add(qualified, short: short ?? qualified) }
-            return id
+        // Factories name types by their qualified names; a type's first listing gives its short name.
+        var shortNames: [String: String] = [:]
+        for type in description.types where shortNames[type.qualified] == nil {
+            shortNames[type.qualified] = type.name
         }
-        for type in description.types { _ = intern(type.qualified, short: type.name) }
+        func intern(_ name: String) -> TypeID { self.intern(name, short: shortNames[name] ?? name) }
+        for type in description.types { _ = intern(type.qualified) }
         for (offset, factory) in description.factories.enumerated() {
             // A description read from a file never repeats a name (`duplicate-name`);
             // one made in code that does: the last one is the factory of that name.
             factoryOffsets.update(factory.name, initial: offset) { $0 = offset }
             let providedStart = providedTypes.count
-            for provided in factory.provides { providedTypes.append(intern(provided, short: nil)) }
+            for provided in factory.provides { providedTypes.append(intern(provided)) }
             var needRange: Range<Int>?
             if let described = factory.needs {
                 let needStart = needs.count
                 for need in described {
                     // A file's kinds are known (`unknown-need-kind`); one made in code may not be: a direct need.
                     let kind = DependencySpec.Kind(rawValue: need.kind) ?? .direct
-                    needs.append(Need(type: intern(need.type, short: nil), kind: kind))
+                    needs.append(Need(type: intern(need.type), kind: kind))
                 }
                 needRange = needStart..<needs.count
             }
             factories.append(Factory(
                 name: factory.name, provides: providedStart..<providedTypes.count, needs: needRange,
-                argument: factory.argument.map { intern($0, short: nil) }, defaultLifetime: factory.defaultLifetime,
+                argument: factory.argument.map(intern), defaultLifetime: factory.defaultLifetime,
                 productIsClass: factory.productIsClass, takesParameters: factory.parameters != nil,
                 execution: factory.execution ?? .synchronous))
             let rule = factory.environmentRule
@@ -178,18 +176,21 @@ package struct CatalogIndex: Sendable {
         }
         for entry in description.entryPoints ?? [] {
             entryPoints.append(EntryPoint(
-                type: intern(entry.type, short: nil), injector: entry.injector.map { InjectorName($0) } ?? .primary,
+                type: intern(entry.type), injector: entry.injector.map { InjectorName($0) } ?? .primary,
                 isOptional: entry.optional ?? false, declaredAt: entry.declaredAt))
         }
-        typesByQualifiedName = InstanceCell(keeping: qualifiedNames)
     }
 
-    /// The type of a live catalog's key, added the first time its qualified
-    /// name is met. Looked up by short name, then compared by qualified name:
-    /// one hash per mention.
-    private mutating func intern(_ key: TypeKey) -> TypeID {
-        let id = Self.find(key.qualifiedName, short: key.name, next: types.count, in: &typesByShortName, types: types)
-        if id == types.count { add(key.qualifiedName, short: key.name, listed: true) }
+    /// The type of a live catalog's key (see ``intern(_:short:)``).
+    private mutating func intern(_ key: TypeKey) -> TypeID { intern(key.qualifiedName, short: key.name) }
+
+    /// The type of that qualified name, added the first time it is met.
+    /// Looked up by short name, then compared by qualified name: one hash per mention.
+    private mutating func intern(_ qualified: String, short: String) -> TypeID {
+        let id = Self.find(qualified, short: short, next: types.count, in: &typesByShortName, types: types)
+        guard id == types.count else { return id }
+        types.append(TypeInfo(qualified: qualified, short: short))
+        if !qualified.containsByte(UInt8(ascii: ".")) { hasDotlessTypeNames = true }
         return id
     }
 
@@ -208,18 +209,6 @@ package struct CatalogIndex: Sendable {
         }
     }
 
-    /// Adds a new type; `listed` when ``find`` has already listed it under its short name.
-    private mutating func add(_ qualified: String, short: String, listed: Bool = false) {
-        let id = types.count
-        types.append(TypeInfo(qualified: qualified, short: short))
-        if !listed {
-            typesByShortName.update(short, initial: InlineList(id)) { list in
-                if list.first != id { list.append(id) }
-            }
-        }
-        if !qualified.containsByte(UInt8(ascii: ".")) { hasDotlessTypeNames = true }
-    }
-
     /// Where the app declared the type of that qualified name an entry point; nil when it is not one.
     package func entryPointDeclaration(of qualified: String) -> String? {
         guard let id = type(qualified: qualified) else { return nil }
@@ -230,9 +219,6 @@ package struct CatalogIndex: Sendable {
 
     /// The place in ``factories`` of the factory of that name.
     package func factoryOffset(named name: String) -> Int? { factoryOffsets[name] }
-
-    /// Every factory name, unsorted.
-    package var factoryNames: [String] { factories.map(\.name) }
 
     /// The provided types of a factory.
     package func provides(_ factory: Int) -> ArraySlice<TypeID> { providedTypes[factories[factory].provides] }

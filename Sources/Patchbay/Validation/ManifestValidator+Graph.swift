@@ -152,10 +152,8 @@ extension ValidationRun {
     static func argumentNoneCanPass(
         to dependency: BindingDescription, of owner: BindingDescription, in catalog: CatalogIndex
     ) -> CatalogIndex.TypeID? {
-        guard let argument = catalog.factories[dependency.factoryPlace].argument,
-            catalog.factories[owner.factoryPlace].argument != argument
-        else { return nil }
-        return argument
+        let argument = catalog.factories[dependency.factoryPlace].argument
+        return argument == catalog.factories[owner.factoryPlace].argument ? nil : argument
     }
 
     /// Rules `needs-await` and `needs-main-actor`: a need is served by a

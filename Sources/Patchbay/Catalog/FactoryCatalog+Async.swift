@@ -37,10 +37,10 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (repeat each Dependency) async throws -> T
     ) {
-        let specs = Self.dependencySpecs(repeat (each Dependency).self)
+        let specs = Self.dependencySpecs(repeat (each Dependency).self), box = Instance<T>.self
         addOrStop(environments: environments, Self.asyncDefinition(name, type, lifetime, specs: specs, parameters: nil, file, line) { call in
             var needs = call.dependencies
-            return try await make(repeat try await needs.next((each Dependency).self, specs))
+            return box.init(try await make(repeat try await needs.next((each Dependency).self, specs)))
         })
     }
 
@@ -55,30 +55,29 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Parameters, repeat each Dependency) async throws -> T
     ) {
-        let specs = Self.dependencySpecs(repeat (each Dependency).self)
+        let specs = Self.dependencySpecs(repeat (each Dependency).self), box = Instance<T>.self
         addOrStop(environments: environments, Self.asyncDefinition(
             name, type, lifetime, specs: specs, parameters: .of(parameters), file, line
         ) { call in
             var needs = call.dependencies
-            return try await make(
-                call.parameters(as: Parameters.self), repeat try await needs.next((each Dependency).self, specs))
+            return box.init(try await make(
+                call.parameters(as: Parameters.self), repeat try await needs.next((each Dependency).self, specs)))
         })
     }
 
-    /// A definition whose product only `produce`, awaited, makes.
+    /// A definition whose product only `produce`, awaited, makes, boxed as
+    /// `Instance<T>`. The registration's own closure boxes it: a closure
+    /// around it here would cost each product an async frame. Its box's
+    /// class is looked up once, at registration: `Instance<T>(...)` in that
+    /// unspecialized code would ask the runtime for its metadata every time.
     static func asyncDefinition<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec],
         parameters: ParametersSpec?, _ file: StaticString, _ line: UInt,
-        produce: @escaping @Sendable (AwaitingCall) async throws -> T
+        produce: @escaping @Sendable (AwaitingCall) async throws -> AnyObject
     ) -> FactoryDefinition {
-        // The box's class is looked up once, here, and its initializer called
-        // on it: `Instance<T>(...)` in this unspecialized code would ask the
-        // runtime for `Instance<T>`'s metadata at every product.
-        let box = Instance<T>.self
-        return FactoryDefinition(
+        FactoryDefinition(
             name: name, product: type, dependencies: specs, defaultLifetime: lifetime, parameters: parameters,
-            registeredAt: CodeLocation(file, line), buildInto: nil, execution: .async,
-            buildAwaiting: { call in box.init(try await produce(call)) }
+            registeredAt: CodeLocation(file, line), buildInto: nil, execution: .async, buildAwaiting: produce
         ) { call in throw ResolutionError.cannotRunSynchronously(call, .needsAwait) }
     }
 }

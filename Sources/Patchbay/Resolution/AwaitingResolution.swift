@@ -41,15 +41,16 @@ extension Container {
                 .instance(of: binding!, as: T.self, path: AwaitedPath(AwaitingCall.running?.inThisTask))
         default: break
         }
-        return try await AwaitingResolution(container: self, activation: activation)
-            .resolve(T.self, from: injector, path: AwaitedPath(AwaitingCall.running?.inThisTask))!
+        return try await AwaitingResolution(container: self, activation: activation).resolve(T.self, from: injector)
     }
 }
 
 /// One top-level ``Container/resolve(awaiting:from:)`` and everything it
 /// awaits: the activation it reads (so the whole graph comes from one
-/// manifest) and its `graph` instances.
-final class AwaitingResolution: Sendable {
+/// manifest) and its `graph` instances. A value, copied into each call it
+/// makes (``AwaitingCall``): an object of its own would cost every awaited
+/// resolve an allocation, where a copy costs a nested call two retains.
+struct AwaitingResolution: Sendable {
     let container: Container
     let activation: Activation
     let overrides: OverrideTable?
@@ -63,18 +64,15 @@ final class AwaitingResolution: Sendable {
     /// another, in the task that asked (see ``AwaitingCall/inThisTask``).
     let task = TaskIdentity.current
 
-    init(container: Container, activation: Activation) {
+    @inline(__always) init(container: Container, activation: Activation) {
         self.container = container
         self.activation = activation
         graphs = activation.hasGraphBindings ? Locked(GraphInstances()) : nil
         overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(container)) : nil
     }
 
-    /// The `graph` instances, as a `Lazy` made now shares them.
-    var graph: GraphInstances {
-        get { graphs?.withLock { $0 } ?? GraphInstances() }
-        set { graphs?.withLock { $0 = newValue } }
-    }
+    /// What a `Lazy` made now shares the `graph` instances through; nil when there are none.
+    func sharedGraph() -> SharedGraph? { graphs?.withLock { $0.sharing() } }
 
     /// Resolves `T` for a request at the end of `path`: an `async` binding
     /// here, a main-actor one on the main actor, anything else (an override,
@@ -92,6 +90,14 @@ final class AwaitingResolution: Sendable {
         case .synchronous?, nil:
             return try resolveSynchronously(T.self, from: injector, ifBound: ifBound, after: path)
         }
+    }
+
+    /// `T` for a top-level request, as ``resolve(_:from:path:ifBound:)``
+    /// resolves it. A function of its own: naming `T?` in the unspecialized
+    /// entry would ask the runtime for its metadata at every awaited resolve.
+    @inline(never)
+    func resolve<T>(_: T.Type, from injector: InjectorName) async throws(ResolutionError) -> T {
+        try await resolve(T.self, from: injector, path: AwaitedPath(AwaitingCall.running?.inThisTask))!
     }
 
     /// `T` as the synchronous engine resolves it, on the main actor. A
@@ -125,6 +131,7 @@ final class AwaitingResolution: Sendable {
     /// An instance of an `async` binding, from where its lifetime keeps it
     /// or newly made: the awaiting driver of every lifetime (``InstancePlace``),
     /// twin of ``ResolutionContext/instance(of:into:argument:)``.
+    @inline(__always)  // in its caller's frame: an async function of its own costs a frame each resolve
     fileprivate func instance<T>(
         of binding: CompiledBinding, as _: T.Type, path: AwaitedPath
     ) async throws(ResolutionError) -> T {

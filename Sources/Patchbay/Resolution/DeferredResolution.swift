@@ -57,9 +57,7 @@ struct DeferredResolution {
 
     /// The same, for a need of an `async` factory.
     init(_ call: AwaitingCall, sharingGraph: Bool) {
-        let resolution = call.resolution
-        self.init(
-            call.origin, graph: sharingGraph && resolution.activation.hasGraphBindings ? resolution.graph.sharing() : nil)
+        self.init(call.origin, graph: sharingGraph ? call.resolution.sharedGraph() : nil)
     }
 
     /// Resolves `Value` now, with `argument` if given (it wins over the

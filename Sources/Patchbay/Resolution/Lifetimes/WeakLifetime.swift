@@ -21,19 +21,3 @@ final class WeakLifetime: LifetimeStorage {
         .cell(overrides?.cell(for: self) ?? cell)
     }
 }
-
-/// A weakly held instance: the bare object, which a weak reference can
-/// hold, with the type of the box it came in, to box it again. The product
-/// is a class (checked before it is kept), so each provided type's view of
-/// it is that same object.
-struct WeakInstance {
-    weak var object: AnyObject?
-    var boxType: (any ProductBox.Type)?
-
-    init(_ made: AnyObject? = nil) {
-        let product = made as? any ProductBox
-        (object, boxType) = (product?.object, product.map { type(of: $0) })
-    }
-
-    var box: AnyObject? { object.flatMap { boxType?.box($0) } }
-}

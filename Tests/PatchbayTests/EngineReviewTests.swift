@@ -59,8 +59,10 @@ struct EngineReviewTests {
     /// (`MakingWaits`), and throws `dependency-cycle`, as one thread alone
     /// does; the first then makes the other's singleton itself, and meets
     /// its own making. (It deadlocked: each thread held its cell's lock while
-    /// its factory ran.)
-    @Test func aDynamicCycleEnteredFromBothEndsOnTwoThreadsThrowsInsteadOfDeadlocking() async throws {
+    /// its factory ran; `weak` bindings did so until they made through a
+    /// cell too.)
+    @Test(arguments: [Lifetime.singleton, .weak])
+    func aDynamicCycleEnteredFromBothEndsOnTwoThreadsThrowsInsteadOfDeadlocking(lifetime: Lifetime) async throws {
         let holder = Box<Container>()
         let henStarted = Flag(), eggStarted = Flag()
         var catalog = FactoryCatalog()
@@ -75,7 +77,7 @@ struct EngineReviewTests {
             return ChickenEgg(chicken: try holder.value!.resolve((any Chicken).self))
         }
         let container = try makeContainer(catalog, [
-            bind("Chicken", to: "hen", .singleton), bind("Egg", to: "egg", .singleton),
+            bind("Chicken", to: "hen", lifetime), bind("Egg", to: "egg", lifetime),
         ])
         holder.value = container
         let henDone = Flag(), eggDone = Flag()
@@ -369,8 +371,10 @@ struct EngineReviewTests {
     /// check does not see the singleton being made. Fixed: its cell finds
     /// its making is this same thread's, which it would wait for forever,
     /// and throws `dependency-cycle`. (The thread took the cell's lock,
-    /// which it held, again: the error-checking mutex stopped the process.)
-    @Test func aSingletonThatResolvesItselfThroughANewScopeThrowsACycle() throws {
+    /// which it held, again: the error-checking mutex stopped the process;
+    /// a `weak` binding's lock did so until it made through a cell too.)
+    @Test(arguments: [Lifetime.singleton, .weak])
+    func aSingletonThatResolvesItselfThroughANewScopeThrowsACycle(lifetime: Lifetime) throws {
         let holder = Box<Container>()
         var catalog = FactoryCatalog()
         catalog.register("root", provides: (any Widget).self) {
@@ -379,7 +383,7 @@ struct EngineReviewTests {
         }
         catalog.register("helper", provides: (any Gadget).self) { (root: any Widget) in Part(tag: root.tag) }
         let container = try makeContainer(catalog, [
-            bind("Widget", to: "root", .singleton), bind("Gadget", to: "helper", .scoped),
+            bind("Widget", to: "root", lifetime), bind("Gadget", to: "helper", .scoped),
         ])
         holder.value = container
         let error = #expect(throws: ResolutionError.self) { try container.resolve((any Widget).self) }

@@ -140,7 +140,6 @@ struct AwaitingResolution: Sendable {
         let made: AnyObject? = switch place {
         case .cell(let cell): cell.current
         case .graph(let storage): graphs!.withLock { $0.instance(of: storage) }
-        case .weakBox(let weak): weak.current  // the synchronous driver reads it under the lock it makes one holding
         case .nowhere: nil
         }
         if let made { return binding.typed(made, as: T.self) }
@@ -156,9 +155,6 @@ struct AwaitingResolution: Sendable {
                 switch place {
                 case .nowhere: return try await build(call)
                 case .cell(let cell): return try await cell.value(of: binding, at: AwaitedPath(call).names) { try await build(call) }
-                case .weakBox(let weak):
-                    let made = try await build(call)
-                    return try weak.value(of: binding) { made }
                 case .graph(let storage):
                     let box = try await build(call)
                     graphs!.withLock { $0.keep(box, of: storage) }

@@ -233,7 +233,6 @@ final class ResolutionContext {
             switch place {
             case .nowhere: return try make()
             case .cell(let cell): return try cell.value(of: binding, at: names, orMake: make)
-            case .weakBox(let weak): return try weak.value(of: binding, orMake: make)
             case .graph(let storage):
                 let box = try make()
                 unsafe graph.keep(box, of: storage)

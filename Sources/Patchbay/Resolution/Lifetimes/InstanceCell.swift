@@ -1,8 +1,9 @@
 import Foundation
 
 /// Holds one instance that is made once: a singleton's (per activation),
-/// a scoped binding's (per scope), or a singleton's or weak binding's
-/// inside one override block. The one "make once, then publish" state
+/// a scoped binding's (per scope), a singleton's or weak binding's inside
+/// one override block, or a weak binding's, held weakly and made again
+/// once released (``holdsWeakly``). The one "make once, then publish" state
 /// machine of the engine: empty, making (by one maker, with waiters), made;
 /// a making claims the cell, then publishes its instance or fails, and the
 /// next request after a failure tries again.
@@ -38,7 +39,14 @@ final class InstanceCell: Sendable {
     /// reuse the address and be served this cell's instance.
     private let owner: (any LifetimeStorage)?
 
-    init(keepingAlive owner: (any LifetimeStorage)? = nil) { self.owner = owner }
+    /// Whether the instance is held weakly (a `weak` binding's): kept in
+    /// ``Making``'s state, not published, so read under the lock, and made
+    /// again once nothing else holds it.
+    private let holdsWeakly: Bool
+
+    init(keepingAlive owner: (any LifetimeStorage)? = nil, holdingWeakly: Bool = false) {
+        (self.owner, holdsWeakly) = (owner, holdingWeakly)
+    }
 
     /// What the makings of this instance share, under its lock.
     private final class Making: Sendable {
@@ -54,6 +62,8 @@ final class InstanceCell: Sendable {
             /// The tasks awaiting the making under way: resumed with the
             /// instance, the making's error, or nil (try again: its task was cancelled).
             var waiters: [CheckedContinuation<Instance<AnyObject>?, any Error>] = []
+            /// The instance of a cell that ``holdsWeakly``, once made.
+            var weakly = WeakInstance()
         }
         let state = Locked(State())
     }
@@ -67,9 +77,11 @@ final class InstanceCell: Sendable {
     /// (``MakingOrder``): so shutdown can go in reverse. Zero until then.
     var madeOrder: UInt64 { current == nil ? 0 : making.state.withLock { $0.madeOrder } }
 
-    /// The instance, when it has been made. Kept alive by this cell.
-    @inlinable
-    var current: AnyObject? { instance.publishedObject }
+    /// The instance, when it has been made (and, held weakly, is still alive).
+    var current: AnyObject? { instance.publishedObject ?? (holdsWeakly ? making.state.withLock(found) : nil) }
+
+    /// The instance, when it has been made, read holding the lock.
+    private func found(_ state: inout Making.State) -> AnyObject? { instance.publishedObject ?? state.weakly.box }
 
     /// How many tasks await the making under way (for tests that must know a waiter queued).
     var awaitingTasks: Int { making.state.withLock { $0.waiters.count } }
@@ -88,7 +100,7 @@ final class InstanceCell: Sendable {
     /// Claims the cell for `maker` unless it is made or being made.
     private func claim(for maker: AnyObject) -> Claim {
         making.state.withLock { state in
-            if let made = current { return .made(made) }
+            if let made = found(&state) { return .made(made) }
             if let other = state.maker { return .making(by: other) }
             state.maker = maker
             return .claimed
@@ -96,13 +108,13 @@ final class InstanceCell: Sendable {
     }
 
     /// Who makes the instance now, if anyone.
-    fileprivate var makerNow: AnyObject? { making.state.withLock { current == nil ? $0.maker : nil } }
+    fileprivate var makerNow: AnyObject? { making.state.withLock { $0.maker } }
 
     /// Whether `maker`'s making of this cell is still under way; a thread
     /// will then sleep until it ends, so its end must wake the sleepers.
     fileprivate func isBeingMade(by maker: AnyObject) -> Bool {
         making.state.withLock { state in
-            guard current == nil, state.maker === maker else { return false }
+            guard state.maker === maker else { return false }
             state.sleeping = true
             return true
         }
@@ -118,7 +130,8 @@ final class InstanceCell: Sendable {
             defer { (state.maker, state.sleeping, state.waiters) = (nil, false, []) }
             guard let made else { return (nil as AnyObject?, state.waiters, state.sleeping) }
             state.madeOrder = MakingOrder.next()  // after its dependencies' makings, so shutdown can go in reverse
-            return (instance.initialize(made), state.waiters, state.sleeping)
+            if holdsWeakly { state.weakly = WeakInstance(made) }
+            return (holdsWeakly ? made : instance.initialize(made), state.waiters, state.sleeping)
         }
         for waiter in waiters {
             if let kept { waiter.resume(returning: Instance(kept)) } else if retry { waiter.resume(returning: nil) } else { waiter.resume(throwing: failure!) }
@@ -129,6 +142,13 @@ final class InstanceCell: Sendable {
             MakingWaits.condition.unlock()
         }
         return kept
+    }
+
+    /// `made`, checked to be a class instance when this cell holds it weakly
+    /// (rule `weak-value-type`, which the catalog could not always tell).
+    private func checked(_ made: AnyObject, for binding: CompiledBinding?) throws -> AnyObject {
+        if holdsWeakly, let binding { _ = try binding.requireClassInstance(box: made) }
+        return made
     }
 
     /// The instance, made by `make` if this is the first request: the
@@ -149,7 +169,7 @@ final class InstanceCell: Sendable {
                 try MakingWaits.sleep(me, until: self, isNoLongerMadeBy: maker, for: binding, at: path())
             case .claimed:
                 do {
-                    return end(try make())!
+                    return end(try checked(make(), for: binding))!
                 } catch {
                     end(nil, failure: error)
                     throw error
@@ -179,7 +199,7 @@ final class InstanceCell: Sendable {
                 defer { MakingWaits.unregister(ticket) }
                 let made = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Instance<AnyObject>?, any Error>) in
                     making.state.withLock { state in
-                        if let made = current { return continuation.resume(returning: Instance(made)) }
+                        if let made = found(&state) { return continuation.resume(returning: Instance(made)) }
                         guard state.maker === maker else { return continuation.resume(returning: nil) }
                         state.waiters.append(continuation)  // resumed when the making ends
                     }
@@ -187,7 +207,7 @@ final class InstanceCell: Sendable {
                 if let made { return made.value }
             case .claimed:
                 do {
-                    return end(try await MakingWaits.$maker.withValue(me, operation: make))!
+                    return end(try checked(await MakingWaits.$maker.withValue(me, operation: make), for: binding))!
                 } catch {
                     end(nil, failure: error, retry: Task.isCancelled)
                     throw error

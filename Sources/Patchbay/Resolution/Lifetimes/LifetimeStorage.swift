@@ -46,11 +46,9 @@ protocol LifetimeStorage: AnyObject, Sendable {
 enum InstancePlace {
     /// Nowhere: each request makes its own (`transient`).
     case nowhere
-    /// A cell holding one instance made once (`singleton`, `scoped`, and
-    /// any shared lifetime inside test overrides).
+    /// A cell holding one instance made once (`singleton`, `scoped`, any
+    /// shared lifetime inside test overrides), or held weakly (`weak`).
     case cell(InstanceCell)
-    /// A weak reference, made again once released (`weak`).
-    case weakBox(WeakLifetime)
     /// The resolution's own instances, by storage (`graph`).
     case graph(GraphLifetime)
 }
@@ -62,7 +60,7 @@ extension InstancePlace {
         switch self {
         case .cell(let cell): cell.current
         case .graph(let storage): graph.instance(of: storage)
-        case .nowhere, .weakBox: nil
+        case .nowhere: nil
         }
     }
 }

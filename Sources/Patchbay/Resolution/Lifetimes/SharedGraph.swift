@@ -10,34 +10,30 @@
 /// is shared: a value has no identity to share and no reference to hold
 /// weakly, and is made anew, as a value of any lifetime would be copied.
 final class SharedGraph: Sendable {
-    /// One instance: the product object, the storage that made it (so a
-    /// storage freed with its activation, whose address a new one may
-    /// reuse, never matches), and how to box the object again.
+    /// One instance, and the storage that made it (so a storage freed with
+    /// its activation, whose address a new one may reuse, never matches).
     private struct Entry {
         weak var storage: GraphLifetime?
-        weak var object: AnyObject?
-        let boxType: any ProductBox.Type
+        let instance: WeakInstance
     }
 
     private let entries = Locked<[ObjectIdentifier: Entry]>([:])
 
-    /// Keeps `box`'s product, weakly, as `storage`'s instance; a value product is not kept.
+    /// Keeps `box`'s product, weakly, as `storage`'s instance; a value product is never found.
     func note(_ box: AnyObject, of storage: GraphLifetime) {
-        guard let product = box as? any ProductBox, let object = product.object else { return }
-        let entry = Entry(storage: storage, object: object, boxType: type(of: product))
-        entries.withLock { $0[ObjectIdentifier(storage)] = entry }
+        entries.withLock { $0[ObjectIdentifier(storage)] = Entry(storage: storage, instance: WeakInstance(box)) }
     }
 
     /// Whether `object` is one of the instances kept here, still alive.
     func holds(_ object: AnyObject) -> Bool {
-        entries.withLock { $0.values.contains { $0.object === object } }
+        entries.withLock { $0.values.contains { $0.instance.object === object } }
     }
 
     /// `storage`'s instance boxed as its factory boxes it, when still alive.
     func instance(of storage: GraphLifetime) -> AnyObject? {
         let entry = entries.withLock { $0[ObjectIdentifier(storage)] }
-        guard let entry, entry.storage === storage, let object = entry.object else { return nil }
-        return entry.boxType.box(object)
+        guard let entry, entry.storage === storage else { return nil }
+        return entry.instance.box
     }
 }
 
@@ -58,4 +54,21 @@ extension Instance: ProductBox {
     static func box(_ object: AnyObject) -> AnyObject? { (object as? Value).map { Instance($0) } }
 
     var valueType: Any.Type { type(of: value as Any) }
+}
+
+/// A product box's object, held weakly (a `weak` binding's instance in its
+/// cell, a `graph` instance a ``Lazy`` shares): the bare object, which a
+/// weak reference can hold, with the type of the box it came in, to box it
+/// again, so each provided type's view of it is that same object. A value
+/// product has no object, and is never found.
+struct WeakInstance {
+    weak var object: AnyObject?
+    var boxType: (any ProductBox.Type)?
+
+    init(_ made: AnyObject? = nil) {
+        let product = made as? any ProductBox
+        (object, boxType) = (product?.object, product.map { type(of: $0) })
+    }
+
+    var box: AnyObject? { object.flatMap { boxType?.box($0) } }
 }

@@ -44,6 +44,41 @@ extension FactoryCatalog {
         })
     }
 
+    /// Registers an `async` factory that needs nothing.
+    ///
+    ///     catalog.register("remote-config", provides: (any ConfigSource).self) { () async throws in
+    ///         try await RemoteConfig.fetch()
+    ///     }
+    ///
+    /// The same as the general `async` form called with no dependencies; see
+    /// it for the details.
+    ///
+    /// - Parameters:
+    ///   - name: The name manifests use to choose this factory. Must be unique in the catalog.
+    ///   - type: The type the factory provides, usually a protocol.
+    ///   - lifetime: The lifetime when a binding names none; `transient` when `nil`.
+    ///   - environments: The environments a manifest may bind it in (``FactoryEnvironments``); every one when `nil`.
+    ///   - file: Where the registration is, for messages about mistakes; leave the default.
+    ///   - line: Where the registration is, for messages about mistakes; leave the default.
+    ///   - make: Makes the product.
+    public mutating func register<T>(
+        _ name: String,
+        provides type: T.Type,
+        lifetime: Lifetime? = nil,
+        environments: FactoryEnvironments? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @Sendable () async throws -> T
+    ) {
+        // Its own form for speed, as the synchronous twins are: a call
+        // through a parameter pack, even an empty one, asks the runtime for
+        // a tuple type's metadata and makes three task allocations per
+        // product (Benchmarks/README.md, "Stop 61: awaited transient").
+        let box = Instance<T>.self
+        addOrStop(environments: environments, Self.asyncDefinition(name, type, lifetime, specs: [], parameters: nil, file, line) { _ in
+            box.init(try await make())
+        })
+    }
+
     /// Registers an `async` factory that takes parameters from the manifest
     /// (see the parameters form of `register`).
     public mutating func register<T, Parameters: Decodable & Sendable, each Dependency>(

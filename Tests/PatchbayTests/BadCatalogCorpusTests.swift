@@ -186,7 +186,8 @@ enum BadCatalogCorpus {
         for name in ["", "a\nb", "tab\there", "nul\u{0}"] {
             let definition = FactoryDefinition(
                 name: name, product: Part.self, provides: [], dependencies: [], defaultLifetime: nil,
-                registeredAt: CodeLocation(fileID: "App/Catalog.swift", line: 3), buildInto: nil) { _ in Part(tag: "w") }
+                registeredAt: CodeLocation(fileID: "App/Catalog.swift", line: 3),
+                buildInto: FactoryDefinition.alwaysBoxed, buildsInto: false) { _ in Part(tag: "w") }
             var catalog = FactoryCatalog()
             let error = try #require(throws: RegistrationError.self) { try catalog.add(definition) }
             #expect(error == .invalidName && error.code == "invalid-name" && error.factory == name)

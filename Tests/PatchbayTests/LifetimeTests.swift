@@ -93,7 +93,8 @@ struct LifetimeTests {
         var catalog = FactoryCatalog()
         try catalog.add(FactoryDefinition(
             name: "tagged-part", product: Part.self, provides: provided.types, dependencies: [], defaultLifetime: nil,
-            parameters: .of(PartOptions.self), registeredAt: location, buildInto: nil
+            parameters: .of(PartOptions.self), registeredAt: location,
+            buildInto: FactoryDefinition.alwaysBoxed, buildsInto: false
         ) { call in
             Instance(Part(tag: call.parameters(as: PartOptions.self).tag, serial: counter.increment()))
         })

@@ -112,7 +112,8 @@ extension FactoryCatalog {
     ) -> FactoryDefinition {
         FactoryDefinition(
             name: name, product: type, dependencies: specs, defaultLifetime: lifetime, parameters: parameters,
-            registeredAt: CodeLocation(file, line), buildInto: nil, execution: .async, buildAwaiting: produce
+            registeredAt: CodeLocation(file, line), buildInto: FactoryDefinition.alwaysBoxed, buildsInto: false,
+            execution: .async, buildAwaiting: produce
         ) { call in throw ResolutionError.cannotRunSynchronously(call, .needsAwait) }
     }
 }

@@ -84,7 +84,8 @@ extension FactoryCatalog {
     ) -> FactoryDefinition {
         FactoryDefinition(
             name: name, product: type, dependencies: specs, defaultLifetime: lifetime, parameters: parameters,
-            registeredAt: CodeLocation(file, line), buildInto: nil, execution: .mainActor
+            registeredAt: CodeLocation(file, line), buildInto: FactoryDefinition.alwaysBoxed, buildsInto: false,
+            execution: .mainActor
         ) { call in
             guard MainQueue.isCurrent else { throw ResolutionError.cannotRunSynchronously(call, .needsMainActor) }
             // On the main actor's executor, so `assumeIsolated` holds; the

@@ -197,7 +197,8 @@ extension FactoryCatalog {
         let provided = try Self.providedTypes(of: product, repeat each types, factory: name, at: location)
         return FactoryDefinition(
             name: name, product: product, provides: provided.types, dependencies: specs, defaultLifetime: lifetime,
-            argument: argument, registeredAt: location, buildInto: nil
+            argument: argument, registeredAt: location,
+            buildInto: FactoryDefinition.alwaysBoxed, buildsInto: false
         ) { call in
             let product = try produce(call)
             try provided.check(product)

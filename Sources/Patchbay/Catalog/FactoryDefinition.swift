@@ -209,19 +209,10 @@ final class FactoryDefinition: Sendable {
         self.collection = collection
     }
 
-    /// The definition of a factory whose product is always boxed
-    /// (`buildInto: nil`): an `async`, main-actor or several-types one.
-    convenience init<Product>(
-        name: String, product: Product.Type, provides: [ProvidedType]? = nil, dependencies: [DependencySpec]?,
-        defaultLifetime: Lifetime?, parameters: ParametersSpec? = nil, argument: TypeKey? = nil,
-        registeredAt: CodeLocation, buildInto: Never?, execution: FactoryExecution = .synchronous,
-        buildAwaiting: (@Sendable (AwaitingCall) async throws -> AnyObject)? = nil,
-        build: @escaping @Sendable (FactoryCall) throws -> AnyObject
-    ) {
-        self.init(
-            name: name, product: product, provides: provides, dependencies: dependencies,
-            defaultLifetime: defaultLifetime, parameters: parameters, argument: argument, registeredAt: registeredAt,
-            buildInto: { _, _ in fatalError("Patchbay: this factory's product is always boxed") }, buildsInto: false,
-            execution: execution, buildAwaiting: buildAwaiting, build: build)
+    /// The `buildInto` of a factory whose product is always boxed (an
+    /// `async`, main-actor or several-types one), passed with
+    /// `buildsInto: false`, so the engine never calls it.
+    static let alwaysBoxed: @Sendable (FactoryCall, ProductMemory) throws -> Void = { _, _ in
+        fatalError("Patchbay: this factory's product is always boxed")
     }
 }

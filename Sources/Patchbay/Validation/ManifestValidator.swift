@@ -89,19 +89,13 @@ public struct ManifestValidator: Sendable {
     let catalog: CatalogIndex?
 
     /// Validates against a live catalog, decoding parameters with their real types.
-    public init(catalog: FactoryCatalog) {
-        self.catalog = CatalogIndex(catalog)
-    }
+    public init(catalog: FactoryCatalog) { self.catalog = CatalogIndex(catalog) }
 
     /// Validates against a catalog description, as `patchbay check` does with `catalog.json`.
-    public init(description: CatalogDescription) {
-        self.catalog = CatalogIndex(description)
-    }
+    public init(description: CatalogDescription) { self.catalog = CatalogIndex(description) }
 
     /// Validates only what needs no catalog.
-    public init() {
-        self.catalog = nil
-    }
+    public init() { self.catalog = nil }
 
     /// Every problem in the manifest, errors first, each in file and position order.
     public func validate(_ manifest: Manifest) -> [Diagnostic] {
@@ -110,9 +104,7 @@ public struct ManifestValidator: Sendable {
 
     /// Validates against a catalog index the caller has made: the tools,
     /// which read the index themselves, make it once.
-    package init(index: CatalogIndex?) {
-        self.catalog = index
-    }
+    package init(index: CatalogIndex?) { self.catalog = index }
 
     /// The validation result, with the bindings in effect, for activation and the tools.
     package func run(_ manifest: Manifest) -> ValidationResult {

@@ -215,26 +215,31 @@ package struct ValidationRun {
         let declared = manifest.injectors.map(Set.init)
         let bindings = manifest.bindings
         candidates.reserveCapacity(bindings.count)
-        let catalog = self.catalog
-        for (index, binding) in bindings.enumerated() {
-            reserveForProblems(seenIn: index, of: bindings.count)
-            let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
-            // A broken element leaves the type's single binding as it is: only that counts for `T` needs.
-            let bindsSingle = !binding.isCollectionElement
-            if !bindsSingle { anyCollectionElement = true }
-            guard let catalog else {
+        guard let catalog else {
+            for (index, binding) in bindings.enumerated() {
+                let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
                 // Without a catalog, a binding with no factory key still counts
                 // for duplicates, as it always has; it is left out of the winners.
                 if binding.factory.isEmpty { anyWithoutFactory = true }
+                if binding.isCollectionElement { anyCollectionElement = true }
+                let type = typeWithoutCatalog(named: binding.protocolName)
                 let (lifetime, source) = Lifetime.inEffect(named: binding.lifetime, factoryDefault: nil, factoryIsKnown: false)
                 candidates.append(BindingDescription(
-                    bindings: bindings, index: index, types: nil,
-                    typeID: typeWithoutCatalog(named: binding.protocolName), factoryPlace: -1, provided: -1,
-                    lifetime: lifetime, lifetimeSource: source, injector: binding.injector, parameters: nil,
-                    isBroken: binding.isBroken || !injectorIsDeclared))
-                continue
+                    bindings: bindings, index: index, types: nil, typeID: type, factoryPlace: -1, provided: -1,
+                    lifetime: lifetime, lifetimeSource: source,
+                    injector: binding.injector, parameters: nil, isBroken: binding.isBroken || !injectorIsDeclared))
             }
+            resolveOverrides()
+            return
+        }
+        let types = catalog.types
+        for (index, binding) in bindings.enumerated() {
+            reserveForProblems(seenIn: index, of: bindings.count)
+            let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
             let type = boundType(of: binding, in: catalog)
+            // A broken element leaves the type's single binding as it is: only that counts for `T` needs.
+            let bindsSingle = !binding.isCollectionElement
+            if !bindsSingle { anyCollectionElement = true }
             guard !binding.factory.isEmpty else {
                 if let type, bindsSingle { brokenTypes.insert(type) }
                 continue
@@ -262,7 +267,7 @@ package struct ValidationRun {
                 if let type, bindsSingle { brokenTypes.insert(type) }
             }
             candidates.append(BindingDescription(
-                bindings: bindings, index: index, types: catalog.types,
+                bindings: bindings, index: index, types: types,
                 typeID: type ?? typeWithoutCatalog(named: binding.protocolName), factoryPlace: factory ?? -1,
                 provided: provided ?? -1, lifetime: lifetime, lifetimeSource: source, injector: binding.injector,
                 parameters: parameters?.value, isBroken: binding.isBroken || !injectorIsDeclared || !checksPass))

@@ -25,7 +25,7 @@ extension Container {
     public func resolve<T>(
         awaiting type: T.Type = T.self, from injector: InjectorName = .primary
     ) async throws(ResolutionError) -> T {
-        let activation = ThreadResolutionState.current.activation(of: self)
+        let activation = ThreadResolutionState.activation(of: self)
         let binding = activation.binding(serving: ObjectIdentifier(T.self), from: injector)
         switch binding?.awaitedExecution {
         case .synchronous?:
@@ -37,8 +37,12 @@ extension Container {
             // Asked inside an `async` factory's run in this same task (a
             // factory that resolves by hand), the path goes on from that
             // run's: a loop back is then a cycle. A task it started is not its run.
-            return try await AwaitingResolution(container: self, activation: activation)
-                .instance(of: binding!, as: T.self, path: AwaitedPath(AwaitingCall.running?.inThisTask))
+            // Each value handed on is consumed: what an `await` outlives is
+            // otherwise copied, a retain and a release each.
+            let path = AwaitedPath(AwaitingCall.running?.inThisTask)
+            return Instance<T>.value(
+                in: try await AwaitingResolution(container: self, activation: consume activation)
+                    .box(of: (consume binding)!, path: path))
         default: break
         }
         return try await AwaitingResolution(container: self, activation: activation).resolve(T.self, from: injector)
@@ -59,7 +63,7 @@ struct AwaitingResolution: Sendable {
     /// in one task, so the lock is never contended: it orders the accesses
     /// of the threads the task runs on. Nil when the manifest binds nothing
     /// `graph`: most resolutions then allocate nothing for it.
-    private let graphs: Locked<GraphInstances>?
+    fileprivate let graphs: Locked<GraphInstances>?
     /// The task it runs in: one resolution awaits its needs one after
     /// another, in the task that asked (see ``AwaitingCall/inThisTask``).
     let task = TaskIdentity.current
@@ -84,7 +88,7 @@ struct AwaitingResolution: Sendable {
         let binding = overrides?.lookup(id) == nil ? activation.binding(serving: id, from: injector) : nil
         switch binding?.awaitedExecution {
         case .async?:
-            return try await instance(of: binding!, as: T.self, path: path)
+            return Instance<T>.value(in: try await box(of: binding!, path: path))
         case .mainActor?:
             return try await resolveOnMainActor(T.self, from: injector, ifBound: ifBound, after: path)
         case .synchronous?, nil:
@@ -129,42 +133,49 @@ struct AwaitingResolution: Sendable {
     }
 
     /// An instance of an `async` binding, from where its lifetime keeps it
-    /// or newly made: the awaiting driver of every lifetime (``InstancePlace``),
-    /// twin of ``ResolutionContext/instance(of:into:argument:)``.
-    @inline(__always)  // in its caller's frame: an async function of its own costs a frame each resolve
-    fileprivate func instance<T>(
-        of binding: CompiledBinding, as _: T.Type, path: AwaitedPath
-    ) async throws(ResolutionError) -> T {
-        let place = try binding.storage.place(
+    /// or newly made, boxed as the bound type: the awaiting driver of every
+    /// lifetime (``InstancePlace``), twin of ``ResolutionContext/instance(of:into:argument:)``.
+    ///
+    /// Consuming what it is given: a caller then holds nothing across the
+    /// `await` but the box, where each value an `await` outlives costs a
+    /// retain and a release. In its caller's frame: an async function of
+    /// its own costs a frame each resolve.
+    @inline(__always)
+    fileprivate consuming func box(
+        of binding: consuming CompiledBinding, path: consuming AwaitedPath
+    ) async throws(ResolutionError) -> AnyObject {
+        // A lifetime that keeps nothing is not asked (as ``CompiledBinding/isBuiltEachTime`` spares the sync engine).
+        let place = binding.keepsNoInstance ? .nowhere : try binding.storage.place(
             of: binding, scope: Scope.current, overrides: overrides, path: path.names + [binding.key.name])
         let made: AnyObject? = switch place {
         case .cell(let cell): cell.current
         case .graph(let storage): graphs!.withLock { $0.instance(of: storage) }
         case .nowhere: nil
         }
-        if let made { return binding.typed(made, as: T.self) }
+        if let made { return binding.boxed(made) }
         // The frame: the one cycle check and the path (``FramePath``), the
         // factory run as the innermost call of this task, its error wrapped.
         try path.enter(binding)
-        let call = AwaitingCall(resolution: self, binding: binding, outer: path.innermost)
+        let call = AwaitingCall(resolution: self, binding: binding, outer: (consume path).innermost)
         let box: AnyObject
         do {
-            // The factory's closure called straight from each case: a local closure around it costs an async frame.
-            let build = binding.definition.buildAwaiting!
-            box = try await AwaitingCall.$running.withValue(call) {
-                switch place {
-                case .nowhere: return try await build(call)
-                case .cell(let cell): return try await cell.value(of: binding, at: AwaitedPath(call).names) { try await build(call) }
-                case .graph(let storage):
-                    let box = try await build(call)
-                    graphs!.withLock { $0.keep(box, of: storage) }
-                    return box
+            // The factory's closure called straight from each case, and each
+            // case's closure capturing only what it uses: a local closure
+            // around it costs an async frame.
+            let build = call.binding.definition.buildAwaiting!
+            switch place {
+            case .cell(let cell):
+                box = try await AwaitingCall.$running.withValue(call) {
+                    try await cell.value(of: call.binding, at: AwaitedPath(call).names) { try await build(call) }
                 }
+            case .nowhere, .graph:
+                box = try await AwaitingCall.$running.withValue(call) { try await build(call) }
+                if case .graph(let storage) = place { call.resolution.graphs!.withLock { $0.keep(box, of: storage) } }
             }
         } catch {
-            throw AwaitedPath(call).failure(error, making: binding)
+            throw AwaitedPath(call).failure(error, making: call.binding)
         }
-        return binding.typed(box, as: T.self)
+        return call.binding.boxed(box)
     }
 }
 
@@ -243,10 +254,11 @@ struct AwaitedPath: FramePath {
 }
 
 extension CompiledBinding {
-    /// Where an awaited resolve makes this binding: as its factory runs, but
-    /// a collection with a main-actor element on the main actor, as a whole
-    /// (validation refuses `async` elements).
-    var awaitedExecution: FactoryExecution {
+    /// Where an awaited resolve makes a binding of `definition` with these
+    /// collection `elements` (``awaitedExecution``): as its factory runs,
+    /// but a collection with a main-actor element on the main actor, as a
+    /// whole (validation refuses `async` elements).
+    static func awaitedExecution(of definition: FactoryDefinition, elements: [CompiledBinding]) -> FactoryExecution {
         guard definition.execution == .synchronous, !elements.isEmpty,
             elements.contains(where: { $0.definition.execution == .mainActor })
         else { return definition.execution }

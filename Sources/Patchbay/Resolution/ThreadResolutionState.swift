@@ -93,6 +93,21 @@ final class ThreadResolutionState {
         return refresh(container)
     }
 
+    /// The activation of `container` in force now, as ``activation(of:)``
+    /// reads it, through this thread's cache without retaining the thread's
+    /// state: for an awaited resolve, which retains what it reads across
+    /// its `await`s. The cache's activation is alive while it is cached (the
+    /// state's `cachedActivation` holds it), and only this thread changes it.
+    static func activation(of container: Container) -> Activation {
+        let cache = unsafe ResolveCache.current
+        if unsafe cache.pointee.container == Unmanaged.passUnretained(container).toOpaque(),
+            let cached = unsafe cache.pointee.activation, unsafe container.rawCurrent == cached
+        {
+            return unsafe Unmanaged<Activation>.fromOpaque(cached).takeUnretainedValue()
+        }
+        return current.refresh(container)
+    }
+
     /// Reads `container`'s activation under its lock and caches it. The one
     /// it replaces in the cache stays alive while a resolution holds it.
     @usableFromInline @inline(never)

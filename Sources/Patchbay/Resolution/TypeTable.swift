@@ -216,8 +216,14 @@ final class CompiledBinding: Sendable {
     /// the caller's memory. The engine then builds it without
     /// asking the storage (see ``ResolutionContext/instance(of:into:argument:)``).
     let isBuiltEachTime: Bool
+    /// Whether its lifetime keeps no instance (``LifetimeStorage/sharesInstances``
+    /// is false): its place is always ``InstancePlace/nowhere``.
+    let keepsNoInstance: Bool
     /// Whether the factory takes a resolve-time argument.
     let takesArgument: Bool
+    /// Where an awaited resolve makes it (``awaitedExecution(of:elements:)``):
+    /// kept, as an awaited resolve reads it first.
+    let awaitedExecution: FactoryExecution
     /// On the binding that heads its type (the first in injector order,
     /// which the type table holds), the type's bindings in other injectors;
     /// empty on the others. Set while the activation is compiled, before any
@@ -259,9 +265,10 @@ final class CompiledBinding: Sendable {
         self.storage = storage
         (descriptions, describedPlace) = described ?? ([], 0)
         buildInto = definition.buildInto
-        isBuiltEachTime = provided.convert == nil && definition.buildsInto
-            && !type(of: storage).sharesInstances
+        keepsNoInstance = !type(of: storage).sharesInstances
+        isBuiltEachTime = provided.convert == nil && definition.buildsInto && keepsNoInstance
         takesArgument = definition.argument != nil
+        awaitedExecution = Self.awaitedExecution(of: definition, elements: elements)
         if let cell = storage.sharedCell, definition.argument == nil, provided.convert == nil {
             ready = cell.instance
         } else {
@@ -317,17 +324,11 @@ final class CompiledBinding: Sendable {
 
     /// Turns a product box into a box of the bound type.
     @inline(__always)
-    func typed<T>(_ productBox: AnyObject, as _: T.Type) -> T {
-        let box = provided.convert?(productBox) ?? productBox
-        return Instance<T>.value(in: box)
-    }
+    func boxed(_ productBox: AnyObject) -> AnyObject { provided.convert?(productBox) ?? productBox }
 
     /// Copies a product box's value, as the bound type, into uninitialized memory for it.
     @inline(__always)
-    func copy(_ productBox: AnyObject, into memory: ProductMemory) {
-        let box = provided.convert?(productBox) ?? productBox
-        AnyInstance.of(box).copyValue(into: memory)
-    }
+    func copy(_ productBox: AnyObject, into memory: ProductMemory) { AnyInstance.of(boxed(productBox)).copyValue(into: memory) }
 }
 
 /// A link from a binding to one that serves its need, unretained (see

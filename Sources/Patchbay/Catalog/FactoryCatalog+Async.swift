@@ -30,7 +30,7 @@ extension FactoryCatalog {
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
     public mutating func register<T, each Dependency>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
         environments: FactoryEnvironments? = nil,
@@ -38,7 +38,7 @@ extension FactoryCatalog {
         make: @escaping @Sendable (repeat each Dependency) async throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self), box = Instance<T>.self
-        addOrStop(environments: environments, Self.asyncDefinition(name, type, lifetime, specs: specs, parameters: nil, file, line) { call in
+        addOrStop(environments: environments, Self.asyncDefinition(name(), type, lifetime, specs: specs, parameters: nil, file, line) { call in
             var needs = call.dependencies
             return box.init(try await make(repeat try await needs.next((each Dependency).self, specs)))
         })
@@ -62,7 +62,7 @@ extension FactoryCatalog {
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product.
     public mutating func register<T>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
         environments: FactoryEnvironments? = nil,
@@ -74,7 +74,7 @@ extension FactoryCatalog {
         // a tuple type's metadata and makes three task allocations per
         // product (Benchmarks/README.md, "Stop 61: awaited transient").
         let box = Instance<T>.self
-        addOrStop(environments: environments, Self.asyncDefinition(name, type, lifetime, specs: [], parameters: nil, file, line) { _ in
+        addOrStop(environments: environments, Self.asyncDefinition(name(), type, lifetime, specs: [], parameters: nil, file, line) { _ in
             box.init(try await make())
         })
     }
@@ -82,7 +82,7 @@ extension FactoryCatalog {
     /// Registers an `async` factory that takes parameters from the manifest
     /// (see the parameters form of `register`).
     public mutating func register<T, Parameters: Decodable & Sendable, each Dependency>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         provides type: T.Type,
         parameters: Parameters.Type,
         lifetime: Lifetime? = nil,
@@ -92,7 +92,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self), box = Instance<T>.self
         addOrStop(environments: environments, Self.asyncDefinition(
-            name, type, lifetime, specs: specs, parameters: .of(parameters), file, line
+            name(), type, lifetime, specs: specs, parameters: .of(parameters), file, line
         ) { call in
             var needs = call.dependencies
             return box.init(try await make(

@@ -38,7 +38,7 @@ extension FactoryCatalog {
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product.
     public mutating func register<T>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
         environments: FactoryEnvironments? = nil,
@@ -46,7 +46,7 @@ extension FactoryCatalog {
         make: @escaping @Sendable () throws -> T
     ) {
         addOrStop(environments: environments, FactoryDefinition(
-            name: name, product: type, dependencies: [], defaultLifetime: lifetime,
+            name: name(), product: type, dependencies: [], defaultLifetime: lifetime,
             registeredAt: CodeLocation(file, line), collection: .of(T.self), buildInto: { _, memory in
                 memory.initialize(to: try make())
             },
@@ -73,7 +73,7 @@ extension FactoryCatalog {
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependency.
     public mutating func register<T, Dependency>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
         environments: FactoryEnvironments? = nil,
@@ -82,7 +82,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(Dependency.self)
         addOrStop(environments: environments, FactoryDefinition(
-            name: name, product: type, dependencies: specs, defaultLifetime: lifetime,
+            name: name(), product: type, dependencies: specs, defaultLifetime: lifetime,
             registeredAt: CodeLocation(file, line), collection: .of(T.self), buildInto: { call, memory in
                 memory.initialize(
                     to: try make(call.dependency(Dependency.self, specs: specs, index: 0)))
@@ -113,7 +113,7 @@ extension FactoryCatalog {
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
     public mutating func register<T, First, Second>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
         environments: FactoryEnvironments? = nil,
@@ -122,7 +122,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(First.self, Second.self)
         addOrStop(environments: environments, FactoryDefinition(
-            name: name, product: type, dependencies: specs, defaultLifetime: lifetime,
+            name: name(), product: type, dependencies: specs, defaultLifetime: lifetime,
             registeredAt: CodeLocation(file, line), collection: .of(T.self), buildInto: { call, memory in
                 memory.initialize(
                     to: try make(

@@ -37,7 +37,7 @@ extension FactoryCatalog {
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies, on the main actor.
     public mutating func register<T, each Dependency>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         provides type: T.Type,
         on mainActor: MainActor.Type,
         lifetime: Lifetime? = nil,
@@ -47,7 +47,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.mainActorDefinition(
-            name, type, lifetime, specs: specs, parameters: nil, file, line
+            name(), type, lifetime, specs: specs, parameters: nil, file, line
         ) { call in
             var needs = call.dependencies
             return try make(repeat needs.next((each Dependency).self, specs))
@@ -57,7 +57,7 @@ extension FactoryCatalog {
     /// Registers a factory whose closure runs on the main actor and takes
     /// parameters from the manifest (see the parameters form of `register`).
     public mutating func register<T, Parameters: Decodable & Sendable, each Dependency>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         provides type: T.Type,
         parameters: Parameters.Type,
         on mainActor: MainActor.Type,
@@ -68,7 +68,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.mainActorDefinition(
-            name, type, lifetime, specs: specs, parameters: .of(parameters), file, line
+            name(), type, lifetime, specs: specs, parameters: .of(parameters), file, line
         ) { call in
             var needs = call.dependencies
             return try make(call.parameters(as: Parameters.self), repeat needs.next((each Dependency).self, specs))

@@ -20,7 +20,7 @@ extension FactoryCatalog {
     /// a factory that needs one of these types must take an argument of the
     /// same type, which is passed on.
     public mutating func register<Product, Argument, each Provided, each Dependency>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         product: Product.Type,
         provides types: repeat (each Provided).Type,
         argument: Argument.Type,
@@ -31,7 +31,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, try Self.severalTypesDefinition(
-            name, product, repeat each types, specs: specs, lifetime: lifetime, argument: TypeKey(argument), file, line
+            name(), product, repeat each types, specs: specs, lifetime: lifetime, argument: TypeKey(argument), file, line
         ) { call in
             var needs = call.dependencies
             return try make(call.argument(as: Argument.self), repeat needs.next((each Dependency).self, specs))

@@ -14,6 +14,13 @@
 // engine works on memory for the requested type, not on generic values, so
 // that the unspecialized closures ask the runtime for as little metadata per
 // call as it can (see `CollectionMaker`).
+//
+// Every form takes the factory's name as an `@autoclosure`: a string
+// literal passed as a `String` is built in the caller by code the optimizer
+// folds over and over in one long function, which made 1,000 registrations'
+// SIL optimization three times Swinject's (whose registrations name
+// nothing); each literal in a closure of its own is optimized once
+// (Benchmarks/README.md, "Stop 62: compile cost").
 
 extension FactoryCatalog {
     /// Registers a factory that provides one type.
@@ -40,7 +47,7 @@ extension FactoryCatalog {
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product from its dependencies.
     public mutating func register<T, each Dependency>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
         environments: FactoryEnvironments? = nil,
@@ -52,7 +59,7 @@ extension FactoryCatalog {
         // `produce` closure (as the other forms do): one closure layer fewer
         // on every transient this form builds, the most common kind.
         addOrStop(environments: environments, FactoryDefinition(
-            name: name, product: type, dependencies: specs, defaultLifetime: lifetime,
+            name: name(), product: type, dependencies: specs, defaultLifetime: lifetime,
             registeredAt: CodeLocation(file, line), collection: .of(T.self), buildInto: { call, memory in
                 var needs = call.dependencies
                 memory.initialize(
@@ -76,7 +83,7 @@ extension FactoryCatalog {
     ///         try SQLiteDatabase(path: options.path, log: log)
     ///     }
     public mutating func register<T, Parameters: Decodable & Sendable, each Dependency>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         provides type: T.Type,
         parameters: Parameters.Type,
         lifetime: Lifetime? = nil,
@@ -86,7 +93,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.singleType(
-            name, type, lifetime, specs: specs, parameters: .of(parameters), file, line
+            name(), type, lifetime, specs: specs, parameters: .of(parameters), file, line
         ) { call in
             var needs = call.dependencies
             return try make(call.parameters(as: Parameters.self), repeat needs.next((each Dependency).self, specs))
@@ -110,7 +117,7 @@ extension FactoryCatalog {
     ///     }
     ///     let view = try container.resolve(ScoreView.self, arguments: game, player)
     public mutating func register<T, Argument, each Dependency>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         provides type: T.Type,
         argument: Argument.Type,
         lifetime: Lifetime? = nil,
@@ -120,7 +127,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.singleType(
-            name, type, lifetime, specs: specs, argument: TypeKey(argument), file, line
+            name(), type, lifetime, specs: specs, argument: TypeKey(argument), file, line
         ) { call in
             var needs = call.dependencies
             return try make(call.argument(as: Argument.self), repeat needs.next((each Dependency).self, specs))
@@ -129,7 +136,7 @@ extension FactoryCatalog {
 
     /// Registers a factory that takes both manifest parameters and a resolve-time argument.
     public mutating func register<T, Parameters: Decodable & Sendable, Argument, each Dependency>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         provides type: T.Type,
         parameters: Parameters.Type,
         argument: Argument.Type,
@@ -140,7 +147,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.singleType(
-            name, type, lifetime, specs: specs, parameters: .of(parameters), argument: TypeKey(argument), file, line
+            name(), type, lifetime, specs: specs, parameters: .of(parameters), argument: TypeKey(argument), file, line
         ) { call in
             var needs = call.dependencies
             return try make(
@@ -168,7 +175,7 @@ extension FactoryCatalog {
     ///     catalog.register("system-clock", product: SystemClock.self,
     ///                      provides: (any Clock).self, (any TimeSource).self) { SystemClock() }
     public mutating func register<Product, each Provided, each Dependency>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         product: Product.Type,
         provides types: repeat (each Provided).Type,
         lifetime: Lifetime? = nil,
@@ -178,7 +185,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, try Self.severalTypesDefinition(
-            name, product, repeat each types, specs: specs, lifetime: lifetime, argument: nil, file, line
+            name(), product, repeat each types, specs: specs, lifetime: lifetime, argument: nil, file, line
         ) { call in
             var needs = call.dependencies
             return try make(repeat needs.next((each Dependency).self, specs))
@@ -211,14 +218,14 @@ extension FactoryCatalog {
     ///
     ///     catalog.register("shared-formatter", provides: DateFormatter.self, instance: formatter)
     public mutating func register<T>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         provides type: T.Type,
         instance: T,
         environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line
     ) {
         let box = Instance<T>(instance)
-        addOrStop(environments: environments, Self.singleType(name, type, .singleton, specs: [], file, line) { _ in
+        addOrStop(environments: environments, Self.singleType(name(), type, .singleton, specs: [], file, line) { _ in
             box.value
         })
     }
@@ -235,14 +242,14 @@ extension FactoryCatalog {
     ///         return flags.newRouter ? try NewRouter(resolver.resolve()) : LegacyRouter()
     ///     }
     public mutating func registerResolving<T>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         provides type: T.Type,
         lifetime: Lifetime? = nil,
         environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
-        addOrStop(environments: environments, Self.singleType(name, type, lifetime, specs: nil, file, line) { call in
+        addOrStop(environments: environments, Self.singleType(name(), type, lifetime, specs: nil, file, line) { call in
             try Resolver.during(call, make)
         })
     }
@@ -250,7 +257,7 @@ extension FactoryCatalog {
     /// Registers a factory that resolves by hand and takes manifest parameters,
     /// which it reads with ``Resolver/parameters(as:)``.
     public mutating func registerResolving<T, Parameters: Decodable & Sendable>(
-        _ name: String,
+        _ name: @autoclosure () -> String,
         provides type: T.Type,
         parameters: Parameters.Type,
         lifetime: Lifetime? = nil,
@@ -259,7 +266,7 @@ extension FactoryCatalog {
         make: @escaping @Sendable (Resolver) throws -> T
     ) {
         addOrStop(environments: environments, Self.singleType(
-            name, type, lifetime, specs: nil, parameters: .of(parameters), file, line
+            name(), type, lifetime, specs: nil, parameters: .of(parameters), file, line
         ) { call in try Resolver.during(call, make) })
     }
 

@@ -21,9 +21,7 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 
         /// Errors first when diagnostics are listed: the place in the order of the cases.
-        var rank: Int { Self.ascending.firstIndex(of: self)! }
-
-        private static let ascending: [Severity] = [.note, .warning, .error]
+        var rank: Int { self == .note ? 0 : self == .warning ? 1 : 2 }
     }
 
     /// The stable code, such as ``DiagnosticCode/unknownFactory``.

@@ -135,10 +135,9 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
         for diagnostic in diagnostics where fileRanks[diagnostic.file] == nil { fileRanks[diagnostic.file] = 0 }
         for (rank, file) in fileRanks.keys.sorted().enumerated() { fileRanks[file] = rank }
         // Errors first (errors 0, warnings 1, notes 2), then file and position; the found order last, to decide ties.
-        let keys = diagnostics.enumerated().map { offset, diagnostic in
+        return diagnostics.enumerated().map { offset, diagnostic in
             (2 - diagnostic.severity.rank, fileRanks[diagnostic.file]!, diagnostic.line, diagnostic.column, offset)
-        }
-        return keys.sorted(by: <).map(\.4)
+        }.sorted(by: <).map(\.4)
     }
 }
 

@@ -224,9 +224,8 @@ extension FactoryCatalog {
         environments: FactoryEnvironments? = nil,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        let box = Instance<T>(instance)
-        addOrStop(environments: environments, Self.singleType(name(), type, .singleton, specs: [], file, line) { _ in
-            box.value
+        addOrStop(environments: environments, Self.singleType(name(), type, .singleton, specs: [], file, line) {
+            [box = Instance<T>(instance)] _ in box.value
         })
     }
 

@@ -21,9 +21,7 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 
         /// Errors first when diagnostics are listed: the place in the order of the cases.
-        var rank: Int { Self.ascending.firstIndex(of: self)! }
-
-        private static let ascending: [Severity] = [.note, .warning, .error]
+        var rank: Int { self == .note ? 0 : self == .warning ? 1 : 2 }
     }
 
     /// The stable code, such as ``DiagnosticCode/unknownFactory``.
@@ -89,10 +87,17 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
     /// hundreds of thousands: they are moved within their own array, never
     /// copied, and an array already in order is not touched.
     package static func sortForDisplay(_ diagnostics: inout [Diagnostic], removingRepeats: Bool = false) {
-        let order = displayOrder(of: diagnostics)
-        var keep: [Bool] = []
+        // The places of the diagnostics in display order. Small keys are sorted,
+        // not the diagnostics, which are costly to move; files are ranked once.
+        var fileRanks: [String: Int] = [:]
+        for diagnostic in diagnostics where fileRanks[diagnostic.file] == nil { fileRanks[diagnostic.file] = 0 }
+        for (rank, file) in fileRanks.keys.sorted().enumerated() { fileRanks[file] = rank }
+        // Errors first (errors 0, warnings 1, notes 2), then file and position; the found order last, to decide ties.
+        let order = diagnostics.enumerated().map { offset, diagnostic in
+            (2 - diagnostic.severity.rank, fileRanks[diagnostic.file]!, diagnostic.line, diagnostic.column, offset)
+        }.sorted(by: <).map(\.4)
+        var keep = Array(repeating: true, count: removingRepeats ? order.count : 0)
         if removingRepeats {
-            keep = Array(repeating: true, count: order.count)
             // Equal diagnostics have one place, so repeats are neighbours in this
             // order: only a run at one place is compared, and the first of each stays.
             var start = 0
@@ -128,19 +133,6 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
             kept += 1
         }
         diagnostics.removeLast(diagnostics.count - kept)
-    }
-
-    /// The places of `diagnostics` in display order. Small keys are sorted,
-    /// not the diagnostics, which are costly to move; files are ranked once.
-    private static func displayOrder(of diagnostics: [Diagnostic]) -> [Int] {
-        var fileRanks: [String: Int] = [:]
-        for diagnostic in diagnostics where fileRanks[diagnostic.file] == nil { fileRanks[diagnostic.file] = 0 }
-        for (rank, file) in fileRanks.keys.sorted().enumerated() { fileRanks[file] = rank }
-        // Errors first (errors 0, warnings 1, notes 2), then file and position; the found order last, to decide ties.
-        let keys = diagnostics.enumerated().map { offset, diagnostic in
-            (2 - diagnostic.severity.rank, fileRanks[diagnostic.file]!, diagnostic.line, diagnostic.column, offset)
-        }
-        return keys.sorted(by: <).map(\.4)
     }
 }
 

@@ -64,8 +64,5 @@ public func injectIfBound<T>(
 public func inject<T>(
     _ type: T.Type, from injector: InjectorName = .primary, ifFailUse fallback: @autoclosure () -> T
 ) -> T {
-    guard let container = PatchbaySystem.container,
-        let value = try? container.resolve(T.self, from: injector)
-    else { return fallback() }
-    return value
+    (try? PatchbaySystem.container?.resolve(T.self, from: injector)) ?? fallback()
 }

@@ -47,9 +47,8 @@ extension Container {
     private static func failure(_ error: ResolutionError, of binding: CompiledBinding, manifest: Manifest) -> Diagnostic {
         let message = "singleton \(binding.key.name) (factory '\(binding.definition.name)') could not be made "
             + "at start-up: \(error.description)"
-        guard let written = binding.described?.binding else {
-            return Diagnostic(code: .singletonFailed, message: message, file: manifest.file)
-        }
-        return written.diagnostic(.singletonFailed, message, field: BindingKey.factory.rawValue, fallbackFile: manifest.file)
+        return binding.described?.binding.diagnostic(
+            .singletonFailed, message, field: BindingKey.factory.rawValue, fallbackFile: manifest.file)
+            ?? Diagnostic(code: .singletonFailed, message: message, file: manifest.file)
     }
 }

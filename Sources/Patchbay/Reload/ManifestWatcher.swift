@@ -32,9 +32,6 @@ final class ManifestWatcher: Sendable {
     private let queue: DispatchQueue
     private let onChange: @Sendable (ManifestReloadEvent) -> Void
 
-    /// How often to poll where file events cannot be had.
-    static let fallbackPollInterval = DispatchTimeInterval.seconds(1)
-
     /// What `cancel()` needs, from any thread.
     private struct Shared {
         var cancelled = false
@@ -253,7 +250,8 @@ final class ManifestWatcher: Sendable {
         guard targets != state.armedTargets else { return }
         state.armedTargets = targets
         var monitor = FileChangeMonitor.start(targets, queue: queue) { [weak self] in self?.changed() }
-        let interval = pollInterval ?? (monitor != nil ? nil : Self.fallbackPollInterval)
+        // Where file events cannot be had, polled once a second.
+        let interval = pollInterval ?? (monitor != nil ? nil : .seconds(1))
         // Swapped in, unless the watch was cancelled meanwhile; what is left here is cancelled.
         shared.withLock { if !$0.cancelled { swap(&$0.monitor, &monitor) } }
         monitor?.cancel()

@@ -20,8 +20,7 @@ extension Container {
     /// nothing to forget. Like ``reset()``, this never undoes a manifest
     /// activated meanwhile, and test overrides stay in force.
     public func reset<T>(_ type: T.Type) {
-        let id = ObjectIdentifier(type)
-        resetInstances { $0.key.id == id }
+        resetInstances { $0.key.id == ObjectIdentifier(type) }
     }
 
     /// Forgets every instance of one lifetime the container holds: every

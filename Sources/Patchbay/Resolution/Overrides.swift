@@ -19,8 +19,7 @@ public struct Overrides: Sendable {
 
     /// Resolves `type` to this instance.
     public mutating func override<T>(_ type: T.Type, with instance: T) {
-        let box = Instance(instance)
-        entries[ObjectIdentifier(type)] = { box }
+        entries[ObjectIdentifier(type)] = { [box = Instance(instance)] in box }
     }
 
     /// Resolves `type` by calling `factory`, every time.

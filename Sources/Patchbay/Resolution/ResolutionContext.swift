@@ -277,11 +277,10 @@ final class ResolutionContext {
 
     func notBound(_ key: TypeKey, from injector: InjectorName) -> ResolutionError {
         let activation = activation!
-        let searched = activation.searchOrder(from: injector)
         let providers = activation.providers(of: key)
         let similar = EditDistance.suggestions(for: key.name, among: activation.entries.bindings.map(\.key.name))
         return ResolutionError(
-            .notBound, type: key.name, injectors: searched, path: names + [key.name],
+            .notBound, type: key.name, injectors: activation.searchOrder(from: injector), path: names + [key.name],
             suggestions: providers ?? similar,
             detail: providers.map { $0.map { "'\($0)'" }.joined(separator: ", ") })
     }

@@ -49,11 +49,10 @@ extension ResolutionError {
         at binding: CompiledBinding, after outer: some BidirectionalCollection<CompiledBinding>
     ) -> ResolutionError? {
         guard let start = outer.firstIndex(where: { $0.sharesInstance(with: binding) }) else { return nil }
-        let loop = outer[start...].map(\.key.name) + [binding.key.name]
         return ResolutionError(
             .dependencyCycle, type: binding.key.name, injectors: [binding.injector],
             path: outer.map(\.key.name) + [binding.key.name], factory: binding.definition.name,
-            detail: loop.joined(separator: " -> "))
+            detail: (outer[start...].map(\.key.name) + [binding.key.name]).joined(separator: " -> "))
     }
 }
 

@@ -91,10 +91,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         }
         if dependencyPath.count > 1 { text += " (path: \(dependencyPath.joined(separator: " -> ")))" }
         text += ": "
-        let searched = injectorsSearched.map(\.rawValue).joined(separator: ", ")
         switch reason {
         case .notBound:
-            text += "no binding in injectors \(searched)."
+            text += "no binding in injectors \(injectorsSearched.map(\.rawValue).joined(separator: ", "))."
             if let factories = detail {
                 text += " Factories that provide \(requestedType): \(factories); bind one of them in the manifest."
             } else if !suggestions.isEmpty {

@@ -74,8 +74,7 @@ extension Scope {
     ///     let model = try scope.resolve(CheckoutModel.self)
     /// - Throws: ``ResolutionError`` when it cannot be resolved, or there is no container.
     public func resolve<T>(_ type: T.Type = T.self, injector: InjectorName = .primary) throws(ResolutionError) -> T {
-        let container = try ObjectOrigin.outside.container(for: T.self, scope: self)
-        return try resolve(T.self, from: container, injector: injector)
+        try resolve(T.self, from: ObjectOrigin.outside.container(for: T.self, scope: self), injector: injector)
     }
 
     /// The scope the `@Injected` and ``Lazy`` properties

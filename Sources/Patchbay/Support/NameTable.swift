@@ -58,7 +58,12 @@ struct NameTable<Value> {
         if let entry = found.entry { return body(&entries[entry].value) }
         var value = initial()
         let result = body(&value)
-        insertNew(Entry(name: name, hash: hash, value: value), at: found.slot)
+        entries.append(Entry(name: name, hash: hash, value: value))
+        if 2 * entries.count > slots.count {
+            grow()
+        } else {
+            slots[found.slot] = Int32(entries.count)
+        }
         return result
     }
 
@@ -72,15 +77,6 @@ struct NameTable<Value> {
             let entry = entries[stored - 1]
             if entry.hash == hash, entry.name == name { return (stored - 1, slot) }
             slot = (slot + 1) & mask
-        }
-    }
-
-    private mutating func insertNew(_ entry: Entry, at slot: Int) {
-        entries.append(entry)
-        if 2 * entries.count > slots.count {
-            grow()
-        } else {
-            slots[slot] = Int32(entries.count)
         }
     }
 

@@ -19,9 +19,8 @@ package struct TypeKey: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline
     package init<T>(_ type: T.Type) {
         id = ObjectIdentifier(type)
-        let qualified = TypeKey.qualifiedName(of: type)
-        qualifiedName = qualified
-        name = TypeKey.shortName(fromQualified: qualified) ?? TypeKey.shortName(of: type)
+        qualifiedName = TypeKey.qualifiedName(of: type)
+        name = TypeKey.shortName(fromQualified: qualifiedName) ?? TypeKey.shortName(of: type)
     }
 
     // `_typeName` rather than `String(reflecting:)`: the latter first asks

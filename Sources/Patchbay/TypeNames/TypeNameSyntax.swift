@@ -196,9 +196,8 @@ package enum TypeNameSyntax {
     private struct Parser {
         let tokens: [String]
         var index = 0
-        /// How deep the nesting is: a hostile name of a million `[` must not overflow the stack.
+        /// How deep the nesting is, at most 64: a hostile name of a million `[` must not overflow the stack.
         var depth = 0
-        static let maximumDepth = 64
 
         var next: String? { index < tokens.count ? tokens[index] : nil }
 
@@ -212,7 +211,7 @@ package enum TypeNameSyntax {
         mutating func type() -> Node? {
             depth += 1
             defer { depth -= 1 }
-            guard depth <= Self.maximumDepth else { return nil }
+            guard depth <= 64 else { return nil }
             if next == "any" || next == "some", index + 1 < tokens.count, isIdentifierOrOpen(tokens[index + 1]) {
                 index += 1
             }

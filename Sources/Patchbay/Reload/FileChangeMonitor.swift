@@ -41,7 +41,9 @@ struct WatchTarget: Hashable, Sendable {
     /// symlinks lead to, and that file's folder when it is another one (the
     /// timestamped folder of a Kubernetes ConfigMap). Empty when the folder is missing.
     static func targets(for url: URL) -> [WatchTarget] {
-        guard let folder = WatchTarget(path: url.deletingLastPathComponent().path, kind: .directory) else { return [] }
+        guard let folder = WatchTarget(path: url.deletingLastPathComponent().path, kind: .directory) else {
+            return []
+        }
         var targets = [folder]
         if let real = PhysicalPath.ofExisting(url.path) {
             if let file = WatchTarget(path: real, kind: .file) { targets.append(file) }

@@ -20,8 +20,11 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
         /// Notes before warnings before errors.
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 
-        /// Errors first when diagnostics are listed: the place in the order of the cases.
-        var rank: Int { self == .note ? 0 : self == .warning ? 1 : 2 }
+        /// Errors first when diagnostics are listed: note < warning < error,
+        /// checked by the compiler for every case.
+        var rank: Int {
+            switch self { case .note: 0; case .warning: 1; case .error: 2 }
+        }
     }
 
     /// The stable code, such as ``DiagnosticCode/unknownFactory``.

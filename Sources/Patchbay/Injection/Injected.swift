@@ -299,18 +299,19 @@ final class LazyValue<Value>: @unchecked Sendable {
 
     /// Drops the value: at once, or when the last read running now returns.
     func reset() {
-        // Released here, outside the lock: a deinit may do anything, even use this value's `Lazy`.
-        _ = lock.withLock { () -> [Instance<Value>] in
+        let released = lock.withLock { () -> [Instance<Value>] in
             guard let previous = resolved.exchange(nil) else { return [] }
             replaced.append(previous)
             return readers.retire() ? takeReplaced() : []
         }
+        _ = released  // released here, outside the lock: a deinit may do anything, even use this value's `Lazy`
     }
 
     /// The last read out after a reset releases what the reset replaced.
     @inline(never)
     private func releaseReplaced() {
-        _ = lock.withLock { readers.isIdle ? takeReplaced() : [] }  // released outside the lock, as in `reset()`
+        let released = lock.withLock { readers.isIdle ? takeReplaced() : [] }
+        _ = released  // outside the lock, as in `reset()`
     }
 
     /// Empties `replaced` and says nothing waits; called holding `lock`.

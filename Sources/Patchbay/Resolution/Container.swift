@@ -96,12 +96,11 @@ public final class Container: Sendable {
     /// from `base`'s manifest (what every reset does), it is not: if a new
     /// manifest was activated meanwhile, resetting must not bring the old one back.
     func publish(_ fresh: Activation, resetting base: Activation? = nil) {
-        // The previous activation is released as this statement ends, outside the lock:
-        // its singletons' deinits may do anything.
-        _ = state.withLock { state -> Activation? in
+        let previous = state.withLock { state -> Activation? in
             if let base, current.publishedObject?.manifest != base.manifest { return nil }
             return replace(with: fresh, &state)
         }
+        _ = previous  // released here, outside the lock: its singletons' deinits may do anything
     }
 
     /// The activation in force, retained. Takes the lock: for everything but the resolve fast path.
@@ -111,11 +110,12 @@ public final class Container: Sendable {
 
 
     func noteOverridesInUse() {
-        _ = state.withLock { state -> Activation? in  // the previous one released outside the lock, as in `publish`
+        let previous = state.withLock { state -> Activation? in
             guard !state.overridesInUse else { return nil }
             state.overridesInUse = true
             return replace(with: current.publishedObject!, &state)
         }
+        _ = previous
     }
 
     // MARK: - Resolving

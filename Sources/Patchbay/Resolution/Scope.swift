@@ -108,8 +108,9 @@ public final class Scope: Sendable {
     /// Releases every instance this scope holds. Resolving a scoped binding
     /// in a closed scope throws ``ResolutionError/Reason/scopeClosed``.
     public func close() {
+        let released = state.withLock { $0.cells.take() }
         // The instances are released here, outside the lock: a deinit may do anything.
-        _ = state.withLock { $0.cells.take() }
+        _ = released
     }
 
     /// Whether ``close()`` has been called.

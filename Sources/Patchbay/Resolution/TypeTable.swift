@@ -328,7 +328,9 @@ final class CompiledBinding: Sendable {
 
     /// Copies a product box's value, as the bound type, into uninitialized memory for it.
     @inline(__always)
-    func copy(_ productBox: AnyObject, into memory: ProductMemory) { AnyInstance.of(boxed(productBox)).copyValue(into: memory) }
+    func copy(_ productBox: AnyObject, into memory: ProductMemory) {
+        AnyInstance.of(boxed(productBox)).copyValue(into: memory)
+    }
 }
 
 /// A link from a binding to one that serves its need, unretained (see

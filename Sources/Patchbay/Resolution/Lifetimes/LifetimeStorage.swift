@@ -23,7 +23,9 @@ protocol LifetimeStorage: AnyObject, Sendable {
 
     /// Whether the bindings of one group share this storage, and so their
     /// instances; false for a lifetime that keeps none, each of whose
-    /// bindings gets a storage of its own.
+    /// bindings gets a storage of its own. False promises that ``place(of:scope:overrides:path:)``
+    /// is always ``InstancePlace/nowhere``: both engines then skip asking
+    /// (``CompiledBinding/keepsNoInstance``).
     static var sharesInstances: Bool { get }
 
     /// The cell of the one instance every request shares outside test

@@ -23,37 +23,51 @@ final class AsyncBaselineContainer: @unchecked Sendable {
 }
 
 /// The floor of an awaited transient resolve by a container that can tell
-/// a loop back from a factory's own resolves (as `Benchmarks/Scripts/
-/// awaited-floor.swift`'s last step): the baseline's lookup, plus what
-/// public Swift makes such a container pay: a task-local read (the frame the
-/// request is asked in), a frame allocated and pushed around the factory's
-/// run (`withValue`), the current task's identity (its public hash: a task
-/// started by a factory is not a loop), and the product in a type-erased box.
-final class AsyncFloorContainer: @unchecked Sendable {
+/// a loop back from a factory's own resolves: what public Swift makes such
+/// a container pay beyond finding the factory. A lookup in a table frozen
+/// after registration (no lock), the frame the request is asked in (a
+/// task-local read), the current task's identity (`UnsafeCurrentTask`'s
+/// public hash, as Patchbay reads it: a task a factory starts is not a
+/// loop), the cycle check (the path walked for the same type in the same
+/// task), a frame recording both, allocated and pushed around the factory's
+/// run (`withValue`), a throwing factory, and its product in a type-erased
+/// box. (`Scripts/awaited-floor.swift` adds these one step at a time; its
+/// identity step bit-casts the task, which assumes the runtime's layout.)
+final class AsyncFloorContainer: Sendable {
     final class Frame: Sendable {
+        let key: ObjectIdentifier
+        let task: Int?
         let outer: Frame?
-        init(outer: Frame?) { self.outer = outer }
+        init(key: ObjectIdentifier, task: Int?, outer: Frame?) {
+            self.key = key
+            self.task = task
+            self.outer = outer
+        }
     }
     final class Box<T> {
         let value: T
         init(_ value: T) { self.value = value }
     }
+    struct Loop: Error {}
     @TaskLocal static var running: Frame?
-    private let lock = NSLock()
-    private var factories: [ObjectIdentifier: @Sendable () async -> AnyObject] = [:]
+    private let factories: [ObjectIdentifier: @Sendable () async throws -> AnyObject]
 
-    func register<T>(_ type: T.Type, factory: @escaping @Sendable () async -> T) {
-        lock.lock()
-        factories[ObjectIdentifier(type)] = { Box(await factory()) }
-        lock.unlock()
+    init<T>(_ type: T.Type, factory: @escaping @Sendable () async throws -> T) {
+        factories = [ObjectIdentifier(type): { Box(try await factory()) }]
     }
 
     @inline(never)
-    func resolve<T>(_ type: T.Type) async -> T {
-        let factory = lock.withLock { factories[ObjectIdentifier(type)]! }
+    func resolve<T>(_ type: T.Type) async throws -> T {
+        let key = ObjectIdentifier(type)
+        let factory = factories[key]!
         let outer = Self.running
-        guard withUnsafeCurrentTask(body: { $0?.hashValue }) != nil else { fatalError("not in a task") }
-        let made = await Self.$running.withValue(Frame(outer: outer)) { await factory() }
+        let task = withUnsafeCurrentTask { $0?.hashValue }
+        var frame = outer
+        while let step = frame {
+            if step.key == key && step.task == task { throw Loop() }
+            frame = step.outer
+        }
+        let made = try await Self.$running.withValue(Frame(key: key, task: task, outer: outer)) { try await factory() }
         return (made as! Box<T>).value
     }
 }
@@ -73,11 +87,7 @@ struct AsyncContainers: @unchecked Sendable {
         container.register((any Service).self) { () async -> any Service in ServiceImpl() }
         return container
     }()
-    let floorTransient: AsyncFloorContainer = {
-        let container = AsyncFloorContainer()
-        container.register((any Service).self) { () async -> any Service in ServiceImpl() }
-        return container
-    }()
+    let floorTransient = AsyncFloorContainer((any Service).self) { () async throws -> any Service in ServiceImpl() }
 }
 
 private func asyncCatalog() -> FactoryCatalog {
@@ -97,7 +107,7 @@ func asyncCases(iterations: Int) throws -> [Case] {
         Case(name: "async transient resolve (await)", unit: "resolve", iterations: iterations, contenders: [
             ("Patchbay", { n in try awaitingLoop(n) { try await c.transient.resolve(awaiting: (any Service).self).id } }),
             ("baseline", { n in try awaitingLoop(n) { await c.baselineTransient.resolve((any Service).self).id } }),
-            ("floor", { n in try awaitingLoop(n) { await c.floorTransient.resolve((any Service).self).id } }),
+            ("floor", { n in try awaitingLoop(n) { try await c.floorTransient.resolve((any Service).self).id } }),
         ]),
         Case(name: "async singleton resolve, made (await)", unit: "resolve", iterations: iterations, contenders: [
             ("Patchbay", { n in try awaitingLoop(n) { try await c.singleton.resolve(awaiting: (any Service).self).id } }),

@@ -85,27 +85,26 @@ final class ThreadResolutionState {
     /// The activation of `container` in force now.
     @inline(__always)
     func activation(of container: Container) -> Activation {
-        if unsafe cache.pointee.container == Unmanaged.passUnretained(container).toOpaque(), let cached = cachedActivation,
-            container.isCurrent(cached)
-        {
-            return cached
-        }
-        return refresh(container)
+        unsafe Self.cached(of: container, in: cache) ?? refresh(container)
     }
 
     /// The activation of `container` in force now, as ``activation(of:)``
-    /// reads it, through this thread's cache without retaining the thread's
-    /// state: for an awaited resolve, which retains what it reads across
-    /// its `await`s. The cache's activation is alive while it is cached (the
-    /// state's `cachedActivation` holds it), and only this thread changes it.
+    /// reads it, without retaining the thread's state: for an awaited
+    /// resolve, which retains what it reads across its `await`s.
     static func activation(of container: Container) -> Activation {
-        let cache = unsafe ResolveCache.current
-        if unsafe cache.pointee.container == Unmanaged.passUnretained(container).toOpaque(),
+        unsafe cached(of: container, in: ResolveCache.current) ?? current.refresh(container)
+    }
+
+    /// `container`'s activation in `cache`, when it is the one in force:
+    /// the one check both reads make. The cache's activation is alive while
+    /// it is cached (the state's `cachedActivation` holds it), and only the
+    /// cache's own thread changes it.
+    @inline(__always)
+    private static func cached(of container: Container, in cache: UnsafeMutablePointer<ResolveCache>) -> Activation? {
+        guard unsafe cache.pointee.container == Unmanaged.passUnretained(container).toOpaque(),
             let cached = unsafe cache.pointee.activation, unsafe container.rawCurrent == cached
-        {
-            return unsafe Unmanaged<Activation>.fromOpaque(cached).takeUnretainedValue()
-        }
-        return current.refresh(container)
+        else { return nil }
+        return unsafe Unmanaged<Activation>.fromOpaque(cached).takeUnretainedValue()
     }
 
     /// Reads `container`'s activation under its lock and caches it. The one
@@ -391,12 +390,6 @@ extension Container {
         making type: Any.Type, _ body: (ResolutionContext, _ joined: Bool) throws -> Result
     ) throws(ResolutionError) -> Result {
         unsafe try withResolution(on: state.cache, activation: activation, scope: scope, graph: graph, making: type, body)
-    }
-
-    /// Whether `activation` is the one in force: an address comparison, no lock.
-    @inline(__always)
-    func isCurrent(_ activation: Activation) -> Bool {
-        unsafe current.load()?.toOpaque() == Unmanaged.passUnretained(activation).toOpaque()
     }
 
     /// The address of the activation in force, for comparing: no retain, no lock.

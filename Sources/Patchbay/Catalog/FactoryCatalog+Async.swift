@@ -38,10 +38,11 @@ extension FactoryCatalog {
         make: @escaping @Sendable (repeat each Dependency) async throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self), box = Instance<T>.self
-        addOrStop(environments: environments, Self.asyncDefinition(name(), type, lifetime, specs: specs, parameters: nil, file, line) { call in
-            var needs = call.dependencies
-            return box.init(try await make(repeat try await needs.next((each Dependency).self, specs)))
-        })
+        addOrStop(environments: environments, Self.asyncDefinition(
+            name(), type, lifetime, specs: specs, parameters: nil, file, line, AwaitingClosure { call in
+                var needs = call.dependencies
+                return box.init(try await make(repeat try await needs.next((each Dependency).self, specs)))
+            }))
     }
 
     /// Registers an `async` factory that needs nothing.
@@ -73,10 +74,8 @@ extension FactoryCatalog {
         // through a parameter pack, even an empty one, asks the runtime for
         // a tuple type's metadata and makes three task allocations per
         // product (Benchmarks/README.md, "Stop 61: awaited transient").
-        let box = Instance<T>.self
-        addOrStop(environments: environments, Self.asyncDefinition(name(), type, lifetime, specs: [], parameters: nil, file, line) { _ in
-            box.init(try await make())
-        })
+        addOrStop(environments: environments, Self.asyncDefinition(
+            name(), type, lifetime, specs: [], parameters: nil, file, line, AwaitedProduct(make: make, box: Instance<T>.self)))
     }
 
     /// Registers an `async` factory that takes parameters from the manifest
@@ -92,23 +91,21 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self), box = Instance<T>.self
         addOrStop(environments: environments, Self.asyncDefinition(
-            name(), type, lifetime, specs: specs, parameters: .of(parameters), file, line
-        ) { call in
-            var needs = call.dependencies
-            return box.init(try await make(
-                call.parameters(as: Parameters.self), repeat try await needs.next((each Dependency).self, specs)))
-        })
+            name(), type, lifetime, specs: specs, parameters: .of(parameters), file, line, AwaitingClosure { call in
+                var needs = call.dependencies
+                return box.init(try await make(
+                    call.parameters(as: Parameters.self), repeat try await needs.next((each Dependency).self, specs)))
+            }))
     }
 
     /// A definition whose product only `produce`, awaited, makes, boxed as
-    /// `Instance<T>`. The registration's own closure boxes it: a closure
+    /// `Instance<T>`. The registration's own builder boxes it: a closure
     /// around it here would cost each product an async frame. Its box's
     /// class is looked up once, at registration: `Instance<T>(...)` in that
     /// unspecialized code would ask the runtime for its metadata every time.
     static func asyncDefinition<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec],
-        parameters: ParametersSpec?, _ file: StaticString, _ line: UInt,
-        produce: @escaping @Sendable (AwaitingCall) async throws -> AnyObject
+        parameters: ParametersSpec?, _ file: StaticString, _ line: UInt, _ produce: some AwaitingBuilder
     ) -> FactoryDefinition {
         FactoryDefinition(
             name: name, product: type, dependencies: specs, defaultLifetime: lifetime, parameters: parameters,
@@ -116,4 +113,34 @@ extension FactoryCatalog {
             execution: .async, buildAwaiting: produce
         ) { call in throw ResolutionError.cannotRunSynchronously(call, .needsAwait) }
     }
+}
+
+/// Makes an `async` factory's product, boxed, awaiting its needs: what
+/// ``FactoryDefinition/buildAwaiting`` holds. A protocol rather than a
+/// closure: a closure with captures is called through a forwarder, an async
+/// frame (a task allocation) more for every product.
+protocol AwaitingBuilder: AnyObject, Sendable {
+    func build(_ call: AwaitingCall) async throws -> AnyObject
+}
+
+/// The builder of an `async` factory that needs nothing, called straight.
+final class AwaitedProduct<T>: AwaitingBuilder {
+    let make: @Sendable () async throws -> T
+    let box: Instance<T>.Type
+
+    init(make: @escaping @Sendable () async throws -> T, box: Instance<T>.Type) {
+        self.make = make
+        self.box = box
+    }
+
+    @inline(__always) func build(_: AwaitingCall) async throws -> AnyObject { box.init(try await make()) }
+}
+
+/// The builder of an `async` factory with needs, a closure that awaits them in order.
+final class AwaitingClosure: AwaitingBuilder {
+    let build: @Sendable (AwaitingCall) async throws -> AnyObject
+
+    init(_ build: @escaping @Sendable (AwaitingCall) async throws -> AnyObject) { self.build = build }
+
+    @inline(__always) func build(_ call: AwaitingCall) async throws -> AnyObject { try await build(call) }
 }

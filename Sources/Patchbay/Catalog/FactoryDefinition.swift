@@ -167,7 +167,7 @@ final class FactoryDefinition: Sendable {
     /// Where the closure runs: anywhere, on the main actor, or awaited.
     let execution: FactoryExecution
     /// Makes an `async` factory's product, boxed, awaiting its needs; nil for the others.
-    let buildAwaiting: (@Sendable (AwaitingCall) async throws -> AnyObject)?
+    let buildAwaiting: (any AwaitingBuilder)?
     /// For a factory of one provided type `T`: makes `[T]` for a collection
     /// of `T`'s elements, specialized for `T` where a registration knew it
     /// statically. Nil where none did (activation then makes an
@@ -188,7 +188,7 @@ final class FactoryDefinition: Sendable {
         registeredAt: CodeLocation, collection: CollectionMaker? = nil,
         buildInto: @escaping @Sendable (FactoryCall, ProductMemory) throws -> Void, buildsInto: Bool = true,
         execution: FactoryExecution = .synchronous,
-        buildAwaiting: (@Sendable (AwaitingCall) async throws -> AnyObject)? = nil,
+        buildAwaiting: (any AwaitingBuilder)? = nil,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) {
         let key = TypeKey(product)  // its name is the product's: one demangling, not two

@@ -159,17 +159,20 @@ struct AwaitingResolution: Sendable {
         let call = AwaitingCall(resolution: self, binding: binding, outer: (consume path).innermost)
         let box: AnyObject
         do {
-            // The factory's closure called straight from each case, and each
+            // The factory's builder called straight from each case, and each
             // case's closure capturing only what it uses: a local closure
             // around it costs an async frame.
-            let build = call.binding.definition.buildAwaiting!
             switch place {
             case .cell(let cell):
                 box = try await AwaitingCall.$running.withValue(call) {
-                    try await cell.value(of: call.binding, at: AwaitedPath(call).names) { try await build(call) }
+                    try await cell.value(of: call.binding, at: AwaitedPath(call).names) {
+                        try await call.binding.definition.buildAwaiting!.build(call)
+                    }
                 }
             case .nowhere, .graph:
-                box = try await AwaitingCall.$running.withValue(call) { try await build(call) }
+                box = try await AwaitingCall.$running.withValue(call) {
+                    try await call.binding.definition.buildAwaiting!.build(call)
+                }
                 if case .graph(let storage) = place { call.resolution.graphs!.withLock { $0.keep(box, of: storage) } }
             }
         } catch {

@@ -37,12 +37,9 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (repeat each Dependency) async throws -> T
     ) {
-        let specs = Self.dependencySpecs(repeat (each Dependency).self), box = Instance<T>.self
+        let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.asyncDefinition(
-            name(), type, lifetime, specs: specs, parameters: nil, file, line, AwaitingClosure { call in
-                var needs = call.dependencies
-                return box.init(try await make(repeat try await needs.next((each Dependency).self, specs)))
-            }))
+            name(), type, lifetime, specs: specs, parameters: nil, file, line, AwaitedProductOfNeeds(make: make, specs: specs)))
     }
 
     /// Registers an `async` factory that needs nothing.
@@ -75,7 +72,7 @@ extension FactoryCatalog {
         // a tuple type's metadata and makes three task allocations per
         // product (Benchmarks/README.md, "Stop 61: awaited transient").
         addOrStop(environments: environments, Self.asyncDefinition(
-            name(), type, lifetime, specs: [], parameters: nil, file, line, AwaitedProduct(make: make, box: Instance<T>.self)))
+            name(), type, lifetime, specs: [], parameters: nil, file, line, AwaitedProduct(make: make)))
     }
 
     /// Registers an `async` factory that takes parameters from the manifest
@@ -89,20 +86,15 @@ extension FactoryCatalog {
         file: StaticString = #fileID, line: UInt = #line,
         make: @escaping @Sendable (Parameters, repeat each Dependency) async throws -> T
     ) {
-        let specs = Self.dependencySpecs(repeat (each Dependency).self), box = Instance<T>.self
+        let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.asyncDefinition(
-            name(), type, lifetime, specs: specs, parameters: .of(parameters), file, line, AwaitingClosure { call in
-                var needs = call.dependencies
-                return box.init(try await make(
-                    call.parameters(as: Parameters.self), repeat try await needs.next((each Dependency).self, specs)))
-            }))
+            name(), type, lifetime, specs: specs, parameters: .of(parameters), file, line,
+            AwaitedProductOfParameters(make: make, specs: specs)))
     }
 
     /// A definition whose product only `produce`, awaited, makes, boxed as
     /// `Instance<T>`. The registration's own builder boxes it: a closure
-    /// around it here would cost each product an async frame. Its box's
-    /// class is looked up once, at registration: `Instance<T>(...)` in that
-    /// unspecialized code would ask the runtime for its metadata every time.
+    /// around it here would cost each product an async frame.
     static func asyncDefinition<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec],
         parameters: ParametersSpec?, _ file: StaticString, _ line: UInt, _ produce: some AwaitingBuilder
@@ -119,28 +111,40 @@ extension FactoryCatalog {
 /// ``FactoryDefinition/buildAwaiting`` holds. A protocol rather than a
 /// closure: a closure with captures is called through a forwarder, an async
 /// frame (a task allocation) more for every product.
-protocol AwaitingBuilder: AnyObject, Sendable {
+protocol AwaitingBuilder: Sendable {
     func build(_ call: AwaitingCall) async throws -> AnyObject
 }
 
-/// The builder of an `async` factory that needs nothing, called straight.
-final class AwaitedProduct<T>: AwaitingBuilder {
+/// The builder of an `async` factory that needs nothing, its closure
+/// called straight. Each builder keeps its box's class, looked up once:
+/// `Instance<T>(...)` in this unspecialized code would ask the runtime for
+/// its metadata every time.
+struct AwaitedProduct<T>: AwaitingBuilder {
     let make: @Sendable () async throws -> T
-    let box: Instance<T>.Type
-
-    init(make: @escaping @Sendable () async throws -> T, box: Instance<T>.Type) {
-        self.make = make
-        self.box = box
-    }
+    let box = Instance<T>.self
 
     @inline(__always) func build(_: AwaitingCall) async throws -> AnyObject { box.init(try await make()) }
 }
 
-/// The builder of an `async` factory with needs, a closure that awaits them in order.
-final class AwaitingClosure: AwaitingBuilder {
-    let build: @Sendable (AwaitingCall) async throws -> AnyObject
+/// The builder of an `async` factory with needs: awaits them in order, then its closure.
+struct AwaitedProductOfNeeds<T, each Dependency>: AwaitingBuilder {
+    let make: @Sendable (repeat each Dependency) async throws -> T
+    let specs: [DependencySpec], box = Instance<T>.self
 
-    init(_ build: @escaping @Sendable (AwaitingCall) async throws -> AnyObject) { self.build = build }
+    @inline(__always) func build(_ call: AwaitingCall) async throws -> AnyObject {
+        var needs = call.dependencies
+        return box.init(try await make(repeat try await needs.next((each Dependency).self, specs)))
+    }
+}
 
-    @inline(__always) func build(_ call: AwaitingCall) async throws -> AnyObject { try await build(call) }
+/// The builder of an `async` factory with manifest parameters and needs.
+struct AwaitedProductOfParameters<T, Parameters, each Dependency>: AwaitingBuilder {
+    let make: @Sendable (Parameters, repeat each Dependency) async throws -> T
+    let specs: [DependencySpec], box = Instance<T>.self
+
+    @inline(__always) func build(_ call: AwaitingCall) async throws -> AnyObject {
+        var needs = call.dependencies
+        let parameters = call.parameters(as: Parameters.self)
+        return box.init(try await make(parameters, repeat try await needs.next((each Dependency).self, specs)))
+    }
 }

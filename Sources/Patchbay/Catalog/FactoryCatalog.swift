@@ -47,9 +47,7 @@ public struct FactoryCatalog: Sendable {
     }
 
     /// Adds the registrations of a module.
-    public mutating func install(_ module: some CatalogModule) {
-        module.register(into: &self)
-    }
+    public mutating func install(_ module: some CatalogModule) { module.register(into: &self) }
 
     /// The names of every registered factory, in registration order.
     public var factoryNames: [String] { definitions.map(\.name) }
@@ -94,9 +92,7 @@ public struct FactoryCatalog: Sendable {
     }
 
     /// The environments the factory `name` may be bound in.
-    public func environments(ofFactory name: String) -> FactoryEnvironments {
-        environmentRules[name] ?? .all
-    }
+    public func environments(ofFactory name: String) -> FactoryEnvironments { environmentRules[name] ?? .all }
 }
 
 /// Groups registrations, as Swinject's `Assembly` or Impose's `ModuleProvider` do.

@@ -88,6 +88,7 @@ struct AsyncContainers: @unchecked Sendable {
         return container
     }()
     let floorTransient = AsyncFloorContainer((any Service).self) { () async throws -> any Service in ServiceImpl() }
+    let libraryFloorTransient = LibraryFloorContainer((any Service).self) { () async throws -> any Service in ServiceImpl() }
 }
 
 private func asyncCatalog() -> FactoryCatalog {
@@ -108,6 +109,9 @@ func asyncCases(iterations: Int) throws -> [Case] {
             ("Patchbay", { n in try awaitingLoop(n) { try await c.transient.resolve(awaiting: (any Service).self).id } }),
             ("baseline", { n in try awaitingLoop(n) { await c.baselineTransient.resolve((any Service).self).id } }),
             ("floor", { n in try awaitingLoop(n) { try await c.floorTransient.resolve((any Service).self).id } }),
+            ("floor, as a library", { n in
+                try awaitingLoop(n) { try await c.libraryFloorTransient.resolve((any Service).self).id }
+            }),
         ]),
         Case(name: "async singleton resolve, made (await)", unit: "resolve", iterations: iterations, contenders: [
             ("Patchbay", { n in try awaitingLoop(n) { try await c.singleton.resolve(awaiting: (any Service).self).id } }),

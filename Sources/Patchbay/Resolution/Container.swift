@@ -115,7 +115,7 @@ public final class Container: Sendable {
             state.overridesInUse = true
             return replace(with: current.publishedObject!, &state)
         }
-        _ = previous
+        _ = previous  // released here, outside the lock, as in `publish`
     }
 
     // MARK: - Resolving

@@ -28,7 +28,7 @@ final class ResolutionContext {
     // resolution holds both until it ends (the container is the callee of
     // its resolve, the activation that call's own reference).
     @exclusivity(unchecked) private unowned(unsafe) var heldContainer: Container?
-    @exclusivity(unchecked) private unowned(unsafe) var heldActivation: Activation?
+    @exclusivity(unchecked) private var heldActivation: Unmanaged<Activation>?
     // So are the overrides (the task-local value that holds them is in
     // force until the resolve returns) and the scope (its caller holds it).
     @exclusivity(unchecked) private unowned(unsafe) var heldOverrides: OverrideTable?
@@ -44,7 +44,7 @@ final class ResolutionContext {
     /// The container resolving, while a resolution runs.
     var container: Container? { unsafe heldContainer }
     /// The activation it reads, while a resolution runs.
-    var activation: Activation? { unsafe heldActivation }
+    var activation: Activation? { unsafe heldActivation?.takeUnretainedValue() }
     /// The test overrides in force, if any.
     var overrides: OverrideTable? { unsafe heldOverrides }
     /// Whether test overrides are in force.
@@ -58,7 +58,7 @@ final class ResolutionContext {
 
     /// The resolution that was innermost on this thread when this one began
     /// (unretained: it runs, further out, until after this one ends).
-    @exclusivity(unchecked) private unowned(unsafe) var outer: ResolutionContext?
+    @exclusivity(unchecked) private var outer: Unmanaged<ResolutionContext>?
     /// The thread's cache, whose scratch memory requests are made in.
     @exclusivity(unchecked) private var cache: UnsafeMutablePointer<ResolveCache>
 
@@ -73,19 +73,19 @@ final class ResolutionContext {
     /// earlier one passes that one's `graph` instances, to share those still alive.
     @inline(__always)
     func begin(
-        container: Container, activation: Activation, overrides: OverrideTable?, scope: Scope?,
+        container: Container, activation: Unmanaged<Activation>, overrides: OverrideTable?, scope: Scope?,
         graph shared: SharedGraph? = nil
     ) {
         unsafe heldContainer = container
         unsafe heldActivation = activation
         unsafe heldOverrides = overrides
         unsafe self.explicitScope = scope
-        unsafe table = activation.fastTable
+        unsafe table = unsafe activation.takeUnretainedValue().fastTable
         unsafe heldHasOverrides = overrides != nil
         unsafe heldContainerID = ObjectIdentifier(container)
         if let shared { unsafe graph.share(shared) }
         unsafe outer = unsafe cache.pointee.running
-        unsafe cache.pointee.running = self
+        unsafe cache.pointee.running = unsafe Unmanaged.passUnretained(self)
     }
 
     /// Ends it, letting go of everything it held.

@@ -66,7 +66,7 @@ final class ThreadResolutionState {
     /// made now belongs to (see ``ObjectOrigin``). A resolve from another
     /// container inside it runs in a context of its own, which is innermost
     /// until it ends. Kept in the cache's plain memory (see ``ResolveCache/running``).
-    var running: ResolutionContext? { unsafe cache.pointee.running }
+    var running: ResolutionContext? { unsafe cache.pointee.running?.takeUnretainedValue() }
 
     private init() {
         unsafe cache = .allocate(capacity: 1)
@@ -205,9 +205,10 @@ struct ResolveCache {
     /// The innermost resolution running on this thread (see
     /// ``ThreadResolutionState/running``), unretained: a running context is
     /// the thread's own, or held by the call that began it until it ends.
-    /// Unowned(unsafe) references here and in the engine are read with no
-    /// retain and no release, where a strong one costs both on each read.
-    unowned(unsafe) var running: ResolutionContext?
+    /// Unmanaged, so asking whether one runs, the question on every
+    /// resolve, reads a word: loading an `unowned(unsafe)` reference, even
+    /// a nil one, calls a retain and a release.
+    var running: Unmanaged<ResolutionContext>?
     /// The thread's own context (``ThreadResolutionState/context``), which
     /// a top-level resolve runs in when no other runs; its state keeps it.
     unowned(unsafe) var context: ResolutionContext?
@@ -316,7 +317,7 @@ extension Container {
         defer { unsafe cache.pointee.scratchUsed = mark }
         let activation = unsafe Unmanaged<Activation>.fromOpaque(cache.pointee.activation.unsafelyUnwrapped)
         return unsafe try withResolution(
-            on: cache, activation: activation.takeUnretainedValue(), scope: nil, graph: nil, making: type
+            on: cache, activation: activation, scope: nil, graph: nil, making: type
         ) { context, joined in
             guard joined else {
                 try unsafe context.instance(of: slot.pointee.binding.unsafelyUnwrapped, into: memory, argument: nil)
@@ -336,7 +337,9 @@ extension Container {
         // to a manifest activated since, so the old one can go when the
         // resolution that holds it ends.
         let activation = unsafe cache.pointee.owner.unsafelyUnwrapped.takeUnretainedValue().activation(of: self)
-        return unsafe try withResolution(on: cache, activation: activation, scope: nil, graph: nil, making: T.self) {
+        return unsafe try withResolution(
+            on: cache, activation: Unmanaged.passUnretained(activation), scope: nil, graph: nil, making: T.self
+        ) {
             context, _ in try context.resolveValue(T.self, from: injector, argument: nil)
         }
     }
@@ -355,10 +358,10 @@ extension Container {
     /// holds the activation unowned: the caller holds it until this call returns.
     @inline(__always)
     func withResolution<Result>(
-        on cache: UnsafeMutablePointer<ResolveCache>, activation: Activation, scope: Scope?, graph: SharedGraph?,
+        on cache: UnsafeMutablePointer<ResolveCache>, activation: Unmanaged<Activation>, scope: Scope?, graph: SharedGraph?,
         making type: Any.Type, _ body: (ResolutionContext, _ joined: Bool) throws -> Result
     ) throws(ResolutionError) -> Result {
-        if let running = unsafe cache.pointee.running, running.containerID == ObjectIdentifier(self),
+        if let running = unsafe cache.pointee.running?.takeUnretainedValue(), running.containerID == ObjectIdentifier(self),
             scope == nil || scope === running.scope
         {
             do {
@@ -367,7 +370,7 @@ extension Container {
                 throw ResolutionError.factoryFailed(error, making: TypeKey.shortName(of: type), by: nil, path: [])
             }
         }
-        let overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil
+        let overrides = unsafe activation.takeUnretainedValue().overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil
         let context = unsafe cache.pointee.running == nil ? cache.pointee.context! : ResolutionContext(cache: cache)
         context.begin(container: self, activation: activation, overrides: overrides, scope: scope, graph: graph)
         // Ended on each way out, not in a `defer`, which the compiler makes
@@ -389,7 +392,8 @@ extension Container {
         on state: ThreadResolutionState, activation: Activation, scope: Scope?, graph: SharedGraph?,
         making type: Any.Type, _ body: (ResolutionContext, _ joined: Bool) throws -> Result
     ) throws(ResolutionError) -> Result {
-        unsafe try withResolution(on: state.cache, activation: activation, scope: scope, graph: graph, making: type, body)
+        unsafe try withResolution(
+            on: state.cache, activation: Unmanaged.passUnretained(activation), scope: scope, graph: graph, making: type, body)
     }
 
     /// The address of the activation in force, for comparing: no retain, no lock.

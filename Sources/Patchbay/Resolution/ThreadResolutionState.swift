@@ -335,11 +335,10 @@ extension Container {
     ) throws(ResolutionError) -> T {
         // Read even when joining: a resolve is what moves the thread's cache
         // to a manifest activated since, so the old one can go when the
-        // resolution that holds it ends.
+        // resolution that holds it ends. This `let` holds it while the
+        // resolution runs (a local's lifetime spans the calls after it).
         let activation = unsafe cache.pointee.owner.unsafelyUnwrapped.takeUnretainedValue().activation(of: self)
-        return unsafe try withResolution(
-            on: cache, activation: Unmanaged.passUnretained(activation), scope: nil, graph: nil, making: T.self
-        ) {
+        return unsafe try withResolution(on: cache, activation: .passUnretained(activation), scope: nil, graph: nil, making: T.self) {
             context, _ in try context.resolveValue(T.self, from: injector, argument: nil)
         }
     }
@@ -372,7 +371,7 @@ extension Container {
         }
         let overrides = unsafe activation.takeUnretainedValue().overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil
         let context = unsafe cache.pointee.running == nil ? cache.pointee.context! : ResolutionContext(cache: cache)
-        context.begin(container: self, activation: activation, overrides: overrides, scope: scope, graph: graph)
+        unsafe context.begin(container: self, activation: activation, overrides: overrides, scope: scope, graph: graph)
         // Ended on each way out, not in a `defer`, which the compiler makes
         // a function of its own here, called on every resolve. `activation`
         // is a parameter, alive until this call returns.
@@ -392,8 +391,7 @@ extension Container {
         on state: ThreadResolutionState, activation: Activation, scope: Scope?, graph: SharedGraph?,
         making type: Any.Type, _ body: (ResolutionContext, _ joined: Bool) throws -> Result
     ) throws(ResolutionError) -> Result {
-        unsafe try withResolution(
-            on: state.cache, activation: Unmanaged.passUnretained(activation), scope: scope, graph: graph, making: type, body)
+        unsafe try withResolution(on: state.cache, activation: .passUnretained(activation), scope: scope, graph: graph, making: type, body)
     }
 
     /// The address of the activation in force, for comparing: no retain, no lock.
@@ -409,6 +407,9 @@ enum TaskIdentity {
     /// The task's hash, read through the public `Hashable` of
     /// `UnsafeCurrentTask` (its layout is the runtime's to change); read once
     /// per awaited resolution and per awaited making, never per sync resolve.
+    /// Kept as the task itself it would cost more (5,063 instructions an
+    /// awaited transient, against 4,574): the struct holds a reference, so
+    /// the resolution that keeps it is no longer plain bits to copy.
     static var current: Int? {
         unsafe withUnsafeCurrentTask { task in unsafe task?.hashValue }
     }

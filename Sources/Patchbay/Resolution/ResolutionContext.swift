@@ -10,7 +10,9 @@
 // refers, unretained, to bindings that activation keeps.
 // Why it cannot be safe Swift: every strong read of these fields would
 // retain and release, and each exclusivity check calls the runtime; they
-// were the largest costs of a transient resolve.
+// were the largest costs of a transient resolve. The activation and the
+// outer context are even `Unmanaged`: a read of an `unowned(unsafe)` field
+// that is passed on still retains and releases it, nil or not.
 
 /// One top-level resolve and everything it builds: the activation it reads
 /// (so the whole graph comes from one manifest, even if another is activated

@@ -390,4 +390,50 @@ struct EngineReviewTests {
         let cycle = (error?.underlying as? ResolutionError) ?? error
         #expect(cycle?.reason == .dependencyCycle, "\(String(describing: error))")
     }
+
+    /// The activations a thread kept while a resolution ran are let go of
+    /// when the outermost one ends. One may hold a singleton whose deinit
+    /// resolves from another container whose factory resolves from the first:
+    /// that moves the thread's cache while it runs, retiring an activation
+    /// into the list being emptied. Fixed: the list is taken out first (the
+    /// exclusivity check stopped the process before).
+    @Test func aSingletonResolvingInItsDeinitWhileKeptActivationsAreLetGo() throws {
+        let first = Box<Container>(), deinits = Counter()
+        var other = FactoryCatalog()
+        other.register("gadget", provides: (any Gadget).self) { () throws -> any Gadget in
+            _ = try first.value!.resolve((any Sprocket).self)
+            return Part(tag: "g")
+        }
+        let second = try makeContainer(other, [bind("Gadget", to: "gadget")])
+        let replacement = manifest([bind("Sprocket", to: "sprocket"), bind("Gadget", to: "trigger")])
+        var catalog = FactoryCatalog()
+        catalog.register("probe", provides: (any Widget).self) { ResolvesWhenGone(from: second, counting: deinits) }
+        catalog.register("sprocket", provides: (any Sprocket).self) { Part(tag: "s") }
+        catalog.register("trigger", provides: (any Gadget).self) { () throws -> any Gadget in
+            try first.value!.activate(replacement)
+            _ = try first.value!.resolve((any Sprocket).self)  // moves the cache, keeping the old activation
+            return Part(tag: "t")
+        }
+        first.value = try makeContainer(catalog, [
+            bind("Widget", to: "probe", .singleton), bind("Sprocket", to: "sprocket"), bind("Gadget", to: "trigger"),
+        ])
+        _ = try first.value!.resolve((any Widget).self)
+        #expect(try first.value!.resolve((any Gadget).self).tag == "t")
+        #expect(deinits.value == 1, "the old activation, and its singleton, went when the resolution ended")
+    }
+}
+
+/// A widget that resolves from a container when it goes.
+private final class ResolvesWhenGone: Widget {
+    let container: Container, deinits: Counter
+    var tag: String { "probe" }
+    var serial: Int { 0 }
+    init(from container: Container, counting deinits: Counter) {
+        self.container = container
+        self.deinits = deinits
+    }
+    deinit {
+        deinits.increment()
+        _ = try? container.resolve((any Gadget).self)
+    }
 }

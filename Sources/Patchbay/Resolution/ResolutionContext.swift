@@ -4,31 +4,28 @@
 //
 // What it guarantees: a context is used by one thread at a time (its
 // owner's, or the call that made one of its own), so its fields need no
-// exclusivity checks; what it refers to unowned (container, activation,
-// overrides, scope, the outer context) is held by whoever began the
-// resolution until it ends (`withResolution`); its path (`BindingPath`)
-// refers, unretained, to bindings that activation keeps.
+// exclusivity checks; what it refers to without a count (container,
+// activation, overrides, scope, the outer context) is held by whoever began
+// the resolution until it ends (`withResolution`): the activation by the
+// thread's state, which keeps every activation its cache let go of until
+// the outermost resolution ends; its path (`BindingPath`) refers,
+// unretained, to bindings that activation keeps.
 // Why it cannot be safe Swift: every strong read of these fields would
 // retain and release, and each exclusivity check calls the runtime; they
 // were the largest costs of a transient resolve. The activation and the
-// outer context are even `Unmanaged`: a read of an `unowned(unsafe)` field
-// that is passed on still retains and releases it, nil or not.
+// outer context are `Unmanaged`, read on every resolve: a read of an
+// `unowned(unsafe)` field that is passed on still retains and releases
+// it, nil or not. The others are read off the fast path only, where the
+// two spellings cost the same.
 
-/// One top-level resolve and everything it builds: the activation it reads
-/// (so the whole graph comes from one manifest, even if another is activated
-/// meanwhile), the chain of bindings under construction (to detect cycles and
-/// to name the path in errors), and the `graph`-lifetime instances.
-///
-/// Each thread reuses one context (``ThreadResolutionState``), so a resolve
-/// allocates nothing of its own. Used by one thread at a time.
 @safe @usableFromInline
 final class ResolutionContext {
     // A context is used by one thread at a time (its owner's), so the dynamic
     // exclusivity checks Swift runs on each access of a class's `var` are
     // switched off: they were the largest cost of a transient resolve.
-    // The container and activation are unowned: whoever begins a
-    // resolution holds both until it ends (the container is the callee of
-    // its resolve, the activation that call's own reference).
+    // The container and activation are held without a count: whoever
+    // begins a resolution holds both until it ends (the container is the
+    // callee of its resolve, the activation the thread's state).
     @exclusivity(unchecked) private unowned(unsafe) var heldContainer: Container?
     @exclusivity(unchecked) private var heldActivation: Unmanaged<Activation>?
     // So are the overrides (the task-local value that holds them is in
@@ -82,7 +79,7 @@ final class ResolutionContext {
         unsafe heldActivation = activation
         unsafe heldOverrides = overrides
         unsafe self.explicitScope = scope
-        unsafe table = unsafe activation.takeUnretainedValue().fastTable
+        unsafe table = activation.takeUnretainedValue().fastTable
         unsafe heldHasOverrides = overrides != nil
         unsafe heldContainerID = ObjectIdentifier(container)
         if let shared { unsafe graph.share(shared) }

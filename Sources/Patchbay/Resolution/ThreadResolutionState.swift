@@ -145,7 +145,11 @@ final class ThreadResolutionState {
     /// Lets go of the activations kept while resolutions ran: the outermost has ended.
     func releaseRetired() {
         unsafe cache.pointee.holdsRetired = false
-        retiredDuringResolution.removeAll()
+        // Taken out first, let go of after the swap's access ends: a
+        // singleton's deinit may resolve, and a resolve may retire another
+        // activation into the list.
+        var retired: [Activation] = []
+        swap(&retired, &retiredDuringResolution)
     }
 
     // MARK: - Per-thread storage
@@ -335,8 +339,8 @@ extension Container {
     ) throws(ResolutionError) -> T {
         // Read even when joining: a resolve is what moves the thread's cache
         // to a manifest activated since, so the old one can go when the
-        // resolution that holds it ends. This `let` holds it while the
-        // resolution runs (a local's lifetime spans the calls after it).
+        // resolution that holds it ends. Passed unretained: the thread's
+        // state holds it (cached, or retired until the outermost resolution ends).
         let activation = unsafe cache.pointee.owner.unsafelyUnwrapped.takeUnretainedValue().activation(of: self)
         return unsafe try withResolution(on: cache, activation: .passUnretained(activation), scope: nil, graph: nil, making: T.self) {
             context, _ in try context.resolveValue(T.self, from: injector, argument: nil)
@@ -353,8 +357,10 @@ extension Container {
     ///
     /// Joined also when the scope is the one it runs in (a `Lazy` read during
     /// construction passes the scope it captured): otherwise a loop back
-    /// would not be seen, and would recurse or wait on itself. The context
-    /// holds the activation unowned: the caller holds it until this call returns.
+    /// would not be seen, and would recurse or wait on itself. The caller
+    /// guarantees `activation` outlives this call (a borrowed parameter, or
+    /// the thread state's, kept until the outermost resolution ends): the
+    /// context holds it unretained.
     @inline(__always)
     func withResolution<Result>(
         on cache: UnsafeMutablePointer<ResolveCache>, activation: Unmanaged<Activation>, scope: Scope?, graph: SharedGraph?,
@@ -373,8 +379,7 @@ extension Container {
         let context = unsafe cache.pointee.running == nil ? cache.pointee.context! : ResolutionContext(cache: cache)
         unsafe context.begin(container: self, activation: activation, overrides: overrides, scope: scope, graph: graph)
         // Ended on each way out, not in a `defer`, which the compiler makes
-        // a function of its own here, called on every resolve. `activation`
-        // is a parameter, alive until this call returns.
+        // a function of its own here, called on every resolve.
         do {
             let result = try body(context, false)
             context.end()
@@ -407,9 +412,9 @@ enum TaskIdentity {
     /// The task's hash, read through the public `Hashable` of
     /// `UnsafeCurrentTask` (its layout is the runtime's to change); read once
     /// per awaited resolution and per awaited making, never per sync resolve.
-    /// Kept as the task itself it would cost more (5,063 instructions an
-    /// awaited transient, against 4,574): the struct holds a reference, so
-    /// the resolution that keeps it is no longer plain bits to copy.
+    /// Not the task itself: that struct holds a reference, so a resolution
+    /// that kept it would no longer be plain bits to copy, which costs more
+    /// than the hash (Benchmarks/README.md, "Stop 64").
     static var current: Int? {
         unsafe withUnsafeCurrentTask { task in unsafe task?.hashValue }
     }

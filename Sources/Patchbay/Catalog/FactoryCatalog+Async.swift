@@ -59,6 +59,7 @@ extension FactoryCatalog {
     ///   - file: Where the registration is, for messages about mistakes; leave the default.
     ///   - line: Where the registration is, for messages about mistakes; leave the default.
     ///   - make: Makes the product.
+    @inlinable
     public mutating func register<T>(
         _ name: @autoclosure () -> String,
         provides type: T.Type,
@@ -71,8 +72,19 @@ extension FactoryCatalog {
         // through a parameter pack, even an empty one, asks the runtime for
         // a tuple type's metadata and makes three task allocations per
         // product (Benchmarks/README.md, "Stop 61: awaited transient").
-        addOrStop(environments: environments, Self.asyncDefinition(
-            name(), type, lifetime, specs: [], parameters: nil, file, line, AwaitedProduct(make: make)))
+        // Inlined into the app, so the closure that boxes the product is
+        // compiled where `T` is known, with the app's closure inlined in it:
+        // called from unspecialized code, the app's closure would return `T`
+        // through a buffer of its own (Benchmarks/README.md, "Stop 64").
+        addAwaited(name(), type, lifetime, environments, file, line, AwaitedBox { Instance(try await make()) })
+    }
+
+    /// The definition of the `async` form that needs nothing, with its builder.
+    @usableFromInline mutating func addAwaited<T>(
+        _ name: String, _ type: T.Type, _ lifetime: Lifetime?, _ environments: FactoryEnvironments?,
+        _ file: StaticString, _ line: UInt, _ builder: AwaitedBox
+    ) {
+        addOrStop(environments: environments, Self.asyncDefinition(name, type, lifetime, specs: [], parameters: nil, file, line, builder))
     }
 
     /// Registers an `async` factory that takes parameters from the manifest
@@ -115,15 +127,13 @@ protocol AwaitingBuilder: Sendable {
     func build(_ call: AwaitingCall) async throws -> AnyObject
 }
 
-/// The builder of an `async` factory that needs nothing, its closure
-/// called straight. Each builder keeps its box's class, looked up once:
-/// `Instance<T>(...)` in this unspecialized code would ask the runtime for
-/// its metadata every time.
-struct AwaitedProduct<T>: AwaitingBuilder {
-    let make: @Sendable () async throws -> T
-    let box = Instance<T>.self
-
-    @inline(__always) func build(_: AwaitingCall) async throws -> AnyObject { box.init(try await make()) }
+/// The builder of an `async` factory that needs nothing: the closure the
+/// app's inlined `register` made, which boxes the product itself.
+@usableFromInline
+struct AwaitedBox: AwaitingBuilder {
+    let make: @Sendable () async throws -> AnyObject
+    @usableFromInline init(_ make: @escaping @Sendable () async throws -> AnyObject) { self.make = make }
+    @inline(__always) func build(_: AwaitingCall) async throws -> AnyObject { try await make() }
 }
 
 /// The builder of an `async` factory with needs: awaits them in order, then its closure.

@@ -117,9 +117,7 @@ enum ParameterShapeProbe {
         /// How the app's decoder reads dates and data.
         let decoding: ParameterDecoding
 
-        init(decoding: ParameterDecoding) {
-            self.decoding = decoding
-        }
+        init(decoding: ParameterDecoding) { self.decoding = decoding }
 
         /// A value of `type`, after recording in `frame` what it asks for.
         /// - Throws: what `init(from:)` throws, or ``Unanswerable``.

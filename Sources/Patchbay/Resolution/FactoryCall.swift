@@ -47,9 +47,7 @@ struct FactoryCall {
 
     /// The resolve-time argument; its type was checked before the factory ran.
     @usableFromInline
-    func argument<A>(as _: A.Type) -> A {
-        argument!.value as! A
-    }
+    func argument<A>(as _: A.Type) -> A { argument!.value as! A }
 }
 
 /// Hands out a factory's dependencies one at a time (a synchronous or an
@@ -71,9 +69,7 @@ struct DependencyCursor<Call> {
     @usableFromInline var index = 0
 
     @inlinable
-    init(call: Call) {
-        self.call = call
-    }
+    init(call: Call) { self.call = call }
 }
 
 extension DependencyCursor where Call == FactoryCall {

@@ -88,9 +88,7 @@ final class InstanceCell: Sendable {
 
     /// Lets go of the instance. Only when nothing can read this cell any more:
     /// a read is lock-free, so it must not race with this.
-    func retire() {
-        _ = instance.exchange(nil)
-    }
+    func retire() { _ = instance.exchange(nil) }
 
     /// What a request finds: the instance, the cell claimed for it, or another's making.
     private enum Claim {

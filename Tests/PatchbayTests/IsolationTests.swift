@@ -386,4 +386,18 @@ struct IsolationTests {
         #expect(runsRow("TokenStore")?.contains("async: resolve it with try await") == true)
         #expect(runsRow("Widget") == nil)
     }
+
+    /// The `async` form that needs nothing is inlined into the caller: its
+    /// definition still says where the caller registered it, and a product
+    /// that is a struct (not a class) comes back whole from its box.
+    @Test func theInlinedAsyncFormKeepsItsPlaceAndAStructProduct() async throws {
+        var catalog = FactoryCatalog()
+        let line = #line + 1
+        catalog.register("greeting", provides: (any Greeting).self) { () async in TextGreeting(text: "hello, async") }
+        #expect(catalog.definitions.first?.registeredAt == CodeLocation(fileID: #fileID, line: line))
+        let container = try makeContainer(catalog, [bind("Greeting", to: "greeting")])
+        let greeting = try await container.resolve(awaiting: (any Greeting).self)
+        #expect(greeting.text == "hello, async")
+        #expect(throws: ResolutionError.self) { try container.resolve((any Greeting).self) }
+    }
 }

@@ -76,7 +76,11 @@ extension FactoryCatalog {
         // compiled where `T` is known, with the app's closure inlined in it:
         // called from unspecialized code, the app's closure would return `T`
         // through a buffer of its own (Benchmarks/README.md, "Stop 64").
-        addAwaited(name(), type, lifetime, environments, file, line, AwaitedBox { Instance(try await make()) })
+        // The one `@inlinable` form, on purpose: it costs the app's compile
+        // about 7 ms a registration, measured there; the synchronous forms,
+        // many per app, are not. Registered from the app's own generic code,
+        // the closure stays generic and asks the runtime for the box's class.
+        addAwaited(name(), type, lifetime, environments, file, line, AwaitedBox { Instance<T>(try await make()) })
     }
 
     /// The definition of the `async` form that needs nothing, with its builder.
@@ -121,8 +125,10 @@ extension FactoryCatalog {
 
 /// Makes an `async` factory's product, boxed, awaiting its needs: what
 /// ``FactoryDefinition/buildAwaiting`` holds. A protocol rather than a
-/// closure: a closure with captures is called through a forwarder, an async
-/// frame (a task allocation) more for every product.
+/// closure formed here: a closure with captures formed in this
+/// unspecialized code is called through a forwarder, an async frame (a task
+/// allocation) more for every product. (``AwaitedBox`` holds a closure the
+/// app compiled, specialized for its product.)
 protocol AwaitingBuilder: Sendable {
     func build(_ call: AwaitingCall) async throws -> AnyObject
 }

@@ -1,7 +1,8 @@
 // A `factory-failed` error names the whole path that reached the failing
 // binding, outermost first, wherever in the engine it is raised: here the
 // check that a `weak` binding's product is a class instance, which runs
-// after its factory returned, synchronously and awaited.
+// after its factory returned, synchronously and awaited; and an `async`
+// factory's own error, thrown where the engine runs its closure directly.
 @testable import Patchbay
 import Testing
 
@@ -41,5 +42,25 @@ struct FactoryFailedPathTests {
         #expect(error?.reason == .factoryFailed && error?.factory == "leaf")
         #expect((error?.underlying as? RegistrationError) == .weakValueType)
         #expect(error?.dependencyPath == ["Front", "Middle", "Leaf"], "\(String(describing: error))")
+    }
+
+    /// An `async` factory that needs nothing runs as the task-local push's
+    /// own operation, with no closure around it (`AwaitedMaking.direct`): its
+    /// error is still wrapped with the path, on every lifetime's way, and the
+    /// push is undone, so the next resolve in the task starts a path of its own.
+    @Test(arguments: [Lifetime.transient, .graph, .singleton])
+    func anAwaitedFactoryThatNeedsNothingAndThrowsNamesThePath(lifetime: Lifetime) async throws {
+        struct Refused: Error {}
+        var catalog = FactoryCatalog()
+        catalog.register("front", provides: (any Front).self) { (middle: any Middle) async in FrontPart(middle: middle) }
+        catalog.register("middle", provides: (any Middle).self) { () async throws -> any Middle in throw Refused() }
+        let container = try makeContainer(catalog, [bind("Front", to: "front"), bind("Middle", to: "middle", lifetime)])
+        for _ in 0..<2 {
+            let nested = await #expect(throws: ResolutionError.self) { try await container.resolve(awaiting: (any Front).self) }
+            #expect(nested?.reason == .factoryFailed && nested?.factory == "middle" && nested?.underlying is Refused)
+            #expect(nested?.dependencyPath == ["Front", "Middle"], "\(String(describing: nested))")
+            let alone = await #expect(throws: ResolutionError.self) { try await container.resolve(awaiting: (any Middle).self) }
+            #expect(alone?.reason == .factoryFailed && alone?.dependencyPath == ["Middle"], "\(String(describing: alone))")
+        }
     }
 }

@@ -39,7 +39,7 @@ extension FactoryCatalog {
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.asyncDefinition(
-            name(), type, lifetime, specs: specs, parameters: nil, file, line, AwaitedProductOfNeeds(make: make, specs: specs)))
+            name(), type, lifetime, specs: specs, parameters: nil, file, line, .withNeeds(AwaitedProductOfNeeds(make: make, specs: specs))))
     }
 
     /// Registers an `async` factory that needs nothing.
@@ -80,15 +80,15 @@ extension FactoryCatalog {
         // about 7 ms a registration, measured there; the synchronous forms,
         // many per app, are not. Registered from the app's own generic code,
         // the closure stays generic and asks the runtime for the box's class.
-        addAwaited(name(), type, lifetime, environments, file, line, AwaitedBox { Instance<T>(try await make()) })
+        addAwaited(name(), type, lifetime, environments, file, line) { Instance<T>(try await make()) }
     }
 
-    /// The definition of the `async` form that needs nothing, with its builder.
+    /// The definition of the `async` form that needs nothing, with the closure that makes its product boxed.
     @usableFromInline mutating func addAwaited<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, _ environments: FactoryEnvironments?,
-        _ file: StaticString, _ line: UInt, _ builder: AwaitedBox
+        _ file: StaticString, _ line: UInt, _ make: @escaping @Sendable () async throws -> AnyObject
     ) {
-        addOrStop(environments: environments, Self.asyncDefinition(name, type, lifetime, specs: [], parameters: nil, file, line, builder))
+        addOrStop(environments: environments, Self.asyncDefinition(name, type, lifetime, specs: [], parameters: nil, file, line, .direct(make)))
     }
 
     /// Registers an `async` factory that takes parameters from the manifest
@@ -105,7 +105,7 @@ extension FactoryCatalog {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
         addOrStop(environments: environments, Self.asyncDefinition(
             name(), type, lifetime, specs: specs, parameters: .of(parameters), file, line,
-            AwaitedProductOfParameters(make: make, specs: specs)))
+            .withNeeds(AwaitedProductOfParameters(make: make, specs: specs))))
     }
 
     /// A definition whose product only `produce`, awaited, makes, boxed as
@@ -113,7 +113,7 @@ extension FactoryCatalog {
     /// around it here would cost each product an async frame.
     static func asyncDefinition<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec],
-        parameters: ParametersSpec?, _ file: StaticString, _ line: UInt, _ produce: some AwaitingBuilder
+        parameters: ParametersSpec?, _ file: StaticString, _ line: UInt, _ produce: AwaitedMaking
     ) -> FactoryDefinition {
         FactoryDefinition(
             name: name, product: type, dependencies: specs, defaultLifetime: lifetime, parameters: parameters,
@@ -123,23 +123,35 @@ extension FactoryCatalog {
     }
 }
 
-/// Makes an `async` factory's product, boxed, awaiting its needs: what
-/// ``FactoryDefinition/buildAwaiting`` holds. A protocol rather than a
-/// closure formed here: a closure with captures formed in this
-/// unspecialized code is called through a forwarder, an async frame (a task
-/// allocation) more for every product. (``AwaitedBox`` holds a closure the
-/// app compiled, specialized for its product.)
-protocol AwaitingBuilder: Sendable {
-    func build(_ call: AwaitingCall) async throws -> AnyObject
+/// How an `async` factory's product is made, boxed, awaiting its needs:
+/// what ``FactoryDefinition/buildAwaiting`` holds.
+enum AwaitedMaking: Sendable {
+    /// The closure of a factory that needs nothing, which the app's inlined
+    /// `register` compiled, boxing the product itself: called straight, as
+    /// a builder's witness it would cost each product an async frame.
+    case direct(@Sendable () async throws -> AnyObject)
+    /// A builder that awaits the needs, then calls the factory's closure.
+    case withNeeds(any AwaitingBuilder)
+    /// What a factory that is not `async` holds: the engine never calls it.
+    static let never = direct { fatalError("Patchbay: only an async factory is made awaiting") }
 }
 
-/// The builder of an `async` factory that needs nothing: the closure the
-/// app's inlined `register` made, which boxes the product itself.
-@usableFromInline
-struct AwaitedBox: AwaitingBuilder {
-    let make: @Sendable () async throws -> AnyObject
-    @usableFromInline init(_ make: @escaping @Sendable () async throws -> AnyObject) { self.make = make }
-    @inline(__always) func build(_: AwaitingCall) async throws -> AnyObject { try await make() }
+extension FactoryDefinition {
+    /// Makes an `async` factory's product, boxed, awaiting its needs.
+    @inline(__always) func makeAwaited(_ call: AwaitingCall) async throws -> AnyObject {
+        switch buildAwaiting {
+        case .direct(let make): try await make()
+        case .withNeeds(let builder): try await builder.build(call)
+        }
+    }
+}
+
+/// Makes an `async` factory's product with needs, boxed, awaiting them. A
+/// protocol rather than a closure formed here: a closure with captures
+/// formed in this unspecialized code is called through a forwarder, an
+/// async frame (a task allocation) more for every product.
+protocol AwaitingBuilder: Sendable {
+    func build(_ call: AwaitingCall) async throws -> AnyObject
 }
 
 /// The builder of an `async` factory with needs: awaits them in order, then its closure.

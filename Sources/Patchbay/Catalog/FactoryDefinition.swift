@@ -166,8 +166,10 @@ final class FactoryDefinition: Sendable {
     let build: @Sendable (FactoryCall) throws -> AnyObject
     /// Where the closure runs: anywhere, on the main actor, or awaited.
     let execution: FactoryExecution
-    /// Makes an `async` factory's product, boxed, awaiting its needs; nil for the others.
-    let buildAwaiting: (any AwaitingBuilder)?
+    /// Makes an `async` factory's product, boxed, awaiting its needs;
+    /// ``AwaitedMaking/never`` for the others. Not optional: unwrapping
+    /// would copy it, a retain and a release each awaited product.
+    let buildAwaiting: AwaitedMaking
     /// For a factory of one provided type `T`: makes `[T]` for a collection
     /// of `T`'s elements, specialized for `T` where a registration knew it
     /// statically. Nil where none did (activation then makes an
@@ -188,7 +190,7 @@ final class FactoryDefinition: Sendable {
         registeredAt: CodeLocation, collection: CollectionMaker? = nil,
         buildInto: @escaping @Sendable (FactoryCall, ProductMemory) throws -> Void, buildsInto: Bool = true,
         execution: FactoryExecution = .synchronous,
-        buildAwaiting: (any AwaitingBuilder)? = nil,
+        buildAwaiting: AwaitedMaking = .never,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) {
         let key = TypeKey(product)  // its name is the product's: one demangling, not two

@@ -33,12 +33,8 @@ struct ManifestParser {
         }
         // A value no decoder can represent comes before any syntax error,
         // since reading stops at the first syntax error.
-        if let error = document.unrepresentable {
-            report(.syntax, error.message, at: error.position)
-        }
-        if let error = document.syntaxError {
-            report(.syntax, error.message, at: error.position)
-        }
+        if let error = document.unrepresentable { report(.syntax, error.message, at: error.position) }
+        if let error = document.syntaxError { report(.syntax, error.message, at: error.position) }
         guard !document.isUnusable, let root = document.root else { return nil }
         for duplicate in document.duplicateKeys {
             report(.duplicateKey, "key '\(MessageText.name(duplicate.key))' appears twice in one object (first at line "
@@ -155,9 +151,7 @@ struct ManifestParser {
                 at: topLevel.extends?.position, pointer: "/\(ManifestKey.extends)")
             manifest.extends = nil
         }
-        if let value = topLevel.injectors {
-            manifest.injectors = injectors(value)
-        }
+        if let value = topLevel.injectors { manifest.injectors = injectors(value) }
         switch topLevel.bindings?.kind {
         case nil:
             report(.missingKey, "missing key '\(ManifestKey.bindings)'; add \"\(ManifestKey.bindings)\": [] "

@@ -167,9 +167,7 @@ final class Activation: Sendable {
                     storage = kept.isEmpty ? kind.init() : kept[validated.index] ?? kind.init()
                     shared[shareKey] = storage
                 }
-            } else {
-                storage = kind.init()
-            }
+            } else { storage = kind.init() }
             let binding = CompiledBinding(
                 key: provided.key, injector: validated.injector, definition: definition, provided: provided,
                 parameters: validated.parameters, storage: storage, described: (result.bindings, place))

@@ -69,10 +69,11 @@ struct AwaitingResolution: Sendable {
     let task = TaskIdentity.current
 
     @inline(__always) init(container: Container, activation: Activation) {
-        self.container = container
-        self.activation = activation
+        // What it reads of them first, then they are moved in: read after, they are copied.
         graphs = activation.hasGraphBindings ? Locked(GraphInstances()) : nil
         overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(container)) : nil
+        self.container = container
+        self.activation = activation
     }
 
     /// What a `Lazy` made now shares the `graph` instances through; nil when there are none.
@@ -156,7 +157,7 @@ struct AwaitingResolution: Sendable {
         // The frame: the one cycle check and the path (``FramePath``), the
         // factory run as the innermost call of this task, its error wrapped.
         try path.enter(binding)
-        let call = AwaitingCall(resolution: self, binding: binding, outer: (consume path).innermost)
+        let call = AwaitingCall(resolution: consume self, binding: consume binding, outer: (consume path).innermost)
         let box: AnyObject
         do {
             // The factory's builder called straight from each case, and each
@@ -166,12 +167,17 @@ struct AwaitingResolution: Sendable {
             case .cell(let cell):
                 box = try await AwaitingCall.$running.withValue(call) {
                     try await cell.value(of: call.binding, at: AwaitedPath(call).names) {
-                        try await call.binding.definition.buildAwaiting!.build(call)
+                        try await call.binding.definition.makeAwaited(call)
                     }
                 }
             case .nowhere, .graph:
-                box = try await AwaitingCall.$running.withValue(call) {
-                    try await call.binding.definition.buildAwaiting!.build(call)
+                // The app's closure of a factory that needs nothing is the
+                // operation itself: a closure around it would hold the call
+                // and the definition, a retain and a release each.
+                box = if case .direct(let make) = call.binding.definition.buildAwaiting {
+                    try await AwaitingCall.$running.withValue(call, operation: make)
+                } else {
+                    try await AwaitingCall.$running.withValue(call) { try await call.binding.definition.makeAwaited(call) }
                 }
                 if case .graph(let storage) = place { call.resolution.graphs!.withLock { $0.keep(box, of: storage) } }
             }
@@ -241,8 +247,9 @@ struct AwaitedPath: FramePath {
 
     init(_ innermost: AwaitingCall?) { self.innermost = innermost }
 
-    func holdsInstance(of binding: CompiledBinding) -> Bool {
-        calls.contains { $0.binding.sharesInstance(with: binding) }
+    /// Inlined: on a top-level resolve's path, which is empty, it is one test.
+    @inline(__always) func holdsInstance(of binding: CompiledBinding) -> Bool {
+        innermost != nil && calls.contains { $0.binding.sharesInstance(with: binding) }
     }
 
     var all: [CompiledBinding] { calls.map(\.binding).reversed() }

@@ -61,9 +61,7 @@ struct NameTable<Value> {
         entries.append(Entry(name: name, hash: hash, value: value))
         if 2 * entries.count > slots.count {
             grow()
-        } else {
-            slots[found.slot] = Int32(entries.count)
-        }
+        } else { slots[found.slot] = Int32(entries.count) }
         return result
     }
 

@@ -45,22 +45,34 @@ struct FactoryFailedPathTests {
     }
 
     /// An `async` factory that needs nothing runs as the task-local push's
-    /// own operation, with no closure around it (`AwaitedMaking.direct`): its
-    /// error is still wrapped with the path, on every lifetime's way, and the
+    /// own operation, with no closure around it (`AwaitedMaking.direct`),
+    /// where its lifetime keeps no cell (transient, graph), and inside the
+    /// cell's making where it does (singleton): on each way, it runs as the
+    /// task's innermost call, its error is wrapped with the path, and the
     /// push is undone, so the next resolve in the task starts a path of its own.
     @Test(arguments: [Lifetime.transient, .graph, .singleton])
     func anAwaitedFactoryThatNeedsNothingAndThrowsNamesThePath(lifetime: Lifetime) async throws {
         struct Refused: Error {}
+        struct NotItsOwnCall: Error {}
         var catalog = FactoryCatalog()
         catalog.register("front", provides: (any Front).self) { (middle: any Middle) async in FrontPart(middle: middle) }
-        catalog.register("middle", provides: (any Middle).self) { () async throws -> any Middle in throw Refused() }
+        catalog.register("middle", provides: (any Middle).self) { () async throws -> any Middle in
+            guard AwaitingCall.running?.binding.key.name == "Middle" else { throw NotItsOwnCall() }
+            throw Refused()
+        }
         let container = try makeContainer(catalog, [bind("Front", to: "front"), bind("Middle", to: "middle", lifetime)])
+        let middle = try #require(container.currentActivation().binding(serving: ObjectIdentifier((any Middle).self), from: .primary))
+        guard case .direct = middle.definition.buildAwaiting else {
+            Issue.record("the form that needs nothing should make its product directly")
+            return
+        }
         for _ in 0..<2 {
             let nested = await #expect(throws: ResolutionError.self) { try await container.resolve(awaiting: (any Front).self) }
             #expect(nested?.reason == .factoryFailed && nested?.factory == "middle" && nested?.underlying is Refused)
             #expect(nested?.dependencyPath == ["Front", "Middle"], "\(String(describing: nested))")
             let alone = await #expect(throws: ResolutionError.self) { try await container.resolve(awaiting: (any Middle).self) }
-            #expect(alone?.reason == .factoryFailed && alone?.dependencyPath == ["Middle"], "\(String(describing: alone))")
+            #expect(alone?.reason == .factoryFailed && alone?.underlying is Refused, "\(String(describing: alone))")
+            #expect(alone?.dependencyPath == ["Middle"], "\(String(describing: alone))")
         }
     }
 }

@@ -109,8 +109,8 @@ extension FactoryCatalog {
     }
 
     /// A definition whose product only `produce`, awaited, makes, boxed as
-    /// `Instance<T>`. The registration's own builder boxes it: a closure
-    /// around it here would cost each product an async frame.
+    /// `Instance<T>`. The registration's own closure or builder boxes it: a
+    /// closure around it here would cost each product an async frame.
     static func asyncDefinition<T>(
         _ name: String, _ type: T.Type, _ lifetime: Lifetime?, specs: [DependencySpec],
         parameters: ParametersSpec?, _ file: StaticString, _ line: UInt, _ produce: AwaitedMaking
@@ -132,8 +132,8 @@ enum AwaitedMaking: Sendable {
     case direct(@Sendable () async throws -> AnyObject)
     /// A builder that awaits the needs, then calls the factory's closure.
     case withNeeds(any AwaitingBuilder)
-    /// What a factory that is not `async` holds: the engine never calls it.
-    static let never = direct { fatalError("Patchbay: only an async factory is made awaiting") }
+    /// What a factory that is not `async` holds: the engine never makes it awaiting.
+    case never
 }
 
 extension FactoryDefinition {
@@ -142,6 +142,7 @@ extension FactoryDefinition {
         switch buildAwaiting {
         case .direct(let make): try await make()
         case .withNeeds(let builder): try await builder.build(call)
+        case .never: preconditionFailure("Patchbay: only an async factory is made awaiting")
         }
     }
 }

@@ -167,8 +167,9 @@ final class FactoryDefinition: Sendable {
     /// Where the closure runs: anywhere, on the main actor, or awaited.
     let execution: FactoryExecution
     /// Makes an `async` factory's product, boxed, awaiting its needs;
-    /// ``AwaitedMaking/never`` for the others. Not optional: unwrapping
-    /// would copy it, a retain and a release each awaited product.
+    /// ``AwaitedMaking/never`` for the others. Not optional: unwrapping it
+    /// copied it once more, an outlined copy each awaited product (65
+    /// instructions, Benchmarks/README.md "Stop 65").
     let buildAwaiting: AwaitedMaking
     /// For a factory of one provided type `T`: makes `[T]` for a collection
     /// of `T`'s elements, specialized for `T` where a registration knew it

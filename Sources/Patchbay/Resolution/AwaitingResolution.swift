@@ -160,9 +160,9 @@ struct AwaitingResolution: Sendable {
         let call = AwaitingCall(resolution: consume self, binding: consume binding, outer: (consume path).innermost)
         let box: AnyObject
         do {
-            // The factory's builder called straight from each case, and each
-            // case's closure capturing only what it uses: a local closure
-            // around it costs an async frame.
+            // The factory's closure or builder called from each case, and
+            // each case's closure capturing only what it uses: a local
+            // closure shared by the cases costs an async frame.
             switch place {
             case .cell(let cell):
                 box = try await AwaitingCall.$running.withValue(call) {
@@ -172,8 +172,8 @@ struct AwaitingResolution: Sendable {
                 }
             case .nowhere, .graph:
                 // The app's closure of a factory that needs nothing is the
-                // operation itself: a closure around it would hold the call
-                // and the definition, a retain and a release each.
+                // operation itself: a closure around it would reach it
+                // through the definition, and hold that, a retain and a release.
                 box = if case .direct(let make) = call.binding.definition.buildAwaiting {
                     try await AwaitingCall.$running.withValue(call, operation: make)
                 } else {

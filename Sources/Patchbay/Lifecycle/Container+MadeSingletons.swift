@@ -19,13 +19,6 @@ extension Container {
     public func madeSingletons<Value>(
         as _: Value.Type = Value.self
     ) -> [(instance: Value, binding: BindingDescription?)] {
-        madeSingletonsInOrder(as: Value.self).map { ($0.instance, $0.binding) }
-    }
-
-    /// ``madeSingletons(as:)`` with each one's place in the order of making.
-    func madeSingletonsInOrder<Value>(
-        as _: Value.Type
-    ) -> [(instance: Value, binding: BindingDescription?, order: UInt64)] {
         var seen: Set<ObjectIdentifier> = []
         var made: [(instance: Value, binding: BindingDescription?, order: UInt64)] = []
         for binding in currentActivation().compiledBindings {
@@ -35,6 +28,6 @@ extension Container {
             else { continue }
             made.append((value, binding.described, cell.madeOrder))
         }
-        return made.sorted { $0.order < $1.order }
+        return made.sorted { $0.order < $1.order }.map { ($0.instance, $0.binding) }
     }
 }

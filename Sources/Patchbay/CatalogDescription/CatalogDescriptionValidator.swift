@@ -162,7 +162,7 @@ extension CatalogDescriptionValidator {
             self.description = description
             for problem in found { reportShape(problem) }
             checkTypes(description.types)
-            checkFactories(description.factories)
+            checkFactories(description.factories, decorators: description.decorators ?? [])
             for (offset, entry) in (description.entryPoints ?? []).enumerated() {
                 checkDeclared(entry.type, at: ["entryPoints", String(offset), "type"], as: "declares the entry point")
                 checkPlace(entry.declaredAt, at: ["entryPoints", String(offset), "declaredAt"])
@@ -235,14 +235,27 @@ extension CatalogDescriptionValidator {
             }
         }
 
-        private func checkFactories(_ factories: [CatalogDescription.Factory]) {
+        /// The factories and the decorators (read as factories), whose names are one space.
+        private func checkFactories(_ factories: [CatalogDescription.Factory], decorators: [CatalogDescription.Factory]) {
             let kinds = DependencySpec.Kind.allCases.map(\.rawValue)
-            var firstOfName: [String: Int] = [:]
-            for (offset, factory) in factories.enumerated() {
-                let path = ["factories", String(offset)]
-                if checkName(factory.name, at: path + ["name"], what: "factory name") {
-                    checkUnique(factory.name, at: path + ["name"], what: "factory",
-                        rule: "the app registers each factory name once", firstOf: &firstOfName)
+            var firstOfName: [String: Int] = [:], firstOfDecorator: [String: Int] = [:]
+            let listed = factories.enumerated().map { (["factories", String($0.offset)], $0.element) }
+                + decorators.enumerated().map { (["decorators", String($0.offset)], $0.element) }
+            for (path, factory) in listed {
+                let isDecorator = path[0] == "decorators"
+                if checkName(factory.name, at: path + ["name"], what: isDecorator ? "decorator name" : "factory name") {
+                    if isDecorator {
+                        checkUnique(factory.name, at: path + ["name"], what: "decorator",
+                            rule: "the app registers each name once", firstOf: &firstOfDecorator)
+                    } else {
+                        checkUnique(factory.name, at: path + ["name"], what: "factory",
+                            rule: "the app registers each factory name once", firstOf: &firstOfName)
+                    }
+                    if isDecorator, let first = firstOfName[factory.name], !isBroken(path + ["name"]) {
+                        report(.duplicateName, "decorator \(Self.quoted(factory.name)) "
+                            + "has the name of a factory (at \(place(of: Self.pointer(["factories", String(first), "name"]))))"
+                            + "; the app registers each name once: \(regenerate)", at: Self.pointer(path + ["name"]))
+                    }
                 }
                 for (index, type) in factory.provides.enumerated() {
                     checkDeclared(type, at: path + ["provides", String(index)], as: "provides")
@@ -427,7 +440,7 @@ extension CatalogDescriptionValidator {
         /// What a path is about: `'types[2]'`; for a factory or its member,
         /// `factory 'mailer'` or `'needs[1].kind' of factory 'mailer'` when its name is known.
         private func subject(_ path: [String]) -> String {
-            guard path.first == "factories", path.count >= 2 else { return "'\(Self.words(path))'" }
+            guard path.first == "factories" || path.first == "decorators", path.count >= 2 else { return "'\(Self.words(path))'" }
             let factory = factoryLabel(path)
             return path.count == 2 ? factory : "'\(Self.words(Array(path.dropFirst(2))))' of " + factory
         }
@@ -435,7 +448,12 @@ extension CatalogDescriptionValidator {
         /// `factory 'mailer'`, or `'factories[3]'` when its name is not one to show.
         private func factoryLabel(_ path: [String]) -> String {
             let factoryPath = Array(path.prefix(2))
-            if let offset = Int(path[1]), let factories = description?.factories, offset < factories.count,
+            if path[0] == "decorators", let offset = Int(path[1]), let decorators = description?.decorators,
+               offset < decorators.count, !isBroken(factoryPath + ["name"]),
+               FactoryCatalog.validNameProblem(decorators[offset].name) == nil {
+                return "decorator \(Self.quoted(decorators[offset].name))"
+            }
+            if path[0] == "factories", let offset = Int(path[1]), let factories = description?.factories, offset < factories.count,
                !isBroken(factoryPath + ["name"]), FactoryCatalog.validNameProblem(factories[offset].name) == nil {
                 return "factory \(Self.quoted(factories[offset].name))"
             }

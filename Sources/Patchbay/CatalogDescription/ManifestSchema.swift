@@ -96,8 +96,37 @@ package enum ManifestSchemaBuilder {
                     "primary (the default), secondary, or the name of a custom injector.", aName),
                 BindingKey.parameters.rawValue: described("Decoded into the factory's parameter type. A string may contain ${NAME} "
                     + "or ${NAME:-default}, replaced by the environment variable.", ["type": .string("object")]),
+                BindingKey.decorators.rawValue: described("The decorators around the factory's product, in order: the first "
+                    + "wraps the product, the last is what callers get. Each is a catalog decorator's name, or an object "
+                    + "with its name and parameters.", [
+                        "type": .string("array"), "items": decoratorSchema,
+                    ]),
             ]),
         ]
+    }
+
+    /// One entry of a binding's `decorators`: a name, or `{ "decorator": ..., "parameters": {...} }`.
+    private static let decoratorSchema: JSONValue = .object(["oneOf": .array([
+        described("A catalog decorator's name.", aName),
+        described("A catalog decorator, with the parameters decoded into its parameter type.", [
+            "type": .string("object"), "additionalProperties": .bool(false),
+            "required": strings([DecoratorKey.decorator.rawValue]),
+            "properties": .object([
+                DecoratorKey.decorator.rawValue: described("A catalog decorator's name.", aName),
+                DecoratorKey.parameters.rawValue: described("Decoded into the decorator's parameter type.",
+                    ["type": .string("object")]),
+            ]),
+        ]),
+    ])])
+
+    /// The entries of `decorators` a binding of a type may name: its decorators.
+    private static func decoratorNames(_ names: [String]) -> JSONValue {
+        .object(["items": .object(["oneOf": .array([
+            .object(["type": .string("string"), "enum": strings(names)]),
+            .object(["type": .string("object"), "properties": .object([
+                DecoratorKey.decorator.rawValue: .object(["enum": strings(names)]),
+            ])]),
+        ])])])
     }
 
     /// Adds the catalog's names: the protocols, and per protocol its factories,
@@ -117,9 +146,16 @@ package enum ManifestSchemaBuilder {
                     BindingKey.factory.rawValue: .object(["enum": strings(index.providers(of: type) ?? [])]),
                 ]),
             ])
-            for key in [BindingKey.protocol, .collection] {
-                rules.append(rule(if: key, is: ["enum": strings(spellings.sorted())], then: factories))
-            }
+            // A type's single binding may also name the decorators of its type, and no others.
+            let typeID = index.type(qualified: type)
+            let decorators = typeID.map(index.decorators(of:)) ?? []
+            rules.append(rule(if: .protocol, is: ["enum": strings(spellings.sorted())], then: .object([
+                "properties": .object([
+                    BindingKey.factory.rawValue: .object(["enum": strings(index.providers(of: type) ?? [])]),
+                    BindingKey.decorators.rawValue: decoratorNames(decorators),
+                ]),
+            ])))
+            rules.append(rule(if: .collection, is: ["enum": strings(spellings.sorted())], then: factories))
         }
         for factory in catalog.factories.sorted(by: { $0.name < $1.name }) {
             guard let then = parametersRule(factory) else { continue }

@@ -152,12 +152,21 @@ final class Activation: Sendable {
         var collections: [CollectionKey: [CompiledBinding]] = [:]
         let injectorCount = result.injectorOrder.count
         let ranks = InjectorRanks(result.injectorOrder)
+        // The links of every chain, whose needs are linked with the bindings'.
+        var links: [CompiledBinding] = []
         for (place, validated) in result.bindings.enumerated() {
-            let definition = catalog.definitions[validated.factoryPlace]
-            let provided = definition.provides[validated.provided]
+            var definition = catalog.definitions[validated.factoryPlace]
+            var provided = definition.provides[validated.provided]
             let kind = validated.lifetime.storage
             let storage: any LifetimeStorage
-            if kind.sharesInstances {
+            if !validated.decorators.isEmpty {
+                // A decorated binding's instances are its chain's: shared with no other binding.
+                let chain = DecoratorChain.links(of: validated, serving: provided, catalog: catalog)
+                links += chain.map(\.binding)
+                definition = DecoratorChain.definition(wrapping: definition, serving: provided, links: chain)
+                provided = ProvidedType(key: provided.key, type: provided.type, convert: nil)
+                storage = kept[validated.index] ?? kind.init()
+            } else if kind.sharesInstances {
                 let shareKey = ShareKey(
                     factory: validated.factoryPlace, lifetime: validated.lifetime, injector: validated.injector,
                     parameters: manifest.bindings[validated.index].parameterSource)
@@ -203,6 +212,7 @@ final class Activation: Sendable {
                 for element in binding.elements { element.linkNeeds(in: table.fast) }
             }
         }
+        for link in links { link.linkNeeds(in: table.fast) }
         return Activation(
             manifest: manifest, injectorOrder: result.injectorOrder, entries: table,
             warnings: result.diagnostics.warnings, catalog: catalog,

@@ -43,6 +43,7 @@ import Foundation
 /// | 6 | `invalid-parameters`, `unknown-parameter` | `parameters` fit the factory's parameter type, and name only keys it reads | `checkParameters`, then `ParameterCheck`, ParameterCheck.swift |
 /// | 7 | `collection-element-takes-argument` | an element's factory takes no resolve-time argument | `checkElementTakesNoArgument`, ManifestValidator+Collections.swift |
 /// | 8 | `needs-await` | an element's factory is not `async` | `checkElementIsNotAsync`, ManifestValidator+Collections.swift |
+/// | 8a | `decorator-not-supported`, `unknown-decorator`, `duplicate-decorator`, `decorator-does-not-decorate`, `environment-not-allowed`, `invalid-parameters` | each of `decorators` is a decorator of the bound type, used once, allowed here, with parameters that fit | `checkDecorators`, DecoratorRule.swift |
 ///
 /// Rules 5 to 8 judge only a binding whose type and factory the catalog
 /// knows. The lifetime in effect (the binding's, else the factory's
@@ -63,7 +64,7 @@ import Foundation
 ///
 /// | # | code | checks that | function |
 /// |---|---|---|---|
-/// | 11 | `missing-dependency` | a direct or lazy need is bound in some injector searched | `checkNeedIsBound` |
+/// | 11 | `missing-dependency` | a direct or lazy need (a factory's, or a decorator's of its chain) is bound in some injector searched | `checkNeedIsBound` |
 /// | 12 | `argument-required` | a need's factory takes no argument its dependent cannot pass | `checkDependencyTakesNoArgument` |
 /// | 13 | `needs-await`, `needs-main-actor` | a need's factory can run where its dependent's runs | `checkNeedCanBeMade` |
 /// | 14 | `captive-dependency` | nothing keeps a dependency alive past its lifetime | `checkNotCaptive` |
@@ -253,6 +254,7 @@ package struct ValidationRun {
             // its lifetime and parameters are judged once it names the right ones.
             var checksPass = false
             var parameters: DecodedParameters?
+            var decorators: [DecoratorLink] = []
             if let factory, provided != nil, let type {
                 let allowedHere = catalog.environmentRules.isEmpty
                     || checkEnvironmentAllows(binding, factory: factory, type: type, in: catalog)
@@ -261,7 +263,9 @@ package struct ValidationRun {
                 let servable = bindsSingle
                     || (checkElementTakesNoArgument(binding, factory: factory, in: catalog)
                         && checkElementIsNotAsync(binding, factory: factory, in: catalog))
-                checksPass = allowedHere && lifetimeFits && parameters != nil && servable
+                let chain = checkDecorators(of: binding, type: type, factory: factory, in: catalog)
+                decorators = chain ?? []
+                checksPass = allowedHere && lifetimeFits && parameters != nil && servable && chain != nil
             } else {
                 anyUnknownToCatalog = true
                 if let type, bindsSingle { brokenTypes.insert(type) }
@@ -270,7 +274,8 @@ package struct ValidationRun {
                 bindings: bindings, index: index, types: types,
                 typeID: type ?? typeWithoutCatalog(named: binding.protocolName), factoryPlace: factory ?? -1,
                 provided: provided ?? -1, lifetime: lifetime, lifetimeSource: source, injector: binding.injector,
-                parameters: parameters?.value, isBroken: binding.isBroken || !injectorIsDeclared || !checksPass))
+                parameters: parameters?.value, isBroken: binding.isBroken || !injectorIsDeclared || !checksPass,
+                decorators: decorators))
         }
         resolveOverrides()
     }

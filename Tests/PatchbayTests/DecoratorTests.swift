@@ -135,6 +135,30 @@ struct DecoratorFailure: Error {}
         #expect(try container.resolve((any TaggedStore).self).tags == ["base", "cached", "timed"])
     }
 
+    /// Every lifetime with chains of 0 to 3 links: the validator accepts each,
+    /// live and offline, and the engine serves the links in the order written,
+    /// made as often as the lifetime makes the product (twice per two requests
+    /// for transient and graph, each a resolution of its own; once for the others).
+    @Test(arguments: Lifetime.allCases, 0...3)
+    func everyLifetimeKeepsItsChain(_ lifetime: Lifetime, length: Int) throws {
+        // A weak instance must be a class: the base store is a struct, its decorators are not.
+        guard lifetime != .weak || length > 0 else { return }
+        let chain = Array(["first", "second", "counted"].suffix(length))
+        let made = Counter()
+        let catalog = Self.catalog(counting: made)
+        let json = Self.manifest("[" + chain.map { "\"\($0)\"" }.joined(separator: ", ") + "]", lifetime: lifetime.rawValue)
+        let manifest = try ManifestLoader(environment: [:]).load(data: Data(json.utf8))
+        #expect(ManifestValidator(catalog: catalog).validate(manifest).errors.isEmpty)
+        #expect(ManifestValidator(description: catalog.describe()).validate(manifest).errors.isEmpty)
+        let container = try Container(catalog: catalog, manifest: manifest)
+        let (first, second) = try Scope().run {
+            (try container.resolve((any TaggedStore).self), try container.resolve((any TaggedStore).self))
+        }
+        #expect(first.tags == ["base"] + chain)
+        #expect(second.tags == ["base"] + chain)
+        if chain.contains("counted") { #expect(made.value == ([.transient, .graph].contains(lifetime) ? 2 : 1)) }
+    }
+
     @Test func aDecoratorsFailureNamesIt() throws {
         let container = try Self.container(Self.manifest(#"["first", "failing"]"#))
         let error = try #require(throws: ResolutionError.self) { try container.resolve((any TaggedStore).self) }
@@ -213,6 +237,33 @@ struct DecoratorFailure: Error {}
         #expect(ManifestValidator(catalog: Self.catalog()).validate(manifest).errors.isEmpty)
         #expect(ManifestValidator(description: description).validate(manifest).errors.isEmpty)
         #expect(try Self.container(json).resolve((any TaggedStore).self).tags == ["base", "first", "x", "timed"])
+    }
+
+    @Test func aDecoratorsParametersAreInterpolated() throws {
+        let json = Self.manifest(#"[{ "decorator": "tagging", "parameters": { "tag": "${TAG:-fallback}" } }]"#)
+        let loaded = try ManifestLoader(environment: ["TAG": "from-env"]).load(data: Data(json.utf8))
+        #expect(try Container(catalog: Self.catalog(), manifest: loaded).resolve((any TaggedStore).self).tags
+            == ["base", "from-env"])
+        let defaulted = try ManifestLoader(environment: [:]).load(data: Data(json.utf8))
+        #expect(try Container(catalog: Self.catalog(), manifest: defaulted).resolve((any TaggedStore).self).tags
+            == ["base", "fallback"])
+        // Unset with no default: refused at the value, as a factory's parameter is.
+        let unset = Self.manifest(#"[{ "decorator": "tagging", "parameters": { "tag": "${TAG}" } }]"#)
+        let error = try #require(throws: ManifestError.self) {
+            try ManifestLoader(environment: [:]).load(data: Data(unset.utf8))
+        }
+        #expect(error.diagnostics.map(\.code) == [.envVarMissing])
+        #expect(error.diagnostics.map { "\($0.line):\($0.column)" } == ["6:71"])
+        #expect(error.diagnostics.first?.path == "/bindings/0/decorators/0/parameters/tag")
+    }
+
+    @Test func aDecoratorsNeedsFollowTheCaptiveRule() throws {
+        var catalog = Self.catalog()
+        catalog.register("scoped-clock", provides: (any TagClock).self, lifetime: .scoped) { SomeClock() }
+        let json = Self.manifest(#"["timed"]"#, lifetime: "singleton",
+            more: #",{ "protocol": "TagClock", "factory": "scoped-clock" }"#)
+        let codes = Self.errors(json, by: ManifestValidator(catalog: catalog)).map(\.code)
+        #expect(codes == [.captiveDependency])
     }
 
     @Test func anEnvironmentsDecoratorIsAllowedThere() throws {

@@ -143,6 +143,8 @@ package struct DecoratorUse: Sendable, Hashable {
     var parameterSource: BindingParameters?
     /// Where the entry stands: the string, or the object.
     package var origin: SourceOrigin?
+    /// What `${...}` interpolation did in its `parameters`, as for a binding's.
+    var interpolation = InterpolationRecord()
 
     /// A decorator named in code, with its parameters.
     package init(_ name: String, parameters: JSONValue? = nil) {
@@ -157,6 +159,7 @@ package struct DecoratorUse: Sendable, Hashable {
     func asBinding(of binding: Binding) -> Binding {
         var link = Binding(protocol: binding.protocolName, factory: name, injector: binding.injector)
         link.parameterSource = parameterSource
+        link.interpolation = interpolation
         link.origin = origin ?? binding.origin
         return link
     }

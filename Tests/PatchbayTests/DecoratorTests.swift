@@ -159,6 +159,14 @@ struct DecoratorFailure: Error {}
         if chain.contains("counted") { #expect(made.value == ([.transient, .graph].contains(lifetime) ? 2 : 1)) }
     }
 
+    @Test func aMainActorFactorysProductIsDecoratedOnTheMainActor() async throws {
+        var catalog = Self.catalog()
+        catalog.register("main-store", provides: (any TaggedStore).self, on: MainActor.self) { BaseStore() }
+        let json = Self.manifest(#"["first", "second"]"#).replacingOccurrences(of: "base-store", with: "main-store")
+        let container = try Self.container(json, catalog: catalog)
+        #expect(try await container.resolve(awaiting: (any TaggedStore).self).tags == ["base", "first", "second"])
+    }
+
     @Test func aDecoratorsFailureNamesIt() throws {
         let container = try Self.container(Self.manifest(#"["first", "failing"]"#))
         let error = try #require(throws: ResolutionError.self) { try container.resolve((any TaggedStore).self) }
@@ -255,6 +263,7 @@ struct DecoratorFailure: Error {}
         #expect(error.diagnostics.map(\.code) == [.envVarMissing])
         #expect(error.diagnostics.map { "\($0.line):\($0.column)" } == ["6:71"])
         #expect(error.diagnostics.first?.path == "/bindings/0/decorators/0/parameters/tag")
+        #expect(error.diagnostics.first?.message.contains("parameters of decorator 'tagging' of binding TaggedStore") == true)
     }
 
     @Test func aDecoratorsNeedsFollowTheCaptiveRule() throws {
@@ -264,6 +273,19 @@ struct DecoratorFailure: Error {}
             more: #",{ "protocol": "TagClock", "factory": "scoped-clock" }"#)
         let codes = Self.errors(json, by: ManifestValidator(catalog: catalog)).map(\.code)
         #expect(codes == [.captiveDependency])
+    }
+
+    @Test func thousandsOfBadLinksAreEachReportedOnce() throws {
+        // Each of 3,000 chains misspells a decorator, and one repeats a decorator 3,000 times:
+        // one diagnostic each, suggestions made once per type.
+        let bindings = (0..<3_000).map { #"{ "protocol": "TaggedStore", "factory": "base-store", "injector": "i\#($0)", "decorators": ["frst"] }"# }
+        let repeated = Array(repeating: #""first""#, count: 3_000).joined(separator: ", ")
+        let json = #"{ "format": 1, "bindings": [ { "protocol": "TaggedStore", "factory": "base-store", "decorators": [\#(repeated)] }, "#
+            + bindings.joined(separator: ",\n") + "] }"
+        let errors = Self.errors(json, by: ManifestValidator(catalog: Self.catalog()))
+        #expect(errors.filter { $0.code == .unknownDecorator }.count == 3_000)
+        #expect(errors.filter { $0.code == .duplicateDecorator }.count == 2_999)
+        #expect(errors.allSatisfy { $0.code == .unknownDecorator ? $0.suggestion == "first" : true })
     }
 
     @Test func anEnvironmentsDecoratorIsAllowedThere() throws {

@@ -304,9 +304,9 @@ public struct ManifestLoader: Sendable {
         for offset in manifest.bindings.indices[first...] where room >= 0 {
             guard mayRefer(manifest.bindings[offset]) else { continue }
             // The binding's own parameters, then each decorator's, as (field, problems) to report.
-            var found: [(field: String, problems: [Interpolation.Located])] = []
+            var found: [(field: String, owner: String?, problems: [Interpolation.Located])] = []
             if var parameters = manifest.bindings[offset].parameterSource, Interpolation.mayRefer(parameters) {
-                found.append((BindingKey.parameters.rawValue, interpolation.apply(
+                found.append((BindingKey.parameters.rawValue, nil, interpolation.apply(
                     to: &parameters, record: &manifest.bindings[offset].interpolation, room: &room)))
                 manifest.bindings[offset].parameterSource = parameters
             }
@@ -314,21 +314,22 @@ public struct ManifestLoader: Sendable {
                 guard var parameters = manifest.bindings[offset].decorators[link].parameterSource,
                     Interpolation.mayRefer(parameters)
                 else { continue }
-                found.append(("\(BindingKey.decorators)/\(link)/\(DecoratorKey.parameters)", interpolation.apply(
+                let decorator = "decorator '\(MessageText.name(manifest.bindings[offset].decorators[link].name))' of "
+                found.append(("\(BindingKey.decorators)/\(link)/\(DecoratorKey.parameters)", decorator, interpolation.apply(
                     to: &parameters, record: &manifest.bindings[offset].decorators[link].interpolation, room: &room)))
                 manifest.bindings[offset].decorators[link].parameterSource = parameters
             }
             guard found.contains(where: { !$0.problems.isEmpty }) else { continue }
             manifest.bindings[offset].isBroken = true
             let binding = manifest.bindings[offset]
-            for (field, problems) in found { for located in problems {
+            for (field, owner, problems) in found { for located in problems {
                 let (code, message): (DiagnosticCode, String) = switch located.problem {
                 case .missing(let variable):
                     (.envVarMissing, "environment variable '\(variable)' is not set and has no default, in the parameters "
-                        + "of binding \(binding.displayKey) -> '\(binding.displayFactory)'; set \(variable) or write "
+                        + "of \(owner ?? "")binding \(binding.displayKey) -> '\(binding.displayFactory)'; set \(variable) or write "
                         + "${\(variable):-default}")
                 case .malformed(let text):
-                    (.invalidParameters, text + ", in the parameters of binding \(binding.displayKey)")
+                    (.invalidParameters, text + ", in the parameters of \(owner ?? "")binding \(binding.displayKey)")
                 case .overLimit:
                     (.tooLarge, "interpolating the parameters of binding \(binding.displayKey) makes the manifest "
                         + "larger than the limit of \(maxBytes) bytes (the file is \(size) bytes; what each "

@@ -56,7 +56,7 @@ extension ValidationRun {
             firstOffset[use.name] = offset
             guard catalog.decorates(place) == type else {
                 let decorated = catalog.decorates(place).map(catalog.display) ?? "another type"
-                let others = catalog.decorators(of: type)
+                let others = decorators(of: type, in: catalog).names
                 report(diagnostic(link, .decoratorDoesNotDecorate, "decorator \(shown) decorates \(decorated), not "
                     + "\(typeName), which \(binding.displayKey) binds; "
                     + (others.isEmpty ? "no decorator of the catalog decorates \(typeName)"
@@ -81,9 +81,8 @@ extension ValidationRun {
     private mutating func reportUnknownDecorator(
         _ name: String, in link: Binding, field: String?, type: CatalogIndex.TypeID, catalog: CatalogIndex
     ) {
-        let ofType = catalog.decorators(of: type)
-        let suggestion = SuggestionIndex(ofType.isEmpty ? catalog.decoratorNames : ofType)
-            .suggestions(for: name, limit: 1).first
+        let (ofType, suggestions) = decorators(of: type, in: catalog)
+        let suggestion = suggestions.suggestions(for: name, limit: 1).first
         var message = "unknown decorator '\(MessageText.name(name))' for \(link.displayKey)"
         if let suggestion {
             message += MessageText.didYouMean(suggestion, for: name)
@@ -101,6 +100,18 @@ extension ValidationRun {
                 + CatalogDescription.howToRegenerate("catalog.json").lowercasedFirst
         }
         report(diagnostic(link, .unknownDecorator, message, field: field, suggestion: suggestion))
+    }
+
+    /// The decorators of `type`, and suggestions among them (among all when
+    /// it has none): made once per type and run, however many chains misspell one.
+    private mutating func decorators(
+        of type: CatalogIndex.TypeID, in catalog: CatalogIndex
+    ) -> (names: [String], suggestions: SuggestionIndex) {
+        if let known = decoratorsByType[type] { return known }
+        let names = catalog.decorators(of: type)
+        let made = (names, SuggestionIndex(names.isEmpty ? catalog.decoratorNames : names))
+        decoratorsByType[type] = made
+        return made
     }
 
     /// Rule `environment-not-allowed` for a decorator: the environments rule applies to every link of a chain.

@@ -166,6 +166,9 @@ package struct ValidationRun {
     var declaredInjectorSuggestions: SuggestionIndex?
     /// Suggestions among the factories that provide a type, by type, made for the first binding that needs them.
     var providerSuggestions: [CatalogIndex.TypeID: SuggestionIndex] = [:]
+    /// The decorators of a type and suggestions among them (or among all, for a type with none), by type,
+    /// made for the first binding of the type whose chain needs them.
+    var decoratorsByType: [CatalogIndex.TypeID: (names: [String], suggestions: SuggestionIndex)] = [:]
     /// Suggestions among parameter types' fields (see ``ParameterCheck/fieldSuggestions``).
     var fieldSuggestions: [String: SuggestionIndex] = [:]
     /// A type the catalog does not know (or, without a catalog, any type) is

@@ -293,6 +293,30 @@ struct DecoratorFailure: Error {}
         #expect(try container.resolve((any TaggedStore).self).tags == ["base", "recording"])
     }
 
+    @Test func aChildBindingReplacesItsParentsChainWhole() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("decorators-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(Self.manifest(#"["first", "second"]"#, environment: "base").utf8)
+            .write(to: folder.appendingPathComponent("base.json"))
+        let child = #"{ "format": 1, "extends": "base.json", "bindings": [ "#
+            + #"{ "protocol": "TaggedStore", "factory": "base-store", "decorators": ["second"] } ] }"#
+        try Data(child.utf8).write(to: folder.appendingPathComponent("staging.json"))
+        let staging = try ManifestLoader(environment: [:]).load(contentsOf: folder.appendingPathComponent("staging.json"))
+        #expect(try Container(catalog: Self.catalog(), manifest: staging).resolve((any TaggedStore).self).tags
+            == ["base", "second"])
+    }
+
+    @Test func aHandWrittenDecoratorOfNoTypeIsJudgedNotTrusted() throws {
+        // A description may come from anyone: a decorator that provides no type decorates none.
+        var description = Self.catalog().describe()
+        let first = try #require(description.decorators?.firstIndex { $0.name == "first" })
+        description.decorators![first].provides = []
+        let read = try CatalogDescription(jsonData: description.jsonData())
+        let errors = Self.errors(Self.manifest(#"["first"]"#), by: ManifestValidator(description: read))
+        #expect(errors.map(\.code) == [.decoratorDoesNotDecorate])
+    }
+
     // MARK: - The catalog
 
     @Test func theDescriptionListsDecoratorsWithTheirPlaces() throws {

@@ -167,6 +167,46 @@ struct DecoratorFailure: Error {}
         #expect(try await container.resolve(awaiting: (any TaggedStore).self).tags == ["base", "first", "second"])
     }
 
+    /// The catalog with a main-actor decorator, and a nonisolated factory that needs the decorated type.
+    static func catalogWithAMainActorDecorator() -> FactoryCatalog {
+        var catalog = Self.catalog()
+        catalog.registerDecorator("on-main", decorates: (any TaggedStore).self, on: MainActor.self) {
+            (inner: any TaggedStore) in
+            MainActor.assertIsolated()
+            return Layer(inner, "on-main")
+        }
+        catalog.register("store-clock", provides: (any TagClock).self) { (_: any TaggedStore) in SomeClock() }
+        return catalog
+    }
+
+    @Test func aMainActorLinkMakesTheChainOnTheMainActor() async throws {
+        let container = try Self.container(
+            Self.manifest(#"["first", "on-main", "second"]"#), catalog: Self.catalogWithAMainActorDecorator())
+        #expect(try await container.resolve(awaiting: (any TaggedStore).self).tags == ["base", "first", "on-main", "second"])
+        // A synchronous resolve off the main actor cannot run the link: it throws, as for a main-actor factory.
+        let reason = await Task.detached {
+            do {
+                _ = try container.resolve((any TaggedStore).self)
+                return nil as ResolutionError.Reason?
+            } catch {
+                return (error as? ResolutionError)?.reason
+            }
+        }.value
+        #expect(reason == .needsMainActor)
+    }
+
+    @Test func aNonisolatedFactoryCannotNeedAChainWithAMainActorLink() throws {
+        let catalog = Self.catalogWithAMainActorDecorator()
+        let json = Self.manifest(#"["on-main"]"#, more: #",{ "protocol": "TagClock", "factory": "store-clock" }"#)
+        let description = try CatalogDescription(jsonData: catalog.describe().jsonData())
+        for validator in [ManifestValidator(catalog: catalog), ManifestValidator(description: description)] {
+            let errors = Self.errors(json, by: validator)
+            #expect(errors.map(\.code) == [.needsMainActor])
+            #expect(errors.map { "\($0.line):\($0.column)" } == ["6:72"])
+            #expect(errors.first?.message.contains("its decorator 'on-main'") == true, "\(errors)")
+        }
+    }
+
     @Test func aDecoratorsFailureNamesIt() throws {
         let container = try Self.container(Self.manifest(#"["first", "failing"]"#))
         let error = try #require(throws: ResolutionError.self) { try container.resolve((any TaggedStore).self) }

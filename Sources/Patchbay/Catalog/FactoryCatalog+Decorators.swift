@@ -9,8 +9,9 @@
 // first, then (in the parameters form) the manifest's `parameters`, then
 // its needs, each found from the closure's type alone by the same
 // `DependencySpec`s and resolved through the same `DependencyCursor` as a
-// factory's. Synchronous closures only, for now: a decorator runs where
-// the factory that made the instance ran.
+// factory's. Synchronous and main-actor closures: a decorator runs where
+// the factory that made the instance ran, and a main-actor link makes the
+// whole chain main-actor (`async` ones are for later).
 
 extension FactoryCatalog {
     /// Registers a decorator: a named wrapper a manifest may put around any
@@ -80,6 +81,53 @@ extension FactoryCatalog {
     }
 }
 
+extension FactoryCatalog {
+    /// Registers a decorator whose closure runs on the main actor: a wrapper
+    /// of a view model or a UI service.
+    ///
+    ///     catalog.registerDecorator("tracked-feed", decorates: (any FeedModel).self, on: MainActor.self) {
+    ///         (inner: any FeedModel, analytics: any Analytics) in
+    ///         TrackedFeed(inner, analytics)
+    ///     }
+    ///
+    /// A binding whose chain holds one is made on the main actor, as a
+    /// main-actor factory is: resolve it there, or with
+    /// `try await container.resolve(awaiting:)`; a nonisolated factory that
+    /// needs it is a `needs-main-actor` error in `patchbay check` and at activation.
+    ///
+    /// - Parameters:
+    ///   - name: The name manifests use to choose it. Unique in the catalog, among factories too.
+    ///   - type: The type it wraps and returns.
+    ///   - mainActor: `MainActor.self`: where the closure runs.
+    ///   - environments: The environments a manifest may use it in (``FactoryEnvironments``); every one when `nil`.
+    ///   - file: Where the registration is, for messages about mistakes; leave the default.
+    ///   - line: Where the registration is, for messages about mistakes; leave the default.
+    ///   - make: Wraps the instance, given its needs, on the main actor.
+    public mutating func registerDecorator<T, each Dependency>(
+        _ name: @autoclosure () -> String,
+        decorates type: T.Type,
+        on mainActor: MainActor.Type,
+        environments: FactoryEnvironments? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @MainActor @Sendable (T, repeat each Dependency) throws -> T
+    ) {
+        let specs = Self.dependencySpecs(repeat (each Dependency).self)
+        addOrStop(environments: environments, decorator: DecoratorDefinition(
+            name(), type, specs: specs, parameters: nil, CodeLocation(file, line), execution: .mainActor
+        ) { call, inner in
+            guard MainQueue.isCurrent else { throw ResolutionError.cannotRunSynchronously(call, .needsMainActor) }
+            // On the main actor's executor, so `assumeIsolated` holds; the
+            // call stays on this thread (see `FactoryCall`'s `Sendable`), and
+            // the box is the decorated type's (see ``DecoratorChain``).
+            let box = inner as! Instance<T>
+            return try MainActor.assumeIsolated { () throws -> Instance<T> in
+                var needs = call.dependencies
+                return Instance(try make(box.value, repeat needs.next((each Dependency).self, specs)))
+            }
+        })
+    }
+}
+
 /// Everything the catalog knows of one decorator: what it shares with a
 /// factory (its name, the type it decorates as its one provided type, its
 /// needs and parameters, its place), as a ``FactoryDefinition`` the
@@ -93,19 +141,30 @@ final class DecoratorDefinition: Sendable {
     /// resolving the decorator's needs through `call` (whose binding is the link's).
     let wrap: @Sendable (FactoryCall, AnyObject) throws -> AnyObject
 
-    init<T>(
+    /// A synchronous decorator: `wrap` takes and returns the decorated type's value.
+    convenience init<T>(
         _ name: String, _ type: T.Type, specs: [DependencySpec], parameters: ParametersSpec?, _ location: CodeLocation,
         wrap: @escaping @Sendable (FactoryCall, T) throws -> T
     ) {
-        definition = FactoryDefinition(
-            name: name, product: type, dependencies: specs, defaultLifetime: nil, parameters: parameters,
-            registeredAt: location, buildInto: FactoryDefinition.alwaysBoxed, buildsInto: false
-        ) { _ in
-            preconditionFailure("Patchbay: a decorator is run through its wrap, never built")
-        }
         // The box is the decorated type's: the validator allowed this
         // decorator only on a binding of `T`, and activation wraps that
         // binding's product as `T` (see ``DecoratorChain``).
-        self.wrap = { call, inner in Instance<T>(try wrap(call, Instance<T>.value(in: inner))) }
+        self.init(name, type, specs: specs, parameters: parameters, location, execution: .synchronous) { call, inner in
+            Instance<T>(try wrap(call, Instance<T>.value(in: inner)))
+        }
+    }
+
+    /// A decorator that runs as `execution` says, whose `wrap` takes and returns boxes of `T`.
+    init<T>(
+        _ name: String, _ type: T.Type, specs: [DependencySpec], parameters: ParametersSpec?, _ location: CodeLocation,
+        execution: FactoryExecution, wrap: @escaping @Sendable (FactoryCall, AnyObject) throws -> AnyObject
+    ) {
+        definition = FactoryDefinition(
+            name: name, product: type, dependencies: specs, defaultLifetime: nil, parameters: parameters,
+            registeredAt: location, buildInto: FactoryDefinition.alwaysBoxed, buildsInto: false, execution: execution
+        ) { _ in
+            preconditionFailure("Patchbay: a decorator is run through its wrap, never built")
+        }
+        self.wrap = wrap
     }
 }

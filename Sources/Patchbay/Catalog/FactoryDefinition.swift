@@ -215,8 +215,12 @@ final class FactoryDefinition: Sendable {
     /// The definition a decorated binding is compiled with: `inner`'s in
     /// everything (name, needs, argument, place, where it runs), but whose
     /// product, always boxed, is `build`'s: the inner product wrapped by its
-    /// chain (see ``DecoratorChain``). Made at activation, once per decorated binding.
-    init(decorating inner: FactoryDefinition, build: @escaping @Sendable (FactoryCall) throws -> AnyObject) {
+    /// chain (see ``DecoratorChain``), and which runs as `execution` says (a
+    /// main-actor link makes the chain main-actor). Made at activation, once per decorated binding.
+    init(
+        decorating inner: FactoryDefinition, execution: FactoryExecution,
+        build: @escaping @Sendable (FactoryCall) throws -> AnyObject
+    ) {
         name = inner.name
         provides = inner.provides
         dependencies = inner.dependencies
@@ -229,7 +233,7 @@ final class FactoryDefinition: Sendable {
         buildInto = Self.alwaysBoxed
         buildsInto = false
         self.build = build
-        execution = inner.execution
+        self.execution = execution
         buildAwaiting = .never
         collection = nil
     }

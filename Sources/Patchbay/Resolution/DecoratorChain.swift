@@ -44,7 +44,10 @@ enum DecoratorChain {
         -> FactoryDefinition
     {
         let convert = provided.convert
-        return FactoryDefinition(decorating: inner) { call in
+        // A synchronous factory with a main-actor link is made on the main actor, whole.
+        let onMainActor = links.contains { $0.binding.definition.execution == .mainActor }
+        let execution = inner.execution == .synchronous && onMainActor ? .mainActor : inner.execution
+        return FactoryDefinition(decorating: inner, execution: execution) { call in
             var box = try inner.build(call)
             if let convert { box = convert(box) }
             for link in links {

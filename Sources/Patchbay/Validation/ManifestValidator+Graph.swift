@@ -228,18 +228,20 @@ extension ValidationRun {
         _ need: CatalogIndex.Need, by dependency: BindingDescription, for owner: BindingDescription,
         in catalog: CatalogIndex, needer: Needer? = nil
     ) {
-        let (ownerRuns, needRuns) = (
-            catalog.factories[needer?.place ?? owner.factoryPlace].execution,
-            catalog.factories[dependency.factoryPlace].execution
-        )
+        let ownerRuns = catalog.factories[needer?.place ?? owner.factoryPlace].execution
+        var needRuns = catalog.factories[dependency.factoryPlace].execution
+        // A synchronous factory whose chain has a main-actor link is made on the main actor, whole.
+        let mainActorLink = needRuns != .synchronous ? nil
+            : dependency.decorators.first { catalog.factories[$0.place].execution == .mainActor }
+        if mainActorLink != nil { needRuns = .mainActor }
         guard !ownerRuns.canUse(needRuns, as: need.kind) else { return }
         let (ownerName, needName) = (display(owner, in: catalog), display(dependency, in: catalog))
         let (ownerFactory, needFactory) = (needer.map { catalog.factories[$0.place].name } ?? binding(owner).factory,
-            binding(dependency).factory)
+            mainActorLink.map { catalog.factories[$0.place].name } ?? binding(dependency).factory)
         let inCollection = need.kind.isCollection
         let needed = (needer == nil ? "factory" : "decorator") + " '\(ownerFactory)' for \(binding(owner).displayKey) needs \(needName)"
             + (inCollection ? ", whose element '\(needFactory)'" : (need.kind == .lazy ? " as Lazy" : need.kind == .provider ? " as Provider" : "")
-                + ", but its factory '\(needFactory)'")
+                + ", but its \(mainActorLink == nil ? "factory" : "decorator") '\(needFactory)'")
         let awaits = needRuns == .async
         let fix = awaits
             ? " is async and '\(ownerFactory)' cannot await it; " + (inCollection

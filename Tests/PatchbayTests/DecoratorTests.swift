@@ -1,8 +1,8 @@
-// Decorators (issue 55, first slice): a chain named by the manifest wraps
-// the factory's product in the order written; it lives as long as the
-// binding; a decorator's needs and parameters are a factory's; and every
-// problem of a chain is found with its code and place, the same by the live
-// catalog and by its description (catalog.json), and refused at activation.
+// Decorators (issue 55, first slice), the engine's side: a chain named by the
+// manifest wraps the factory's product in the order written, lives as long
+// as the binding in every lifetime, takes its parameters and needs as a
+// factory does, and runs on the main actor when a link must. The check's
+// side (every code at its place, live and offline) is DecoratorCheckTests.swift.
 import Foundation
 import Testing
 @testable import Patchbay
@@ -91,6 +91,15 @@ struct DecoratorFailure: Error {}
         try Container(catalog: catalog, manifest: ManifestLoader(environment: [:]).load(data: Data(json.utf8)))
     }
 
+    /// The errors of reading `json`, or else of validating it.
+    static func errors(_ json: String, by validator: ManifestValidator) -> [Diagnostic] {
+        do {
+            return validator.validate(try ManifestLoader(environment: [:]).load(data: Data(json.utf8))).errors
+        } catch {
+            return error.diagnostics.errors
+        }
+    }
+
     // MARK: - The engine
 
     @Test func theChainWrapsInTheOrderWritten() throws {
@@ -175,14 +184,21 @@ struct DecoratorFailure: Error {}
             MainActor.assertIsolated()
             return Layer(inner, "on-main")
         }
+        catalog.registerDecorator("tag-on-main", decorates: (any TaggedStore).self, parameters: TagOptions.self,
+                                  on: MainActor.self) { (inner: any TaggedStore, options: TagOptions) in
+            MainActor.assertIsolated()
+            return Layer(inner, options.tag)
+        }
         catalog.register("store-clock", provides: (any TagClock).self) { (_: any TaggedStore) in SomeClock() }
         return catalog
     }
 
     @Test func aMainActorLinkMakesTheChainOnTheMainActor() async throws {
         let container = try Self.container(
-            Self.manifest(#"["first", "on-main", "second"]"#), catalog: Self.catalogWithAMainActorDecorator())
-        #expect(try await container.resolve(awaiting: (any TaggedStore).self).tags == ["base", "first", "on-main", "second"])
+            Self.manifest(#"["first", "on-main", { "decorator": "tag-on-main", "parameters": { "tag": "p" } }, "second"]"#),
+            catalog: Self.catalogWithAMainActorDecorator())
+        #expect(try await container.resolve(awaiting: (any TaggedStore).self).tags
+            == ["base", "first", "on-main", "p", "second"])
         // A synchronous resolve off the main actor cannot run the link: it throws, as for a main-actor factory.
         let reason = await Task.detached {
             do {
@@ -219,192 +235,5 @@ struct DecoratorFailure: Error {}
         // A decorated binding of another injector falls back as any binding does.
         let container = try Self.container(Self.manifest(#"["first"]"#, lifetime: "singleton"))
         #expect(try container.resolve((any TaggedStore).self, from: "secondary").tags == ["base", "first"])
-    }
-
-    // MARK: - The check
-
-    /// Every problem of one manifest per code: its code, line, column, and
-    /// suggestion, found by the live catalog, by its description read back
-    /// from JSON, and by activation.
-    static let problems: [(name: String, json: String, code: DiagnosticCode, line: Int, column: Int, suggestion: String?)] = [
-        ("unknown", manifest(#"["frst"]"#), .unknownDecorator, 6, 22, "first"),
-        ("unknown object", manifest(#"[{ "decorator": "secnod" }]"#), .unknownDecorator, 6, 37, "second"),
-        ("a factory's name", manifest(#"["base-store"]"#), .unknownDecorator, 6, 22, nil),
-        ("of another type", manifest(#"["clock-wrapper"]"#), .decoratorDoesNotDecorate, 6, 22, "counted"),
-        ("twice", manifest(#"["first", "second", "first"]"#), .duplicateDecorator, 6, 41, nil),
-        ("another environment", manifest(#"["recording"]"#), .environmentNotAllowed, 6, 22, nil),
-        ("parameters", manifest(#"[{ "decorator": "tagging", "parameters": { "tag": 3 } }]"#), .invalidParameters, 6, 71, nil),
-        ("unknown parameter", manifest(#"[{ "decorator": "tagging", "parameters": { "tag": "a", "tga": 1 } }]"#),
-         .unknownParameter, 6, 76, nil),
-        ("parameters to none", manifest(#"[{ "decorator": "first", "parameters": { "tag": "a" } }]"#),
-         .invalidParameters, 6, 60, nil),
-        ("unbound need", manifest(#"["timed"]"#), .missingDependency, 6, 22, nil),
-        ("cycle", manifest(#"["looping"]"#), .dependencyCycle, 5, 45, nil),
-        ("element", """
-            { "format": 1, "bindings": [
-              { "collection": "TaggedStore", "factory": "plugin-store", "decorators": ["first"] } ] }
-            """, .decoratorNotSupported, 2, 75, nil),
-        ("unknown key", manifest(#"[{ "decorator": "first", "paramters": {} }]"#), .unknownKey, 6, 46, "parameters"),
-        ("not an array", manifest(#""first""#), .wrongType, 6, 21, nil),
-        ("not a name", manifest(#"[3]"#), .wrongType, 6, 22, nil),
-        ("no name", manifest(#"[{ "parameters": {} }]"#), .missingKey, 6, 22, nil),
-    ]
-
-    /// The errors of reading `json`, or else of validating it.
-    static func errors(_ json: String, by validator: ManifestValidator) -> [Diagnostic] {
-        do {
-            return validator.validate(try ManifestLoader(environment: [:]).load(data: Data(json.utf8))).errors
-        } catch {
-            return error.diagnostics.errors
-        }
-    }
-
-    @Test(arguments: problems.indices)
-    func eachProblemHasItsCodeAndPlace(_ index: Int) throws {
-        let problem = Self.problems[index]
-        let catalog = Self.catalog()
-        let description = try CatalogDescription(jsonData: catalog.describe().jsonData())
-        for (source, validator) in [("live", ManifestValidator(catalog: catalog)), ("described", ManifestValidator(description: description))] {
-            let found = Self.errors(problem.json, by: validator)
-            #expect(found.count == 1, "\(problem.name), \(source): \(found)")
-            let first = try #require(found.first, "\(problem.name), \(source)")
-            #expect(first.code == problem.code, "\(problem.name), \(source): \(first)")
-            #expect(first.line == problem.line && first.column == problem.column, "\(problem.name), \(source): \(first)")
-            #expect(first.suggestion == problem.suggestion, "\(problem.name), \(source): \(first)")
-        }
-        // And the app refuses it with the same code.
-        #expect(throws: ManifestError.self, "\(problem.name)") { try Self.container(problem.json) }
-    }
-
-    @Test func aChainThatPassesPassesOffline() throws {
-        let json = Self.manifest(
-            #"["first", { "decorator": "tagging", "parameters": { "tag": "x" } }, "timed"]"#,
-            more: #",{ "protocol": "TagClock", "factory": "some-clock" }"#)
-        let manifest = try ManifestLoader(environment: [:]).load(data: Data(json.utf8))
-        let description = try CatalogDescription(jsonData: Self.catalog().describe().jsonData())
-        #expect(ManifestValidator(catalog: Self.catalog()).validate(manifest).errors.isEmpty)
-        #expect(ManifestValidator(description: description).validate(manifest).errors.isEmpty)
-        #expect(try Self.container(json).resolve((any TaggedStore).self).tags == ["base", "first", "x", "timed"])
-    }
-
-    @Test func aDecoratorsParametersAreInterpolated() throws {
-        let json = Self.manifest(#"[{ "decorator": "tagging", "parameters": { "tag": "${TAG:-fallback}" } }]"#)
-        let loaded = try ManifestLoader(environment: ["TAG": "from-env"]).load(data: Data(json.utf8))
-        #expect(try Container(catalog: Self.catalog(), manifest: loaded).resolve((any TaggedStore).self).tags
-            == ["base", "from-env"])
-        let defaulted = try ManifestLoader(environment: [:]).load(data: Data(json.utf8))
-        #expect(try Container(catalog: Self.catalog(), manifest: defaulted).resolve((any TaggedStore).self).tags
-            == ["base", "fallback"])
-        // Unset with no default: refused at the value, as a factory's parameter is.
-        let unset = Self.manifest(#"[{ "decorator": "tagging", "parameters": { "tag": "${TAG}" } }]"#)
-        let error = try #require(throws: ManifestError.self) {
-            try ManifestLoader(environment: [:]).load(data: Data(unset.utf8))
-        }
-        #expect(error.diagnostics.map(\.code) == [.envVarMissing])
-        #expect(error.diagnostics.map { "\($0.line):\($0.column)" } == ["6:71"])
-        #expect(error.diagnostics.first?.path == "/bindings/0/decorators/0/parameters/tag")
-        #expect(error.diagnostics.first?.message.contains("parameters of decorator 'tagging' of binding TaggedStore") == true)
-    }
-
-    @Test func aDecoratorsNeedsFollowTheCaptiveRule() throws {
-        var catalog = Self.catalog()
-        catalog.register("scoped-clock", provides: (any TagClock).self, lifetime: .scoped) { SomeClock() }
-        let json = Self.manifest(#"["timed"]"#, lifetime: "singleton",
-            more: #",{ "protocol": "TagClock", "factory": "scoped-clock" }"#)
-        let codes = Self.errors(json, by: ManifestValidator(catalog: catalog)).map(\.code)
-        #expect(codes == [.captiveDependency])
-    }
-
-    @Test func thousandsOfBadLinksAreEachReportedOnce() throws {
-        // Each of 3,000 chains misspells a decorator, and one repeats a decorator 3,000 times:
-        // one diagnostic each, suggestions made once per type.
-        let bindings = (0..<3_000).map { #"{ "protocol": "TaggedStore", "factory": "base-store", "injector": "i\#($0)", "decorators": ["frst"] }"# }
-        let repeated = Array(repeating: #""first""#, count: 3_000).joined(separator: ", ")
-        let json = #"{ "format": 1, "bindings": [ { "protocol": "TaggedStore", "factory": "base-store", "decorators": [\#(repeated)] }, "#
-            + bindings.joined(separator: ",\n") + "] }"
-        let errors = Self.errors(json, by: ManifestValidator(catalog: Self.catalog()))
-        #expect(errors.filter { $0.code == .unknownDecorator }.count == 3_000)
-        #expect(errors.filter { $0.code == .duplicateDecorator }.count == 2_999)
-        #expect(errors.allSatisfy { $0.code == .unknownDecorator ? $0.suggestion == "first" : true })
-    }
-
-    @Test func anEnvironmentsDecoratorIsAllowedThere() throws {
-        let container = try Self.container(Self.manifest(#"["recording"]"#, environment: "test"))
-        #expect(try container.resolve((any TaggedStore).self).tags == ["base", "recording"])
-    }
-
-    @Test func aChildBindingReplacesItsParentsChainWhole() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("decorators-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(Self.manifest(#"["first", "second"]"#, environment: "base").utf8)
-            .write(to: folder.appendingPathComponent("base.json"))
-        let child = #"{ "format": 1, "extends": "base.json", "bindings": [ "#
-            + #"{ "protocol": "TaggedStore", "factory": "base-store", "decorators": ["second"] } ] }"#
-        try Data(child.utf8).write(to: folder.appendingPathComponent("staging.json"))
-        let staging = try ManifestLoader(environment: [:]).load(contentsOf: folder.appendingPathComponent("staging.json"))
-        #expect(try Container(catalog: Self.catalog(), manifest: staging).resolve((any TaggedStore).self).tags
-            == ["base", "second"])
-    }
-
-    @Test func aHandWrittenDecoratorOfNoTypeIsJudgedNotTrusted() throws {
-        // A description may come from anyone: a decorator that provides no type decorates none.
-        var description = Self.catalog().describe()
-        let first = try #require(description.decorators?.firstIndex { $0.name == "first" })
-        description.decorators![first].provides = []
-        let read = try CatalogDescription(jsonData: description.jsonData())
-        let errors = Self.errors(Self.manifest(#"["first"]"#), by: ManifestValidator(description: read))
-        #expect(errors.map(\.code) == [.decoratorDoesNotDecorate])
-    }
-
-    // MARK: - The catalog
-
-    @Test func theDescriptionListsDecoratorsWithTheirPlaces() throws {
-        let description = Self.catalog().describe()
-        let decorators = try #require(description.decorators)
-        #expect(decorators.map(\.name) == decorators.map(\.name).sorted())
-        let tagging = try #require(decorators.first { $0.name == "tagging" })
-        #expect(tagging.provides.count == 1 && tagging.provides[0].hasSuffix("TaggedStore"))
-        #expect(tagging.parameters?.type.hasSuffix("TagOptions") == true)
-        #expect(tagging.registeredAt?.hasPrefix("PatchbayTests/DecoratorTests.swift:") == true)
-        let timed = try #require(decorators.first { $0.name == "timed" })
-        #expect(timed.needs?.map(\.type).map { $0.hasSuffix("TagClock") } == [true])
-        #expect(decorators.first { $0.name == "recording" }?.environments == ["test"])
-        // Read back as written; a catalog with none writes no key.
-        #expect(try CatalogDescription(jsonData: description.jsonData()) == description)
-        var plain = FactoryCatalog()
-        plain.register("base-store", provides: (any TaggedStore).self) { BaseStore() }
-        #expect(plain.describe().decorators == nil)
-        #expect(try !String(decoding: plain.describe().jsonData(), as: UTF8.self).contains("decorators"))
-    }
-
-    @Test func aDescribedDecoratorWithAFactorysNameIsRefused() throws {
-        var description = Self.catalog().describe()
-        description.decorators![0].name = description.factories[0].name
-        let error = try #require(throws: ManifestError.self) {
-            try CatalogDescription(jsonData: description.jsonData())
-        }
-        #expect(error.diagnostics.map(\.code) == [.duplicateName])
-    }
-
-    @Test func theCatalogSchemaCompletesTheDecoratorsOfTheBindingsType() throws {
-        let checker = JSONSchemaChecker(ManifestSchemaBuilder.schema(catalog: Self.catalog().describe()))
-        let plain = JSONSchemaChecker(ManifestSchemaBuilder.schema())
-        func json(_ text: String) throws -> JSONValue { try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) }
-        let good = try json(Self.manifest(#"["first", { "decorator": "tagging", "parameters": { "tag": "x" } }]"#))
-        #expect(try checker.errors(good) == [])
-        #expect(try plain.errors(good) == [])
-        // A decorator of another type, or none, by name and in an object; and a key a decorator object lacks.
-        for chain in [#"["clock-wrapper"]"#, #"[{ "decorator": "frst" }]"#, #"[{ "decorator": "first", "ttl": 1 }]"#] {
-            #expect(try !checker.errors(json(Self.manifest(chain))).isEmpty, "\(chain)")
-        }
-        #expect(try !plain.errors(json(Self.manifest(#"[{ "decorator": "first", "ttl": 1 }]"#))).isEmpty)
-    }
-
-    @Test func theNamesOfFactoriesAndDecoratorsAreOneSpace() {
-        let catalog = Self.catalog()
-        #expect(catalog.decoratorNames.contains("first"))
-        #expect(!catalog.factoryNames.contains("first"))
-        #expect(!catalog.contains(factory: "first"))
     }
 }

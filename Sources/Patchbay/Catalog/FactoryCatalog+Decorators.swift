@@ -76,7 +76,8 @@ extension FactoryCatalog {
             name(), type, specs: specs, parameters: .of(parameters), CodeLocation(file, line)
         ) { call, inner in
             var needs = call.dependencies
-            return try make(inner, call.parameters(as: Parameters.self), repeat needs.next((each Dependency).self, specs))
+            return try make(
+                inner, call.parameters(as: Parameters.self), repeat needs.next((each Dependency).self, specs))
         })
     }
 }
@@ -112,18 +113,32 @@ extension FactoryCatalog {
         make: @escaping @MainActor @Sendable (T, repeat each Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(environments: environments, decorator: DecoratorDefinition(
-            name(), type, specs: specs, parameters: nil, CodeLocation(file, line), execution: .mainActor
+        addOrStop(environments: environments, decorator: DecoratorDefinition.onMainActor(
+            name(), type, specs: specs, parameters: nil, CodeLocation(file, line)
         ) { call, inner in
-            guard MainQueue.isCurrent else { throw ResolutionError.cannotRunSynchronously(call, .needsMainActor) }
-            // On the main actor's executor, so `assumeIsolated` holds; the
-            // call stays on this thread (see `FactoryCall`'s `Sendable`), and
-            // the box is the decorated type's (see ``DecoratorChain``).
-            let box = inner as! Instance<T>
-            return try MainActor.assumeIsolated { () throws -> Instance<T> in
-                var needs = call.dependencies
-                return Instance(try make(box.value, repeat needs.next((each Dependency).self, specs)))
-            }
+            var needs = call.dependencies
+            return try make(inner, repeat needs.next((each Dependency).self, specs))
+        })
+    }
+
+    /// Registers a decorator whose closure runs on the main actor and takes
+    /// parameters from the manifest, after the instance it wraps.
+    public mutating func registerDecorator<T, Parameters: Decodable & Sendable, each Dependency>(
+        _ name: @autoclosure () -> String,
+        decorates type: T.Type,
+        parameters: Parameters.Type,
+        on mainActor: MainActor.Type,
+        environments: FactoryEnvironments? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @MainActor @Sendable (T, Parameters, repeat each Dependency) throws -> T
+    ) {
+        let specs = Self.dependencySpecs(repeat (each Dependency).self)
+        addOrStop(environments: environments, decorator: DecoratorDefinition.onMainActor(
+            name(), type, specs: specs, parameters: .of(parameters), CodeLocation(file, line)
+        ) { call, inner in
+            var needs = call.dependencies
+            return try make(
+                inner, call.parameters(as: Parameters.self), repeat needs.next((each Dependency).self, specs))
         })
     }
 }
@@ -151,6 +166,24 @@ final class DecoratorDefinition: Sendable {
         // binding's product as `T` (see ``DecoratorChain``).
         self.init(name, type, specs: specs, parameters: parameters, location, execution: .synchronous) { call, inner in
             Instance<T>(try wrap(call, Instance<T>.value(in: inner)))
+        }
+    }
+
+    /// A decorator whose `wrap` runs on the main actor: from anywhere else it
+    /// throws `needs-main-actor`, as a main-actor factory does.
+    static func onMainActor<T>(
+        _ name: String, _ type: T.Type, specs: [DependencySpec], parameters: ParametersSpec?, _ location: CodeLocation,
+        wrap: @escaping @MainActor @Sendable (FactoryCall, T) throws -> T
+    ) -> DecoratorDefinition {
+        DecoratorDefinition(
+            name, type, specs: specs, parameters: parameters, location, execution: .mainActor
+        ) { call, inner in
+            guard MainQueue.isCurrent else { throw ResolutionError.cannotRunSynchronously(call, .needsMainActor) }
+            // On the main actor's executor, so `assumeIsolated` holds; the
+            // call stays on this thread (see `FactoryCall`'s `Sendable`), and
+            // the box is the decorated type's (see ``DecoratorChain``).
+            let box = inner as! Instance<T>
+            return try MainActor.assumeIsolated { () throws -> Instance<T> in Instance(try wrap(call, box.value)) }
         }
     }
 

@@ -6,7 +6,8 @@
 
 /// One link of a binding's chain as validation concluded it, for activation.
 struct DecoratorLink: Sendable {
-    /// The decorator's place in the catalog index's ``CatalogIndex/factories`` (past its ``CatalogIndex/decoratorStart``).
+    /// The decorator's place in the catalog index's ``CatalogIndex/factories``
+    /// (past its ``CatalogIndex/decoratorStart``).
     let place: Int
     /// Its place in the binding's `decorators`.
     let offset: Int
@@ -29,8 +30,10 @@ extension ValidationRun {
                 ? "a collection's element cannot be decorated yet; decorate the type's single binding, or wrap the "
                     + "element in a factory of its own"
                 : "factory '\(binding.displayFactory)' is async, and this build runs decorators only around a "
-                    + "synchronous or main-actor factory; bind a synchronous factory, or remove '\(BindingKey.decorators)'"
-            report(diagnostic(binding, .decoratorNotSupported, "binding \(binding.displayKey) names decorators, but " + why,
+                    + "synchronous or main-actor factory; bind a synchronous factory, or remove "
+                    + "'\(BindingKey.decorators)'"
+            report(diagnostic(
+                binding, .decoratorNotSupported, "binding \(binding.displayKey) names decorators, but " + why,
                 field: BindingKey.decorators.rawValue))
             return nil
         }
@@ -129,8 +132,8 @@ extension ValidationRun {
         } ?? "it may be used in every environment except " + rule.excluded.map { "'\($0)'" }.joined(separator: ", ")
         report(diagnostic(
             link, .environmentNotAllowed, "decorator '\(link.displayFactory)' may not be used in environment "
-                + "\(shownEnvironment): " + allowedList + place + ". Remove it from this environment's chain, or, if it "
-                + "is meant to run here, add \(shownEnvironment) to its registration's environments",
+                + "\(shownEnvironment): " + allowedList + place + ". Remove it from this environment's chain, or, "
+                + "if it is meant to run here, add \(shownEnvironment) to its registration's environments",
             field: field))
         return false
     }

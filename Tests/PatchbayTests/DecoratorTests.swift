@@ -126,6 +126,18 @@ struct DecoratorFailure: Error {}
         #expect(first.tags == ["base", "first", "counted"])
     }
 
+    @Test func aResetSingletonsChainIsMadeAgain() throws {
+        let made = Counter()
+        let container = try Self.container(
+            Self.manifest(#"["counted"]"#, lifetime: "singleton"), catalog: Self.catalog(counting: made))
+        _ = try container.resolve((any TaggedStore).self)
+        container.reset(.singleton)
+        #expect(try container.resolve((any TaggedStore).self).tags == ["base", "counted"])
+        container.reset((any TaggedStore).self)
+        _ = try container.resolve((any TaggedStore).self)
+        #expect(made.value == 3)
+    }
+
     @Test func aTransientChainIsMadeAtEachRequest() throws {
         let made = Counter()
         let container = try Self.container(

@@ -235,6 +235,36 @@ struct DecoratorFailure: Error {}
         }
     }
 
+    /// A weak binding keeps what its chain's last link makes: a class
+    /// factory wrapped by a value-making decorator is judged by the
+    /// decorator (a note: its type is a protocol), and refused when the
+    /// value is made, naming the decorator; a value factory wrapped by a
+    /// class-making one is kept weakly, not refused for the factory's product.
+    @Test func aWeakBindingIsJudgedByTheLastLink() throws {
+        var catalog = Self.catalog()
+        catalog.register("class-store", product: Layer.self, provides: (any TaggedStore).self) { Layer(BaseStore(), "class") }
+        catalog.registerDecorator("value-layer", decorates: (any TaggedStore).self) { (inner: any TaggedStore) in
+            BaseStore()
+        }
+        let valueOutside = Self.manifest(#"["value-layer"]"#, lifetime: "weak")
+            .replacingOccurrences(of: "base-store", with: "class-store")
+        let check = ManifestValidator(catalog: catalog).validate(
+            try ManifestLoader(environment: [:]).load(data: Data(valueOutside.utf8)))
+        #expect(check.errors.isEmpty)
+        let note = check.first { $0.code == .weakUnchecked }
+        #expect(note?.message.contains("decorator 'value-layer', the last of its chain") == true)
+        let container = try Self.container(valueOutside, catalog: catalog)
+        #expect {
+            _ = try container.resolve((any TaggedStore).self)
+        } throws: { error in
+            "\(error)".contains("not a class instance") && "\(error)".contains("'value-layer'")
+        }
+        // A value factory, a class outside: kept weakly while held.
+        let classOutside = try Self.container(Self.manifest(#"["first"]"#, lifetime: "weak"), catalog: catalog)
+        let held = try classOutside.resolve((any TaggedStore).self)
+        #expect(ObjectIdentifier(held as AnyObject) == ObjectIdentifier(try classOutside.resolve((any TaggedStore).self) as AnyObject))
+    }
+
     @Test func aDecoratorsFailureNamesIt() throws {
         let container = try Self.container(Self.manifest(#"["first", "failing"]"#))
         let error = try #require(throws: ResolutionError.self) { try container.resolve((any TaggedStore).self) }

@@ -163,7 +163,8 @@ final class Activation: Sendable {
                 // A decorated binding's instances are its chain's: shared with no other binding.
                 let chain = DecoratorChain.links(of: validated, serving: provided, catalog: catalog)
                 links += chain.map(\.binding)
-                definition = DecoratorChain.definition(wrapping: definition, serving: provided, links: chain)
+                definition = DecoratorChain.definition(
+                    wrapping: definition, serving: provided, links: chain, keptWeakly: validated.lifetime == .weak)
                 provided = ProvidedType(key: provided.key, type: provided.type, convert: nil)
                 storage = kept[validated.index] ?? kind.init()
             } else if kind.sharesInstances {

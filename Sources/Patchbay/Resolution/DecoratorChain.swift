@@ -40,9 +40,13 @@ enum DecoratorChain {
     /// comes back to the decorated binding is a cycle, since the binding is
     /// on the path while its chain is made). The box it returns is the
     /// bound type's, so the binding converts nothing.
-    static func definition(wrapping inner: FactoryDefinition, serving provided: ProvidedType, links: [Link])
-        -> FactoryDefinition
-    {
+    ///
+    /// For a `weak` binding (`keptWeakly`), the last link's product must be a
+    /// class instance: checked here, so a value the validator could not
+    /// judge (a protocol) is refused naming the decorator that made it.
+    static func definition(
+        wrapping inner: FactoryDefinition, serving provided: ProvidedType, links: [Link], keptWeakly: Bool
+    ) -> FactoryDefinition {
         let convert = provided.convert
         // A synchronous factory with a main-actor link is made on the main actor, whole.
         let onMainActor = links.contains { $0.binding.definition.execution == .mainActor }
@@ -53,6 +57,7 @@ enum DecoratorChain {
             for link in links {
                 box = try call.context.frame(link.binding, nil) { linkCall in try link.wrap(linkCall, box) }
             }
+            if keptWeakly, let last = links.last { _ = try last.binding.requireClassInstance(box: box) }
             return box
         }
     }

@@ -39,7 +39,7 @@ import Foundation
 /// | 3 | `unknown-factory` | the factory is in the catalog | `factoryOffset`, ManifestValidator.swift |
 /// | 4 | `factory-does-not-provide` | the factory provides the bound type | `providedOffset`, ManifestValidator.swift |
 /// | 4a | `environment-not-allowed` | the factory may be bound in the manifest's environment | `checkEnvironmentAllows`, EnvironmentRule.swift |
-/// | 5 | `weak-value-type`, `weak-unchecked` (a note) | a `weak` binding's factory makes a class instance, or a note when only its first value can tell | `checkWeakNeedsAClass`, ManifestValidator.swift |
+/// | 5 | `weak-value-type`, `weak-unchecked` (a note) | a `weak` binding's factory (or its chain's last decorator) makes a class instance, or a note when only its first value can tell | `checkWeakNeedsAClass`, ManifestValidator.swift |
 /// | 6 | `invalid-parameters`, `unknown-parameter` | `parameters` fit the factory's parameter type, and name only keys it reads | `checkParameters`, then `ParameterCheck`, ParameterCheck.swift |
 /// | 7 | `collection-element-takes-argument` | an element's factory takes no resolve-time argument | `checkElementTakesNoArgument`, ManifestValidator+Collections.swift |
 /// | 8 | `needs-await` | an element's factory is not `async` | `checkElementIsNotAsync`, ManifestValidator+Collections.swift |
@@ -261,12 +261,16 @@ package struct ValidationRun {
             if let factory, provided != nil, let type {
                 let allowedHere = catalog.environmentRules.isEmpty
                     || checkEnvironmentAllows(binding, factory: factory, type: type, in: catalog)
-                let lifetimeFits = checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
+                let chain = checkDecorators(of: binding, type: type, factory: factory, in: catalog)
+                // What a weak binding keeps is what its chain's last link makes.
+                let lifetimeFits = binding.decorators.isEmpty
+                    ? checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
+                    : chain.map { checkWeakNeedsAClass(binding, lifetime: lifetime, outermost: $0.last, in: catalog) }
+                        ?? true
                 parameters = checkParameters(of: binding, factory: factory, in: catalog)
                 let servable = bindsSingle
                     || (checkElementTakesNoArgument(binding, factory: factory, in: catalog)
                         && checkElementIsNotAsync(binding, factory: factory, in: catalog))
-                let chain = checkDecorators(of: binding, type: type, factory: factory, in: catalog)
                 decorators = chain ?? []
                 checksPass = allowedHere && lifetimeFits && parameters != nil && servable && chain != nil
             } else {
@@ -395,18 +399,24 @@ package struct ValidationRun {
     /// answer for whether an existential is class-bound without a value, see
     /// ``TypeConformance``), a `weak-unchecked` note says so instead of
     /// guessing, and the app checks the factory's value when it makes it.
+    ///
+    /// A decorated binding keeps what its chain's last link makes: `outermost`
+    /// is judged then, and named.
     mutating func checkWeakNeedsAClass(
-        _ binding: Binding, lifetime: Lifetime, factory: Int, in catalog: CatalogIndex
+        _ binding: Binding, lifetime: Lifetime, factory: Int? = nil, outermost: DecoratorLink? = nil,
+        in catalog: CatalogIndex
     ) -> Bool {
-        guard lifetime == .weak else { return true }
-        let isClass = catalog.factories[factory].productIsClass
+        guard lifetime == .weak, let maker = outermost?.place ?? factory else { return true }
+        let isClass = catalog.factories[maker].productIsClass
         guard isClass != true else { return true }
-        let product = catalog.productTypeName(factory)
+        let product = catalog.productTypeName(maker)
+        let named = outermost.map { "decorator '\(MessageText.name(binding.decorators[$0.offset].name))', the last of "
+            + "its chain," } ?? "factory '\(binding.displayFactory)'"
         report(binding.diagnostic(
             isClass == nil ? .weakUnchecked : .weakValueType, isClass == nil
-                ? "lifetime 'weak' needs a class instance; whether factory '\(binding.displayFactory)' makes one "
+                ? "lifetime 'weak' needs a class instance; whether \(named) makes one "
                     + "(\(product)) is known only from its values, so the app checks its first value when it makes it"
-                : "lifetime 'weak' needs a class instance, but factory '\(binding.displayFactory)' makes \(product), "
+                : "lifetime 'weak' needs a class instance, but \(named) makes \(product), "
                     + "which is not a class (or a class-bound protocol); use 'singleton', 'scoped' or 'transient'",
             field: (binding.lifetime == nil ? BindingKey.factory : .lifetime).rawValue,
             severity: isClass == nil ? .note : .error, fallbackFile: manifest.file))

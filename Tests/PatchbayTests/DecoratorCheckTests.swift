@@ -58,6 +58,22 @@ import Testing
         #expect(throws: ManifestError.self, "\(problem.name)") { try DecoratorTests.container(problem.json) }
     }
 
+    /// A chain hangs on the bound type alone: an unknown factory does not
+    /// hide its problems, live or offline.
+    @Test func anUnknownFactoryDoesNotHideTheChain() throws {
+        let json = DecoratorTests.manifest(#"["nope", "first", "first"]"#).replacingOccurrences(of: "base-store", with: "bsae-store")
+        let catalog = DecoratorTests.catalog()
+        let description = try CatalogDescription(jsonData: catalog.describe().jsonData())
+        for validator in [ManifestValidator(catalog: catalog), ManifestValidator(description: description)] {
+            let codes = DecoratorTests.errors(json, by: validator).map(\.code)
+            #expect(codes.sorted { $0.rawValue < $1.rawValue } == [.duplicateDecorator, .unknownDecorator, .unknownFactory])
+            // A decorator named as the factory is told apart, not left as a stale catalog's.
+            let swapped = DecoratorTests.manifest("[]").replacingOccurrences(of: "base-store", with: "first")
+            let message = DecoratorTests.errors(swapped, by: validator).first?.message ?? ""
+            #expect(message.contains("'first' is a decorator") && !message.contains("stale"))
+        }
+    }
+
     @Test func aChainThatPassesPassesOffline() throws {
         let json = DecoratorTests.manifest(
             #"["first", { "decorator": "tagging", "parameters": { "tag": "x" } }, "timed"]"#,
@@ -93,8 +109,11 @@ import Testing
         catalog.register("scoped-clock", provides: (any TagClock).self, lifetime: .scoped) { SomeClock() }
         let json = DecoratorTests.manifest(#"["timed"]"#, lifetime: "singleton",
             more: #",{ "protocol": "TagClock", "factory": "scoped-clock" }"#)
-        let codes = DecoratorTests.errors(json, by: ManifestValidator(catalog: catalog)).map(\.code)
-        #expect(codes == [.captiveDependency])
+        let errors = DecoratorTests.errors(json, by: ManifestValidator(catalog: catalog))
+        #expect(errors.map(\.code) == [.captiveDependency])
+        // Named as the decorator's need, at its entry: the factory needs nothing.
+        #expect(errors.first?.message.contains("('base-store', through its decorator 'timed') depends on scoped") == true)
+        #expect(errors.first?.path == "/bindings/0/decorators/0")
     }
 
     @Test func thousandsOfBadLinksAreEachReportedOnce() throws {

@@ -19,13 +19,15 @@ extension ValidationRun {
     /// Rules `decorator-not-supported`, `unknown-decorator`, `duplicate-decorator`,
     /// `decorator-does-not-decorate`, `environment-not-allowed` and the parameter
     /// rules, for each of a binding's decorators, in order: the chain, or nil
-    /// after reporting every problem (the binding is then broken).
+    /// after reporting every problem (the binding is then broken). A chain
+    /// depends on the bound type only: it is judged when the `factory` is
+    /// unknown (nil) too, so every problem is reported at once.
     mutating func checkDecorators(
-        of binding: Binding, type: CatalogIndex.TypeID, factory: Int, in catalog: CatalogIndex
+        of binding: Binding, type: CatalogIndex.TypeID, factory: Int?, in catalog: CatalogIndex
     ) -> [DecoratorLink]? {
         guard !binding.decorators.isEmpty else { return [] }
         let typeName = catalog.display(type)
-        if binding.isCollectionElement || catalog.factories[factory].execution == .async {
+        if binding.isCollectionElement || factory.map({ catalog.factories[$0].execution == .async }) == true {
             let why = binding.isCollectionElement
                 ? "a collection's element cannot be decorated yet; decorate the type's single binding, or wrap the "
                     + "element in a factory of its own"

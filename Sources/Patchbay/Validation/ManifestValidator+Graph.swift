@@ -94,12 +94,12 @@ extension ValidationRun {
                     case .served(let served):
                         checkDependencyTakesNoArgument(effective[served], of: owner, in: catalog, by: needer)
                         checkNeedCanBeMade(need, by: effective[served], for: owner, in: catalog, needer: needer)
-                        checkNotCaptive(effective[served], of: owner, in: catalog)
+                        checkNotCaptive(effective[served], of: owner, in: catalog, needer: needer)
                         if !need.kind.isLazy { edges[offset].append(served) }
                     case .elements(let elements):
                         for element in elements {
                             checkNeedCanBeMade(need, by: effective[element], for: owner, in: catalog, needer: needer)
-                            checkNotCaptive(effective[element], of: owner, in: catalog)
+                            checkNotCaptive(effective[element], of: owner, in: catalog, needer: needer)
                         }
                         if !need.kind.isLazy { edges[offset] += elements }
                     }
@@ -246,11 +246,12 @@ extension ValidationRun {
         let fix = awaits
             ? " is async and '\(ownerFactory)' cannot await it; " + (inCollection
                 ? "a collection's elements are made synchronously, so bind a synchronous factory as the element"
+                : needer != nil ? "a decorator runs synchronously in this build, so bind \(needName) to a synchronous factory"
                 : "register '\(ownerFactory)' with an async closure (taking \(needName) directly or as an "
                     + "optional), or bind \(needName) to a synchronous factory")
             : " runs on the main actor and '\(ownerFactory)' may run anywhere; register '\(ownerFactory)' on "
                 + "MainActor.self too" + (inCollection ? ", or bind a nonisolated factory as the element"
-                    : ", or with an async closure, or bind \(needName) to a nonisolated factory")
+                    : (needer != nil ? "" : ", or with an async closure") + ", or bind \(needName) to a nonisolated factory")
         report(diagnostic(
             binding(owner), awaits ? .needsAwait : .needsMainActor, needed + fix,
             field: needer?.field ?? BindingKey.factory.rawValue,
@@ -259,7 +260,11 @@ extension ValidationRun {
 
     /// Rule `captive-dependency`: nothing keeps a dependency alive past its
     /// lifetime; an element of a needed collection is a dependency too.
-    mutating func checkNotCaptive(_ dependency: BindingDescription, of owner: BindingDescription, in catalog: CatalogIndex) {
+    ///
+    /// A need of a decorator (`needer`) is its binding's, named as the decorator's and placed at its entry.
+    mutating func checkNotCaptive(
+        _ dependency: BindingDescription, of owner: BindingDescription, in catalog: CatalogIndex, needer: Needer? = nil
+    ) {
         guard owner.lifetime.wouldCapture(dependency.lifetime) else { return }
         let (ownerName, needName) = (display(owner, in: catalog), display(dependency, in: catalog))
         let remedy = dependency.isCollectionElement
@@ -267,10 +272,11 @@ extension ValidationRun {
             : "make \(needName) longer-lived, make \(ownerName) shorter-lived, or take Lazy<\(needName)>... inside a "
                 + "shorter scope"
         report(diagnostic(
-            binding(owner), .captiveDependency, "\(owner.lifetime) \(ownerName) ('\(binding(owner).factory)') depends on "
+            binding(owner), .captiveDependency, "\(owner.lifetime) \(ownerName) ('\(binding(owner).factory)"
+                + (needer.map { "', through its \($0.label)" } ?? "'") + ") depends on "
                 + "\(dependency.lifetime) \(needName) ('\(binding(dependency).factory)'), and would keep it alive past "
                 + "its \(dependency.lifetime) lifetime; " + remedy,
-            field: (binding(owner).lifetime == nil ? BindingKey.factory : .lifetime).rawValue,
+            field: needer?.field ?? (binding(owner).lifetime == nil ? BindingKey.factory : .lifetime).rawValue,
             dependencyPath: [ownerName, needName]))
     }
 

@@ -276,6 +276,8 @@ package struct ValidationRun {
             } else {
                 anyUnknownToCatalog = true
                 if let type, bindsSingle { brokenTypes.insert(type) }
+                // Its chain hangs on the type alone: judged now, not after the factory is fixed.
+                if let type { _ = checkDecorators(of: binding, type: type, factory: nil, in: catalog) }
             }
             candidates.append(BindingDescription(
                 bindings: bindings, index: index, types: types,
@@ -362,7 +364,10 @@ package struct ValidationRun {
         } else if !providers.isEmpty {
             message += "; factories that provide it: " + providers.map { "'\($0)'" }.joined(separator: ", ")
         }
-        if binding.factory.contains("${") {
+        if catalog.decoratorOffset(named: binding.factory) != nil {
+            message += ". '\(binding.displayFactory)' is a decorator: it wraps what a factory makes, so name it in "
+                + "the binding's '\(BindingKey.decorators)' and a factory in '\(BindingKey.factory)'"
+        } else if binding.factory.contains("${") {
             // Only parameters are interpolated: the reference is the name, which no catalog has.
             message += ". A factory name is not interpolated: '${...}' is read as part of the name, since only "
                 + "'\(BindingKey.parameters)' values are; write the factory's name, and give each environment "

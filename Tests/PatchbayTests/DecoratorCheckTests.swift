@@ -6,6 +6,7 @@
 import Foundation
 import Testing
 @testable import Patchbay
+@testable import PatchbayTools
 
 @Suite struct DecoratorCheckTests {
     // MARK: - The check
@@ -72,6 +73,18 @@ import Testing
             let message = DecoratorTests.errors(swapped, by: validator).first?.message ?? ""
             #expect(message.contains("'first' is a decorator") && !message.contains("stale"))
         }
+    }
+
+    /// `explain` names a binding's chain in order, as written.
+    @Test func explainNamesTheChain() throws {
+        let json = DecoratorTests.manifest(#"["first", { "decorator": "tagging", "parameters": { "tag": "x" } }]"#)
+        let manifest = try ManifestLoader(environment: [:]).load(data: Data(json.utf8))
+        let description = try CatalogDescription(jsonData: DecoratorTests.catalog().describe().jsonData())
+        let text = ManifestExplainer(manifest: manifest, catalog: description).explain("TaggedStore", from: .primary).text()
+        #expect(text.contains("  decorators:   'first' -> 'tagging' (the first wraps the factory's product; callers get the last)"))
+        let plain = try ManifestLoader(environment: [:]).load(data: Data(DecoratorTests.manifest("[]").utf8))
+        #expect(!ManifestExplainer(manifest: plain, catalog: description).explain("TaggedStore", from: .primary).text()
+            .contains("decorators:"))
     }
 
     @Test func aChainThatPassesPassesOffline() throws {

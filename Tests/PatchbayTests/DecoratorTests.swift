@@ -271,6 +271,9 @@ struct DecoratorFailure: Error {}
         #expect(error.reason == .factoryFailed)
         #expect(error.factory == "failing")
         #expect(error.underlying is DecoratorFailure)
+        // Named as what it is, a decorator of the binding's chain.
+        #expect(error.description.contains("decorator 'failing' in the chain of TaggedStore threw"))
+        #expect(!error.description.contains("factory 'failing'"))
     }
 
     @Test func aDecoratedBindingStillServesItsDependents() throws {

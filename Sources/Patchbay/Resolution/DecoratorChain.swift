@@ -55,7 +55,15 @@ enum DecoratorChain {
             var box = try inner.build(call)
             if let convert { box = convert(box) }
             for link in links {
-                box = try call.context.frame(link.binding, nil) { linkCall in try link.wrap(linkCall, box) }
+                do {
+                    box = try call.context.frame(link.binding, nil) { linkCall in try link.wrap(linkCall, box) }
+                } catch var error as ResolutionError
+                    where error.reason == .factoryFailed && error.factory == link.binding.definition.name
+                {
+                    // The decorator's own error: named as a decorator of the binding's chain, not as a factory.
+                    error.failedMaker = "decorator '\(link.binding.definition.name)' in the chain of \(provided.key.name)"
+                    throw error
+                }
             }
             if keptWeakly, let last = links.last { _ = try last.binding.requireClassInstance(box: box) }
             return box

@@ -1,0 +1,190 @@
+// The hostile review of decorators (issue 55): each finding fixed here has a
+// test that failed before its fix. F1: a decorated binding keeps sharing its
+// factory's instance with the undecorated bindings of the same storage. F4:
+// lifecycle sees every made link of a singleton's chain and its inner product.
+import Foundation
+import Testing
+@testable import Patchbay
+
+/// The type the findings' decorators wrap: each layer adds its tag.
+protocol FindingStore: Sendable {
+    var tags: [String] { get }
+}
+
+/// A second type the shared product provides.
+protocol FindingOther: Sendable {}
+
+/// Records shutdowns, in order, across one test's instances.
+final class ShutdownLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var names: [String] = []
+    func record(_ name: String) { lock.withLock { names.append(name) } }
+    var recorded: [String] { lock.withLock { names } }
+}
+
+/// The product: one object seen as both types, shut down once.
+final class FindingBase: FindingStore, FindingOther, AsyncShutdown {
+    let tags = ["base"]
+    let log: ShutdownLog
+    init(_ log: ShutdownLog) { self.log = log }
+    func shutdown() async throws { log.record("base") }
+}
+
+/// A class layer that is shut down too.
+final class ClosingLayer: FindingStore, AsyncShutdown {
+    let inner: any FindingStore
+    let tag: String
+    let log: ShutdownLog
+    init(_ inner: any FindingStore, _ tag: String, _ log: ShutdownLog) { (self.inner, self.tag, self.log) = (inner, tag, log) }
+    var tags: [String] { inner.tags + [tag] }
+    func shutdown() async throws { log.record(tag) }
+}
+
+/// A value layer, with no lifecycle of its own.
+struct ValueLayer: FindingStore {
+    let inner: any FindingStore
+    let tag: String
+    var tags: [String] { inner.tags + [tag] }
+}
+
+@Suite struct DecoratorFindingsTests {
+    static func catalog(made: Counter = Counter(), log: ShutdownLog = ShutdownLog()) -> FactoryCatalog {
+        var catalog = FactoryCatalog()
+        catalog.register("both", product: FindingBase.self, provides: (any FindingStore).self, (any FindingOther).self) {
+            made.increment()
+            return FindingBase(log)
+        }
+        catalog.registerDecorator("value", decorates: (any FindingStore).self) { (inner: any FindingStore) in
+            ValueLayer(inner: inner, tag: "value")
+        }
+        catalog.registerDecorator("closing-a", decorates: (any FindingStore).self) { (inner: any FindingStore) in
+            ClosingLayer(inner, "a", log)
+        }
+        catalog.registerDecorator("closing-b", decorates: (any FindingStore).self) { (inner: any FindingStore) in
+            ClosingLayer(inner, "b", log)
+        }
+        catalog.registerDecorator("same", decorates: (any FindingStore).self) { (inner: any FindingStore) in inner }
+        return catalog
+    }
+
+    static func container(_ bindings: String, catalog: FactoryCatalog) throws -> Container {
+        let json = #"{ "format": 1, "environment": "production", "bindings": [ \#(bindings) ] }"#
+        return try Container(catalog: catalog, manifest: ManifestLoader(environment: [:]).load(data: Data(json.utf8)))
+    }
+
+    static func identity(_ value: Any) -> ObjectIdentifier { ObjectIdentifier(value as AnyObject) }
+
+    // MARK: - F1: one storage, one instance
+
+    /// The decorated binding's chain wraps the one instance the factory
+    /// made for both types; the undecorated binding gets it bare.
+    @Test(arguments: [false, true])
+    func aDecoratedBindingSharesItsFactorysSingleton(otherFirst: Bool) throws {
+        let made = Counter()
+        let container = try Self.container(#"""
+            { "protocol": "FindingStore", "factory": "both", "lifetime": "singleton", "decorators": ["closing-a"] },
+            { "protocol": "FindingOther", "factory": "both", "lifetime": "singleton" }
+            """#, catalog: Self.catalog(made: made))
+        let other = otherFirst ? try container.resolve((any FindingOther).self) : nil
+        let store = try container.resolve((any FindingStore).self)
+        let again = try container.resolve((any FindingStore).self)
+        let bare = try other ?? container.resolve((any FindingOther).self)
+        #expect(made.value == 1)
+        #expect(store.tags == ["base", "a"])
+        #expect(Self.identity(store) == Self.identity(again))
+        let layer = try #require(store as? ClosingLayer)
+        #expect(Self.identity(layer.inner) == Self.identity(bare))
+    }
+
+    /// A transient decorated binding makes its own, as an undecorated transient does.
+    @Test func aTransientDecoratedBindingMakesItsOwn() throws {
+        let made = Counter()
+        let container = try Self.container(#"""
+            { "protocol": "FindingStore", "factory": "both", "lifetime": "transient", "decorators": ["closing-a"] },
+            { "protocol": "FindingOther", "factory": "both", "lifetime": "transient" }
+            """#, catalog: Self.catalog(made: made))
+        _ = try container.resolve((any FindingStore).self)
+        _ = try container.resolve((any FindingOther).self)
+        #expect(made.value == 2)
+    }
+
+    /// In a scope, the two bindings share the scope's one instance.
+    @Test func aScopedDecoratedBindingSharesTheScopesInstance() throws {
+        let made = Counter()
+        let container = try Self.container(#"""
+            { "protocol": "FindingStore", "factory": "both", "lifetime": "scoped", "decorators": ["value"] },
+            { "protocol": "FindingOther", "factory": "both", "lifetime": "scoped" }
+            """#, catalog: Self.catalog(made: made))
+        let scope = Scope(container: container)
+        let store = try scope.resolve((any FindingStore).self)
+        let bare = try scope.resolve((any FindingOther).self)
+        #expect(made.value == 1)
+        let layer = try #require(store as? ValueLayer)
+        #expect(Self.identity(layer.inner) == Self.identity(bare))
+    }
+
+    /// A `weak` class product is shared too, while someone holds it.
+    @Test func aWeakDecoratedBindingSharesAClassProduct() throws {
+        let made = Counter()
+        let container = try Self.container(#"""
+            { "protocol": "FindingStore", "factory": "both", "lifetime": "weak", "decorators": ["closing-a"] },
+            { "protocol": "FindingOther", "factory": "both", "lifetime": "weak" }
+            """#, catalog: Self.catalog(made: made))
+        let store = try container.resolve((any FindingStore).self)
+        let bare = try container.resolve((any FindingOther).self)
+        #expect(made.value == 1)
+        let layer = try #require(store as? ClosingLayer)
+        #expect(Self.identity(layer.inner) == Self.identity(bare))
+    }
+
+    /// Resetting the undecorated type renews the shared product, and so the
+    /// chain around it: the decorated binding never wraps a forgotten instance.
+    @Test func resettingTheSharedProductRenewsTheChain() throws {
+        let made = Counter()
+        let container = try Self.container(#"""
+            { "protocol": "FindingStore", "factory": "both", "lifetime": "singleton", "decorators": ["closing-a", "value"] },
+            { "protocol": "FindingOther", "factory": "both", "lifetime": "singleton" }
+            """#, catalog: Self.catalog(made: made))
+        _ = try container.resolve((any FindingStore).self)
+        container.reset((any FindingOther).self)
+        let store = try container.resolve((any FindingStore).self)
+        let bare = try container.resolve((any FindingOther).self)
+        #expect(made.value == 2)
+        let outer = try #require(store as? ValueLayer)
+        let layer = try #require(outer.inner as? ClosingLayer)
+        #expect(Self.identity(layer.inner) == Self.identity(bare))
+    }
+
+    // MARK: - F4: lifecycle sees the chain
+
+    /// Every made link and the inner product are listed, innermost first,
+    /// and shut down outermost first, each once.
+    @Test func shutdownReachesEveryLinkOutermostFirst() async throws {
+        let log = ShutdownLog()
+        let container = try Self.container(#"""
+            { "protocol": "FindingStore", "factory": "both", "lifetime": "singleton",
+              "decorators": ["closing-a", "same", "value", "closing-b"] }
+            """#, catalog: Self.catalog(log: log))
+        _ = try container.resolve((any FindingStore).self)
+        let listed = container.madeSingletons(as: (any AsyncShutdown).self).map { String(describing: type(of: $0.instance)) }
+        #expect(listed == ["FindingBase", "ClosingLayer", "ClosingLayer"])
+        #expect(container.madeSingletons(as: (any FindingStore).self).map(\.instance.tags)
+            == [["base"], ["base", "a"], ["base", "a", "value"], ["base", "a", "value", "b"]])
+        try await container.shutdown()
+        #expect(log.recorded == ["b", "a", "base"])
+    }
+
+    /// The inner product shared with an undecorated binding is shut down once.
+    @Test func aSharedInnerProductIsShutDownOnce() async throws {
+        let log = ShutdownLog()
+        let container = try Self.container(#"""
+            { "protocol": "FindingStore", "factory": "both", "lifetime": "singleton", "decorators": ["value"] },
+            { "protocol": "FindingOther", "factory": "both", "lifetime": "singleton" }
+            """#, catalog: Self.catalog(log: log))
+        _ = try container.resolve((any FindingStore).self)
+        _ = try container.resolve((any FindingOther).self)
+        #expect(container.madeSingletons(as: (any AsyncShutdown).self).count == 1)
+        try await container.shutdown()
+        #expect(log.recorded == ["base"])
+    }
+}

@@ -2,9 +2,13 @@
 // test that failed before its fix. F1: a decorated binding keeps sharing its
 // factory's instance with the undecorated bindings of the same storage. F4:
 // lifecycle sees every made link of a singleton's chain and its inner product.
+// F9 is a case of the bad-catalog corpus (decorator-shapes-never-registered).
+// F10: the JSON Schemas refuse decorators on a collection's element, as the
+// validator does. F8: `patchbay diff` counts a chain's difference as one.
 import Foundation
 import Testing
 @testable import Patchbay
+@testable import PatchbayTools
 
 /// The type the findings' decorators wrap: each layer adds its tag.
 protocol FindingStore: Sendable {
@@ -186,5 +190,60 @@ struct ValueLayer: FindingStore {
         #expect(container.madeSingletons(as: (any AsyncShutdown).self).count == 1)
         try await container.shutdown()
         #expect(log.recorded == ["base"])
+    }
+
+    // MARK: - F10: the schemas agree with the validator on a collection's element
+
+    @Test(arguments: [#"["value"]"#, "[]"])
+    func theSchemasJudgeAnElementsDecoratorsAsTheValidatorDoes(decorators: String) throws {
+        let bindings = #"{ "collection": "FindingStore", "factory": "both", "decorators": \#(decorators) }"#
+        let json = #"{ "format": 1, "environment": "production", "bindings": [ \#(bindings) ] }"#
+        let catalog = Self.catalog()
+        let manifest = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
+        let refused = ManifestValidator(catalog: catalog).run(try ManifestLoader(environment: [:]).load(data: Data(json.utf8)))
+            .diagnostics.contains { $0.code == .decoratorNotSupported }
+        #expect(refused == (decorators != "[]"))
+        for schema in [ManifestSchema.schema(), ManifestSchema.schema(catalog: catalog.describe())] {
+            #expect(try !JSONSchemaChecker(schema).errors(manifest).isEmpty == refused)
+        }
+    }
+
+    // MARK: - F8: diff sees a chain
+
+    static func wiring(_ decorators: [String], factory: String = "both") throws -> Wiring {
+        let chain = decorators.map { "\"\($0)\"" }.joined(separator: ", ")
+        let json = #"{ "format": 1, "environment": "production", "bindings": [ "#
+            + #"{ "protocol": "FindingStore", "factory": "\#(factory)", "lifetime": "singleton", "decorators": [\#(chain)] } ] }"#
+        let manifest = try ManifestLoader(environment: [:]).load(data: Data(json.utf8))
+        return Wiring(manifest: manifest, catalog: catalog().describe(), label: "production")
+    }
+
+    /// A decorator added, removed or moved is a difference of its own kind, whose lines are the chains.
+    @Test(arguments: [
+        (["closing-a"], ["closing-a", "value"]), (["closing-a", "value"], []), (["closing-a", "value"], ["value", "closing-a"]),
+    ])
+    func aChainDifferenceIsADifference(before: [String], after: [String]) throws {
+        let diff = WiringDiff(from: try Self.wiring(before), to: try Self.wiring(after))
+        #expect(diff.changes.map(\.kind) == ["chain changed"])
+        #expect(diff.summary == "1 difference (1 chain changed)")
+        let shown = { (chain: [String]) in chain.isEmpty ? "none" : chain.joined(separator: ", ") }
+        let text = diff.text()
+        #expect(text.contains("\n  - decorators: \(shown(before))\n  + decorators: \(shown(after))\n"), "\(text)")
+        #expect(String(decoding: diff.jsonData(), as: UTF8.self).contains(#""change" : "chain changed""#))
+    }
+
+    /// The same chain is no difference; a factory changed with it is `changed`, its lines naming the chain.
+    @Test func aChainIsComparedWithTheRestOfItsBinding() throws {
+        #expect(WiringDiff(from: try Self.wiring(["value"]), to: try Self.wiring(["value"])).isEqual)
+        var catalog = Self.catalog()
+        catalog.register("other", provides: (any FindingStore).self) { ValueLayer(inner: FindingBase(ShutdownLog()), tag: "o") }
+        let json = #"{ "format": 1, "environment": "production", "bindings": [ "#
+            + #"{ "protocol": "FindingStore", "factory": "other", "lifetime": "singleton", "decorators": ["value"] } ] }"#
+        let other = Wiring(
+            manifest: try ManifestLoader(environment: [:]).load(data: Data(json.utf8)), catalog: catalog.describe(),
+            label: "production")
+        let diff = WiringDiff(from: try Self.wiring(["value"]), to: other)
+        #expect(diff.changes.map(\.kind) == ["changed"])
+        #expect(diff.text().contains("  + other (singleton, from primary) decorated by value\n"), "\(diff.text())")
     }
 }

@@ -79,8 +79,16 @@ package enum ManifestSchemaBuilder {
             "type": .string("object"),
             "additionalProperties": .bool(false),
             "required": strings([BindingKey.factory.rawValue]),
-            // Exactly one of the two: a type's single binding, or an element of its collection.
-            "oneOf": .array([BindingKey.protocol, .collection].map { .object(["required": strings([$0.rawValue])]) }),
+            // Exactly one of the two: a type's single binding, or an element of its collection,
+            // which names no decorator (`decorator-not-supported`; an empty chain is no chain).
+            "oneOf": .array([
+                .object(["required": strings([BindingKey.protocol.rawValue])]),
+                .object([
+                    "required": strings([BindingKey.collection.rawValue]),
+                    "properties": .object([BindingKey.decorators.rawValue: described(
+                        "A collection's element cannot be decorated yet.", ["maxItems": .integer(0)])]),
+                ]),
+            ]),
             "properties": .object([
                 BindingKey.protocol.rawValue: described("The requested type's name: short (UserRepository) or module-qualified "
                     + "(App.UserRepository).", aName),

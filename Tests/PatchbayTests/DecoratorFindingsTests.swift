@@ -4,7 +4,8 @@
 // lifecycle sees every made link of a singleton's chain and its inner product.
 // F9 is a case of the bad-catalog corpus (decorator-shapes-never-registered).
 // F10: the JSON Schemas refuse decorators on a collection's element, as the
-// validator does. F8: `patchbay diff` counts a chain's difference as one.
+// validator does, and the catalog's schema judges a decorator's parameters
+// as the validator does. F8: `patchbay diff` counts a chain's difference as one.
 import Foundation
 import Testing
 @testable import Patchbay
@@ -44,6 +45,11 @@ final class ClosingLayer: FindingStore, AsyncShutdown {
     func shutdown() async throws { log.record(tag) }
 }
 
+/// The parameters of the `tagging` decorator.
+struct FindingTag: Decodable, Sendable {
+    var tag: String
+}
+
 /// A value layer, with no lifecycle of its own.
 struct ValueLayer: FindingStore {
     let inner: any FindingStore
@@ -68,6 +74,9 @@ struct ValueLayer: FindingStore {
             ClosingLayer(inner, "b", log)
         }
         catalog.registerDecorator("same", decorates: (any FindingStore).self) { (inner: any FindingStore) in inner }
+        catalog.registerDecorator("tagging", decorates: (any FindingStore).self, parameters: FindingTag.self) {
+            (inner: any FindingStore, options: FindingTag) in ValueLayer(inner: inner, tag: options.tag)
+        }
         return catalog
     }
 
@@ -206,6 +215,25 @@ struct ValueLayer: FindingStore {
         for schema in [ManifestSchema.schema(), ManifestSchema.schema(catalog: catalog.describe())] {
             #expect(try !JSONSchemaChecker(schema).errors(manifest).isEmpty == refused)
         }
+    }
+
+    /// The catalog's schema judges a chain entry's `parameters` by its decorator's parameter type.
+    @Test(arguments: [
+        (#"{ "decorator": "tagging", "parameters": { "tag": "x" } }"#, false),
+        (#"{ "decorator": "tagging", "parameters": { "tag": 3 } }"#, true),
+        (#"{ "decorator": "tagging" }"#, true),
+        (#"{ "decorator": "value", "parameters": { "tag": "x" } }"#, true),
+    ])
+    func theCatalogSchemaJudgesADecoratorsParameters(entry: String, refused: Bool) throws {
+        let json = #"{ "format": 1, "environment": "production", "bindings": [ "#
+            + #"{ "protocol": "FindingStore", "factory": "both", "decorators": [\#(entry)] } ] }"#
+        let catalog = Self.catalog()
+        let errors = ManifestValidator(catalog: catalog).run(try ManifestLoader(environment: [:]).load(data: Data(json.utf8)))
+            .diagnostics.filter { $0.severity == .error }
+        #expect(errors.isEmpty == !refused, "\(errors)")
+        let manifest = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
+        let schemaErrors = try JSONSchemaChecker(ManifestSchema.schema(catalog: catalog.describe())).errors(manifest)
+        #expect(schemaErrors.isEmpty == !refused, "\(schemaErrors)")
     }
 
     // MARK: - F8: diff sees a chain

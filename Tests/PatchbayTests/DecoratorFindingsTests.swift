@@ -109,6 +109,20 @@ struct ValueLayer: FindingStore {
         #expect(Self.identity(layer.inner) == Self.identity(bare))
     }
 
+    /// An awaited resolve shares the product too: it goes through the same engine.
+    @Test func anAwaitedResolveSharesTheProduct() async throws {
+        let made = Counter()
+        let container = try Self.container(#"""
+            { "protocol": "FindingStore", "factory": "both", "lifetime": "singleton", "decorators": ["value"] },
+            { "protocol": "FindingOther", "factory": "both", "lifetime": "singleton" }
+            """#, catalog: Self.catalog(made: made))
+        let store = try await container.resolve(awaiting: (any FindingStore).self)
+        let bare = try await container.resolve(awaiting: (any FindingOther).self)
+        #expect(made.value == 1)
+        let layer = try #require(store as? ValueLayer)
+        #expect(Self.identity(layer.inner) == Self.identity(bare))
+    }
+
     /// A transient decorated binding makes its own, as an undecorated transient does.
     @Test func aTransientDecoratedBindingMakesItsOwn() throws {
         let made = Counter()
@@ -258,6 +272,31 @@ struct ValueLayer: FindingStore {
         let text = diff.text()
         #expect(text.contains("\n  - decorators: \(shown(before))\n  + decorators: \(shown(after))\n"), "\(text)")
         #expect(String(decoding: diff.jsonData(), as: UTF8.self).contains(#""change" : "chain changed""#))
+    }
+
+    /// The command: a chain difference between two environments of a folder exits 1, as `diff` does.
+    @Test func theDiffCommandExitsOneForAChainDifference() throws {
+        func manifest(_ environment: String, _ chain: String) -> String {
+            #"{ "format": 1, "environment": "\#(environment)", "bindings": [ "#
+                + #"{ "protocol": "FindingStore", "factory": "both", "lifetime": "singleton", "decorators": \#(chain) } ] }"#
+        }
+        let folder = try ManifestFolder([
+            "staging.json": manifest("staging", #"["closing-a"]"#),
+            "production.json": manifest("production", #"["closing-a", "value"]"#),
+        ])
+        let standard = Collected<String>(), error = Collected<String>()
+        let status = PatchbayCommandLine(catalog: Self.catalog(), loader: ManifestLoader(environment: [:])).run(
+            ["diff", folder.url.path, "--from", "staging", "--to", "production"],
+            output: .init(standard: standard.append, error: error.append))
+        let printed = standard.all.joined()
+        #expect(status == 1, "\(error.all.joined())")
+        #expect(printed.hasSuffix("""
+            FindingStore from primary, secondary
+              - decorators: closing-a
+              + decorators: closing-a, value
+            1 difference (1 chain changed)
+
+            """), "\(printed)")
     }
 
     /// The same chain is no difference; a factory changed with it is `changed`, its lines naming the chain.

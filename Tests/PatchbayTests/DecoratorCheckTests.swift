@@ -162,13 +162,13 @@ import Testing
     }
 
     @Test func aHandWrittenDecoratorOfNoTypeIsJudgedNotTrusted() throws {
-        // A description may come from anyone: a decorator that provides no type decorates none.
+        // A description may come from anyone: a decorator that provides no type is no decorator an app
+        // registers, so the description is refused, as a malformed factory's is (DecoratorFindingsTests, F9).
         var description = DecoratorTests.catalog().describe()
         let first = try #require(description.decorators?.firstIndex { $0.name == "first" })
         description.decorators![first].provides = []
-        let read = try CatalogDescription(jsonData: description.jsonData())
-        let errors = DecoratorTests.errors(DecoratorTests.manifest(#"["first"]"#), by: ManifestValidator(description: read))
-        #expect(errors.map(\.code) == [.decoratorDoesNotDecorate])
+        let refusal = #expect(throws: ManifestError.self) { try CatalogDescription(jsonData: description.jsonData()) }
+        #expect(refusal?.diagnostics.map(\.code) == [.wrongType])
     }
 
     // MARK: - The catalog

@@ -21,7 +21,10 @@ import Foundation
 /// 5. `missing-key`, `wrong-type`: every member the format requires is
 ///    present, and every member has its JSON type. `JSONDecoder` decodes the
 ///    description once, and each misfit is noted at its place (see
-///    `CatalogDescription+Decoding.swift`).
+///    `CatalogDescription+Decoding.swift`). A decorator has the shape
+///    `registerDecorator` writes, else it is `wrong-type`: one provided
+///    type, and no `argument`, `defaultLifetime` or `execution` but
+///    `synchronous` (`checkDecoratorShape`).
 /// 6. `unknown-lifetime`, `unknown-execution`, `unknown-parameter-decoding`:
 ///    a factory's `defaultLifetime` and `execution`, and the
 ///    `parameterDecoding` strategies, are values this build knows.
@@ -260,6 +263,7 @@ extension CatalogDescriptionValidator {
                 for (index, type) in factory.provides.enumerated() {
                     checkDeclared(type, at: path + ["provides", String(index)], as: "provides")
                 }
+                if isDecorator { checkDecoratorShape(factory, at: path) }
                 for (index, need) in (factory.needs ?? []).enumerated() {
                     let needPath = path + ["needs", String(index)]
                     checkDeclared(need.type, at: needPath + ["type"], as: "needs")
@@ -281,6 +285,32 @@ extension CatalogDescriptionValidator {
                     checkFields(fields, at: path + ["parameters", "fields"])
                 }
                 checkPlace(factory.registeredAt, at: path + ["registeredAt"])
+            }
+        }
+
+        /// Rule 5 for a decorator: what `registerDecorator` can write. It
+        /// provides one type (the one it decorates), and takes no argument,
+        /// has no default lifetime (it lives as the binding it decorates
+        /// does) and runs synchronously or on the main actor (the forms
+        /// registered; `async` ones are for later): any
+        /// other shape is no decorator the app has, so it is `wrong-type`,
+        /// as a factory member of the wrong JSON type is.
+        private func checkDecoratorShape(_ decorator: CatalogDescription.Factory, at path: [String]) {
+            let label = factoryLabel(path)
+            if decorator.provides.count != 1, !isBroken(path + ["provides"]) {
+                report(.wrongType, "'provides' of \(label) must be one type, the type it decorates; found "
+                    + (decorator.provides.isEmpty ? "none" : "\(decorator.provides.count)") + "; \(regenerate)", at: Self.pointer(path + ["provides"]))
+            }
+            let absent: [(key: String, present: Bool, why: String)] = [
+                ("argument", decorator.argument != nil, "a decorator takes no resolve-time argument"),
+                ("defaultLifetime", decorator.defaultLifetime != nil,
+                 "a decorator has no lifetime of its own: its chain lives as the binding it decorates"),
+                ("execution", decorator.execution == .async,
+                 "this build registers synchronous and main-actor decorators only"),
+            ]
+            for member in absent where member.present && !isBroken(path + [member.key]) {
+                report(.wrongType, "\(label) has '\(member.key)', which no decorator has (\(member.why)); "
+                    + regenerate, at: Self.pointer(path + [member.key]))
             }
         }
 

@@ -146,6 +146,9 @@ package struct DecoratorUse: Sendable, Hashable {
     /// What `${...}` interpolation did in its `parameters`, as for a binding's.
     var interpolation = InterpolationRecord()
 
+    /// Its `parameters` as written, `${...}` and all (see ``Binding/writtenParameters``); nil when it gives none.
+    package var writtenParameters: JSONValue? { parameterSource.map(\.writtenValue) }
+
     /// A decorator named in code, with its parameters.
     package init(_ name: String, parameters: JSONValue? = nil) {
         self.name = name

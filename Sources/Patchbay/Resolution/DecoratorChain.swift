@@ -14,12 +14,16 @@ enum DecoratorChain {
         let wrap: @Sendable (FactoryCall, AnyObject) throws -> AnyObject
     }
 
-    /// The links of `validated`'s chain, each a binding that keeps no
-    /// instance: the chain lives as long as the decorated binding's instance.
+    /// The links of `validated`'s chain, each a binding with the storage
+    /// `storage` gives for its offset: a singleton's keeps each link's
+    /// instance, so lifecycle finds every one (see ``Activation/chains``);
+    /// any other keeps none, and the chain lives as long as the decorated
+    /// binding's instance.
     static func links(
-        of validated: BindingDescription, serving provided: ProvidedType, catalog: FactoryCatalog
+        of validated: BindingDescription, serving provided: ProvidedType, catalog: FactoryCatalog,
+        storage: (Int) -> any LifetimeStorage
     ) -> [Link] {
-        validated.decorators.map { link in
+        validated.decorators.enumerated().map { offset, link in
             // The index numbers a live catalog's decorators after its factories.
             let decorator = catalog.decorators[link.place - catalog.definitions.count]
             let decorated = decorator.definition.provides[0]
@@ -28,40 +32,48 @@ enum DecoratorChain {
             return Link(
                 binding: CompiledBinding(
                     key: decorated.key, injector: validated.injector, definition: decorator.definition,
-                    provided: decorated, parameters: link.parameters, storage: TransientLifetime(), described: nil),
+                    provided: decorated, parameters: link.parameters, storage: storage(offset), described: nil),
                 wrap: decorator.wrap)
         }
     }
 
     /// The definition a decorated binding is compiled with: `inner`'s,
-    /// whose product, converted to the bound type, each link wraps in turn,
-    /// in the frame of its own binding (its needs resolve from the
-    /// binding's injector, a failure names the decorator, and a need that
-    /// comes back to the decorated binding is a cycle, since the binding is
-    /// on the path while its chain is made). The box it returns is the
-    /// bound type's, so the binding converts nothing.
+    /// whose product, converted to the bound type and kept where `inner`'s
+    /// storage keeps it (shared with the undecorated bindings of the same
+    /// factory, lifetime, injector and parameters: one instance, made once),
+    /// each link wraps in turn, in the frame of its own binding (its needs
+    /// resolve from the binding's injector, a failure names the decorator,
+    /// and a need that comes back to the decorated binding is a cycle,
+    /// since the binding is on the path while its chain is made). A link
+    /// whose storage keeps instances keeps its own, but the last, which the
+    /// decorated binding keeps. The box it returns is the bound type's, so
+    /// the binding converts nothing.
     ///
     /// For a `weak` binding (`keptWeakly`), the last link's product must be a
     /// class instance: checked here, so a value the validator could not
     /// judge (a protocol) is refused naming the decorator that made it.
-    static func definition(
-        wrapping inner: FactoryDefinition, serving provided: ProvidedType, links: [Link], keptWeakly: Bool
-    ) -> FactoryDefinition {
-        let convert = provided.convert
+    static func definition(around inner: CompiledBinding, links: [Link], keptWeakly: Bool) -> FactoryDefinition {
         // A synchronous factory with a main-actor link is made on the main actor, whole.
         let onMainActor = links.contains { $0.binding.definition.execution == .mainActor }
-        let execution = inner.execution == .synchronous && onMainActor ? .mainActor : inner.execution
-        return FactoryDefinition(decorating: inner, execution: execution) { call in
-            var box = try inner.build(call)
-            if let convert { box = convert(box) }
-            for link in links {
+        let innerRuns = inner.definition.execution
+        let execution = innerRuns == .synchronous && onMainActor ? .mainActor : innerRuns
+        return FactoryDefinition(decorating: inner.definition, execution: execution) { call in
+            let context = call.context
+            var box = inner.boxed(try context.box(of: inner, argument: call.argument, inside: call) { call in
+                try inner.definition.build(call)
+            })
+            for (offset, link) in links.enumerated() {
+                let wrapped = box
+                let wrap = { (linkCall: FactoryCall) in try link.wrap(linkCall, wrapped) }
                 do {
-                    box = try call.context.frame(link.binding, nil) { linkCall in try link.wrap(linkCall, box) }
+                    box = offset == links.count - 1 || link.binding.keepsNoInstance
+                        ? try context.frame(link.binding, nil, wrap)
+                        : try context.box(of: link.binding, argument: nil, make: wrap)
                 } catch var error as ResolutionError
                     where error.reason == .factoryFailed && error.factory == link.binding.definition.name
                 {
                     // The decorator's own error: named as a decorator of the binding's chain, not as a factory.
-                    error.failedMaker = "decorator '\(link.binding.definition.name)' in the chain of \(provided.key.name)"
+                    error.failedMaker = "decorator '\(link.binding.definition.name)' in the chain of \(inner.key.name)"
                     throw error
                 }
             }

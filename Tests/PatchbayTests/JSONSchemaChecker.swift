@@ -61,11 +61,11 @@ struct JSONSchemaChecker {
         case ("$ref", .string(let reference)):
             try check(value, against: resolve(reference), at: path, into: &errors, depth: depth + 1)
         case ("type", .string(let name)):
-            if !Self.has(value, type: name) { fail("expected \(name), found \(value.kindDescription)") }
+            if !Self.has(value, type: name) { fail("expected \(name), found \(value)") }
         case ("type", .array(let names)):
             let names = names.compactMap { if case .string(let name) = $0 { name } else { nil } }
             if !names.contains(where: { Self.has(value, type: $0) }) {
-                fail("expected one of \(names), found \(value.kindDescription)")
+                fail("expected one of \(names), found \(value)")
             }
         case ("enum", .array(let allowed)):
             if !allowed.contains(where: { Self.equal($0, value) }) { fail("\(value) is not one of \(allowed)") }

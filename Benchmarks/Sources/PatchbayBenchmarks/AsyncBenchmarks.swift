@@ -101,8 +101,13 @@ private func asyncManifest(_ lifetime: Lifetime) -> Manifest {
     Manifest(bindings: [Binding(protocol: "Service", factory: "async-service", lifetime: lifetime)])
 }
 
-func asyncCases(iterations: Int) throws -> [Case] {
+/// The awaited cases run `roundsPerSample` rounds of `iterations / roundsPerSample`
+/// per sample: the same work as one long round, in rounds short enough that
+/// the scheduler's bursts (an awaited resolve suspends its task at each
+/// `await`) land in few of them.
+func asyncCases(iterations: Int, roundsPerSample: Int = 5) throws -> [Case] {
     let c = AsyncContainers()
+    let iterations = max(1, iterations / roundsPerSample)
     _ = try awaitingLoop(1) { try await c.singleton.resolve(awaiting: (any Service).self).id }  // made before timing
     return [
         Case(name: "async transient resolve (await)", unit: "resolve", iterations: iterations, contenders: [
@@ -112,11 +117,11 @@ func asyncCases(iterations: Int) throws -> [Case] {
             ("floor, as a library", { n in
                 try awaitingLoop(n) { try await c.libraryFloorTransient.resolve((any Service).self).id }
             }),
-        ]),
+        ], roundsPerSample: roundsPerSample),
         Case(name: "async singleton resolve, made (await)", unit: "resolve", iterations: iterations, contenders: [
             ("Patchbay", { n in try awaitingLoop(n) { try await c.singleton.resolve(awaiting: (any Service).self).id } }),
             ("baseline", { n in try awaitingLoop(n) { await c.baselineSingleton.resolve((any Service).self).id } }),
-        ]),
+        ], roundsPerSample: roundsPerSample),
     ]
 }
 

@@ -25,6 +25,11 @@ struct Case {
     var timesItself = false
     var samples: Int? = nil
     var warmsUp = true
+    /// Rounds per sample of the run: a case whose operations are slow to
+    /// the scheduler (an awaited resolve suspends and resumes its task) runs
+    /// this many shorter rounds (`iterations` is per round), so a burst of
+    /// other work on the machine spoils one short round, not a whole sample.
+    var roundsPerSample = 1
 }
 
 /// The samples of one contender in one case, in nanoseconds per operation.
@@ -33,7 +38,8 @@ struct Result: Codable {
     let contender: String
     let unit: String
     let samples: [Double]
-    var median: Double { let s = samples.sorted(); return s[s.count / 2] }
+    var median: Double { Self.median(samples) }
+    static func median(_ values: [Double]) -> Double { let s = values.sorted(); return s[s.count / 2] }
     var min: Double { samples.min() ?? 0 }
     var max: Double { samples.max() ?? 0 }
 }
@@ -45,7 +51,7 @@ func run(_ benchmark: Case, samples: Int) throws -> [Result] {
     if benchmark.warmsUp {  // warm up
         for contender in benchmark.contenders { sink &+= try contender.run(max(1, benchmark.iterations / 10)) }
     }
-    for _ in 0..<(benchmark.samples ?? samples) {
+    for _ in 0..<(benchmark.samples ?? samples * benchmark.roundsPerSample) {
         for (index, contender) in benchmark.contenders.enumerated() {
             let elapsed: Double
             if benchmark.timesItself {
@@ -72,7 +78,11 @@ func format(nanoseconds value: Double) -> String {
 }
 
 /// Prints a Markdown table: median, min–max, and ratios against the named
-/// reference contenders of the same case, computed from the same run.
+/// reference contenders of the same case, computed from the same run: the
+/// median of the round-by-round ratios (each round runs every contender
+/// back to back, so a ratio compares two samples taken under the same
+/// load), which a slow stretch of the machine moves less than it moves a
+/// ratio of two medians taken over the whole run.
 func printTable(_ results: [Result], references: [String]) {
     let header = ["case", "contender", "median", "min – max"] + references.map { "× \($0)" }
     print("| " + header.joined(separator: " | ") + " |")
@@ -82,10 +92,16 @@ func printTable(_ results: [Result], references: [String]) {
                    format(nanoseconds: result.min) + " – " + format(nanoseconds: result.max)]
         for reference in references {
             let base = results.first { $0.benchmark == result.benchmark && $0.contender == reference }
-            row.append(base.map { String(format: "%.2f", result.median / $0.median) } ?? "")
+            row.append(base.map { String(format: "%.2f", pairedRatio(result, $0)) } ?? "")
         }
         print("| " + row.joined(separator: " | ") + " |")
     }
+}
+
+/// The median over rounds of `result`'s sample divided by `reference`'s
+/// sample of the same round.
+func pairedRatio(_ result: Result, _ reference: Result) -> Double {
+    Result.median(zip(result.samples, reference.samples).map { $0 / $1 })
 }
 
 /// Runs `iterations` operations of one contender of the case named `name`

@@ -293,17 +293,14 @@ extension FactoryCatalog {
     }
 
     /// The provided types of a several-types registration, each with its
-    /// conversion from the product, the provided types whose conformance the
-    /// types alone did not show (see ``TypeConformance``), and the check of
-    /// those on each value the factory makes, before it is boxed, so none is
-    /// served as a type it is not; throws for the first type the product is
-    /// known not to convert to.
+    /// conversion from the product, and the check, on each value the factory
+    /// makes, of the provided types whose conformance the types alone did not
+    /// show (see ``TypeConformance``), before it is boxed, so none is served
+    /// as a type it is not; throws for the first type the product is known
+    /// not to convert to.
     static func providedTypes<Product, each Provided>(
         of product: Product.Type, _ types: repeat (each Provided).Type, factory: String, at location: CodeLocation
-    ) throws(RegistrationError) -> (
-        types: [ProvidedType], unknown: [(name: String, converts: @Sendable (Product) -> Bool)],
-        check: @Sendable (Product) throws(RegistrationError) -> Void
-    ) {
+    ) throws(RegistrationError) -> (types: [ProvidedType], check: @Sendable (Product) throws(RegistrationError) -> Void) {
         var provided: [ProvidedType] = []
         var unknown: [(name: String, converts: @Sendable (Product) -> Bool)] = []
         func append<T>(_ type: T.Type) throws(RegistrationError) {
@@ -322,7 +319,7 @@ extension FactoryCatalog {
             })
         }
         repeat try append(each types)
-        return (provided, unknown, { [unknown] product throws(RegistrationError) in
+        return (provided, { [unknown] product throws(RegistrationError) in
             for type in unknown where !type.converts(product) {
                 throw .doesNotConform(
                     factory: factory, product: TypeKey.qualifiedName(of: Swift.type(of: product as Any)),

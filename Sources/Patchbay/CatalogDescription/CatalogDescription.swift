@@ -219,8 +219,7 @@ extension FactoryCatalog {
             types: types.map { CatalogDescription.TypeName(qualified: $0.qualifiedName, name: $0.name) }
                 .sorted { $0.qualified < $1.qualified },
             factories: definitions.map {
-                CatalogDescription.Factory(
-                    $0, withPlace: true, decoding: parameterDecoding, environments: environments(ofFactory: $0.name))
+                CatalogDescription.Factory($0, decoding: parameterDecoding, environments: environments(ofFactory: $0.name))
             }
                 .sorted { $0.name < $1.name },
             decorators: decorators.isEmpty ? nil : decorators.map {
@@ -238,11 +237,8 @@ extension FactoryCatalog {
 }
 
 extension CatalogDescription.Factory {
-    /// What the description says of a registered factory; `withPlace` adds where it was registered.
-    init(
-        _ definition: FactoryDefinition, withPlace: Bool, decoding: ParameterDecoding,
-        environments: FactoryEnvironments = .all
-    ) {
+    /// What the description says of a registered factory, with where it was registered.
+    init(_ definition: FactoryDefinition, decoding: ParameterDecoding, environments: FactoryEnvironments) {
         self.init(
             name: definition.name,
             provides: definition.provides.map(\.key.qualifiedName),
@@ -252,7 +248,7 @@ extension CatalogDescription.Factory {
             productIsClass: definition.productIsClass,
             parameters: definition.parameters.map { $0.described(for: decoding) },
             argument: definition.argument?.qualifiedName,
-            registeredAt: withPlace ? definition.registeredAt.description : nil,
+            registeredAt: definition.registeredAt.description,
             execution: definition.execution == .synchronous ? nil : definition.execution,
             environments: environments.allowed,
             exceptEnvironments: environments.excluded.isEmpty ? nil : environments.excluded)

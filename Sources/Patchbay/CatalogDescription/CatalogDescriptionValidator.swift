@@ -432,7 +432,7 @@ extension CatalogDescriptionValidator {
         ) {
             let suggestion = EditDistance.suggestions(for: text, among: choices).first
             report(code, "unknown \(what) \(Self.quoted(text)) in \(subject(path)); this build reads "
-                + choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")
+                + MessageText.choices(choices)
                 + (suggestion.map { " (did you mean '\($0)'?)" } ?? "") + ": \(regenerate)", at: Self.pointer(path),
                 suggestion: suggestion)
         }

@@ -13,15 +13,14 @@ enum ExtendsLinks {
         let parentOf = Dictionary(links.map { ($0.file, $0.parent) }, uniquingKeysWith: { first, _ in first })
         var done = Set<String>(), entries = Set<String>()
         for start in links.map(\.file) where !done.contains(start) {
-            var walk: [String] = [], onWalk = Set<String>()
+            var onWalk = Set<String>()
             var current: String? = start
             while let file = current, !done.contains(file), !onWalk.contains(file) {
-                walk.append(file)
                 onWalk.insert(file)
                 current = parentOf[file] ?? nil  // nil too for a parent outside the folder: the walk ends there
             }
             if let file = current, onWalk.contains(file) { entries.insert(file) }
-            done.formUnion(walk)
+            done.formUnion(onWalk)
         }
         return entries
     }

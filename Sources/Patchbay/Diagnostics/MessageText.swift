@@ -36,6 +36,9 @@ enum MessageText {
         return written + "... (\(text.unicodeScalars.count) characters)"
     }
 
+    /// `a, b or c`: the values a message offers, the last after "or".
+    static func choices(_ names: [String]) -> String { names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") }
+
     /// `"; did you mean 'SUGGESTION'?"`, with the look-alike characters named when the suggestion differs
     /// from `written` only by them (see ``LookAlikes``).
     static func didYouMean(_ suggestion: String, for written: String, lead: String = "; did you mean") -> String {

@@ -21,13 +21,6 @@ extension Container {
     public func madeSingletons<Value>(
         as _: Value.Type = Value.self
     ) -> [(instance: Value, binding: BindingDescription?)] {
-        madeSingletonsInOrder(as: Value.self).map { ($0.instance, $0.binding) }
-    }
-
-    /// ``madeSingletons(as:)`` with each one's place in the order of making.
-    func madeSingletonsInOrder<Value>(
-        as _: Value.Type
-    ) -> [(instance: Value, binding: BindingDescription?, order: UInt64)] {
         var seen: Set<ObjectIdentifier> = []
         var seenObjects: Set<ObjectIdentifier> = []
         var made: [(instance: Value, binding: BindingDescription?, order: UInt64)] = []
@@ -43,6 +36,6 @@ extension Container {
             { continue }
             made.append((value, binding.described, cell.madeOrder))
         }
-        return made.sorted { $0.order < $1.order }
+        return made.sorted { $0.order < $1.order }.map { ($0.instance, $0.binding) }
     }
 }

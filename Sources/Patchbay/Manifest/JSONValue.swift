@@ -72,18 +72,6 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
         return try? encoder.encode(self)
     }
 
-    /// The JSON type's name, for messages: "a string", "an object".
-    var kindDescription: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .integer, .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
-
     /// The members, when this is an object.
     var objectValue: [String: JSONValue]? {
         if case .object(let members) = self { members } else { nil }

@@ -44,10 +44,7 @@ public enum Lifetime: String, CaseIterable, Sendable, Codable, CustomStringConve
     }
 
     /// The valid names, for messages: `singleton, transient, weak, scoped or graph`.
-    static var validNames: String {
-        let names = allCases.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + " or " + names.last!
-    }
+    static var validNames: String { MessageText.choices(allCases.map(\.rawValue)) }
 }
 
 extension Lifetime {

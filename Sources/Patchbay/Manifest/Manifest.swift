@@ -47,6 +47,14 @@ public struct Manifest: Sendable, Hashable {
     /// argument), or a checked folder's file name; nil for a file loaded
     /// alone. What the manifest is judged as, whatever its label says (see ``JudgedEnvironment``).
     package var loadedAs: String?
+
+    /// A diagnostic at one of the manifest's top-level keys, at its place in the file (1:1 when it has none).
+    func diagnostic(_ code: DiagnosticCode, _ message: String, at key: ManifestKey, suggestion: String? = nil) -> Diagnostic {
+        let position = origin?.position(of: key.rawValue) ?? SourcePosition(line: 1, column: 1)
+        return Diagnostic(
+            code: code, message: message, file: origin?.file ?? file, line: position.line, column: position.column,
+            path: "/\(key)", suggestion: suggestion)
+    }
 }
 
 /// One entry of a manifest's `bindings`: "serve `protocol` with `factory`",

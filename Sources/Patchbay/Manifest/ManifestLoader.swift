@@ -195,11 +195,8 @@ public struct ManifestLoader: Sendable {
     ) -> ExtendsLink? {
         let (child, url) = (link.manifest, link.url)
         guard let relative = child.extends else { return nil }
-        let position = child.origin?.position(of: ManifestKey.extends.rawValue) ?? SourcePosition(line: 1, column: 1)
         func report(_ code: DiagnosticCode, _ message: String) {
-            diagnostics.append(Diagnostic(
-                code: code, message: message, file: child.file, line: position.line, column: position.column,
-                path: "/\(ManifestKey.extends)"))
+            diagnostics.append(child.diagnostic(code, message, at: .extends))
         }
         let parentURL = URL(fileURLWithPath: relative, relativeTo: url.deletingLastPathComponent())
             .standardizedFileURL

@@ -2,7 +2,7 @@
 ///
 /// Columns count Unicode scalars, so `é` or `😀` moves the column on by one,
 /// and a tab counts one, as most editors' "column" readouts do.
-package struct SourcePosition: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+package struct SourcePosition: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The 1-based line number.
     package var line: Int
     /// The 1-based column, counted in Unicode scalars from the start of the line.
@@ -12,11 +12,6 @@ package struct SourcePosition: Hashable, Sendable, Codable, Comparable, CustomSt
     package init(line: Int, column: Int) {
         self.line = line
         self.column = column
-    }
-
-    /// Orders positions as they appear in a file: by line, then by column.
-    package static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
-        (lhs.line, lhs.column) < (rhs.line, rhs.column)
     }
 
     /// The position as `line:column`, the form compilers and editors use.

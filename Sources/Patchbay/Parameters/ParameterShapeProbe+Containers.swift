@@ -193,8 +193,6 @@ extension ParameterShapeProbe {
             return decoder.scratch(PlainKey(intValue: currentIndex))
         }
 
-        /// The generic `decode`, labelled so the scalar overloads (``Scalars``) reach it.
-        func decode<T: Decodable>(generic type: T.Type) throws -> T { try decode(type) }
         // The 128-bit defaults throw a type mismatch; these must be the type's own, to be preferred to them.
         @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         func decode(_ t: Int128.Type) throws -> Int128 { try decode(generic: t) }
@@ -218,8 +216,6 @@ extension ParameterShapeProbe {
             try decoder.run.value(of: type, into: decoder.frame, codingPath: codingPath)
         }
 
-        /// The generic `decode`, labelled so the scalar overloads (``Scalars``) reach it.
-        func decode<T: Decodable>(generic type: T.Type) throws -> T { try decode(type) }
         // The 128-bit defaults throw a type mismatch; these must be the type's own, to be preferred to them.
         @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         func decode(_ t: Int128.Type) throws -> Int128 { try decode(generic: t) }
@@ -230,11 +226,13 @@ extension ParameterShapeProbe {
     /// The scalar overloads of the unkeyed and single-value containers: their
     /// protocols give them no defaults; each takes the generic path.
     protocol Scalars {
-        func decode<T: Decodable>(generic type: T.Type) throws -> T
+        func decode<T: Decodable>(_ type: T.Type) throws -> T
     }
 }
 
 extension ParameterShapeProbe.Scalars {
+    /// The generic `decode`, labelled so the scalar overloads reach it rather than themselves.
+    func decode<T: Decodable>(generic type: T.Type) throws -> T { try decode(type) }
     func decode(_ t: Bool.Type) throws -> Bool { try decode(generic: t) }
     func decode(_ t: String.Type) throws -> String { try decode(generic: t) }
     func decode(_ t: Double.Type) throws -> Double { try decode(generic: t) }

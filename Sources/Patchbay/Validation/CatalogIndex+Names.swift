@@ -105,8 +105,7 @@ extension CatalogIndex {
         case .live(let catalog):
             let definition = catalog.definitions[offset]
             return CatalogDescription.Factory(
-                definition, withPlace: true, decoding: catalog.parameterDecoding,
-                environments: catalog.environments(ofFactory: definition.name))
+                definition, decoding: catalog.parameterDecoding, environments: catalog.environments(ofFactory: definition.name))
         case .description(let description): return description.factories[offset]
         }
     }

@@ -10,7 +10,6 @@ extension ValidationRun {
     mutating func checkEntryPoints() {
         guard let catalog, !catalog.entryPoints.isEmpty else { return }
         let table = serving ?? servingTable(effective)
-        let position = manifest.origin?.position(of: ManifestKey.bindings.rawValue) ?? SourcePosition(line: 1, column: 1)
         for entry in catalog.entryPoints where !entry.isOptional {
             guard entry.type < typeCount, table.binding(serving: entry.type, from: entry.injector) == nil,
                   !brokenTypes.contains(entry.type) else { continue }
@@ -22,15 +21,13 @@ extension ValidationRun {
             // Where the tools run, in the package, a live catalog's `#fileID` is named as its file;
             // in a shipped app there is no such file, and the `#fileID` stays.
             let declared = entry.declaredAt.map(SourceLocations.displayedHere)
-            report(Diagnostic(
-                code: .unboundEntryPoint,
-                message: "\(name) is an entry point of the app (declared at \(declared ?? "its catalog")"
+            report(manifest.diagnostic(
+                .unboundEntryPoint, "\(name) is an entry point of the app (declared at \(declared ?? "its catalog")"
                     + "\(requested)), but no injector binds it (searched \(searched(from: entry.injector))); "
                     + "add a binding for \(name) to this environment's manifest"
                     + (providers.isEmpty ? "" : " (factories that provide it: "
                         + providers.map { "'\($0)'" }.joined(separator: ", ") + ")"),
-                file: manifest.origin?.file ?? manifest.file, line: position.line, column: position.column,
-                path: "/\(ManifestKey.bindings)", suggestion: providers.first))
+                at: .bindings, suggestion: providers.first))
         }
     }
 }

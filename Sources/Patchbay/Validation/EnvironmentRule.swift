@@ -56,16 +56,13 @@ extension ValidationRun {
         guard let named = manifest.loadedAs, !manifest.environmentIsInherited, let label = manifest.environment,
             !JudgedEnvironment.same(label, named)
         else { return }
-        let position = manifest.origin?.position(of: ManifestKey.environment.rawValue) ?? SourcePosition(line: 1, column: 1)
         let shownLabel = "'\(MessageText.name(label))'", shownNamed = "'\(MessageText.name(named))'"
-        report(Diagnostic(
-            code: .environmentLabelMismatch,
-            message: "this manifest's 'environment' says \(shownLabel), but it is loaded, and judged, as environment "
-                + "\(shownNamed) (the environment the app names, which loads this file: PATCHBAY_ENV=\(MessageText.name(named))); "
-                + "a label never chooses the environment, and names compare exactly (case, spaces and invisible "
-                + "characters count). Set \"environment\" to \"\(MessageText.name(named))\" or remove it; if these bindings "
-                + "are meant for \(shownLabel), move them to that environment's own file",
-            file: manifest.origin?.file ?? manifest.file, line: position.line, column: position.column,
-            path: "/\(ManifestKey.environment)", suggestion: named))
+        report(manifest.diagnostic(
+            .environmentLabelMismatch, "this manifest's 'environment' says \(shownLabel), but it is loaded, and judged, "
+                + "as environment \(shownNamed) (the environment the app names, which loads this file: PATCHBAY_ENV="
+                + "\(MessageText.name(named))); a label never chooses the environment, and names compare exactly (case, "
+                + "spaces and invisible characters count). Set \"environment\" to \"\(MessageText.name(named))\" or remove "
+                + "it; if these bindings are meant for \(shownLabel), move them to that environment's own file",
+            at: .environment, suggestion: named))
     }
 }

@@ -224,8 +224,7 @@ extension FactoryCatalog {
                 .sorted { $0.name < $1.name },
             decorators: decorators.isEmpty ? nil : decorators.map {
                 CatalogDescription.Factory(
-                    $0.definition, withPlace: true, decoding: parameterDecoding,
-                    environments: environments(ofFactory: $0.definition.name))
+                    $0.definition, decoding: parameterDecoding, environments: environments(ofFactory: $0.definition.name))
             }
                 .sorted { $0.name < $1.name },
             parameterDecoding: parameterDecoding == .default ? nil : parameterDecoding,

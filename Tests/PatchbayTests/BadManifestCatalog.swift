@@ -71,7 +71,7 @@ enum Corpus {
 }
 
 extension FactoryCatalog {
-    /// The bad-manifest corpus's catalog: 23 factories.
+    /// The bad-manifest corpus's catalog: 23 factories and 5 decorators.
     static var corpus: FactoryCatalog {
         var catalog = FactoryCatalog()
         // OrderStore: one needs a Connection and takes parameters, one needs nothing.
@@ -128,6 +128,20 @@ extension FactoryCatalog {
         catalog.register("nested-interceptor", provides: (any Corpus.Interceptor).self) { (_: Corpus.Pipeline) in
             Corpus.Value()
         }
+        // Decorators: of OrderStore (one needing an AuditLog, one taking parameters, one for tests
+        // only, one needing the type it decorates), and one of Notifier.
+        catalog.registerDecorator("audited-orders", decorates: (any Corpus.OrderStore).self) {
+            (inner: any Corpus.OrderStore, _: any Corpus.AuditLog) in inner
+        }
+        catalog.registerDecorator("retrying-orders", decorates: (any Corpus.OrderStore).self,
+                                  parameters: Corpus.RetryOptions.self) { (inner: any Corpus.OrderStore, _: Corpus.RetryOptions) in inner }
+        catalog.registerDecorator("recording-orders", decorates: (any Corpus.OrderStore).self, environments: ["test"]) {
+            (inner: any Corpus.OrderStore) in inner
+        }
+        catalog.registerDecorator("looping-orders", decorates: (any Corpus.OrderStore).self) {
+            (inner: any Corpus.OrderStore, _: any Corpus.OrderStore) in inner
+        }
+        catalog.registerDecorator("quiet-notifier", decorates: (any Corpus.Notifier).self) { (inner: any Corpus.Notifier) in inner }
         return catalog
     }
 }

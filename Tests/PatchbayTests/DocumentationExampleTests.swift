@@ -29,6 +29,7 @@ enum Docs {
         var poolSize: Int?
     }
     struct ClockOptions: Decodable, Sendable { var iso8601: String }
+    struct CacheOptions: Decodable, Sendable { var ttl: Int }
 
     static var catalog: FactoryCatalog {
         var catalog = FactoryCatalog()
@@ -44,6 +45,13 @@ enum Docs {
         catalog.register("metrics-plugin", provides: (any Plugin).self, parameters: MetricsOptions.self) { _ in Impl() }
         catalog.register("console-plugin", provides: (any Plugin).self) { Impl() }
         catalog.register("plugin-host", provides: PluginHost.self) { (plugins: [any Plugin]) in PluginHost(plugins: plugins) }
+        // Decorators (ManifestFormat's Decorators, Getting Started's).
+        catalog.registerDecorator("timing-repository", decorates: (any UserRepository).self) {
+            (inner: any UserRepository, _: any Logger) in inner
+        }
+        catalog.registerDecorator("caching-repository", decorates: (any UserRepository).self, parameters: CacheOptions.self) {
+            (inner: any UserRepository, _: CacheOptions) in inner
+        }
         return catalog
     }
 
@@ -154,7 +162,7 @@ enum Docs {
         }
         let listed = rows.filter { !["$schema", "format", "environment", "extends", "injectors", "bindings",
             "protocol", "collection", "factory", "lifetime", "injector", "parameters", "transient", "singleton", "weak",
-            "scoped", "graph"].contains($0) }
+            "scoped", "graph", "decorators"].contains($0) }
         #expect(Set(listed) == defined)
         #expect(listed.count == defined.count, "one row per code")
     }

@@ -118,6 +118,8 @@ struct JSONSchemaChecker {
             if case .object(let members) = value, members.count > bound { fail("more than \(bound) keys") }
         case ("minItems", .integer(let bound)):
             if case .array(let elements) = value, elements.count < bound { fail("fewer than \(bound) items") }
+        case ("maxItems", .integer(let bound)):
+            if case .array(let elements) = value, elements.count > bound { fail("more than \(bound) items") }
         case ("uniqueItems", .bool(let unique)):
             guard unique, case .array(let elements) = value else { return }
             for (offset, element) in elements.enumerated()

@@ -29,7 +29,7 @@ if let index = arguments.firstIndex(of: "--count"), index + 1 < arguments.count 
     var iterations = 1
     if let at = arguments.firstIndex(of: "--iterations"), at + 1 < arguments.count { iterations = Int(arguments[at + 1]) ?? 1 }
     try runCounted(arguments[index + 1], contender: onlyContender ?? "Patchbay", iterations: iterations,
-        among: resolveCases(iterations: iterations) + asyncCases(iterations: iterations)
+        among: resolveCases(iterations: iterations) + asyncCases(iterations: iterations) + decoratorCases(iterations: iterations)
             + activationCases(sizes: [1_000, 10_000])
             + activationCases(sizes: [1_000, 10_000], parameters: true))
 }
@@ -37,6 +37,7 @@ if let index = arguments.firstIndex(of: "--count"), index + 1 < arguments.count 
 var cases: [Case] = []
 cases += resolveCases(iterations: 1_000_000)
 cases += try asyncCases(iterations: 200_000)
+cases += decoratorCases(iterations: 1_000_000)
 cases += coldStartCases()
 cases += activationCases(sizes: [1_000, 10_000, 100_000])
 cases += activationCases(sizes: [1_000, 10_000], parameters: true)
@@ -60,6 +61,6 @@ if json {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     print(String(decoding: try encoder.encode(results), as: UTF8.self))
 } else {
-    printTable(results, references: ["baseline", "typed baseline", "Swinject", "JSONDecoder floor"])
+    printTable(results, references: ["baseline", "typed baseline", "Swinject", "JSONDecoder floor", "wrapped by hand"])
 }
 for folder in temporaryFolders { try? FileManager.default.removeItem(at: folder) }

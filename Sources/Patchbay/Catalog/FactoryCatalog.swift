@@ -22,6 +22,12 @@ public struct FactoryCatalog: Sendable {
     private(set) var definitions: [FactoryDefinition] = []
     /// Index into `definitions` by factory name (see ``NameTable`` for why not a dictionary).
     private(set) var offsetsByName = NameTable<Int>()
+    /// The decorators in registration order (see ``registerDecorator(_:decorates:environments:file:line:make:)``).
+    /// Apart from the factories: a binding's `factory` never names one, nor does `decorators` name a factory.
+    private(set) var decorators: [DecoratorDefinition] = []
+    /// Index into `decorators` by name. Decorators and factories share one
+    /// space of names, so a name in a manifest means one thing.
+    private(set) var decoratorOffsetsByName = NameTable<Int>()
 
     /// How `JSONDecoder` reads dates and data in this catalog's parameter
     /// types; `JSONDecoder`'s defaults unless set. Recorded in the catalog
@@ -55,6 +61,9 @@ public struct FactoryCatalog: Sendable {
     /// Whether a factory of that name is registered.
     public func contains(factory name: String) -> Bool { offsetsByName[name] != nil }
 
+    /// The names of every registered decorator, in registration order.
+    public var decoratorNames: [String] { decorators.map(\.definition.name) }
+
     /// The factory registered under `name`.
     func definition(named name: String) -> FactoryDefinition? {
         offsetsByName[name].map { definitions[$0] }
@@ -66,12 +75,44 @@ public struct FactoryCatalog: Sendable {
         if let problem = Self.validNameProblem(definition.name) {
             throw .invalidName(definition.name, problem, at: definition.registeredAt)
         }
+        if let decorator = decoratorOffsetsByName[definition.name] {
+            throw .duplicateName(
+                definition.name, first: decorators[decorator].definition.registeredAt, second: definition.registeredAt)
+        }
         // One hash of the name: the place it already has, or the new one.
         let offset = offsetsByName.update(definition.name, initial: definitions.count) { $0 }
         if offset != definitions.count {
             throw .duplicateName(definition.name, first: definitions[offset].registeredAt, second: definition.registeredAt)
         }
         definitions.append(definition)
+    }
+
+    /// Adds a decorator, or explains why it cannot be added: its name follows
+    /// a factory's rules, in the space of names factories share.
+    mutating func add(_ decorator: DecoratorDefinition) throws(RegistrationError) {
+        let definition = decorator.definition
+        if let problem = Self.validNameProblem(definition.name) {
+            throw .invalidName(definition.name, problem, at: definition.registeredAt)
+        }
+        if let factory = offsetsByName[definition.name] {
+            throw .duplicateName(definition.name, first: definitions[factory].registeredAt, second: definition.registeredAt)
+        }
+        let offset = decoratorOffsetsByName.update(definition.name, initial: decorators.count) { $0 }
+        if offset != decorators.count {
+            throw .duplicateName(
+                definition.name, first: decorators[offset].definition.registeredAt, second: definition.registeredAt)
+        }
+        decorators.append(decorator)
+    }
+
+    /// Adds a decorator, bindable in `environments` (every one when nil); a mistake stops the program, as ``addOrStop(environments:_:)`` does.
+    mutating func addOrStop(environments: FactoryEnvironments?, decorator: DecoratorDefinition) {
+        do {
+            try add(decorator)
+            if let environments, !environments.isAll { environmentRules[decorator.definition.name] = environments }
+        } catch {
+            fatalError(error.description)
+        }
     }
 
     /// Adds a definition, bindable in `environments` (every one when nil); a mistake stops the program

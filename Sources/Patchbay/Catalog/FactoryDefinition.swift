@@ -212,6 +212,32 @@ final class FactoryDefinition: Sendable {
         self.collection = collection
     }
 
+    /// The definition a decorated binding is compiled with: `inner`'s in
+    /// everything (name, needs, argument, place, where it runs), but whose
+    /// product, always boxed, is `build`'s: the inner product wrapped by its
+    /// chain (see ``DecoratorChain``), and which runs as `execution` says (a
+    /// main-actor link makes the chain main-actor). Made at activation, once per decorated binding.
+    init(
+        decorating inner: FactoryDefinition, execution: FactoryExecution,
+        build: @escaping @Sendable (FactoryCall) throws -> AnyObject
+    ) {
+        name = inner.name
+        provides = inner.provides
+        dependencies = inner.dependencies
+        defaultLifetime = inner.defaultLifetime
+        productTypeName = inner.productTypeName
+        productIsClass = inner.productIsClass
+        parameters = inner.parameters
+        argument = inner.argument
+        registeredAt = inner.registeredAt
+        buildInto = Self.alwaysBoxed
+        buildsInto = false
+        self.build = build
+        self.execution = execution
+        buildAwaiting = .never
+        collection = nil
+    }
+
     /// The `buildInto` of a factory whose product is always boxed (an
     /// `async`, main-actor or several-types one), passed with
     /// `buildsInto: false`, so the engine never calls it.

@@ -179,6 +179,7 @@ extension CatalogDescription {
         version = try object.required("version", or: 0, problems)
         types = try object.requiredList("types", each: TypeName(qualified: "", name: ""), problems)
         factories = try object.requiredList("factories", each: .placeholder, problems)
+        decorators = try object.optionalList("decorators", each: .placeholder)
         parameterDecoding = try object.optional("parameterDecoding")
         entryPoints = try object.optionalList("entryPoints", each: EntryPointDescription(type: ""))
         sources = try object.optional("sources")

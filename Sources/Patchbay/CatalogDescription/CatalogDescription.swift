@@ -21,6 +21,14 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
     package var types: [TypeName]
     /// The factories, sorted by name.
     package var factories: [Factory]
+    /// The decorators, sorted by name, each described as a factory that
+    /// provides the one type it decorates and needs what its closure takes
+    /// after the instance it wraps; absent when the catalog has none (and in
+    /// descriptions written before decorators). No new ``version``: a build
+    /// that predates decorators ignores this key, and refuses any manifest
+    /// that names one (`decorators` is an unknown key to it), so it never
+    /// misjudges one.
+    package var decorators: [Factory]? = nil
     /// How the app's `JSONDecoder` reads dates and data in parameters; absent
     /// for `JSONDecoder`'s defaults (and in descriptions written before).
     package var parameterDecoding: ParameterDecoding?
@@ -201,7 +209,7 @@ extension FactoryCatalog {
     public func describe() -> CatalogDescription {
         var types: [TypeKey] = []
         var seen: Set<TypeKey> = []
-        for definition in definitions {
+        for definition in definitions + decorators.map(\.definition) {
             let named = definition.provides.map(\.key) + (definition.dependencies ?? []).map(\.key)
                 + (definition.argument.map { [$0] } ?? [])
             for key in named where seen.insert(key).inserted { types.append(key) }
@@ -212,6 +220,11 @@ extension FactoryCatalog {
                 .sorted { $0.qualified < $1.qualified },
             factories: definitions.map {
                 CatalogDescription.Factory($0, decoding: parameterDecoding, environments: environments(ofFactory: $0.name))
+            }
+                .sorted { $0.name < $1.name },
+            decorators: decorators.isEmpty ? nil : decorators.map {
+                CatalogDescription.Factory(
+                    $0.definition, decoding: parameterDecoding, environments: environments(ofFactory: $0.definition.name))
             }
                 .sorted { $0.name < $1.name },
             parameterDecoding: parameterDecoding == .default ? nil : parameterDecoding,

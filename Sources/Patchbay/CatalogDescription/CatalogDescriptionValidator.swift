@@ -21,7 +21,10 @@ import Foundation
 /// 5. `missing-key`, `wrong-type`: every member the format requires is
 ///    present, and every member has its JSON type. `JSONDecoder` decodes the
 ///    description once, and each misfit is noted at its place (see
-///    `CatalogDescription+Decoding.swift`).
+///    `CatalogDescription+Decoding.swift`). A decorator has the shape
+///    `registerDecorator` writes, else it is `wrong-type`: one provided
+///    type, and no `argument`, `defaultLifetime` or `execution` but
+///    `synchronous` (`checkDecoratorShape`).
 /// 6. `unknown-lifetime`, `unknown-execution`, `unknown-parameter-decoding`:
 ///    a factory's `defaultLifetime` and `execution`, and the
 ///    `parameterDecoding` strategies, are values this build knows.
@@ -162,7 +165,7 @@ extension CatalogDescriptionValidator {
             self.description = description
             for problem in found { reportShape(problem) }
             checkTypes(description.types)
-            checkFactories(description.factories)
+            checkFactories(description.factories, decorators: description.decorators ?? [])
             for (offset, entry) in (description.entryPoints ?? []).enumerated() {
                 checkDeclared(entry.type, at: ["entryPoints", String(offset), "type"], as: "declares the entry point")
                 checkPlace(entry.declaredAt, at: ["entryPoints", String(offset), "declaredAt"])
@@ -235,18 +238,32 @@ extension CatalogDescriptionValidator {
             }
         }
 
-        private func checkFactories(_ factories: [CatalogDescription.Factory]) {
+        /// The factories and the decorators (read as factories), whose names are one space.
+        private func checkFactories(_ factories: [CatalogDescription.Factory], decorators: [CatalogDescription.Factory]) {
             let kinds = DependencySpec.Kind.allCases.map(\.rawValue)
-            var firstOfName: [String: Int] = [:]
-            for (offset, factory) in factories.enumerated() {
-                let path = ["factories", String(offset)]
-                if checkName(factory.name, at: path + ["name"], what: "factory name") {
-                    checkUnique(factory.name, at: path + ["name"], what: "factory",
-                        rule: "the app registers each factory name once", firstOf: &firstOfName)
+            var firstOfName: [String: Int] = [:], firstOfDecorator: [String: Int] = [:]
+            let listed = factories.enumerated().map { (["factories", String($0.offset)], $0.element) }
+                + decorators.enumerated().map { (["decorators", String($0.offset)], $0.element) }
+            for (path, factory) in listed {
+                let isDecorator = path[0] == "decorators"
+                if checkName(factory.name, at: path + ["name"], what: isDecorator ? "decorator name" : "factory name") {
+                    if isDecorator {
+                        checkUnique(factory.name, at: path + ["name"], what: "decorator",
+                            rule: "the app registers each name once", firstOf: &firstOfDecorator)
+                    } else {
+                        checkUnique(factory.name, at: path + ["name"], what: "factory",
+                            rule: "the app registers each factory name once", firstOf: &firstOfName)
+                    }
+                    if isDecorator, let first = firstOfName[factory.name], !isBroken(path + ["name"]) {
+                        report(.duplicateName, "decorator \(Self.quoted(factory.name)) "
+                            + "has the name of a factory (at \(place(of: Self.pointer(["factories", String(first), "name"]))))"
+                            + "; the app registers each name once: \(regenerate)", at: Self.pointer(path + ["name"]))
+                    }
                 }
                 for (index, type) in factory.provides.enumerated() {
                     checkDeclared(type, at: path + ["provides", String(index)], as: "provides")
                 }
+                if isDecorator { checkDecoratorShape(factory, at: path) }
                 for (index, need) in (factory.needs ?? []).enumerated() {
                     let needPath = path + ["needs", String(index)]
                     checkDeclared(need.type, at: needPath + ["type"], as: "needs")
@@ -268,6 +285,32 @@ extension CatalogDescriptionValidator {
                     checkFields(fields, at: path + ["parameters", "fields"])
                 }
                 checkPlace(factory.registeredAt, at: path + ["registeredAt"])
+            }
+        }
+
+        /// Rule 5 for a decorator: what `registerDecorator` can write. It
+        /// provides one type (the one it decorates), and takes no argument,
+        /// has no default lifetime (it lives as the binding it decorates
+        /// does) and runs synchronously or on the main actor (the forms
+        /// registered; `async` ones are for later): any
+        /// other shape is no decorator the app has, so it is `wrong-type`,
+        /// as a factory member of the wrong JSON type is.
+        private func checkDecoratorShape(_ decorator: CatalogDescription.Factory, at path: [String]) {
+            let label = factoryLabel(path)
+            if decorator.provides.count != 1, !isBroken(path + ["provides"]) {
+                report(.wrongType, "'provides' of \(label) must be one type, the type it decorates; found "
+                    + (decorator.provides.isEmpty ? "none" : "\(decorator.provides.count)") + "; \(regenerate)", at: Self.pointer(path + ["provides"]))
+            }
+            let absent: [(key: String, present: Bool, why: String)] = [
+                ("argument", decorator.argument != nil, "a decorator takes no resolve-time argument"),
+                ("defaultLifetime", decorator.defaultLifetime != nil,
+                 "a decorator has no lifetime of its own: its chain lives as the binding it decorates"),
+                ("execution", decorator.execution == .async,
+                 "this build registers synchronous and main-actor decorators only"),
+            ]
+            for member in absent where member.present && !isBroken(path + [member.key]) {
+                report(.wrongType, "\(label) has '\(member.key)', which no decorator has (\(member.why)); "
+                    + regenerate, at: Self.pointer(path + [member.key]))
             }
         }
 
@@ -427,7 +470,7 @@ extension CatalogDescriptionValidator {
         /// What a path is about: `'types[2]'`; for a factory or its member,
         /// `factory 'mailer'` or `'needs[1].kind' of factory 'mailer'` when its name is known.
         private func subject(_ path: [String]) -> String {
-            guard path.first == "factories", path.count >= 2 else { return "'\(Self.words(path))'" }
+            guard path.first == "factories" || path.first == "decorators", path.count >= 2 else { return "'\(Self.words(path))'" }
             let factory = factoryLabel(path)
             return path.count == 2 ? factory : "'\(Self.words(Array(path.dropFirst(2))))' of " + factory
         }
@@ -435,7 +478,12 @@ extension CatalogDescriptionValidator {
         /// `factory 'mailer'`, or `'factories[3]'` when its name is not one to show.
         private func factoryLabel(_ path: [String]) -> String {
             let factoryPath = Array(path.prefix(2))
-            if let offset = Int(path[1]), let factories = description?.factories, offset < factories.count,
+            if path[0] == "decorators", let offset = Int(path[1]), let decorators = description?.decorators,
+               offset < decorators.count, !isBroken(factoryPath + ["name"]),
+               FactoryCatalog.validNameProblem(decorators[offset].name) == nil {
+                return "decorator \(Self.quoted(decorators[offset].name))"
+            }
+            if path[0] == "factories", let offset = Int(path[1]), let factories = description?.factories, offset < factories.count,
                !isBroken(factoryPath + ["name"]), FactoryCatalog.validNameProblem(factories[offset].name) == nil {
                 return "factory \(Self.quoted(factories[offset].name))"
             }

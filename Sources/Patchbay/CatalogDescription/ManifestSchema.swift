@@ -79,8 +79,16 @@ package enum ManifestSchemaBuilder {
             "type": .string("object"),
             "additionalProperties": .bool(false),
             "required": strings([BindingKey.factory.rawValue]),
-            // Exactly one of the two: a type's single binding, or an element of its collection.
-            "oneOf": .array([BindingKey.protocol, .collection].map { .object(["required": strings([$0.rawValue])]) }),
+            // Exactly one of the two: a type's single binding, or an element of its collection,
+            // which names no decorator (`decorator-not-supported`; an empty chain is no chain).
+            "oneOf": .array([
+                .object(["required": strings([BindingKey.protocol.rawValue])]),
+                .object([
+                    "required": strings([BindingKey.collection.rawValue]),
+                    "properties": .object([BindingKey.decorators.rawValue: described(
+                        "A collection's element cannot be decorated yet.", ["maxItems": .integer(0)])]),
+                ]),
+            ]),
             "properties": .object([
                 BindingKey.protocol.rawValue: described("The requested type's name: short (UserRepository) or module-qualified "
                     + "(App.UserRepository).", aName),
@@ -96,8 +104,37 @@ package enum ManifestSchemaBuilder {
                     "primary (the default), secondary, or the name of a custom injector.", aName),
                 BindingKey.parameters.rawValue: described("Decoded into the factory's parameter type. A string may contain ${NAME} "
                     + "or ${NAME:-default}, replaced by the environment variable.", ["type": .string("object")]),
+                BindingKey.decorators.rawValue: described("The decorators around the factory's product, in order: the first "
+                    + "wraps the product, the last is what callers get. Each is a catalog decorator's name, or an object "
+                    + "with its name and parameters.", [
+                        "type": .string("array"), "items": decoratorSchema,
+                    ]),
             ]),
         ]
+    }
+
+    /// One entry of a binding's `decorators`: a name, or `{ "decorator": ..., "parameters": {...} }`.
+    private static let decoratorSchema: JSONValue = .object(["oneOf": .array([
+        described("A catalog decorator's name.", aName),
+        described("A catalog decorator, with the parameters decoded into its parameter type.", [
+            "type": .string("object"), "additionalProperties": .bool(false),
+            "required": strings([DecoratorKey.decorator.rawValue]),
+            "properties": .object([
+                DecoratorKey.decorator.rawValue: described("A catalog decorator's name.", aName),
+                DecoratorKey.parameters.rawValue: described("Decoded into the decorator's parameter type.",
+                    ["type": .string("object")]),
+            ]),
+        ]),
+    ])])
+
+    /// The entries of `decorators` a binding of a type may name: its decorators.
+    private static func decoratorNames(_ names: [String]) -> JSONValue {
+        .object(["items": .object(["oneOf": .array([
+            .object(["type": .string("string"), "enum": strings(names)]),
+            .object(["type": .string("object"), "properties": .object([
+                DecoratorKey.decorator.rawValue: .object(["enum": strings(names)]),
+            ])]),
+        ])])])
     }
 
     /// Adds the catalog's names: the protocols, and per protocol its factories,
@@ -117,15 +154,38 @@ package enum ManifestSchemaBuilder {
                     BindingKey.factory.rawValue: .object(["enum": strings(index.providers(of: type) ?? [])]),
                 ]),
             ])
-            for key in [BindingKey.protocol, .collection] {
-                rules.append(rule(if: key, is: ["enum": strings(spellings.sorted())], then: factories))
-            }
+            // A type's single binding may also name the decorators of its type, and no others.
+            let typeID = index.type(qualified: type)
+            let decorators = typeID.map(index.decorators(of:)) ?? []
+            rules.append(rule(if: .protocol, is: ["enum": strings(spellings.sorted())], then: .object([
+                "properties": .object([
+                    BindingKey.factory.rawValue: .object(["enum": strings(index.providers(of: type) ?? [])]),
+                    BindingKey.decorators.rawValue: decoratorNames(decorators),
+                ]),
+            ])))
+            rules.append(rule(if: .collection, is: ["enum": strings(spellings.sorted())], then: factories))
         }
         for factory in catalog.factories.sorted(by: { $0.name < $1.name }) {
             guard let then = parametersRule(factory) else { continue }
             rules.append(rule(if: .factory, is: ["const": .string(factory.name)], then: then))
         }
+        // A decorator's `parameters`, in an entry of a chain, as a factory's in a binding.
+        var linkRules: [JSONValue] = []
+        for decorator in (catalog.decorators ?? []).sorted(by: { $0.name < $1.name }) {
+            guard let then = parametersRule(decorator, of: "decorator") else { continue }
+            linkRules.append(.object([
+                "if": .object([
+                    "type": .string("object"), "required": strings([DecoratorKey.decorator.rawValue]),
+                    "properties": .object([DecoratorKey.decorator.rawValue: .object(["const": .string(decorator.name)])]),
+                ]),
+                "then": then,
+            ]))
+        }
         guard case .object(var properties)? = binding["properties"] else { return }
+        if !linkRules.isEmpty, case .object(var decorators)? = properties[BindingKey.decorators.rawValue] {
+            decorators["items"] = .object(["allOf": .array([decoratorSchema] + linkRules)])
+            properties[BindingKey.decorators.rawValue] = .object(decorators)
+        }
         let typeNames: [String: JSONValue] = ["type": .string("string"), "enum": strings(names.sorted())]
         properties[BindingKey.protocol.rawValue] = described(
             "The requested type: one that a catalog factory provides, short or module-qualified.", typeNames)
@@ -149,15 +209,17 @@ package enum ManifestSchemaBuilder {
         ])
     }
 
-    /// What the binding's `parameters` must be for `factory`; `nil` when the catalog cannot say.
-    private static func parametersRule(_ factory: CatalogDescription.Factory) -> JSONValue? {
+    /// What the binding's `parameters` must be for `factory` (or a chain's
+    /// entry's, for a decorator: `what` names it); `nil` when the catalog cannot say.
+    private static func parametersRule(_ factory: CatalogDescription.Factory, of what: String = "factory") -> JSONValue? {
         guard let parameters = factory.parameters else {
             return .object(["properties": .object([BindingKey.parameters.rawValue: described(
-                "Factory '\(factory.name)' takes no parameters.", ["maxProperties": .integer(0)])])])
+                "\(what.prefix(1).uppercased() + what.dropFirst()) '\(factory.name)' takes no parameters.",
+                ["maxProperties": .integer(0)])])])
         }
         guard let fields = parameters.fields else { return nil }
         var shape = objectShape(fields, closed: parameters.closed == true)
-        shape["description"] = .string("The parameters of factory '\(factory.name)' (\(parameters.type)).")
+        shape["description"] = .string("The parameters of \(what) '\(factory.name)' (\(parameters.type)).")
         var rule: [String: JSONValue] = ["properties": .object([BindingKey.parameters.rawValue: .object(shape)])]
         if fields.contains(where: \.required) { rule["required"] = strings([BindingKey.parameters.rawValue]) }
         return .object(rule)

@@ -53,6 +53,11 @@ extension CatalogDescription {
         for index in mapped.factories.indices {
             mapped.factories[index].registeredAt = mapped.factories[index].registeredAt.map(transform)
         }
+        mapped.decorators = decorators?.map { decorator in
+            var decorator = decorator
+            decorator.registeredAt = decorator.registeredAt.map(transform)
+            return decorator
+        }
         mapped.entryPoints = entryPoints?.map { entry in
             var entry = entry
             entry.declaredAt = entry.declaredAt.map(transform)

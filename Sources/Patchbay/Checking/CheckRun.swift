@@ -89,7 +89,7 @@ struct CheckRun {
         case .live, .description:
             let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             // The registration of the first factory by name, whatever order the catalog keeps them in.
-            if let first = catalog.factories.indices.min(by: { catalog.factories[$0].name < catalog.factories[$1].name }),
+            if let first = catalog.factories[..<catalog.decoratorStart].indices.min(by: { catalog.factories[$0].name < catalog.factories[$1].name }),
                let registered = catalog.registeredAt(first), let place = SourceLocations.displayed(registered, root: root) {
                 return (place.file, place.line, place.column ?? 1)
             }

@@ -111,6 +111,14 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let unknownEnvironment: Self = "unknown-environment"
     /// A file that could not be read.
     public static let unreadable: Self = "unreadable"
+    /// A binding's `decorators` names no decorator of the catalog.
+    public static let unknownDecorator: Self = "unknown-decorator"
+    /// A decorator that decorates another type than the binding's.
+    public static let decoratorDoesNotDecorate: Self = "decorator-does-not-decorate"
+    /// The same decorator twice in one binding's chain.
+    public static let duplicateDecorator: Self = "duplicate-decorator"
+    /// Decorators where this build cannot put them: on a collection's element, or around an `async` factory.
+    public static let decoratorNotSupported: Self = "decorator-not-supported"
 
     // A catalog description's own problems: the description is refused, and no manifest is judged by it.
 

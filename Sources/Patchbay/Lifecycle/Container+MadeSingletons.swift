@@ -12,7 +12,9 @@ extension Container {
     ///
     /// Whatever type each binding bound, an instance is listed when its value
     /// is a `Value` (a class, a protocol it conforms to), once even when
-    /// several bindings share it. Only what has been made is listed: call
+    /// several bindings share it. Behind a decorated singleton, the
+    /// factory's product and each link of its chain are listed too, in the
+    /// order made: the product first, the outermost link last. Only what has been made is listed: call
     /// ``makeSingletons()`` (and resolve `async` singletons) first for
     /// everything the manifest binds. Singletons made inside
     /// `withOverrides` or `isolated` blocks belong to those blocks and are not listed.
@@ -20,12 +22,18 @@ extension Container {
         as _: Value.Type = Value.self
     ) -> [(instance: Value, binding: BindingDescription?)] {
         var seen: Set<ObjectIdentifier> = []
+        var seenObjects: Set<ObjectIdentifier> = []
         var made: [(instance: Value, binding: BindingDescription?, order: UInt64)] = []
-        for binding in currentActivation().compiledBindings {
+        // The bindings behind a decorated one too: its product and its chain's links.
+        for binding in currentActivation().keepingBindings {
             guard let cell = binding.storage.sharedCell,
                 seen.insert(ObjectIdentifier(cell)).inserted,
                 let box = cell.current as? AnyInstance, let value = box.anyValue as? Value
             else { continue }
+            // One object once, though two cells keep it (a decorator that returns what it wraps).
+            if type(of: box.anyValue) is AnyObject.Type,
+                !seenObjects.insert(ObjectIdentifier(box.anyValue as AnyObject)).inserted
+            { continue }
             made.append((value, binding.described, cell.madeOrder))
         }
         return made.sorted { $0.order < $1.order }.map { ($0.instance, $0.binding) }

@@ -126,6 +126,11 @@ public struct Binding: Sendable, Hashable {
         parameterSource.map(\.writtenValue)
     }
 
+    /// The decorators around the factory's product, in order: the first
+    /// wraps the product, the last is what callers get (`"decorators"`).
+    /// Empty for most bindings.
+    package var decorators: [DecoratorUse] = []
+
     /// Where the binding stands in its file.
     package var origin: SourceOrigin?
     /// Whether the file reader found a problem in the binding's own keys (an
@@ -134,6 +139,41 @@ public struct Binding: Sendable, Hashable {
     var isBroken = false
     /// What `${...}` interpolation did in `parameters`, for the parameter rule.
     var interpolation = InterpolationRecord()
+}
+
+/// One entry of a binding's `decorators`: a decorator's name, written alone
+/// (`"timing-store"`) or as an object with its parameters
+/// (`{ "decorator": "caching-store", "parameters": { "ttl": 30 } }`).
+package struct DecoratorUse: Sendable, Hashable {
+    /// The name of a decorator in the catalog.
+    package var name: String
+    /// Its `parameters`, as read (see ``Binding/parameterSource``).
+    var parameterSource: BindingParameters?
+    /// Where the entry stands: the string, or the object.
+    package var origin: SourceOrigin?
+    /// What `${...}` interpolation did in its `parameters`, as for a binding's.
+    var interpolation = InterpolationRecord()
+
+    /// Its `parameters` as written, `${...}` and all (see ``Binding/writtenParameters``); nil when it gives none.
+    package var writtenParameters: JSONValue? { parameterSource.map(\.writtenValue) }
+
+    /// A decorator named in code, with its parameters.
+    package init(_ name: String, parameters: JSONValue? = nil) {
+        self.name = name
+        parameterSource = parameters.map(BindingParameters.init)
+    }
+
+    /// The entry as a binding of the decorated type to the decorator, as the
+    /// rules of factories read one: parameters, their positions, the
+    /// messages' names. What is checked of a link is then checked as it is
+    /// for a factory, by the same code.
+    func asBinding(of binding: Binding) -> Binding {
+        var link = Binding(protocol: binding.protocolName, factory: name, injector: binding.injector)
+        link.parameterSource = parameterSource
+        link.interpolation = interpolation
+        link.origin = origin ?? binding.origin
+        return link
+    }
 }
 
 /// What `${...}` interpolation did in one binding's `parameters`, by JSON

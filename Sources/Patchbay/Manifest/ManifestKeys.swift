@@ -43,12 +43,28 @@ package enum BindingKey: String, CaseIterable, Sendable, CustomStringConvertible
     /// Last, since the parser files a binding's members by comparing their
     /// keys with these in order, and most bindings are not elements.
     case collection
+    /// The decorators around the factory's product, in order, each read by ``DecoratorKey``.
+    case decorators
 
     /// The key as the manifest spells it.
     package var description: String { rawValue }
 
     /// Every key's spelling, for matching keys as written.
     static let table = KeyTable<BindingKey>()
+}
+
+/// The keys of a decorator object in a binding's `decorators`: the one place each is spelled.
+package enum DecoratorKey: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// The catalog decorator's name.
+    case decorator
+    /// The object decoded into the decorator's parameter type.
+    case parameters
+
+    /// The key as the manifest spells it.
+    package var description: String { rawValue }
+
+    /// Every key's spelling, for matching keys as written.
+    static let table = KeyTable<DecoratorKey>()
 }
 
 /// A key enum's spellings as one run of UTF-8, made once, so that a member's

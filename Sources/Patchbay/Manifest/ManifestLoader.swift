@@ -289,28 +289,44 @@ public struct ManifestLoader: Sendable {
         // manifest with none is returned as it is: the optimizer makes the binding list
         // unique before a loop that may change it, and the caller still holds the list,
         // so entering the loop copied every binding (about 1% of an activation, measured).
-        guard let first = manifest.bindings.firstIndex(where: { $0.parameterSource.map(Interpolation.mayRefer) ?? false })
-        else { return manifest }
+        // A decorator's parameters are interpolated as its binding's are.
+        func mayRefer(_ binding: Binding) -> Bool {
+            (binding.parameterSource.map(Interpolation.mayRefer) ?? false)
+                || binding.decorators.contains { $0.parameterSource.map(Interpolation.mayRefer) ?? false }
+        }
+        guard let first = manifest.bindings.firstIndex(where: mayRefer) else { return manifest }
         var manifest = manifest
         let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
         var room = maxBytes - size
         for offset in manifest.bindings.indices[first...] where room >= 0 {
-            guard var parameters = manifest.bindings[offset].parameterSource, Interpolation.mayRefer(parameters)
-            else { continue }
-            let problems = interpolation.apply(
-                to: &parameters, record: &manifest.bindings[offset].interpolation, room: &room)
-            manifest.bindings[offset].parameterSource = parameters
-            guard !problems.isEmpty else { continue }
+            guard mayRefer(manifest.bindings[offset]) else { continue }
+            // The binding's own parameters, then each decorator's, as (field, problems) to report.
+            var found: [(field: String, owner: String?, problems: [Interpolation.Located])] = []
+            if var parameters = manifest.bindings[offset].parameterSource, Interpolation.mayRefer(parameters) {
+                found.append((BindingKey.parameters.rawValue, nil, interpolation.apply(
+                    to: &parameters, record: &manifest.bindings[offset].interpolation, room: &room)))
+                manifest.bindings[offset].parameterSource = parameters
+            }
+            for link in manifest.bindings[offset].decorators.indices where room >= 0 {
+                guard var parameters = manifest.bindings[offset].decorators[link].parameterSource,
+                    Interpolation.mayRefer(parameters)
+                else { continue }
+                let decorator = "decorator '\(MessageText.name(manifest.bindings[offset].decorators[link].name))' of "
+                found.append(("\(BindingKey.decorators)/\(link)/\(DecoratorKey.parameters)", decorator, interpolation.apply(
+                    to: &parameters, record: &manifest.bindings[offset].decorators[link].interpolation, room: &room)))
+                manifest.bindings[offset].decorators[link].parameterSource = parameters
+            }
+            guard found.contains(where: { !$0.problems.isEmpty }) else { continue }
             manifest.bindings[offset].isBroken = true
             let binding = manifest.bindings[offset]
-            for located in problems {
+            for (field, owner, problems) in found { for located in problems {
                 let (code, message): (DiagnosticCode, String) = switch located.problem {
                 case .missing(let variable):
                     (.envVarMissing, "environment variable '\(variable)' is not set and has no default, in the parameters "
-                        + "of binding \(binding.displayKey) -> '\(binding.displayFactory)'; set \(variable) or write "
+                        + "of \(owner ?? "")binding \(binding.displayKey) -> '\(binding.displayFactory)'; set \(variable) or write "
                         + "${\(variable):-default}")
                 case .malformed(let text):
-                    (.invalidParameters, text + ", in the parameters of binding \(binding.displayKey)")
+                    (.invalidParameters, text + ", in the parameters of \(owner ?? "")binding \(binding.displayKey)")
                 case .overLimit:
                     (.tooLarge, "interpolating the parameters of binding \(binding.displayKey) makes the manifest "
                         + "larger than the limit of \(maxBytes) bytes (the file is \(size) bytes; what each "
@@ -318,9 +334,9 @@ public struct ManifestLoader: Sendable {
                         + "ManifestLoader.maxBytes")
                 }
                 diagnostics.append(binding.diagnostic(
-                    code, message, field: BindingKey.parameters.rawValue + located.pointer, position: located.position,
+                    code, message, field: field + located.pointer, position: located.position,
                     fallbackFile: manifest.file))
-            }
+            } }
         }
         return room >= 0 ? manifest : nil
     }

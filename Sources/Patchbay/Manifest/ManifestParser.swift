@@ -80,7 +80,7 @@ struct ManifestParser {
     private struct BindingMembers {
         private let layout: JSONLayout
         private var nodes: (protocolName: Int?, collection: Int?, factory: Int?, lifetime: Int?, injector: Int?,
-            parameters: Int?) = (nil, nil, nil, nil, nil, nil)
+            parameters: Int?, decorators: Int?) = (nil, nil, nil, nil, nil, nil, nil)
         /// Members whose key the format does not define.
         var unknown: [JSONPlace] = []
 
@@ -95,6 +95,7 @@ struct ManifestParser {
                 case .lifetime: nodes.lifetime = child
                 case .injector: nodes.injector = child
                 case .parameters: nodes.parameters = child
+                case .decorators: nodes.decorators = child
                 case nil: unknown.append(JSONPlace(object.layout, node: child))
                 }
             }
@@ -106,6 +107,7 @@ struct ManifestParser {
         var lifetime: JSONPlace? { place(nodes.lifetime) }
         var injector: JSONPlace? { place(nodes.injector) }
         var parameters: JSONPlace? { place(nodes.parameters) }
+        var decorators: JSONPlace? { place(nodes.decorators) }
 
         private func place(_ node: Int?) -> JSONPlace? { node.map { JSONPlace(layout, node: $0) } }
     }
@@ -277,6 +279,7 @@ struct ManifestParser {
                     at: value.position, pointer: pointer + "/\(BindingKey.parameters)")
             }
         }
+        let decorators = keyed.decorators.map { decoratorUses($0, at: pointer, in: source) } ?? []
         guard let protocolName else { return }
         // With no factory, the binding still binds its protocol, badly: its
         // dependents are not also reported. Validation skips the empty name.
@@ -285,7 +288,74 @@ struct ManifestParser {
         bindings[last].isCollectionElement = isCollectionElement
         bindings[last].parameterSource = parameters
         bindings[last].origin = SourceOrigin(source, pointer: pointer, node: object.node)
+        bindings[last].decorators = decorators
         bindings[last].isBroken = diagnostics.count > reportedBefore
+    }
+
+    /// A binding's `decorators`: an array whose entries are a decorator's
+    /// name, or an object with `decorator` and `parameters`. An entry with a
+    /// problem is reported and left out (the binding is then broken).
+    private mutating func decoratorUses(_ value: JSONPlace, at binding: String, in source: SourceOrigin.File) -> [DecoratorUse] {
+        let pointer = binding + "/\(BindingKey.decorators)"
+        guard value.kind == .array else {
+            report(.wrongType, "'\(BindingKey.decorators)' must be an array of decorator names (or objects with "
+                + "'\(DecoratorKey.decorator)' and '\(DecoratorKey.parameters)'); found \(value.kindDescription)",
+                at: value.position, pointer: pointer)
+            return []
+        }
+        var uses: [DecoratorUse] = []
+        for (offset, element) in value.children.enumerated() {
+            let entry = pointer + "/\(offset)"
+            switch element.kind {
+            case .string:
+                guard let name = element.stringValue, !name.isEmpty else {
+                    report(.wrongType, "a decorator's name must be a non-empty string; found an empty string",
+                        at: element.position, pointer: entry)
+                    continue
+                }
+                var use = DecoratorUse(name)
+                use.origin = SourceOrigin(source, pointer: entry, node: element.node)
+                uses.append(use)
+            case .object:
+                var name: JSONPlace?, parameters: JSONPlace?, unknown: [JSONPlace] = []
+                element.layout.forEachMember(of: element.node, in: DecoratorKey.table) { key, child in
+                    let member = JSONPlace(element.layout, node: child)
+                    switch key {
+                    case .decorator: name = member
+                    case .parameters: parameters = member
+                    case nil: unknown.append(member)
+                    }
+                }
+                let keys = DecoratorKey.allCases.map(\.rawValue)
+                checkUnknownKeys(unknown, known: keys, suggested: keys, at: entry, what: "decorator key")
+                guard let name else {
+                    report(.missingKey, "decorator is missing required key '\(DecoratorKey.decorator)' (a string: the "
+                        + "decorator's name)", at: element.position, pointer: entry)
+                    continue
+                }
+                guard let text = name.stringValue, !text.isEmpty else {
+                    report(.wrongType, "'\(DecoratorKey.decorator)' must be a non-empty string; found "
+                        + (name.stringValue != nil ? "an empty string" : name.kindDescription), at: name.position,
+                        pointer: entry + "/\(DecoratorKey.decorator)")
+                    continue
+                }
+                var use = DecoratorUse(text)
+                use.origin = SourceOrigin(source, pointer: entry, node: element.node)
+                if let parameters {
+                    guard parameters.kind == .object else {
+                        report(.wrongType, "'\(DecoratorKey.parameters)' must be an object; found \(parameters.kindDescription)",
+                            at: parameters.position, pointer: entry + "/\(DecoratorKey.parameters)")
+                        continue
+                    }
+                    use.parameterSource = BindingParameters(parameters)
+                }
+                uses.append(use)
+            default:
+                report(.wrongType, "each decorator must be a name (a string) or an object with "
+                    + "'\(DecoratorKey.decorator)'; found \(element.kindDescription)", at: element.position, pointer: entry)
+            }
+        }
+        return uses
     }
 
     // MARK: - Shape helpers

@@ -28,11 +28,41 @@ final class Activation: Sendable {
     /// Whether any binding is `graph`: only then does a `Lazy` made in a
     /// resolution keep its graph instances (see ``SharedGraph``).
     let hasGraphBindings: Bool
+    /// The bindings no type is served by, behind each decorated binding:
+    /// its factory's product, and the links of its chain. Lifecycle, reset
+    /// and retiring read their storages as they read the served bindings'.
+    let chains: [Chain]
+
+    /// What a decorated binding keeps behind it (see ``DecoratorChain``).
+    struct Chain {
+        /// The decorated binding's place in the manifest.
+        let index: Int
+        /// The factory's product, in the storage it shares with the
+        /// undecorated bindings of the same factory, lifetime, injector and parameters.
+        let product: CompiledBinding
+        /// The links, innermost first; a singleton's keep their instances, but the last, which the binding keeps.
+        let links: [CompiledBinding]
+
+        /// Each hidden binding with its storage's key for ``Activation/compile(_:of:catalog:keeping:)``.
+        var storages: [(key: StorageKey, binding: CompiledBinding)] {
+            [(StorageKey(index, .product), product)]
+                + links.enumerated().map { (StorageKey(index, .link($0.offset)), $0.element) }
+        }
+    }
+
+    /// Which storage of a manifest binding a reset carries over: the
+    /// binding's own, or, behind a decorated binding, its product's or a link's.
+    struct StorageKey: Hashable {
+        enum Role: Hashable { case binding, product, link(Int) }
+        let index: Int
+        let role: Role
+        init(_ index: Int, _ role: Role) { (self.index, self.role) = (index, role) }
+    }
 
     init(
         manifest: Manifest, injectorOrder: [InjectorName], entries: TypeTable, overridesInUse: Bool = false,
         warnings: [Diagnostic], catalog: FactoryCatalog, knownElementTypes: InstanceCell = InstanceCell(),
-        hasGraphBindings: Bool
+        hasGraphBindings: Bool, chains: [Chain] = []
     ) {
         self.manifest = manifest
         self.injectorOrder = injectorOrder
@@ -43,6 +73,7 @@ final class Activation: Sendable {
         self.catalog = catalog
         self.knownElementTypes = knownElementTypes
         self.hasGraphBindings = hasGraphBindings
+        self.chains = chains
     }
 
     /// The same activation — the same bindings and the same singleton
@@ -51,7 +82,7 @@ final class Activation: Sendable {
         Activation(
             manifest: manifest, injectorOrder: injectorOrder, entries: entries, overridesInUse: true,
             warnings: warnings, catalog: catalog, knownElementTypes: knownElementTypes,
-            hasGraphBindings: hasGraphBindings)
+            hasGraphBindings: hasGraphBindings, chains: chains)
     }
 
     /// The binding that serves `id` from `injector`, read through the table's
@@ -107,10 +138,10 @@ final class Activation: Sendable {
     /// in registration order (see ``CatalogIndex/init(_:)-live``). `kept`
     /// gives, by manifest binding index, the storages of an earlier
     /// activation of the same manifest to share rather than make anew (see
-    /// `Container.reset(_:)`).
+    /// `Container.reset(_:)`), with those behind its decorated bindings.
     static func compile(
         _ result: ValidationResult, of manifest: Manifest, catalog: FactoryCatalog,
-        keeping kept: [Int: any LifetimeStorage] = [:]
+        keeping kept: [StorageKey: any LifetimeStorage] = [:]
     ) -> Activation {
         // Bindings of one factory with the same lifetime, injector and
         // parameters share their instances, whichever of the product's
@@ -152,22 +183,51 @@ final class Activation: Sendable {
         var collections: [CollectionKey: [CompiledBinding]] = [:]
         let injectorCount = result.injectorOrder.count
         let ranks = InjectorRanks(result.injectorOrder)
+        // The bindings behind every chain, whose needs are linked with the bindings'.
+        var links: [CompiledBinding] = []
+        var chains: [Chain] = []
         for (place, validated) in result.bindings.enumerated() {
-            let definition = catalog.definitions[validated.factoryPlace]
-            let provided = definition.provides[validated.provided]
+            var definition = catalog.definitions[validated.factoryPlace]
+            var provided = definition.provides[validated.provided]
             let kind = validated.lifetime.storage
-            let storage: any LifetimeStorage
-            if kind.sharesInstances {
+            // Where the factory's product is kept for this binding: with the group's.
+            func productStorage(_ key: StorageKey) -> any LifetimeStorage {
+                guard kind.sharesInstances else { return kind.init() }
                 let shareKey = ShareKey(
                     factory: validated.factoryPlace, lifetime: validated.lifetime, injector: validated.injector,
                     parameters: manifest.bindings[validated.index].parameterSource)
-                if let group = shared[shareKey] {
-                    storage = group
-                } else {
-                    storage = kept.isEmpty ? kind.init() : kept[validated.index] ?? kind.init()
-                    shared[shareKey] = storage
+                if let group = shared[shareKey] { return group }
+                let storage = kept.isEmpty ? kind.init() : kept[key] ?? kind.init()
+                shared[shareKey] = storage
+                return storage
+            }
+            let storage: any LifetimeStorage
+            if !validated.decorators.isEmpty {
+                // The product is the group's, made once for every binding of
+                // it; the decorated binding keeps what its chain made of it.
+                // A `weak` product that may be a value is not kept: a weak
+                // reference cannot hold it, and the chain around it can be a class.
+                let keepsProduct = validated.lifetime != .weak || definition.productIsClass == true
+                let product = CompiledBinding(
+                    key: provided.key, injector: validated.injector, definition: definition, provided: provided,
+                    parameters: validated.parameters,
+                    storage: keepsProduct ? productStorage(StorageKey(validated.index, .product)) : TransientLifetime(),
+                    described: (result.bindings, place))
+                // A singleton keeps every link (so lifecycle finds each), but the last, which the binding keeps.
+                let last = validated.decorators.count - 1
+                let keepsLinks = validated.lifetime == .singleton
+                let chain = DecoratorChain.links(of: validated, serving: provided, catalog: catalog) { offset in
+                    guard keepsLinks, offset < last else { return TransientLifetime() }
+                    return kept[StorageKey(validated.index, .link(offset))] ?? SingletonLifetime()
                 }
-            } else { storage = kind.init() }
+                links += [product] + chain.map(\.binding)
+                chains.append(Chain(index: validated.index, product: product, links: chain.map(\.binding)))
+                definition = DecoratorChain.definition(around: product, links: chain, keptWeakly: validated.lifetime == .weak)
+                provided = ProvidedType(key: provided.key, type: provided.type, convert: nil)
+                storage = kept[StorageKey(validated.index, .binding)] ?? kind.init()
+            } else {
+                storage = productStorage(StorageKey(validated.index, .binding))
+            }
             let binding = CompiledBinding(
                 key: provided.key, injector: validated.injector, definition: definition, provided: provided,
                 parameters: validated.parameters, storage: storage, described: (result.bindings, place))
@@ -203,10 +263,11 @@ final class Activation: Sendable {
                 for element in binding.elements { element.linkNeeds(in: table.fast) }
             }
         }
+        for link in links { link.linkNeeds(in: table.fast) }
         return Activation(
             manifest: manifest, injectorOrder: result.injectorOrder, entries: table,
             warnings: result.diagnostics.warnings, catalog: catalog,
-            hasGraphBindings: result.bindings.contains { $0.lifetime == .graph })
+            hasGraphBindings: result.bindings.contains { $0.lifetime == .graph }, chains: chains)
     }
 
     /// Files `binding` under its type and injector, in a record made for `injectorCount` injectors
@@ -238,12 +299,22 @@ final class Activation: Sendable {
                 for element in binding.elements { element.storage.sharedCell?.retire() }
             }
         }
+        for chain in chains {
+            chain.product.storage.sharedCell?.retire()
+            for link in chain.links { link.storage.sharedCell?.retire() }
+        }
     }
 
     /// Every binding of this activation: each type's, in every injector,
     /// and each element of a collection.
     var compiledBindings: [CompiledBinding] {
         entries.bindings.flatMap { [$0] + $0.others.values }.flatMap { [$0] + $0.elements }
+    }
+
+    /// Every binding whose storage may keep an instance: ``compiledBindings``,
+    /// then those behind decorated bindings (``chains``).
+    var keepingBindings: [CompiledBinding] {
+        compiledBindings + chains.flatMap { [$0.product] + $0.links }
     }
 
     /// The injectors searched for a request from `injector`, in order.

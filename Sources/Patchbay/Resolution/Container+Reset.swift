@@ -42,14 +42,40 @@ extension Container {
     /// Compiles the manifest in force again, making anew the storage of
     /// each binding that `matches` (and of every binding sharing it), and
     /// sharing every other storage with the activation in force.
+    /// A decorated binding's chain is renewed whole with any of its
+    /// storages: a product made anew gets a new chain around it, and a new
+    /// chain wraps it (see ``Activation/chains``).
     private func resetInstances(where matches: (CompiledBinding) -> Bool) {
         let base = currentActivation()
         let bindings = base.compiledBindings
-        let renewed = Set(bindings.filter(matches).map { ObjectIdentifier($0.storage) })
+        var renewed = Set(base.keepingBindings.filter(matches).map { ObjectIdentifier($0.storage) })
         guard !renewed.isEmpty else { return }
-        var kept: [Int: any LifetimeStorage] = [:]
+        // The chain's own binding, by manifest place.
+        var decorated: [Int: CompiledBinding] = [:]
+        for binding in bindings {
+            if let described = binding.described, !described.decorators.isEmpty { decorated[described.index] = binding }
+        }
+        // Until no chain is renewed in part: one chain's product may be another's (one storage, two chains).
+        var grew = true
+        while grew {
+            grew = false
+            for chain in base.chains {
+                var storages = chain.storages.map { ObjectIdentifier($0.binding.storage) }
+                if let own = decorated[chain.index] { storages.append(ObjectIdentifier(own.storage)) }
+                if storages.contains(where: renewed.contains), !storages.allSatisfy(renewed.contains) {
+                    renewed.formUnion(storages)
+                    grew = true
+                }
+            }
+        }
+        var kept: [Activation.StorageKey: any LifetimeStorage] = [:]
         for binding in bindings where !renewed.contains(ObjectIdentifier(binding.storage)) {
-            if let described = binding.described { kept[described.index] = binding.storage }
+            if let described = binding.described { kept[Activation.StorageKey(described.index, .binding)] = binding.storage }
+        }
+        for chain in base.chains {
+            for (key, binding) in chain.storages where !renewed.contains(ObjectIdentifier(binding.storage)) {
+                kept[key] = binding.storage
+            }
         }
         let result = ManifestValidator(catalog: catalog).run(base.manifest)
         guard !result.diagnostics.containsErrors else { return }

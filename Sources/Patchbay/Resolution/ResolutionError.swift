@@ -68,6 +68,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// call that asked: a getter cannot know the line that read it, so the
     /// message must not pass the declaration off as the reader.
     var requestedAtDeclaration = false
+    /// What failed, for a failure that was not a factory's: `decorator
+    /// 'timing-store' in the chain of NoteStore` (see ``DecoratorChain``).
+    var failedMaker: String?
 
     init(
         _ reason: Reason, type: String, injectors: [InjectorName] = [], path: [String] = [],
@@ -107,7 +110,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case .factoryFailed:
             // An error's own sentence keeps its own full stop: no "class.." in the message.
             let thrown = underlying.map { "\($0)" } ?? "an error"
-            text += "factory '\(factory ?? "?")' threw: \(thrown)" + (thrown.hasSuffix(".") ? "" : ".")
+            text += (failedMaker ?? "factory '\(factory ?? "?")'") + " threw: \(thrown)" + (thrown.hasSuffix(".") ? "" : ".")
             if let detail, !detail.isEmpty { text += " (\(detail))" }
         case .noActiveScope:
             text += "it is bound 'scoped' (factory '\(factory ?? "?")') but no scope is open. Resolve it inside "

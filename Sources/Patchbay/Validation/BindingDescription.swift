@@ -45,6 +45,9 @@ public struct BindingDescription: Sendable {
     /// Whether some check failed: the binding counts as bound for its
     /// dependents (no follow-on `missing-dependency`), but is not in effect.
     package let isBroken: Bool
+    /// The chain of decorators around the factory's product, in order, as
+    /// validation concluded it; empty for most bindings.
+    var decorators: [DecoratorLink] = []
     /// The places in ``bindings`` of the parent bindings this one replaces
     /// under `extends`, nearest parent first. Empty unless a type is bound
     /// in more than one file, so the usual activation allocates nothing here.

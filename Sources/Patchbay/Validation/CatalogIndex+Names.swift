@@ -49,7 +49,7 @@ extension CatalogIndex {
                 }
                 for key in keys { tables.types[key, default: []].append(id) }
             }
-            for type in Set(providedTypes) {
+            for type in Set(providedTypes[..<factoryProvidedEnd]) {
                 let short = types[type].short
                 guard let head = TypeNameSyntax.genericHead(short) else { continue }
                 tables.providedByHead[head, default: []].append(short)
@@ -96,7 +96,7 @@ extension CatalogIndex {
     }
 
     /// The module-qualified names of the types some factory provides, sorted.
-    package var providedQualifiedNames: [String] { Set(providedTypes.map { types[$0].qualified }).sorted() }
+    package var providedQualifiedNames: [String] { Set(providedTypes[..<factoryProvidedEnd].map { types[$0].qualified }).sorted() }
 
     /// The factory of that name, as a catalog description states it.
     package func factory(named name: String) -> CatalogDescription.Factory? {

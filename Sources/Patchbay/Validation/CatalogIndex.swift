@@ -65,8 +65,18 @@ package struct CatalogIndex: Sendable {
 
     let source: Source
     package private(set) var types: [TypeInfo] = []
-    /// The factories, in the source's order (registration order for a live catalog).
+    /// The factories, in the source's order (registration order for a live
+    /// catalog), then the decorators, from ``decoratorStart`` on: a
+    /// decorator is read as a factory that provides the type it decorates,
+    /// so the rules of factories (parameters, needs, environments) read it
+    /// by its place as they read one.
     private(set) var factories: [Factory] = []
+    /// Where the decorators begin in ``factories``; the factories are the places before it.
+    private(set) var decoratorStart = 0
+    /// Where the decorators' types begin in ``providedTypes``: the types factories provide are those before it.
+    private(set) var factoryProvidedEnd = 0
+    /// The place in ``factories`` of each decorator, by name.
+    private var decoratorOffsets = NameTable<Int>()
     /// Every factory's provided types, one run per factory (see ``Factory/provides``).
     private(set) var providedTypes: [TypeID] = []
     /// Every factory's needs, one run per factory (see ``Factory/needs``).
@@ -127,8 +137,22 @@ package struct CatalogIndex: Sendable {
                 defaultLifetime: definition.defaultLifetime, productIsClass: definition.productIsClass,
                 takesParameters: definition.parameters != nil, execution: definition.execution))
         }
+        decoratorStart = factories.count
+        factoryProvidedEnd = providedTypes.count
+        for decorator in catalog.decorators {
+            let definition = decorator.definition
+            decoratorOffsets.update(definition.name, initial: factories.count) { _ in }
+            let providedStart = providedTypes.count
+            providedTypes.append(intern(definition.provides[0].key))
+            let needStart = needs.count
+            for need in definition.dependencies ?? [] { needs.append(Need(type: intern(need.key), kind: need.kind)) }
+            factories.append(Factory(
+                name: definition.name, provides: providedStart..<providedTypes.count, needs: needStart..<needs.count,
+                argument: nil, defaultLifetime: nil, productIsClass: definition.productIsClass,
+                takesParameters: definition.parameters != nil, execution: definition.execution))
+        }
         for (name, rule) in catalog.environmentRules {
-            if let offset = factoryOffsets[name] { environmentRules[offset] = rule }
+            if let offset = factoryOffsets[name] ?? decoratorOffsets[name] { environmentRules[offset] = rule }
         }
         for entry in catalog.entryPoints {
             entryPoints.append(EntryPoint(
@@ -172,6 +196,24 @@ package struct CatalogIndex: Sendable {
                 productIsClass: factory.productIsClass, takesParameters: factory.parameters != nil,
                 execution: factory.execution ?? .synchronous))
             let rule = factory.environmentRule
+            if !rule.isAll { environmentRules[offset] = rule }
+        }
+        decoratorStart = factories.count
+        factoryProvidedEnd = providedTypes.count
+        for decorator in description.decorators ?? [] {
+            let offset = factories.count
+            decoratorOffsets.update(decorator.name, initial: offset) { $0 = offset }
+            let providedStart = providedTypes.count
+            for provided in decorator.provides { providedTypes.append(intern(provided)) }
+            let needStart = needs.count
+            for need in decorator.needs ?? [] {
+                needs.append(Need(type: intern(need.type), kind: DependencySpec.Kind(rawValue: need.kind) ?? .direct))
+            }
+            factories.append(Factory(
+                name: decorator.name, provides: providedStart..<providedTypes.count, needs: needStart..<needs.count,
+                argument: nil, defaultLifetime: nil, productIsClass: decorator.productIsClass,
+                takesParameters: decorator.parameters != nil, execution: decorator.execution ?? .synchronous))
+            let rule = decorator.environmentRule
             if !rule.isAll { environmentRules[offset] = rule }
         }
         for entry in description.entryPoints ?? [] {
@@ -220,6 +262,20 @@ package struct CatalogIndex: Sendable {
     /// The place in ``factories`` of the factory of that name.
     package func factoryOffset(named name: String) -> Int? { factoryOffsets[name] }
 
+    /// The place in ``factories`` of the decorator of that name.
+    package func decoratorOffset(named name: String) -> Int? { decoratorOffsets[name] }
+
+    /// The type a decorator (by place in ``factories``) decorates.
+    func decorates(_ decorator: Int) -> TypeID? { provides(decorator).first }
+
+    /// The names of the decorators of a type, sorted; for suggestions and messages.
+    package func decorators(of type: TypeID) -> [String] {
+        factories[decoratorStart...].indices.filter { decorates($0) == type }.map { factories[$0].name }.sorted()
+    }
+
+    /// The names of every decorator, sorted.
+    package var decoratorNames: [String] { factories[decoratorStart...].map(\.name).sorted() }
+
     /// The provided types of a factory.
     package func provides(_ factory: Int) -> ArraySlice<TypeID> { providedTypes[factories[factory].provides] }
 
@@ -229,23 +285,37 @@ package struct CatalogIndex: Sendable {
     /// The factory's product type, for messages: the concrete type when known.
     package func productTypeName(_ factory: Int) -> String {
         switch source {
-        case .live(let catalog): display(catalog.definitions[factory].productTypeName)
-        case .description(let description): display(description.factories[factory].productType)
+        case .live(let catalog): display(liveDefinition(factory, in: catalog).productTypeName)
+        case .description(let description): display(described(factory, in: description).productType)
         }
     }
 
     /// The factory's parameter type name and what is known of its fields; nil when it takes none.
     package func parameters(_ factory: Int) -> CatalogDescription.Parameters? {
         switch source {
-        case .live(let catalog): catalog.definitions[factory].parameters.map { $0.described(for: catalog.parameterDecoding) }
-        case .description(let description): description.factories[factory].parameters
+        case .live(let catalog):
+            liveDefinition(factory, in: catalog).parameters.map { $0.described(for: catalog.parameterDecoding) }
+        case .description(let description): described(factory, in: description).parameters
         }
     }
 
     /// Decodes a factory's parameters (their JSON text) into their real type: a live catalog only.
     func decodeParameters(_ factory: Int, _ json: Data, with decoder: JSONDecoder) throws -> (any Sendable)? {
-        guard case .live(let catalog) = source, let spec = catalog.definitions[factory].parameters else { return nil }
+        guard case .live(let catalog) = source, let spec = liveDefinition(factory, in: catalog).parameters else {
+            return nil
+        }
         return try spec.decode(json, decoder)
+    }
+
+    /// The live definition at a place of ``factories``: a factory's, or past
+    /// ``decoratorStart`` a decorator's (the catalog's orders, which the index keeps).
+    private func liveDefinition(_ place: Int, in catalog: FactoryCatalog) -> FactoryDefinition {
+        place < decoratorStart ? catalog.definitions[place] : catalog.decorators[place - decoratorStart].definition
+    }
+
+    /// The described factory or decorator at a place of ``factories``.
+    private func described(_ place: Int, in description: CatalogDescription) -> CatalogDescription.Factory {
+        place < decoratorStart ? description.factories[place] : description.decorators![place - decoratorStart]
     }
 
     /// A decoder with the live catalog's date and data strategies; nil for a description, which decodes nothing.
@@ -257,8 +327,8 @@ package struct CatalogIndex: Sendable {
     /// Where the factory was registered (`NotesKit/NotesCatalog.swift:42`), when known.
     package func registeredAt(_ factory: Int) -> String? {
         switch source {
-        case .live(let catalog): catalog.definitions[factory].registeredAt.description
-        case .description(let description): description.factories[factory].registeredAt
+        case .live(let catalog): liveDefinition(factory, in: catalog).registeredAt.description
+        case .description(let description): described(factory, in: description).registeredAt
         }
     }
 
@@ -293,7 +363,7 @@ package struct CatalogIndex: Sendable {
     }
 
     /// The short names of the types some factory provides, for suggestions.
-    package var providedShortNames: [String] { Array(Set(providedTypes.map(display))) }
+    package var providedShortNames: [String] { Array(Set(providedTypes[..<factoryProvidedEnd].map(display))) }
 
     /// Suggestions among the short names of the types some factory provides.
     package var providedShortNameSuggestions: SuggestionIndex { tables.providedShortNames }
@@ -305,14 +375,14 @@ package struct CatalogIndex: Sendable {
     private var tables: MessageTables {
         messageTables.kept {
             var byType = [[String]](repeating: [], count: types.count)
-            for factory in factories.indices {
+            for factory in factories[..<decoratorStart].indices {
                 // A factory that lists a type twice provides it once.
                 for type in Set(provides(factory)) { byType[type].append(factories[factory].name) }
             }
             return MessageTables(
                 providersByType: byType.map { $0.sorted() },
-                providedShortNames: SuggestionIndex(providedTypes.map(display)),
-                factoryNames: SuggestionIndex(factories.map(\.name)))
+                providedShortNames: SuggestionIndex(providedTypes[..<factoryProvidedEnd].map(display)),
+                factoryNames: SuggestionIndex(factories[..<decoratorStart].map(\.name)))
         }
     }
 

@@ -67,7 +67,67 @@ extension ValidationRun {
                 }
             }
         }
-        reportCycles(edges: edges, catalog: catalog)
+        reportCycles(edges: checkDecoratorNeeds(adding: edges, serving: table, collections: collections, in: catalog),
+            catalog: catalog)
+    }
+
+    /// The graph rules for the needs of each link of each chain in effect,
+    /// found as the factory's are (``find(_:from:serving:collections:)``):
+    /// a chain lives as long as its binding and resolves from its injector,
+    /// so a link's needs are its binding's, and an edge of a cycle from it
+    /// (a decorator that needs the type it decorates is one). `edges` with
+    /// those edges added.
+    private mutating func checkDecoratorNeeds(
+        adding edges: [[Int]], serving table: ServingTable, collections: CollectionTable?, in catalog: CatalogIndex
+    ) -> [[Int]] {
+        var edges = edges
+        let effective = self.effective
+        for (offset, owner) in effective.enumerated() where !owner.decorators.isEmpty {
+            for link in owner.decorators {
+                let needer = Needer(
+                    label: "decorator '\(MessageText.name(catalog.factories[link.place].name))'", place: link.place,
+                    field: "\(BindingKey.decorators)/\(link.offset)")
+                for need in catalog.needs(link.place) ?? [] {
+                    switch Self.find(need, from: owner.injector, serving: table, collections: collections) {
+                    case .unbound(let hasCollection):
+                        checkNeedIsBound(need, of: owner, in: catalog, hasCollection: hasCollection, by: needer)
+                    case .served(let served):
+                        checkDependencyTakesNoArgument(effective[served], of: owner, in: catalog, by: needer)
+                        checkNeedCanBeMade(need, by: effective[served], for: owner, in: catalog, needer: needer)
+                        checkNotCaptive(effective[served], of: owner, in: catalog, needer: needer)
+                        if !need.kind.isLazy { edges[offset].append(served) }
+                    case .elements(let elements):
+                        for element in elements {
+                            checkNeedCanBeMade(need, by: effective[element], for: owner, in: catalog, needer: needer)
+                            checkNotCaptive(effective[element], of: owner, in: catalog, needer: needer)
+                        }
+                        if !need.kind.isLazy { edges[offset] += elements }
+                    }
+                }
+            }
+        }
+        return edges
+    }
+
+    /// Who has a need, for the graph rules' messages: a binding's factory
+    /// (the default), or a decorator of its chain.
+    struct Needer {
+        /// `decorator 'timing-store'`.
+        let label: String
+        /// Its place in the catalog index, whose execution and argument the rules read.
+        let place: Int
+        /// The binding's field a diagnostic points at: `decorators/1`.
+        let field: String
+    }
+
+    /// What resolution finds for one need asked from `injector`: the one
+    /// lookup of ``followNeeds(of:serving:collections:in:_:)``.
+    static func find(
+        _ need: CatalogIndex.Need, from injector: InjectorName, serving table: ServingTable, collections: CollectionTable?
+    ) -> Found {
+        if need.kind.isCollection { return .elements(collections?.elements(of: need.type, from: injector) ?? []) }
+        if let served = table.binding(serving: need.type, from: injector) { return .served(served) }
+        return .unbound(hasCollection: collections?.elements(of: need.type, from: injector) != nil)
     }
 
     /// What resolution finds for one need: the binding that serves it, the
@@ -94,16 +154,12 @@ extension ValidationRun {
         for (offset, owner) in bindings.enumerated() {
             guard owner.factoryPlace >= 0, let needs = catalog.needs(owner.factoryPlace) else { continue }
             for need in needs {
-                if need.kind.isCollection {
-                    let elements = collections?.elements(of: need.type, from: owner.injector) ?? []
-                    visit(offset, need, .elements(elements))
-                    if !need.kind.isLazy { edges[offset] += elements }
-                } else if let served = table.binding(serving: need.type, from: owner.injector) {
-                    visit(offset, need, .served(served))
-                    if !need.kind.isLazy { edges[offset].append(served) }
-                } else {
-                    let hasCollection = collections?.elements(of: need.type, from: owner.injector) != nil
-                    visit(offset, need, .unbound(hasCollection: hasCollection))
+                let found = find(need, from: owner.injector, serving: table, collections: collections)
+                visit(offset, need, found)
+                switch found {
+                case .elements(let elements) where !need.kind.isLazy: edges[offset] += elements
+                case .served(let served) where !need.kind.isLazy: edges[offset].append(served)
+                default: break
                 }
             }
         }
@@ -115,36 +171,42 @@ extension ValidationRun {
     /// that binding's own problem is the one to fix. A collection of the
     /// type does not bind it (`hasCollection` adds a hint that it exists).
     mutating func checkNeedIsBound(
-        _ need: CatalogIndex.Need, of owner: BindingDescription, in catalog: CatalogIndex, hasCollection: Bool = false
+        _ need: CatalogIndex.Need, of owner: BindingDescription, in catalog: CatalogIndex, hasCollection: Bool = false,
+        by needer: Needer? = nil
     ) {
         guard need.kind != .optional, !brokenTypes.contains(need.type) else { return }
         let needName = catalog.display(need.type)
         let providers = catalog.providers(of: need.type)
         report(diagnostic(
-            binding(owner), .missingDependency, "factory '\(binding(owner).factory)' for \(binding(owner).displayKey) needs "
+            binding(owner), .missingDependency, (needer?.label ?? "factory '\(binding(owner).factory)'")
+                + " for \(binding(owner).displayKey) needs "
                 + "\(needName), which no injector binds (searched \(searched(from: owner.injector))); add a binding "
                 + "for \(needName)"
                 + (providers.isEmpty ? "" : " (factories that provide it: "
                     + providers.map { "'\($0)'" }.joined(separator: ", ") + ")")
                 + (hasCollection ? "; its collection has elements, which a factory takes as [\(needName)]" : ""),
-            field: BindingKey.factory.rawValue, dependencyPath: [display(owner, in: catalog), needName]))
+            field: needer?.field ?? BindingKey.factory.rawValue, dependencyPath: [display(owner, in: catalog), needName]))
     }
 
     /// Rule `argument-required`: a need served by a factory that takes a
     /// resolve-time argument is fed one: its dependent takes an argument of
     /// the same type, which resolution passes on.
     mutating func checkDependencyTakesNoArgument(
-        _ dependency: BindingDescription, of owner: BindingDescription, in catalog: CatalogIndex
+        _ dependency: BindingDescription, of owner: BindingDescription, in catalog: CatalogIndex, by needer: Needer? = nil
     ) {
-        guard let argument = Self.argumentNoneCanPass(to: dependency, of: owner, in: catalog) else { return }
+        let argument = needer.map { _ in catalog.factories[dependency.factoryPlace].argument }  // a decorator passes none
+            ?? Self.argumentNoneCanPass(to: dependency, of: owner, in: catalog)
+        guard let argument else { return }
         let needName = catalog.display(dependency.typeID)
+        let label = needer?.label ?? "factory '\(binding(owner).factory)'"
         report(diagnostic(
-            binding(owner), .argumentRequired, "factory '\(binding(owner).factory)' for \(binding(owner).displayKey) "
+            binding(owner), .argumentRequired, "\(label) for \(binding(owner).displayKey) "
                 + "needs \(needName), but its factory '\(binding(dependency).factory)' takes a resolve-time argument "
                 + "(\(catalog.display(argument))) that no dependency can supply; resolve \(needName) directly with "
-                + "resolve(_:argument:), give factory '\(binding(owner).factory)' the same argument to pass on, "
+                + "resolve(_:argument:), "
+                + (needer == nil ? "give factory '\(binding(owner).factory)' the same argument to pass on, " : "")
                 + "or bind a factory without an argument",
-            field: BindingKey.factory.rawValue, dependencyPath: [display(owner, in: catalog), needName]))
+            field: needer?.field ?? BindingKey.factory.rawValue, dependencyPath: [display(owner, in: catalog), needName]))
     }
 
     /// The resolve-time argument `dependency`'s factory takes that `owner`'s
@@ -164,35 +226,45 @@ extension ValidationRun {
     /// awaits, may need one.
     mutating func checkNeedCanBeMade(
         _ need: CatalogIndex.Need, by dependency: BindingDescription, for owner: BindingDescription,
-        in catalog: CatalogIndex
+        in catalog: CatalogIndex, needer: Needer? = nil
     ) {
-        let (ownerRuns, needRuns) = (
-            catalog.factories[owner.factoryPlace].execution, catalog.factories[dependency.factoryPlace].execution
-        )
+        let ownerRuns = catalog.factories[needer?.place ?? owner.factoryPlace].execution
+        var needRuns = catalog.factories[dependency.factoryPlace].execution
+        // A synchronous factory whose chain has a main-actor link is made on the main actor, whole.
+        let mainActorLink = needRuns != .synchronous ? nil
+            : dependency.decorators.first { catalog.factories[$0.place].execution == .mainActor }
+        if mainActorLink != nil { needRuns = .mainActor }
         guard !ownerRuns.canUse(needRuns, as: need.kind) else { return }
         let (ownerName, needName) = (display(owner, in: catalog), display(dependency, in: catalog))
-        let (ownerFactory, needFactory) = (binding(owner).factory, binding(dependency).factory)
+        let (ownerFactory, needFactory) = (needer.map { catalog.factories[$0.place].name } ?? binding(owner).factory,
+            mainActorLink.map { catalog.factories[$0.place].name } ?? binding(dependency).factory)
         let inCollection = need.kind.isCollection
-        let needed = "factory '\(ownerFactory)' for \(binding(owner).displayKey) needs \(needName)"
+        let needed = (needer == nil ? "factory" : "decorator") + " '\(ownerFactory)' for \(binding(owner).displayKey) needs \(needName)"
             + (inCollection ? ", whose element '\(needFactory)'" : (need.kind == .lazy ? " as Lazy" : need.kind == .provider ? " as Provider" : "")
-                + ", but its factory '\(needFactory)'")
+                + ", but its \(mainActorLink == nil ? "factory" : "decorator") '\(needFactory)'")
         let awaits = needRuns == .async
         let fix = awaits
             ? " is async and '\(ownerFactory)' cannot await it; " + (inCollection
                 ? "a collection's elements are made synchronously, so bind a synchronous factory as the element"
+                : needer != nil ? "a decorator runs synchronously in this build, so bind \(needName) to a synchronous factory"
                 : "register '\(ownerFactory)' with an async closure (taking \(needName) directly or as an "
                     + "optional), or bind \(needName) to a synchronous factory")
             : " runs on the main actor and '\(ownerFactory)' may run anywhere; register '\(ownerFactory)' on "
                 + "MainActor.self too" + (inCollection ? ", or bind a nonisolated factory as the element"
-                    : ", or with an async closure, or bind \(needName) to a nonisolated factory")
+                    : (needer != nil ? "" : ", or with an async closure") + ", or bind \(needName) to a nonisolated factory")
         report(diagnostic(
-            binding(owner), awaits ? .needsAwait : .needsMainActor, needed + fix, field: BindingKey.factory.rawValue,
+            binding(owner), awaits ? .needsAwait : .needsMainActor, needed + fix,
+            field: needer?.field ?? BindingKey.factory.rawValue,
             dependencyPath: [ownerName, needName]))
     }
 
     /// Rule `captive-dependency`: nothing keeps a dependency alive past its
     /// lifetime; an element of a needed collection is a dependency too.
-    mutating func checkNotCaptive(_ dependency: BindingDescription, of owner: BindingDescription, in catalog: CatalogIndex) {
+    ///
+    /// A need of a decorator (`needer`) is its binding's, named as the decorator's and placed at its entry.
+    mutating func checkNotCaptive(
+        _ dependency: BindingDescription, of owner: BindingDescription, in catalog: CatalogIndex, needer: Needer? = nil
+    ) {
         guard owner.lifetime.wouldCapture(dependency.lifetime) else { return }
         let (ownerName, needName) = (display(owner, in: catalog), display(dependency, in: catalog))
         let remedy = dependency.isCollectionElement
@@ -200,10 +272,11 @@ extension ValidationRun {
             : "make \(needName) longer-lived, make \(ownerName) shorter-lived, or take Lazy<\(needName)>... inside a "
                 + "shorter scope"
         report(diagnostic(
-            binding(owner), .captiveDependency, "\(owner.lifetime) \(ownerName) ('\(binding(owner).factory)') depends on "
+            binding(owner), .captiveDependency, "\(owner.lifetime) \(ownerName) ('\(binding(owner).factory)"
+                + (needer.map { "', through its \($0.label)" } ?? "'") + ") depends on "
                 + "\(dependency.lifetime) \(needName) ('\(binding(dependency).factory)'), and would keep it alive past "
                 + "its \(dependency.lifetime) lifetime; " + remedy,
-            field: (binding(owner).lifetime == nil ? BindingKey.factory : .lifetime).rawValue,
+            field: needer?.field ?? (binding(owner).lifetime == nil ? BindingKey.factory : .lifetime).rawValue,
             dependencyPath: [ownerName, needName]))
     }
 

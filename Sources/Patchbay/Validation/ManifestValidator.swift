@@ -39,10 +39,11 @@ import Foundation
 /// | 3 | `unknown-factory` | the factory is in the catalog | `factoryOffset`, ManifestValidator.swift |
 /// | 4 | `factory-does-not-provide` | the factory provides the bound type | `providedOffset`, ManifestValidator.swift |
 /// | 4a | `environment-not-allowed` | the factory may be bound in the manifest's environment | `checkEnvironmentAllows`, EnvironmentRule.swift |
-/// | 5 | `weak-value-type`, `weak-unchecked` (a note) | a `weak` binding's factory makes a class instance, or a note when only its first value can tell | `checkWeakNeedsAClass`, ManifestValidator.swift |
+/// | 5 | `weak-value-type`, `weak-unchecked` (a note) | a `weak` binding's factory (or its chain's last decorator) makes a class instance, or a note when only its first value can tell | `checkWeakNeedsAClass`, ManifestValidator.swift |
 /// | 6 | `invalid-parameters`, `unknown-parameter` | `parameters` fit the factory's parameter type, and name only keys it reads | `checkParameters`, then `ParameterCheck`, ParameterCheck.swift |
 /// | 7 | `collection-element-takes-argument` | an element's factory takes no resolve-time argument | `checkElementTakesNoArgument`, ManifestValidator+Collections.swift |
 /// | 8 | `needs-await` | an element's factory is not `async` | `checkElementIsNotAsync`, ManifestValidator+Collections.swift |
+/// | 8a | `decorator-not-supported`, `unknown-decorator`, `duplicate-decorator`, `decorator-does-not-decorate`, `environment-not-allowed`, `invalid-parameters` | each of `decorators` is a decorator of the bound type, used once, allowed here, with parameters that fit | `checkDecorators`, DecoratorRule.swift |
 ///
 /// Rules 5 to 8 judge only a binding whose type and factory the catalog
 /// knows. The lifetime in effect (the binding's, else the factory's
@@ -63,7 +64,7 @@ import Foundation
 ///
 /// | # | code | checks that | function |
 /// |---|---|---|---|
-/// | 11 | `missing-dependency` | a direct or lazy need is bound in some injector searched | `checkNeedIsBound` |
+/// | 11 | `missing-dependency` | a direct or lazy need (a factory's, or a decorator's of its chain) is bound in some injector searched | `checkNeedIsBound` |
 /// | 12 | `argument-required` | a need's factory takes no argument its dependent cannot pass | `checkDependencyTakesNoArgument` |
 /// | 13 | `needs-await`, `needs-main-actor` | a need's factory can run where its dependent's runs | `checkNeedCanBeMade` |
 /// | 14 | `captive-dependency` | nothing keeps a dependency alive past its lifetime | `checkNotCaptive` |
@@ -165,6 +166,9 @@ package struct ValidationRun {
     var declaredInjectorSuggestions: SuggestionIndex?
     /// Suggestions among the factories that provide a type, by type, made for the first binding that needs them.
     var providerSuggestions: [CatalogIndex.TypeID: SuggestionIndex] = [:]
+    /// The decorators of a type and suggestions among them (or among all, for a type with none), by type,
+    /// made for the first binding of the type whose chain needs them.
+    var decoratorsByType: [CatalogIndex.TypeID: (names: [String], suggestions: SuggestionIndex)] = [:]
     /// Suggestions among parameter types' fields (see ``ParameterCheck/fieldSuggestions``).
     var fieldSuggestions: [String: SuggestionIndex] = [:]
     /// A type the catalog does not know (or, without a catalog, any type) is
@@ -253,24 +257,34 @@ package struct ValidationRun {
             // its lifetime and parameters are judged once it names the right ones.
             var checksPass = false
             var parameters: DecodedParameters?
+            var decorators: [DecoratorLink] = []
             if let factory, provided != nil, let type {
                 let allowedHere = catalog.environmentRules.isEmpty
                     || checkEnvironmentAllows(binding, factory: factory, type: type, in: catalog)
-                let lifetimeFits = checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
+                let chain = checkDecorators(of: binding, type: type, factory: factory, in: catalog)
+                // What a weak binding keeps is what its chain's last link makes.
+                let lifetimeFits = binding.decorators.isEmpty
+                    ? checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
+                    : chain.map { checkWeakNeedsAClass(binding, lifetime: lifetime, outermost: $0.last, in: catalog) }
+                        ?? true
                 parameters = checkParameters(of: binding, factory: factory, in: catalog)
                 let servable = bindsSingle
                     || (checkElementTakesNoArgument(binding, factory: factory, in: catalog)
                         && checkElementIsNotAsync(binding, factory: factory, in: catalog))
-                checksPass = allowedHere && lifetimeFits && parameters != nil && servable
+                decorators = chain ?? []
+                checksPass = allowedHere && lifetimeFits && parameters != nil && servable && chain != nil
             } else {
                 anyUnknownToCatalog = true
                 if let type, bindsSingle { brokenTypes.insert(type) }
+                // Its chain hangs on the type alone: judged now, not after the factory is fixed.
+                if let type { _ = checkDecorators(of: binding, type: type, factory: nil, in: catalog) }
             }
             candidates.append(BindingDescription(
                 bindings: bindings, index: index, types: types,
                 typeID: type ?? typeWithoutCatalog(named: binding.protocolName), factoryPlace: factory ?? -1,
                 provided: provided ?? -1, lifetime: lifetime, lifetimeSource: source, injector: binding.injector,
-                parameters: parameters?.value, isBroken: binding.isBroken || !injectorIsDeclared || !checksPass))
+                parameters: parameters?.value, isBroken: binding.isBroken || !injectorIsDeclared || !checksPass,
+                decorators: decorators))
         }
         resolveOverrides()
     }
@@ -350,7 +364,10 @@ package struct ValidationRun {
         } else if !providers.isEmpty {
             message += "; factories that provide it: " + providers.map { "'\($0)'" }.joined(separator: ", ")
         }
-        if binding.factory.contains("${") {
+        if catalog.decoratorOffset(named: binding.factory) != nil {
+            message += ". '\(binding.displayFactory)' is a decorator: it wraps what a factory makes, so name it in "
+                + "the binding's '\(BindingKey.decorators)' and a factory in '\(BindingKey.factory)'"
+        } else if binding.factory.contains("${") {
             // Only parameters are interpolated: the reference is the name, which no catalog has.
             message += ". A factory name is not interpolated: '${...}' is read as part of the name, since only "
                 + "'\(BindingKey.parameters)' values are; write the factory's name, and give each environment "
@@ -387,18 +404,24 @@ package struct ValidationRun {
     /// answer for whether an existential is class-bound without a value, see
     /// ``TypeConformance``), a `weak-unchecked` note says so instead of
     /// guessing, and the app checks the factory's value when it makes it.
+    ///
+    /// A decorated binding keeps what its chain's last link makes: `outermost`
+    /// is judged then, and named.
     mutating func checkWeakNeedsAClass(
-        _ binding: Binding, lifetime: Lifetime, factory: Int, in catalog: CatalogIndex
+        _ binding: Binding, lifetime: Lifetime, factory: Int? = nil, outermost: DecoratorLink? = nil,
+        in catalog: CatalogIndex
     ) -> Bool {
-        guard lifetime == .weak else { return true }
-        let isClass = catalog.factories[factory].productIsClass
+        guard lifetime == .weak, let maker = outermost?.place ?? factory else { return true }
+        let isClass = catalog.factories[maker].productIsClass
         guard isClass != true else { return true }
-        let product = catalog.productTypeName(factory)
+        let product = catalog.productTypeName(maker)
+        let named = outermost.map { "decorator '\(MessageText.name(binding.decorators[$0.offset].name))', the last of "
+            + "its chain," } ?? "factory '\(binding.displayFactory)'"
         report(binding.diagnostic(
             isClass == nil ? .weakUnchecked : .weakValueType, isClass == nil
-                ? "lifetime 'weak' needs a class instance; whether factory '\(binding.displayFactory)' makes one "
+                ? "lifetime 'weak' needs a class instance; whether \(named) makes one "
                     + "(\(product)) is known only from its values, so the app checks its first value when it makes it"
-                : "lifetime 'weak' needs a class instance, but factory '\(binding.displayFactory)' makes \(product), "
+                : "lifetime 'weak' needs a class instance, but \(named) makes \(product), "
                     + "which is not a class (or a class-bound protocol); use 'singleton', 'scoped' or 'transient'",
             field: (binding.lifetime == nil ? BindingKey.factory : .lifetime).rawValue,
             severity: isClass == nil ? .note : .error, fallbackFile: manifest.file))

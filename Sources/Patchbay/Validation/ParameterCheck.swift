@@ -38,7 +38,8 @@ struct ParameterCheck {
             if let given = binding.parameterSource?.place.members, !given.isEmpty {
                 report("binding \(binding.displayKey) -> '\(binding.displayFactory)' gives parameters "
                     + given.map(\.key).sorted().map { "'\($0)'" }.joined(separator: ", ")
-                    + ", but factory '\(catalog.factories[factory].name)' takes none; remove '\(BindingKey.parameters)'", at: "")
+                    + ", but \(factory < catalog.decoratorStart ? "factory" : "decorator") "
+                    + "'\(catalog.factories[factory].name)' takes none; remove '\(BindingKey.parameters)'", at: "")
             }
             return nil
         }

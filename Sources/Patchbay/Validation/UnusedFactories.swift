@@ -18,7 +18,7 @@ enum UnusedFactories {
         let fallback = FileManager.default.fileExists(atPath: description.path)
             ? SourceLocations.Place(file: ManifestLoader.displayPath(for: description), line: 1, column: 1)
             : SourceLocations.Place(file: folderName, line: 0, column: 0)
-        return catalog.factories.indices.filter { !named[$0] }.sorted { catalog.factories[$0].name < catalog.factories[$1].name }
+        return catalog.factories[..<catalog.decoratorStart].indices.filter { !named[$0] }.sorted { catalog.factories[$0].name < catalog.factories[$1].name }
             .map { offset in
                 let name = catalog.factories[offset].name
                 let place = catalog.registeredAt(offset).flatMap { SourceLocations.displayed($0, root: root) } ?? fallback

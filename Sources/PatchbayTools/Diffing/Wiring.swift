@@ -68,7 +68,7 @@ public struct Wiring: Sendable, Hashable {
         }
     }
 
-    /// One binding that serves a request: its factory, lifetime in effect and parameters as written.
+    /// One binding that serves a request: its factory, lifetime in effect, parameters and chain as written.
     public struct Served: Sendable, Hashable {
         /// The factory's name.
         public let factory: String
@@ -76,13 +76,21 @@ public struct Wiring: Sendable, Hashable {
         public let lifetime: String
         /// The parameters as written, `${...}` and all; nil when the binding gives none.
         public let parameters: JSONValue?
+        /// The chain of decorators around the product, innermost first, each as
+        /// written: its name, or `{"decorator": ..., "parameters": ...}` when it has
+        /// parameters (`${...}` and all). Empty when the binding names none.
+        public let decorators: [JSONValue]
 
         /// Creates a served binding from its parts.
-        public init(factory: String, lifetime: String, parameters: JSONValue?) {
+        public init(factory: String, lifetime: String, parameters: JSONValue?, decorators: [JSONValue] = []) {
             self.factory = factory
             self.lifetime = lifetime
             self.parameters = parameters
+            self.decorators = decorators
         }
+
+        /// The same binding with no decorators: what a change of its chain alone leaves equal.
+        var undecorated: Served { Served(factory: factory, lifetime: lifetime, parameters: parameters) }
     }
 
     /// Creates a wiring from its parts, as a test or a tool builds one.
@@ -173,6 +181,11 @@ public struct Wiring: Sendable, Hashable {
 extension Wiring.Served {
     /// What a validated binding serves.
     init(_ binding: BindingDescription) {
-        self.init(factory: binding.factory, lifetime: binding.lifetime.rawValue, parameters: binding.binding.writtenParameters)
+        self.init(
+            factory: binding.factory, lifetime: binding.lifetime.rawValue, parameters: binding.binding.writtenParameters,
+            decorators: binding.binding.decorators.map { link in
+                link.writtenParameters.map { .object(["decorator": .string(link.name), "parameters": $0]) }
+                    ?? .string(link.name)
+            })
     }
 }

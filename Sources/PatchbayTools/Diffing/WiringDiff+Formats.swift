@@ -18,7 +18,12 @@ extension WiringDiff {
     ///     Clock from secondary
     ///       - fixed-clock (transient, from secondary) {"iso8601":"2026-01-01T09:00:00Z"}
     ///       + system-clock (singleton, from primary)
-    ///     1 difference (1 changed)
+    ///     Store from primary
+    ///       - decorators: timing-store
+    ///       + decorators: timing-store, caching-store {"ttl":30}
+    ///     2 differences (1 changed, 1 chain changed)
+    ///
+    /// A difference in the decorators alone is a `chain changed`, whose lines are the chains.
     public func text() -> String {
         var lines = ["--- \(from.label) (\(from.file))", "+++ \(to.label) (\(to.file))"]
         if from.injectors != to.injectors {
@@ -28,8 +33,8 @@ extension WiringDiff {
         }
         for change in changes {
             lines.append("\(change.displayType) from \(Self.requesters(change))")
-            lines += Self.lines(of: change.before).map { "  - " + $0 }
-            lines += Self.lines(of: change.after).map { "  + " + $0 }
+            lines += Self.lines(of: change.before, chainOnly: change.isChainOnly).map { "  - " + $0 }
+            lines += Self.lines(of: change.after, chainOnly: change.isChainOnly).map { "  + " + $0 }
         }
         if let more = omittedLine { lines.append(more) }
         lines.append(summary)
@@ -72,7 +77,8 @@ extension WiringDiff {
         }
         for change in changes {
             let cells = [change.before, change.after].map { entry in
-                entry == nil ? "*not served*" : Self.lines(of: entry).map(Self.code).joined(separator: "<br>")
+                entry == nil ? "*not served*"
+                    : Self.lines(of: entry, chainOnly: change.isChainOnly).map(Self.code).joined(separator: "<br>")
             }
             text += "| " + Self.code(change.displayType) + " | " + Self.code(Self.requesters(change)) + " | "
                 + cells.joined(separator: " | ") + " |\n"
@@ -93,6 +99,8 @@ extension WiringDiff {
         }
         struct Served: Encodable {
             let factory: String, lifetime: String, parameters: JSONValue?
+            /// Absent when the binding names none, as before decorators.
+            let decorators: [JSONValue]?
         }
         struct Entry: Encodable {
             let servedFrom: String, collection: Bool, bindings: [Served]
@@ -107,7 +115,8 @@ extension WiringDiff {
         func entry(_ entry: Wiring.Entry?) -> Entry? {
             entry.map {
                 Entry(servedFrom: $0.servedFrom, collection: $0.isCollection, bindings: $0.bindings.map {
-                    Served(factory: $0.factory, lifetime: $0.lifetime, parameters: $0.parameters)
+                    Served(factory: $0.factory, lifetime: $0.lifetime, parameters: $0.parameters,
+                           decorators: $0.decorators.isEmpty ? nil : $0.decorators)
                 })
             }
         }
@@ -127,14 +136,30 @@ extension WiringDiff {
         return Data((String(decoding: data, as: UTF8.self) + "\n").inertInWorkflowLogs(json: true).utf8)
     }
 
-    /// One line per binding that serves an entry: `fixed-clock (transient, from secondary) {...}`;
-    /// `not served` for none.
-    static func lines(of entry: Wiring.Entry?) -> [String] {
+    /// One line per binding that serves an entry: `fixed-clock (transient, from secondary) {...}`,
+    /// then `decorated by ...` when it names decorators; `not served` for none. With `chainOnly`
+    /// (a difference in the decorators alone), each line is the binding's chain: `decorators: ...`.
+    static func lines(of entry: Wiring.Entry?, chainOnly: Bool = false) -> [String] {
         guard let entry else { return ["not served"] }
         return entry.bindings.map { served in
-            "\(served.factory) (\(served.lifetime), from \(entry.servedFrom))"
+            if chainOnly { return "decorators: " + (served.decorators.isEmpty ? "none" : chain(served)) }
+            return "\(served.factory) (\(served.lifetime), from \(entry.servedFrom))"
                 + (served.parameters.map { " \($0)" } ?? "")
+                + (served.decorators.isEmpty ? "" : " decorated by " + chain(served))
         }
+    }
+
+    /// A binding's decorators in order: `timing-store, caching-store {"ttl":30}`.
+    private static func chain(_ served: Wiring.Served) -> String {
+        served.decorators.map { link in
+            switch link {
+            case .string(let name): return name
+            case .object(let members):
+                guard case .string(let name)? = members["decorator"] else { return "\(link)" }
+                return name + (members["parameters"].map { " \($0)" } ?? "")
+            default: return "\(link)"
+            }
+        }.joined(separator: ", ")
     }
 
     /// `text` as inline code that no character in it can break out of.
@@ -161,4 +186,9 @@ extension WiringDiff {
 extension String {
     /// The string with its first character uppercased: `No differences`.
     fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}
+
+extension WiringDiff.Change {
+    /// Whether only the decorators of what is served differ.
+    var isChainOnly: Bool { kind == WiringDiff.Change.chainChanged }
 }

@@ -49,13 +49,24 @@ public struct WiringDiff: Sendable, Hashable {
         public var type: String { (after ?? before)!.type }
         /// The first injector of ``injectors``.
         public var injector: String { injectors[0] }
-        /// `added`, `removed` or `changed`.
+        /// `added`, `removed`, `changed`, or `chain changed` when only the
+        /// decorators of what is served differ (one added, removed, reordered, or given other parameters).
         public var kind: String { Self.kind(before: before, after: after) }
 
         static func kind(before: Wiring.Entry?, after: Wiring.Entry?) -> String {
-            before == nil ? "added" : after == nil ? "removed" : "changed"
+            guard let before else { return "added" }
+            guard let after else { return "removed" }
+            let alike = before.servedFrom == after.servedFrom && before.isCollection == after.isCollection
+                && before.bindings.map(\.undecorated) == after.bindings.map(\.undecorated)
+            return alike ? chainChanged : "changed"
         }
+
+        /// The kind of a difference in the chain of decorators alone.
+        static let chainChanged = "chain changed"
     }
+
+    /// Every kind of difference, in the order a summary counts them.
+    static let kinds = ["added", "removed", "changed", Change.chainChanged]
 
     /// How many differences are listed unless told otherwise: about 150 lines of text, a terminal's
     /// screenful or two; `patchbay diff --max-differences N` changes it.
@@ -93,7 +104,8 @@ public struct WiringDiff: Sendable, Hashable {
     /// Whether the two sides are wired alike: no difference, and the same injector order.
     public var isEqual: Bool { count == 0 && from.injectors == to.injectors }
 
-    /// `3 differences (1 added, 1 removed, 1 changed)`, or `no differences`; every difference, listed or not.
+    /// `3 differences (1 added, 1 removed, 1 changed)`, or `no differences`; every difference, listed or not
+    /// (`1 chain changed` counts a binding whose decorators alone differ).
     public var summary: String {
         let count = count + (from.injectors == to.injectors ? 0 : 1)
         guard count > 0 else { return "no differences" }
@@ -102,7 +114,7 @@ public struct WiringDiff: Sendable, Hashable {
 
     /// `1 added, 2 changed`, and `injector order changed` when it did.
     private func breakdown(of counts: [String: Int]) -> String {
-        var parts = ["added", "removed", "changed"].compactMap { kind in counts[kind].map { "\($0) \(kind)" } }
+        var parts = Self.kinds.compactMap { kind in counts[kind].map { "\($0) \(kind)" } }
         if from.injectors != to.injectors { parts.append("injector order changed") }
         return parts.joined(separator: ", ")
     }
@@ -111,7 +123,7 @@ public struct WiringDiff: Sendable, Hashable {
     var omittedBreakdown: String {
         var left = counts
         for change in changes { left[change.kind]! -= 1 }
-        return ["added", "removed", "changed"].compactMap { kind in
+        return Self.kinds.compactMap { kind in
             left[kind].flatMap { $0 > 0 ? "\($0) \(kind)" : nil }
         }.joined(separator: ", ")
     }

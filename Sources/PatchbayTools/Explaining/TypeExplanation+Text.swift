@@ -58,6 +58,12 @@ extension TypeExplanation {
             }
             row("lifetime", lifetimeText(served))
             row("parameters", served.binding.parameters.flatMap(Self.parametersText) ?? "none")
+            let chain = served.binding.decorators
+            if !chain.isEmpty {
+                // Names as written; what each link needs is not in the tree below yet (issue 55).
+                row("decorators", chain.map { "'\($0.name)'" }.joined(separator: " -> ")
+                    + " (the first wraps the factory's product; callers get the last)")
+            }
             if resolution.shadows.isEmpty {
                 row("shadows", "nothing: no other injector binds \(displayName)")
             }

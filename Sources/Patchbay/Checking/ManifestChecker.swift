@@ -8,9 +8,10 @@ import Foundation
 ///
 /// A folder means every `*.json` manifest in it (`catalog.json` and
 /// `*.schema.json` are not manifests), one per environment: a factory that no
-/// manifest of the folder binds is reported once as `unused-factory`. Single
-/// files are checked alone, and unused factories are not judged, since the
-/// other environments are not in view. With a live catalog, `parameters` are
+/// manifest of the folder binds is reported once as `unused-factory`, and a
+/// decorator that no binding's chain names as `unused-decorator`. Single
+/// files are checked alone, and unused factories and decorators are not
+/// judged, since the other environments are not in view. With a live catalog, `parameters` are
 /// also decoded with their real types; with a catalog description, what the
 /// description records of them is checked; with none, only what needs no catalog.
 ///

@@ -34,8 +34,8 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
     /// What is wrong and what to do, in one or two sentences.
     public var message: String
     /// The manifest file, as the user named it (`Manifests/production.json`);
-    /// for a problem of a whole folder, the folder; for `unused-factory`, the
-    /// Swift file of the registration.
+    /// for a problem of a whole folder, the folder; for `unused-factory` and
+    /// `unused-decorator`, the Swift file of the registration.
     public var file: String
     /// The 1-based line of the offending value; 0 when the problem has no
     /// place in a file (a folder with no manifest for the environment).

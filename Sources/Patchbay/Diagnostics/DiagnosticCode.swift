@@ -119,6 +119,8 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let duplicateDecorator: Self = "duplicate-decorator"
     /// Decorators where this build cannot put them: on a collection's element, or around an `async` factory.
     public static let decoratorNotSupported: Self = "decorator-not-supported"
+    /// Warning: a catalog decorator that no binding's chain names.
+    public static let unusedDecorator: Self = "unused-decorator"
 
     // A catalog description's own problems: the description is refused, and no manifest is judged by it.
 

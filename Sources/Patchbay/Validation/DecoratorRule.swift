@@ -81,6 +81,15 @@ extension ValidationRun {
         return allFit ? links : nil
     }
 
+    /// Notes each decorator the binding's chain names as named (see
+    /// ``ValidationResult/namedFactories``), whatever else is wrong with the
+    /// binding or its chain, as a factory is: for `unused-decorator`.
+    mutating func noteNamedDecorators(of binding: Binding, in catalog: CatalogIndex) {
+        for use in binding.decorators {
+            if let place = catalog.decoratorOffset(named: use.name) { namedFactories[place] = true }
+        }
+    }
+
     /// Rule `unknown-decorator`, with a "did you mean" among the decorators
     /// of the binding's type (else among all), and a word when the name is a factory's.
     private mutating func reportUnknownDecorator(

@@ -18,8 +18,8 @@ import Foundation
 /// parameter fields. With no catalog it checks what needs none: injectors
 /// and duplicates.
 ///
-/// A manifest is one environment, so `unused-factory` is not judged here:
-/// ``ManifestChecker`` judges it over every manifest of a folder.
+/// A manifest is one environment, so `unused-factory` and `unused-decorator`
+/// are not judged here: ``ManifestChecker`` judges them over every manifest of a folder.
 ///
 /// ## The rules, in the order they run
 ///
@@ -83,7 +83,7 @@ import Foundation
 /// `unknown-key`, `missing-key`, `wrong-type`, `collection-and-protocol`,
 /// `unknown-lifetime`, `duplicate-injector`, `env-var-missing`, `extends-*`,
 /// `unreadable`. After them, over a folder, ``ManifestChecker`` reports
-/// `unused-factory` (UnusedFactories.swift) and `no-entry-points`
+/// `unused-factory` and `unused-decorator` (UnusedFactories.swift) and `no-entry-points`
 /// (Checking/CheckRun.swift); ``ManifestDirectory`` reports
 /// `unknown-environment`, for an environment with no manifest file.
 public struct ManifestValidator: Sendable {
@@ -129,7 +129,8 @@ package struct ValidationResult: Sendable {
     /// The injector fallback order.
     package let injectorOrder: [InjectorName]
     /// Which catalog factories (by place in the index) some binding names,
-    /// even one with a problem: for `unused-factory` over several manifests.
+    /// and which decorators some binding's chain names, even one with a
+    /// problem: for `unused-factory` and `unused-decorator` over several manifests.
     let namedFactories: [Bool]
 }
 
@@ -241,6 +242,7 @@ package struct ValidationRun {
             reserveForProblems(seenIn: index, of: bindings.count)
             let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
             let type = boundType(of: binding, in: catalog)
+            if !binding.decorators.isEmpty { noteNamedDecorators(of: binding, in: catalog) }
             // A broken element leaves the type's single binding as it is: only that counts for `T` needs.
             let bindsSingle = !binding.isCollectionElement
             if !bindsSingle { anyCollectionElement = true }

@@ -23,6 +23,10 @@ package struct DependencyVerdicts: Sendable {
     /// the catalog does not know them (an unknown factory, one that resolves
     /// by hand, no catalog).
     package let needs: [[Need]?]
+    /// Each binding's chain of decorators as validation concluded it, in
+    /// order, with the verdicts on each link's needs (found from the
+    /// binding's injector); empty for a binding with no chain, or a broken one.
+    package let chains: [[Link]]
     let catalog: CatalogIndex?
     /// The knots of the check's edges, for `dependency-cycle`.
     let knots: StronglyConnectedComponents
@@ -39,6 +43,14 @@ package struct DependencyVerdicts: Sendable {
         package var kind: String { spec.rawValue }
         /// Whether no injector searched binds it (for a `T?`, it resolves to nil).
         package var isUnbound: Bool { served.isEmpty && !spec.isCollection }
+    }
+
+    /// One link of a binding's chain: its decorator and what its needs find.
+    package struct Link: Sendable {
+        /// The decorator's name in the catalog.
+        package let decorator: String
+        /// Its needs, in the order its closure takes them.
+        package var needs: [Need]
     }
 
     /// Whether the factory of `served`, serving `owner`'s `need`, takes a
@@ -58,6 +70,17 @@ package struct DependencyVerdicts: Sendable {
     }
 }
 
+extension ValidationRun.Found {
+    /// The bindings found: the one that serves a need, a collection's elements, or none.
+    var bindings: [Int] {
+        switch self {
+        case .served(let served): [served]
+        case .elements(let elements): elements
+        case .unbound: []
+        }
+    }
+}
+
 extension ManifestValidator {
     /// Validates the bindings of `manifest`, then judges every need of the
     /// winners by the graph check's own walk, for the tools.
@@ -70,19 +93,25 @@ extension ManifestValidator {
         var needs: [[DependencyVerdicts.Need]?] = winners.map {
             $0.factoryPlace >= 0 && catalog?.needs($0.factoryPlace) != nil ? [] : nil
         }
+        var chains: [[DependencyVerdicts.Link]] = winners.map { winner in
+            winner.decorators.map { .init(decorator: catalog?.factories[$0.place].name ?? "", needs: []) }
+        }
         let edges = catalog.map { catalog in
-            ValidationRun.followNeeds(of: winners, serving: serving, collections: collections, in: catalog) {
+            var edges = ValidationRun.followNeeds(of: winners, serving: serving, collections: collections, in: catalog) {
                 owner, need, found in
-                let served: [Int] = switch found {
-                case .served(let served): [served]
-                case .elements(let elements): elements
-                case .unbound: []
-                }
-                needs[owner]!.append(.init(type: need.type, spec: need.kind, served: served))
+                needs[owner]!.append(.init(type: need.type, spec: need.kind, served: found.bindings))
             }
+            // A link's needs are edges of its binding, as the graph check draws them.
+            let links = ValidationRun.followDecoratorNeeds(
+                of: winners, serving: serving, collections: collections, in: catalog
+            ) { owner, link, need, found in
+                chains[owner][link].needs.append(.init(type: need.type, spec: need.kind, served: found.bindings))
+            }
+            for offset in links.indices where !links[offset].isEmpty { edges[offset] += links[offset] }
+            return edges
         }
         return DependencyVerdicts(
-            bindings: winners, serving: serving, collections: collections, needs: needs, catalog: catalog,
-            knots: StronglyConnectedComponents(edges: edges ?? []))
+            bindings: winners, serving: serving, collections: collections, needs: needs, chains: chains,
+            catalog: catalog, knots: StronglyConnectedComponents(edges: edges ?? []))
     }
 }

@@ -72,36 +72,62 @@ extension ValidationRun {
     }
 
     /// The graph rules for the needs of each link of each chain in effect,
-    /// found as the factory's are (``find(_:from:serving:collections:)``):
-    /// a chain lives as long as its binding and resolves from its injector,
-    /// so a link's needs are its binding's, and an edge of a cycle from it
-    /// (a decorator that needs the type it decorates is one). `edges` with
-    /// those edges added.
+    /// found as the factory's are (``followDecoratorNeeds(of:serving:collections:in:_:)``):
+    /// a link's needs are its binding's, and an edge of a cycle from it (a
+    /// decorator that needs the type it decorates is one). `edges` with those
+    /// edges added.
     private mutating func checkDecoratorNeeds(
         adding edges: [[Int]], serving table: ServingTable, collections: CollectionTable?, in catalog: CatalogIndex
     ) -> [[Int]] {
-        var edges = edges
         let effective = self.effective
-        for (offset, owner) in effective.enumerated() where !owner.decorators.isEmpty {
-            for link in owner.decorators {
-                let needer = Needer(
-                    label: "decorator '\(MessageText.name(catalog.factories[link.place].name))'", place: link.place,
-                    field: "\(BindingKey.decorators)/\(link.offset)")
+        let added = Self.followDecoratorNeeds(of: effective, serving: table, collections: collections, in: catalog) {
+            offset, linkIndex, need, found in
+            let owner = effective[offset]
+            let link = owner.decorators[linkIndex]
+            let needer = Needer(
+                label: "decorator '\(MessageText.name(catalog.factories[link.place].name))'", place: link.place,
+                field: "\(BindingKey.decorators)/\(link.offset)")
+            switch found {
+            case .unbound(let hasCollection):
+                checkNeedIsBound(need, of: owner, in: catalog, hasCollection: hasCollection, by: needer)
+            case .served(let served):
+                checkDependencyTakesNoArgument(effective[served], of: owner, in: catalog, by: needer)
+                checkNeedCanBeMade(need, by: effective[served], for: owner, in: catalog, needer: needer)
+                checkNotCaptive(effective[served], of: owner, in: catalog, needer: needer)
+            case .elements(let elements):
+                for element in elements {
+                    checkNeedCanBeMade(need, by: effective[element], for: owner, in: catalog, needer: needer)
+                    checkNotCaptive(effective[element], of: owner, in: catalog, needer: needer)
+                }
+            }
+        }
+        var edges = edges
+        for offset in added.indices where !added[offset].isEmpty { edges[offset] += added[offset] }
+        return edges
+    }
+
+    /// Follows every need of each link of each chain of `bindings` exactly
+    /// as resolution does: a chain lives as long as its binding and resolves
+    /// from its injector, so a link's needs are found as its binding's
+    /// factory's are (``find(_:from:serving:collections:)``). Calls `visit`
+    /// with the binding's place, the link's place in its
+    /// ``BindingDescription/decorators``, the need and what resolution finds;
+    /// returns each binding's edges taken now (not lazily). The one walk of
+    /// the chains, for the graph check and for the tools' verdicts.
+    static func followDecoratorNeeds(
+        of bindings: [BindingDescription], serving table: ServingTable, collections: CollectionTable?,
+        in catalog: CatalogIndex, _ visit: (Int, Int, CatalogIndex.Need, Found) -> Void
+    ) -> [[Int]] {
+        var edges: [[Int]] = Array(repeating: [], count: bindings.count)
+        for (offset, owner) in bindings.enumerated() where !owner.decorators.isEmpty {
+            for (linkIndex, link) in owner.decorators.enumerated() {
                 for need in catalog.needs(link.place) ?? [] {
-                    switch Self.find(need, from: owner.injector, serving: table, collections: collections) {
-                    case .unbound(let hasCollection):
-                        checkNeedIsBound(need, of: owner, in: catalog, hasCollection: hasCollection, by: needer)
-                    case .served(let served):
-                        checkDependencyTakesNoArgument(effective[served], of: owner, in: catalog, by: needer)
-                        checkNeedCanBeMade(need, by: effective[served], for: owner, in: catalog, needer: needer)
-                        checkNotCaptive(effective[served], of: owner, in: catalog, needer: needer)
-                        if !need.kind.isLazy { edges[offset].append(served) }
-                    case .elements(let elements):
-                        for element in elements {
-                            checkNeedCanBeMade(need, by: effective[element], for: owner, in: catalog, needer: needer)
-                            checkNotCaptive(effective[element], of: owner, in: catalog, needer: needer)
-                        }
-                        if !need.kind.isLazy { edges[offset] += elements }
+                    let found = find(need, from: owner.injector, serving: table, collections: collections)
+                    visit(offset, linkIndex, need, found)
+                    switch found {
+                    case .elements(let elements) where !need.kind.isLazy: edges[offset] += elements
+                    case .served(let served) where !need.kind.isLazy: edges[offset].append(served)
+                    default: break
                     }
                 }
             }

@@ -55,6 +55,9 @@ struct BindingTable {
     /// The validator's verdicts on the needs of `binding`'s factory; nil when the catalog does not know them.
     func needs(of binding: BindingDescription) -> [DependencyVerdicts.Need]? { verdicts.needs[place(of: binding)] }
 
+    /// The validator's verdicts on the needs of each link of `binding`'s chain, in order (none for most bindings).
+    func chain(of binding: BindingDescription) -> [DependencyVerdicts.Link] { verdicts.chains[place(of: binding)] }
+
     /// A binding's place in ``bindings``.
     func place(of binding: BindingDescription) -> Int { places[binding.index]! }
 

@@ -4,8 +4,10 @@ import Patchbay
 extension DependencyGraph {
     /// The graph as a Mermaid flowchart (`flowchart LR`), which GitHub renders
     /// in Markdown: each injector a subgraph, each binding a node labelled with
-    /// its type, factory and lifetime; a lazy or provider need is a dotted arrow, and a
-    /// collection need an arrow labelled `element` to each element.
+    /// its type, factory and lifetime (and its decorators, in order, when it
+    /// names some); a lazy or provider need is a dotted arrow, a collection
+    /// need an arrow labelled `element` to each element, and a decorator's
+    /// need an arrow labelled with the decorator's name.
     ///
     ///     flowchart LR
     ///       subgraph i1["primary"]
@@ -23,6 +25,13 @@ extension DependencyGraph {
         }
         for node in unbound { lines.append("  \(node.id)[\"\(Self.mermaidLabel(node))\"]") }
         for edge in edges {
+            if let decorator = edge.decorator {
+                // A decorator's need: the arrow of its kind, labelled with the decorator (quoted: a name may hold `|`).
+                let label = "\"" + Self.mermaidEscape(Self.decoratorLabel(decorator, edge.kind)) + "\""
+                let arrow = edge.kind == .lazy || edge.kind == .provider ? "-.->" : "-->"
+                lines.append("  \(edge.from) \(arrow)|\(label)| \(edge.to)")
+                continue
+            }
             switch edge.kind {
             case .direct: lines.append("  \(edge.from) --> \(edge.to)")
             case .optional: lines.append("  \(edge.from) -->|optional| \(edge.to)")
@@ -44,8 +53,10 @@ extension DependencyGraph {
     }
 
     /// The graph in Graphviz DOT (`dot -Tsvg`): each injector a cluster, each
-    /// binding a box labelled with its type, factory and lifetime; a lazy or provider need
-    /// is a dashed edge, and a collection need an edge labelled `element` to each element.
+    /// binding a box labelled with its type, factory and lifetime (and its
+    /// decorators, in order, when it names some); a lazy or provider need is
+    /// a dashed edge, a collection need an edge labelled `element` to each
+    /// element, and a decorator's need an edge labelled with the decorator's name.
     ///
     ///     digraph manifest {
     ///       rankdir=LR;
@@ -68,6 +79,13 @@ extension DependencyGraph {
         }
         for node in unbound { lines.append("  \(node.id) [label=\"\(Self.dotLabel(node))\", style=dashed];") }
         for edge in edges {
+            if let decorator = edge.decorator {
+                // A decorator's need: dashed as its kind is, labelled with the decorator.
+                let style = edge.kind == .lazy || edge.kind == .provider ? "style=dashed, " : ""
+                let label = Self.dotEscape(Self.decoratorLabel(decorator, edge.kind))
+                lines.append("  \(edge.from) -> \(edge.to) [\(style)label=\"\(label)\"];")
+                continue
+            }
             switch edge.kind {
             case .direct: lines.append("  \(edge.from) -> \(edge.to);")
             case .optional: lines.append("  \(edge.from) -> \(edge.to) [label=\"optional\"];")
@@ -93,8 +111,25 @@ extension DependencyGraph {
     static func labelLines(_ node: Node) -> [String] {
         guard let factory = node.factory else { return [node.type.escapingControlCharacters, "not bound"] }
         var lines = [node.type, factory + (node.lifetime.map { " (\($0))" } ?? "")].map(\.escapingControlCharacters)
+        if !node.decorators.isEmpty {
+            lines.append(("decorators: " + node.decorators.joined(separator: ", ")).escapingControlCharacters)
+        }
         if node.resolvesByHand { lines.append("needs unknown (resolves by hand)") }
         return lines
+    }
+
+    /// The label of a decorator's need, not yet escaped for a format: the
+    /// decorator's name (a control character written as an escape), then the
+    /// need's kind unless it is direct (`timing-store: lazy`).
+    static func decoratorLabel(_ decorator: String, _ kind: TypeExplanation.NeedKind) -> String {
+        let name = decorator.escapingControlCharacters
+        return switch kind {
+        case .direct: name
+        case .optional: name + ": optional"
+        case .lazy: name + ": lazy"
+        case .provider: name + ": provider"
+        case .collection: name + ": element"
+        }
     }
 
     private static func mermaidLabel(_ node: Node) -> String {

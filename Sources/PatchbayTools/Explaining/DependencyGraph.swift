@@ -3,8 +3,12 @@
 /// collection) labelled with its factory and lifetime, an edge per need of a
 /// factory to the binding that serves it (with injector fallback, from the
 /// injector that served the factory; a `[T]` need has one edge to each
-/// element), and the injectors as groups. The edges are the validator's
-/// verdicts on each need (`DependencyVerdicts`), not a walk of the graph's own.
+/// element), and the injectors as groups. A binding's chain of decorators is
+/// part of its node (a chain lives as long as its binding and its callers
+/// get the chain), named on its label, and each need of a decorator is an
+/// edge from that node labelled with the decorator's name. The edges are
+/// the validator's verdicts on each need (`DependencyVerdicts`), not a walk
+/// of the graph's own.
 ///
 ///     let graph = DependencyGraph(manifest: manifest, catalog: FactoryCatalog.notes.describe())
 ///     print(graph.mermaid())   // or graph.dot()
@@ -29,6 +33,8 @@ public struct DependencyGraph: Sendable, Hashable {
         public let lifetime: Lifetime?
         /// Whether the factory resolves by hand, so its needs (and edges) are unknown.
         public let resolvesByHand: Bool
+        /// The binding's decorators, in order, as the manifest names them (the first wraps the factory's product).
+        var decorators: [String] = []
     }
 
     /// A need of a factory.
@@ -39,6 +45,8 @@ public struct DependencyGraph: Sendable, Hashable {
         public let to: String
         /// `direct`, `optional`, `lazy`, `provider`, or `collection` (one edge to each element).
         public let kind: TypeExplanation.NeedKind
+        /// The decorator of the needing binding's chain that has the need; nil for its factory's.
+        var decorator: String?
     }
 
     /// An injector and its bindings.
@@ -53,7 +61,8 @@ public struct DependencyGraph: Sendable, Hashable {
     public let injectors: [Group]
     /// Needed types that no injector binds, sorted.
     public let unbound: [Node]
-    /// Every edge, in node order, then in the order the factory lists its needs.
+    /// Every edge, in node order, then in the order the factory lists its
+    /// needs, then its chain's links' needs, innermost link first.
     public let edges: [Edge]
     /// The nodes that serve the app's entry points (the types it resolves
     /// itself, as the catalog declares them): the graph's roots, drawn bold.
@@ -94,7 +103,8 @@ public struct DependencyGraph: Sendable, Hashable {
                     id: id, type: binding.isCollectionElement ? "[\(binding.type)]" : binding.type, injector: injector,
                     factory: binding.factory,
                     lifetime: binding.lifetimeSource == .unknown ? nil : binding.lifetime,
-                    resolvesByHand: factory != nil && factory?.needs == nil))
+                    resolvesByHand: factory != nil && factory?.needs == nil,
+                    decorators: binding.binding.decorators.map(\.name)))
             }
             groups.append(Group(name: injector, nodes: nodes))
         }
@@ -103,20 +113,25 @@ public struct DependencyGraph: Sendable, Hashable {
         // unbound type. Unbound types are numbered in name order, so their ids do not depend on
         // which factory needs them first.
         let needs = ordered.map { table.needs(of: $0) ?? [] }
+        let chains = ordered.map { table.chain(of: $0) }
         var unboundIDs: [String: String] = [:]
-        let unboundNames = Set(needs.joined().filter(\.isUnbound).map { table.display($0.type) })
+        let unboundNames = Set((needs.joined() + chains.joined().flatMap(\.needs)).filter(\.isUnbound)
+            .map { table.display($0.type) })
         for (offset, name) in unboundNames.sorted().enumerated() { unboundIDs[name] = "u\(offset + 1)" }
         var edges: [Edge] = []
         var seen: Set<Edge> = []
-        for (entry, needs) in zip(ordered, needs) {
+        for (offset, entry) in ordered.enumerated() {
             guard let from = ids[ManifestExplainer.NodeKey(entry)] else { continue }
-            for need in needs {
+            // The factory's needs, then each link's, innermost first.
+            let owned = needs[offset].map { (need: $0, decorator: String?.none) }
+                + chains[offset].flatMap { link in link.needs.map { (need: $0, decorator: Optional(link.decorator)) } }
+            for (need, decorator) in owned {
                 let kind = TypeExplanation.NeedKind(catalogKind: need.kind)
                 let targets = need.isUnbound
                     ? [unboundIDs[table.display(need.type)]!]
                     : need.served.compactMap { ids[ManifestExplainer.NodeKey(table.bindings[$0])] }
                 for to in targets {
-                    let edge = Edge(from: from, to: to, kind: kind)
+                    let edge = Edge(from: from, to: to, kind: kind, decorator: decorator)
                     if seen.insert(edge).inserted { edges.append(edge) }
                 }
             }

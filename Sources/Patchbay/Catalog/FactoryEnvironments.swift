@@ -63,6 +63,16 @@ public struct FactoryEnvironments: Sendable, Hashable, ExpressibleByArrayLiteral
 
     /// Whether a manifest of `environment` may bind the factory; a manifest
     /// that names no environment (one built in code) is not judged.
+    /// Where the rule lets a registration be used, for a message: "it may
+    /// be `verb` only in 'a', 'b'", "it may be `verb` in every environment
+    /// except 'c'", or `none` when it is limited to no environment. One
+    /// sentence for factories ("bound") and decorators ("used").
+    func whereAllowed(_ verb: String, none: String) -> String {
+        allowed.map { allowed in
+            allowed.isEmpty ? none : "it may be \(verb) only in " + allowed.map { "'\($0)'" }.joined(separator: ", ")
+        } ?? "it may be \(verb) in every environment except " + excluded.map { "'\($0)'" }.joined(separator: ", ")
+    }
+
     public func allows(_ environment: String?) -> Bool {
         guard let environment else { return true }
         if let allowed, !allowed.contains(where: { JudgedEnvironment.same($0, environment) }) { return false }

@@ -137,10 +137,7 @@ extension ValidationRun {
         else { return true }
         let place = catalog.registeredAt(decorator).map { ", registered at \($0)" } ?? ""
         let shownEnvironment = "'\(MessageText.name(environment))'"
-        let allowedList = rule.allowed.map { allowed in
-            allowed.isEmpty ? "it is limited to no environment"
-                : "it may be used only in " + allowed.map { "'\($0)'" }.joined(separator: ", ")
-        } ?? "it may be used in every environment except " + rule.excluded.map { "'\($0)'" }.joined(separator: ", ")
+        let allowedList = rule.whereAllowed("used", none: "it is limited to no environment")
         report(diagnostic(
             link, .environmentNotAllowed, "decorator '\(link.displayFactory)' may not be used in environment "
                 + "\(shownEnvironment): " + allowedList + place + ". Remove it from this environment's chain, or, "

@@ -24,10 +24,7 @@ extension ValidationRun {
         }
         let place = catalog.registeredAt(factory).map { ", registered at \($0)" } ?? ""
         let shownEnvironment = "'\(environment)'"
-        let allowedList = rule.allowed.map { allowed in
-            allowed.isEmpty ? "it is limited to no environment, so no manifest may bind it"
-                : "it may be bound only in " + allowed.map { "'\($0)'" }.joined(separator: ", ")
-        } ?? "it may be bound in every environment except " + rule.excluded.map { "'\($0)'" }.joined(separator: ", ")
+        let allowedList = rule.whereAllowed("bound", none: "it is limited to no environment, so no manifest may bind it")
         let alternatives = servable.isEmpty
             ? "no factory that provides \(name) may be bound in \(shownEnvironment)"
             : "factories that may serve \(name) in \(shownEnvironment): " + servable.map { "'\($0)'" }.joined(separator: ", ")

@@ -252,35 +252,40 @@ extension ValidationRun {
     /// `async` factory awaits its needs, so only it may need an `async` one
     /// (directly or as `T?`; a `Lazy` is read synchronously); a main-actor
     /// factory runs on the main actor, so only a factory that runs there, or
-    /// awaits, may need one.
+    /// awaits, may need one. A decorator's needs are judged by its own kind
+    /// (`needer`), and a decorated binding runs as its whole chain does.
     mutating func checkNeedCanBeMade(
         _ need: CatalogIndex.Need, by dependency: BindingDescription, for owner: BindingDescription,
         in catalog: CatalogIndex, needer: Needer? = nil
     ) {
         let ownerRuns = catalog.factories[needer?.place ?? owner.factoryPlace].execution
-        var needRuns = catalog.factories[dependency.factoryPlace].execution
-        // A synchronous factory whose chain has a main-actor link is made on the main actor, whole.
-        let mainActorLink = needRuns != .synchronous ? nil
-            : dependency.decorators.first { catalog.factories[$0.place].execution == .mainActor }
-        if mainActorLink != nil { needRuns = .mainActor }
+        let factoryRuns = catalog.factories[dependency.factoryPlace].execution
+        // A chain runs as its most demanding link (``FactoryExecution/ofChain(_:links:)``): the
+        // link that makes it so, when the factory does not, is the one a message names.
+        let needRuns = FactoryExecution.ofChain(
+            factoryRuns, links: dependency.decorators.lazy.map { catalog.factories[$0.place].execution })
         guard !ownerRuns.canUse(needRuns, as: need.kind) else { return }
+        let decidingLink = needRuns == factoryRuns ? nil
+            : dependency.decorators.first { catalog.factories[$0.place].execution == needRuns }
         let (ownerName, needName) = (display(owner, in: catalog), display(dependency, in: catalog))
         let (ownerFactory, needFactory) = (needer.map { catalog.factories[$0.place].name } ?? binding(owner).factory,
-            mainActorLink.map { catalog.factories[$0.place].name } ?? binding(dependency).factory)
+            decidingLink.map { catalog.factories[$0.place].name } ?? binding(dependency).factory)
         let inCollection = need.kind.isCollection
         let needed = (needer == nil ? "factory" : "decorator") + " '\(ownerFactory)' for \(binding(owner).displayKey) needs \(needName)"
             + (inCollection ? ", whose element '\(needFactory)'" : (need.kind == .lazy ? " as Lazy" : need.kind == .provider ? " as Provider" : "")
-                + ", but its \(mainActorLink == nil ? "factory" : "decorator") '\(needFactory)'")
+                + ", but its \(decidingLink == nil ? "factory" : "decorator") '\(needFactory)'")
         let awaits = needRuns == .async
         let fix = awaits
             ? " is async and '\(ownerFactory)' cannot await it; " + (inCollection
                 ? "a collection's elements are made synchronously, so bind a synchronous factory as the element"
-                : needer != nil ? "a decorator runs synchronously in this build, so bind \(needName) to a synchronous factory"
                 : "register '\(ownerFactory)' with an async closure (taking \(needName) directly or as an "
-                    + "optional), or bind \(needName) to a synchronous factory")
+                    + "optional), or " + (decidingLink == nil ? "bind \(needName) to a synchronous factory"
+                        : "take decorator '\(needFactory)' out of the chain of \(needName)"))
             : " runs on the main actor and '\(ownerFactory)' may run anywhere; register '\(ownerFactory)' on "
                 + "MainActor.self too" + (inCollection ? ", or bind a nonisolated factory as the element"
-                    : (needer != nil ? "" : ", or with an async closure") + ", or bind \(needName) to a nonisolated factory")
+                    : ", or with an async closure, or " + (decidingLink == nil
+                        ? "bind \(needName) to a nonisolated factory"
+                        : "take decorator '\(needFactory)' out of the chain of \(needName)"))
         report(diagnostic(
             binding(owner), awaits ? .needsAwait : .needsMainActor, needed + fix,
             field: needer?.field ?? BindingKey.factory.rawValue,

@@ -263,7 +263,7 @@ package struct ValidationRun {
             if let factory, provided != nil, let type {
                 let allowedHere = catalog.environmentRules.isEmpty
                     || checkEnvironmentAllows(binding, factory: factory, type: type, in: catalog)
-                let chain = checkDecorators(of: binding, type: type, factory: factory, in: catalog)
+                let chain = checkDecorators(of: binding, type: type, in: catalog)
                 // What a weak binding keeps is what its chain's last link makes.
                 let lifetimeFits = binding.decorators.isEmpty
                     ? checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
@@ -279,7 +279,7 @@ package struct ValidationRun {
                 anyUnknownToCatalog = true
                 if let type, bindsSingle { brokenTypes.insert(type) }
                 // Its chain hangs on the type alone: judged now, not after the factory is fixed.
-                if let type { _ = checkDecorators(of: binding, type: type, factory: nil, in: catalog) }
+                if let type { _ = checkDecorators(of: binding, type: type, in: catalog) }
             }
             candidates.append(BindingDescription(
                 bindings: bindings, index: index, types: types,

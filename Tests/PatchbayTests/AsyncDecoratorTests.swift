@@ -94,6 +94,10 @@ import Testing
         catalog.registerDecorator("plain-tagging", decorates: (any TaggedStore).self, parameters: TagOptions.self) {
             (inner: any TaggedStore, options: TagOptions) in Layer(inner, options.tag)
         }
+        // Closures as apps write them without annotations: still synchronous.
+        catalog.registerDecorator("bare", decorates: (any TaggedStore).self) { inner in Layer(inner, "bare") }
+        catalog.registerDecorator("same", decorates: (any TaggedStore).self) { $0 }
+        catalog.registerDecorator("bare-needs", decorates: (any TaggedStore).self) { (inner, _: any TagClock) in inner }
         catalog.registerDecorator("marked", decorates: (any TaggedStore).self) { (inner: any TaggedStore) async in
             Layer(inner, "marked")
         }
@@ -107,6 +111,7 @@ import Testing
         let runs = Dictionary(uniqueKeysWithValues: catalog.decorators.map { ($0.definition.name, $0.definition.execution) })
         #expect(runs == [
             "plain": .synchronous, "throwing": .synchronous, "plain-tagging": .synchronous,
+            "bare": .synchronous, "same": .synchronous, "bare-needs": .synchronous,
             "marked": .async, "inferred": .async, "awaiting-tagging": .async,
         ])
         #expect(catalog.decorators.filter { $0.wrapAwaiting != nil }.map(\.definition.name)

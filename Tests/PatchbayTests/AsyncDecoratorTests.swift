@@ -162,6 +162,27 @@ import Testing
         #expect(Self.identity(try withLink.resolve((any TaggedStore).self)) == Self.identity(made))
     }
 
+    /// A factory that takes a resolve-time argument, in an awaited chain: an
+    /// awaited resolve passes none, so it is refused as a synchronous resolve
+    /// without one is, and a synchronous one must await.
+    @Test func anAwaitedChainAroundAnArgumentFactoryIsRefusedNotMadeWithout() async throws {
+        var catalog = Self.catalog()
+        catalog.register("labelled-store", provides: (any TaggedStore).self, argument: String.self) { (label: String) in
+            Layer(BaseStore(), label)
+        }
+        let container = try Self.container(Self.manifest("labelled-store", #"["warm"]"#), catalog: catalog)
+        await #expect {
+            _ = try await container.resolve(awaiting: (any TaggedStore).self)
+        } throws: { error in
+            let error = error as! ResolutionError
+            return error.reason == .argumentMissing && error.factory == "labelled-store"
+        }
+        let synchronous = try #require(throws: ResolutionError.self) {
+            try container.resolve((any TaggedStore).self, argument: "x")
+        }
+        #expect(synchronous.reason == .needsAwait)
+    }
+
     @Test(arguments: ["async-store", "base-store"])
     func aSingletonChainIsMadeOnceForConcurrentAwaiters(factory: String) async throws {
         let made = Counter()

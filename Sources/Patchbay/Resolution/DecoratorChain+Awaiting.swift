@@ -54,6 +54,13 @@ struct AwaitedChain: AwaitingBuilder {
     let keptWeakly: Bool
 
     func build(_ call: AwaitingCall) async throws -> AnyObject {
+        // An awaited resolve passes no resolve-time argument: a factory that
+        // takes one is refused as the synchronous engine refuses a resolve without it.
+        if let expected = inner.definition.argument {
+            throw ResolutionError(
+                .argumentMissing, type: call.binding.key.name, injectors: [call.binding.injector],
+                path: AwaitedPath(call).names, factory: inner.definition.name, detail: expected.name)
+        }
         let resolution = call.resolution
         var box = inner.boxed(try await resolution.product(of: inner, inside: call))
         for (offset, link) in links.enumerated() {

@@ -23,7 +23,7 @@ import Testing
         catalog.registerDecorator("warm-counted", decorates: (any TaggedStore).self) {
             (inner: any TaggedStore) async throws in
             made.increment()
-            try await Task.sleep(for: .milliseconds(20))  // so that concurrent awaiters find the making under way
+            try await Task.sleep(nanoseconds: 20_000_000)  // so that concurrent awaiters find the making under way
             return Layer(inner, "warm-counted")
         }
         catalog.registerDecorator("warm-timed", decorates: (any TaggedStore).self) {

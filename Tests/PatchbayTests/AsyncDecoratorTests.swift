@@ -200,6 +200,39 @@ import Testing
         #expect(try await container.resolve(awaiting: (any TaggedStore).self).tags == ["base", "first", "warm-counted", "second"])
     }
 
+    /// Every lifetime keeps an awaited chain as it keeps a synchronous one:
+    /// made as often as the lifetime makes the product (twice per two
+    /// awaited requests for transient and graph, each a resolution of its
+    /// own; once for the others), in the order written. A weak binding holds
+    /// what the last link makes, a class here, while it is held.
+    @Test(arguments: Lifetime.allCases, ["async-store", "base-store"])
+    func everyLifetimeKeepsAnAwaitedChain(_ lifetime: Lifetime, factory: String) async throws {
+        let made = Counter()
+        let catalog = Self.catalog(counting: made)
+        let json = Self.manifest(factory, #"["first", "warm-counted"]"#, lifetime: lifetime.rawValue)
+        for validator in try Self.validators(catalog) { #expect(DecoratorTests.errors(json, by: validator).isEmpty) }
+        let container = try Self.container(json, catalog: catalog)
+        let (first, second) = try await Scope().run {
+            (try await container.resolve(awaiting: (any TaggedStore).self),
+             try await container.resolve(awaiting: (any TaggedStore).self))
+        }
+        #expect(first.tags == ["base", "first", "warm-counted"] && second.tags == first.tags)
+        #expect(made.value == ([.transient, .graph].contains(lifetime) ? 2 : 1))
+        #expect((Self.identity(first) == Self.identity(second)) == ![.transient, .graph].contains(lifetime))
+    }
+
+    /// An `async` link that needs the type it decorates is a loop, as a synchronous one is, live and offline.
+    @Test func anAsyncLinkThatNeedsItsTypeIsACycle() throws {
+        var catalog = Self.catalog()
+        catalog.registerDecorator("warm-looping", decorates: (any TaggedStore).self) {
+            (inner: any TaggedStore, _: any TaggedStore) async throws in inner
+        }
+        for validator in try Self.validators(catalog) {
+            let errors = DecoratorTests.errors(Self.manifest("async-store", #"["warm-looping"]"#), by: validator)
+            #expect(errors.map(\.code) == [.dependencyCycle], "\(errors)")
+        }
+    }
+
     @Test func aTransientChainIsMadeAtEachAwaitedRequest() async throws {
         let made = Counter()
         let container = try Self.container(

@@ -162,7 +162,7 @@ enum Docs {
         }
         let listed = rows.filter { !["$schema", "format", "environment", "extends", "injectors", "bindings",
             "protocol", "collection", "factory", "lifetime", "injector", "parameters", "transient", "singleton", "weak",
-            "scoped", "graph", "decorators"].contains($0) }
+            "scoped", "graph", "decorators", "decorate"].contains($0) }
         #expect(Set(listed) == defined)
         #expect(listed.count == defined.count, "one row per code")
     }

@@ -173,6 +173,8 @@ public struct ManifestLoader: Sendable {
             // The validator lets a binding of a shallower file (the child)
             // replace the parent's binding with the same key.
             merged.bindings = merged.bindings + child.bindings
+            // A file's edits of inherited chains apply after its parents' (see ``Decoration``).
+            merged.decorations = merged.decorations + child.decorations
             merged.file = child.file
             merged.origin = child.origin
             merged.extends = child.extends
@@ -294,10 +296,15 @@ public struct ManifestLoader: Sendable {
             (binding.parameterSource.map(Interpolation.mayRefer) ?? false)
                 || binding.decorators.contains { $0.parameterSource.map(Interpolation.mayRefer) ?? false }
         }
-        guard let first = manifest.bindings.firstIndex(where: mayRefer) else { return manifest }
         var manifest = manifest
-        let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
         var room = maxBytes - size
+        let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
+        // The parameters of the decorators a `decorate` entry adds, as a binding's decorators' are.
+        if manifest.decorations.contains(where: { $0.add.contains { $0.parameterSource.map(Interpolation.mayRefer) ?? false } }) {
+            interpolateDecorations(of: &manifest, with: interpolation, room: &room, size: size, diagnostics: &diagnostics)
+        }
+        guard room >= 0 else { return nil }
+        guard let first = manifest.bindings.firstIndex(where: mayRefer) else { return manifest }
         for offset in manifest.bindings.indices[first...] where room >= 0 {
             guard mayRefer(manifest.bindings[offset]) else { continue }
             // The binding's own parameters, then each decorator's, as (field, problems) to report.
@@ -339,6 +346,44 @@ public struct ManifestLoader: Sendable {
             } }
         }
         return room >= 0 ? manifest : nil
+    }
+
+    /// Interpolates the parameters of each decorator that `manifest`'s `decorate` entries add, reporting
+    /// each problem at its value, as for a binding's decorators; what the values add counts against `room`.
+    private func interpolateDecorations(
+        of manifest: inout Manifest, with interpolation: Interpolation, room: inout Int, size: Int,
+        diagnostics: inout [Diagnostic]
+    ) {
+        for entry in manifest.decorations.indices where room >= 0 {
+            for link in manifest.decorations[entry].add.indices where room >= 0 {
+                guard var parameters = manifest.decorations[entry].add[link].parameterSource,
+                    Interpolation.mayRefer(parameters)
+                else { continue }
+                let problems = interpolation.apply(
+                    to: &parameters, record: &manifest.decorations[entry].add[link].interpolation, room: &room)
+                manifest.decorations[entry].add[link].parameterSource = parameters
+                let use = manifest.decorations[entry].add[link]
+                let owner = "decorator '\(MessageText.name(use.name))' added to \(manifest.decorations[entry].displayKey) "
+                    + "by '\(ManifestKey.decorate)'"
+                for located in problems {
+                    let (code, message): (DiagnosticCode, String) = switch located.problem {
+                    case .missing(let variable):
+                        (.envVarMissing, "environment variable '\(variable)' is not set and has no default, in the "
+                            + "parameters of \(owner); set \(variable) or write ${\(variable):-default}")
+                    case .malformed(let text): (.invalidParameters, text + ", in the parameters of \(owner)")
+                    case .overLimit:
+                        (.tooLarge, "interpolating the parameters of \(owner) makes the manifest larger than the limit "
+                            + "of \(maxBytes) bytes (the file is \(size) bytes); shorten the variables' values, or raise "
+                            + "ManifestLoader.maxBytes")
+                    }
+                    var diagnostic = Decoration.diagnostic(
+                        code, message, at: use.origin, field: DecoratorKey.parameters.rawValue + located.pointer,
+                        fallbackFile: manifest.file)
+                    if let position = located.position { (diagnostic.line, diagnostic.column) = (position.line, position.column) }
+                    diagnostics.append(diagnostic)
+                }
+            }
+        }
     }
 
     // MARK: - Display paths

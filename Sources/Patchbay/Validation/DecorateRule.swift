@@ -39,14 +39,31 @@ extension ValidationRun {
             let entry = manifest.decorations[offset]
             noteNamedDecorators(of: entry)
             guard let type = entryType(of: entry) else { continue }
-            let targets = bindingsInEffect(of: byType[type] ?? [], at: entry, in: bindings)
+            let bound = byType[type] ?? (catalog == nil ? boundByShortName(entry.protocolName, in: byType) : [])
+            let targets = bindingsInEffect(of: bound, at: entry, in: bindings)
             guard !targets.isEmpty else {
-                reportUnbound(entry, bound: byType[type] ?? [], in: bindings)
+                reportUnbound(entry, bound: bound, in: bindings)
                 continue
             }
             edit(targets, by: entry, in: &bindings)
         }
         manifest.bindings = bindings
+    }
+
+    /// Without a catalog, which alone knows that `App.NoteStore` and
+    /// `NoteStore` are one type, the bindings whose name as written ends as
+    /// the entry's does after the module: an entry that names the type
+    /// otherwise than the parent does is then not reported unbound by a
+    /// check that cannot tell (the app, which has the catalog, matches it exactly).
+    private func boundByShortName(_ name: String, in byType: [NamedType: [Int]]) -> [Int] {
+        func short(_ name: String) -> Substring { name.split(separator: ".").last ?? Substring(name) }
+        guard !name.contains("<") else { return [] }
+        let wanted = short(name)
+        var found: [Int] = []
+        for case (.written(let written), let indices) in byType where !written.contains("<") && short(written) == wanted {
+            found += indices
+        }
+        return found.sorted()
     }
 
     private func namedType(_ name: String) -> NamedType {
@@ -123,8 +140,13 @@ extension ValidationRun {
             }
             bindings[target].decorators = chain
         }
+        guard removedSomewhere.contains(false) else { return }
+        // What the chains have, and suggestions among it, made once for every name they lack.
+        let chains = targets.map { bindings[$0] }
+        let names = Array(Set(chains.flatMap { $0.decorators.map(\.name) })).sorted()
+        let suggestions = SuggestionIndex(names)
         for (offset, removal) in entry.remove.enumerated() where !removedSomewhere[offset] {
-            reportNotInChain(removal, entry: entry, chains: targets.map { bindings[$0] })
+            reportNotInChain(removal, entry: entry, chains: chains, names: names, suggestions: suggestions)
         }
     }
 
@@ -133,6 +155,19 @@ extension ValidationRun {
         guard let catalog else { return }
         for use in entry.add + entry.remove {
             if let place = catalog.decoratorOffset(named: use.name) { namedFactories[place] = true }
+        }
+    }
+
+    /// A link that one entry adds to the chains of several injectors is one
+    /// mistake, at one place: of the diagnostics at a place in a `decorate`
+    /// with one code, the first is kept (each chain judged it, naming its injector).
+    mutating func reportEachAddedLinkOnce() {
+        struct Place: Hashable { let file: String, path: String, code: DiagnosticCode }
+        let prefix = "/\(ManifestKey.decorate)/"
+        var seen = Set<Place>()
+        diagnostics.removeAll { diagnostic in
+            diagnostic.path.hasPrefix(prefix)
+                && !seen.insert(Place(file: diagnostic.file, path: diagnostic.path, code: diagnostic.code)).inserted
         }
     }
 
@@ -149,7 +184,8 @@ extension ValidationRun {
             + (entry.injector.map { " in \(MessageText.name($0.rawValue))" } ?? "")
             + " is in effect in this file or the files it extends"
         if entry.injector != nil, !injectors.isEmpty {
-            message += " (\(type) is bound in " + injectors.joined(separator: ", ") + "): name one of those injectors, "
+            message += " (\(type) is bound in " + injectors.map(MessageText.name).joined(separator: ", ")
+                + "): name one of those injectors, "
                 + "or leave out '\(DecorateKey.injector)' to edit every one"
         } else if isElement {
             message += "; a collection's elements cannot be decorated: decorate the type's single binding"
@@ -163,9 +199,10 @@ extension ValidationRun {
     }
 
     /// Rule `decorator-not-in-chain`: a `remove` that names a decorator no edited chain has.
-    private mutating func reportNotInChain(_ removal: DecoratorUse, entry: Decoration, chains: [Binding]) {
-        let names = Array(Set(chains.flatMap { $0.decorators.map(\.name) })).sorted()
-        let suggestion = EditDistance.suggestions(for: removal.name, among: names).first
+    private mutating func reportNotInChain(
+        _ removal: DecoratorUse, entry: Decoration, chains: [Binding], names: [String], suggestions: SuggestionIndex
+    ) {
+        let suggestion = suggestions.suggestions(for: removal.name, limit: 1).first
         let inherited = names.isEmpty ? "which has no decorators" : "whose decorators are "
             + names.prefix(8).map { "'\(MessageText.name($0))'" }.joined(separator: ", ")
             + (names.count > 8 ? " and \(names.count - 8) more" : "")

@@ -121,6 +121,7 @@ public struct ManifestValidator: Sendable {
         validation.checkBindings()
         validation.checkGraph()
         validation.checkEntryPoints()
+        if !manifest.decorations.isEmpty { validation.reportEachAddedLinkOnce() }
         return ValidationResult(
             diagnostics: validation.diagnostics, bindings: validation.effective, injectorOrder: validation.injectorOrder, namedFactories: validation.namedFactories)
     }

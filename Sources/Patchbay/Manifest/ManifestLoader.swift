@@ -287,6 +287,23 @@ public struct ManifestLoader: Sendable {
     /// limit, as the file's own bytes do. Nil when that passes the limit: the file is then not usable at
     /// all, as one over the limit as written is, and its later strings are left as written.
     private func interpolate(_ manifest: Manifest, size: Int, diagnostics: inout [Diagnostic]) -> Manifest? {
+        // The parameters of the decorators a `decorate` entry adds first, as a binding's decorators' are.
+        func mayRefer(_ entry: Decoration) -> Bool { entry.add.contains { $0.parameterSource.map(Interpolation.mayRefer) ?? false } }
+        guard manifest.decorations.contains(where: mayRefer) else {
+            return interpolateBindings(of: manifest, room: maxBytes - size, size: size, diagnostics: &diagnostics)
+        }
+        var edited = manifest
+        var room = maxBytes - size
+        interpolateDecorations(
+            of: &edited, with: Interpolation(environment: environment, allowsUnset: allowsUnsetVariables),
+            room: &room, size: size, diagnostics: &diagnostics)
+        return room >= 0 ? interpolateBindings(of: edited, room: room, size: size, diagnostics: &diagnostics) : nil
+    }
+
+    /// Interpolates the parameters of `manifest`'s bindings and their decorators, with `room` bytes to grow by.
+    private func interpolateBindings(
+        of manifest: Manifest, room: Int, size: Int, diagnostics: inout [Diagnostic]
+    ) -> Manifest? {
         // Only the bindings whose parameters may hold a reference are touched, and a
         // manifest with none is returned as it is: the optimizer makes the binding list
         // unique before a loop that may change it, and the caller still holds the list,
@@ -296,15 +313,10 @@ public struct ManifestLoader: Sendable {
             (binding.parameterSource.map(Interpolation.mayRefer) ?? false)
                 || binding.decorators.contains { $0.parameterSource.map(Interpolation.mayRefer) ?? false }
         }
-        var manifest = manifest
-        var room = maxBytes - size
-        let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
-        // The parameters of the decorators a `decorate` entry adds, as a binding's decorators' are.
-        if manifest.decorations.contains(where: { $0.add.contains { $0.parameterSource.map(Interpolation.mayRefer) ?? false } }) {
-            interpolateDecorations(of: &manifest, with: interpolation, room: &room, size: size, diagnostics: &diagnostics)
-        }
-        guard room >= 0 else { return nil }
         guard let first = manifest.bindings.firstIndex(where: mayRefer) else { return manifest }
+        var manifest = manifest
+        var room = room
+        let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
         for offset in manifest.bindings.indices[first...] where room >= 0 {
             guard mayRefer(manifest.bindings[offset]) else { continue }
             // The binding's own parameters, then each decorator's, as (field, problems) to report.

@@ -119,6 +119,8 @@ extension ValidationRun {
     private mutating func edit(_ targets: [Int], by entry: Decoration, in bindings: inout [Binding]) {
         var removedSomewhere = Array(repeating: false, count: entry.remove.count)
         var reportedTwice = Set<Int>()
+        // The chains as the entry found them, for what a message says they had (shared, not copied).
+        let found = targets.map { bindings[$0] }
         for target in targets {
             var chain = bindings[target].decorators
             // By name, in sets: an entry of thousands of names costs a pass, not a search per name.
@@ -141,12 +143,11 @@ extension ValidationRun {
             bindings[target].decorators = chain
         }
         guard removedSomewhere.contains(false) else { return }
-        // What the chains have, and suggestions among it, made once for every name they lack.
-        let chains = targets.map { bindings[$0] }
-        let names = Array(Set(chains.flatMap { $0.decorators.map(\.name) })).sorted()
+        // What the chains had, and suggestions among it, made once for every name they lack.
+        let names = Array(Set(found.flatMap { $0.decorators.map(\.name) })).sorted()
         let suggestions = SuggestionIndex(names)
         for (offset, removal) in entry.remove.enumerated() where !removedSomewhere[offset] {
-            reportNotInChain(removal, entry: entry, chains: chains, names: names, suggestions: suggestions)
+            reportNotInChain(removal, entry: entry, chains: found, names: names, suggestions: suggestions)
         }
     }
 

@@ -144,7 +144,8 @@ extension ValidationRun {
         }
         guard removedSomewhere.contains(false) else { return }
         // What the chains had, and suggestions among it, made once for every name they lack.
-        let names = Array(Set(found.flatMap { $0.decorators.map(\.name) })).sorted()
+        var seen = Set<String>()
+        let names = found.flatMap { $0.decorators.map(\.name) }.filter { seen.insert($0).inserted }  // in chain order
         let suggestions = SuggestionIndex(names)
         for (offset, removal) in entry.remove.enumerated() where !removedSomewhere[offset] {
             reportNotInChain(removal, entry: entry, chains: found, names: names, suggestions: suggestions)

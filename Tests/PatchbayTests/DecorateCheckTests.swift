@@ -38,6 +38,8 @@ import Testing
               code: .decoratorNotInChain, at: #""frst""#, suggestion: "first"),
         .init(name: "remove of a link no chain has", decorate: #"[{ "protocol": "TaggedStore", "remove": ["counted"] }]"#,
               code: .decoratorNotInChain, at: #""counted""#),
+        .init(name: "remove of a link twice", decorate: #"[{ "protocol": "TaggedStore", "remove": ["first", "first"] }]"#,
+              code: .decoratorNotInChain, at: #""first""#, occurrence: 2),
         .init(name: "add of a link the chains have", decorate: #"[{ "protocol": "TaggedStore", "add": ["first"] }]"#,
               code: .duplicateDecorator, at: #""first""#),
         .init(name: "add of a link twice", decorate: #"[{ "protocol": "TaggedStore", "add": ["counted", { "decorator": "counted" }] }]"#,

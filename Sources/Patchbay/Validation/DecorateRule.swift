@@ -25,8 +25,8 @@ extension ValidationRun {
     /// its environments, its parameters, its needs) is judged with the
     /// chain, at the entry that added it.
     mutating func applyDecorations() {
+        // Edited as one list, written back once: the caller's manifest stays as the files wrote it.
         var bindings = manifest.bindings
-        manifest.bindings = []  // so that editing `bindings` copies none of them
         var byType: [NamedType: [Int]] = [:]
         for (index, binding) in bindings.enumerated() where !binding.isCollectionElement {
             byType[namedType(binding.protocolName), default: []].append(index)
@@ -147,7 +147,19 @@ extension ValidationRun {
         var seen = Set<String>()
         let names = found.flatMap { $0.decorators.map(\.name) }.filter { seen.insert($0).inserted }  // in chain order
         let suggestions = SuggestionIndex(names)
-        for (offset, removal) in entry.remove.enumerated() where !removedSomewhere[offset] {
+        var firstOffset: [String: Int] = [:]
+        for (offset, removal) in entry.remove.enumerated() {
+            let first = firstOffset[removal.name] ?? offset
+            firstOffset[removal.name] = first
+            guard !removedSomewhere[offset] else { continue }
+            if first < offset {
+                // The first removed it: the chain had it, and a message saying it had not would mislead.
+                report(Decoration.diagnostic(
+                    .decoratorNotInChain, "'\(DecorateKey.remove)' names decorator '\(MessageText.name(removal.name))' "
+                        + "twice (first as \(DecorateKey.remove)[\(first)]), and a chain has each decorator once: "
+                        + "remove one", at: removal.origin, fallbackFile: manifest.file))
+                continue
+            }
             reportNotInChain(removal, entry: entry, chains: found, names: names, suggestions: suggestions)
         }
     }

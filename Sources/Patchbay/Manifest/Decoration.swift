@@ -20,17 +20,17 @@ package struct Decoration: Sendable, Hashable {
     /// The injector whose binding is edited; nil for every injector's.
     package var injector: InjectorName?
     /// The decorators taken out, by name (a use with no parameters), each with its place.
-    package var remove: [DecoratorUse] = []
+    package var remove: [Binding.Decorator] = []
     /// The decorators appended, in order, each with its place: a link added so points there.
-    package var add: [DecoratorUse] = []
+    package var add: [Binding.Decorator] = []
     /// Where the entry stands in its file.
     package var origin: SourceOrigin?
 
     /// An entry made in code.
-    package init(protocol protocolName: String, injector: InjectorName? = nil, remove: [String] = [], add: [DecoratorUse] = []) {
+    package init(protocol protocolName: String, injector: InjectorName? = nil, remove: [String] = [], add: [Binding.Decorator] = []) {
         self.protocolName = protocolName
         self.injector = injector
-        self.remove = remove.map { DecoratorUse($0) }
+        self.remove = remove.map { Binding.Decorator($0) }
         self.add = add
     }
 

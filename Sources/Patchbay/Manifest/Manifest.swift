@@ -90,9 +90,17 @@ public struct Binding: Sendable, Hashable {
     }
 
     /// Creates a binding in code.
+    ///
+    /// - Parameters:
+    ///   - protocolName: The requested type's name, short or module-qualified.
+    ///   - factory: The catalog factory that serves it.
+    ///   - lifetime: The lifetime; when `nil`, the factory's default, else transient.
+    ///   - injector: The injector the binding belongs to.
+    ///   - parameters: Values decoded into the factory's parameter type.
+    ///   - decorators: The chain around the factory's product, in order (what `"decorators"` writes).
     public init(
         protocol protocolName: String, factory: String, lifetime: Lifetime? = nil,
-        injector: InjectorName = .primary, parameters: JSONValue? = nil
+        injector: InjectorName = .primary, parameters: JSONValue? = nil, decorators: [Decorator] = []
     ) {
         self.protocolName = protocolName
         self.isCollectionElement = false
@@ -100,6 +108,7 @@ public struct Binding: Sendable, Hashable {
         self.lifetime = lifetime
         self.injector = injector
         self.parameterSource = parameters.map(BindingParameters.init)
+        self.decorators = decorators
     }
 
     /// Creates an element of a collection in code: what `"collection": "Plugin"` writes.
@@ -134,7 +143,7 @@ public struct Binding: Sendable, Hashable {
     /// The decorators around the factory's product, in order: the first
     /// wraps the product, the last is what callers get (`"decorators"`).
     /// Empty for most bindings.
-    package var decorators: [DecoratorUse] = []
+    public var decorators: [Decorator] = []
 
     /// Where the binding stands in its file.
     package var origin: SourceOrigin?
@@ -146,38 +155,49 @@ public struct Binding: Sendable, Hashable {
     var interpolation = InterpolationRecord()
 }
 
-/// One entry of a binding's `decorators`: a decorator's name, written alone
-/// (`"timing-store"`) or as an object with its parameters
-/// (`{ "decorator": "caching-store", "parameters": { "ttl": 30 } }`).
-package struct DecoratorUse: Sendable, Hashable {
-    /// The name of a decorator in the catalog.
-    package var name: String
-    /// Its `parameters`, as read (see ``Binding/parameterSource``).
-    var parameterSource: BindingParameters?
-    /// Where the entry stands: the string, or the object.
-    package var origin: SourceOrigin?
-    /// What `${...}` interpolation did in its `parameters`, as for a binding's.
-    var interpolation = InterpolationRecord()
+extension Binding {
+    /// One decorator of a binding's chain (its `decorators`): a decorator's
+    /// name, written alone (`"timing-store"`) or as an object with its
+    /// parameters (`{ "decorator": "caching-store", "parameters": { "ttl": 30 } }`).
+    ///
+    ///     Binding(protocol: "NoteStore", factory: "file-store", lifetime: .singleton,
+    ///             decorators: [.init("timing-store"), .init("caching-store", parameters: .object(["ttl": .integer(30)]))])
+    public struct Decorator: Sendable, Hashable {
+        /// The name of a decorator in the catalog.
+        public var name: String
+        /// Values decoded into the decorator's parameter type (after `${...}` interpolation);
+        /// `nil` when it gives none.
+        public var parameters: JSONValue? {
+            get { parameterSource?.value }
+            set { parameterSource = newValue.map(BindingParameters.init) }
+        }
+        /// Its `parameters`, as read (see ``Binding/parameterSource``).
+        var parameterSource: BindingParameters?
+        /// Where the entry stands: the string, or the object.
+        package var origin: SourceOrigin?
+        /// What `${...}` interpolation did in its `parameters`, as for a binding's.
+        var interpolation = InterpolationRecord()
 
-    /// Its `parameters` as written, `${...}` and all (see ``Binding/writtenParameters``); nil when it gives none.
-    package var writtenParameters: JSONValue? { parameterSource.map(\.writtenValue) }
+        /// Its `parameters` as written, `${...}` and all (see ``Binding/writtenParameters``); nil when it gives none.
+        package var writtenParameters: JSONValue? { parameterSource.map(\.writtenValue) }
 
-    /// A decorator named in code, with its parameters.
-    package init(_ name: String, parameters: JSONValue? = nil) {
-        self.name = name
-        parameterSource = parameters.map(BindingParameters.init)
-    }
+        /// Names a decorator of the catalog, with the parameters it takes, if any.
+        public init(_ name: String, parameters: JSONValue? = nil) {
+            self.name = name
+            parameterSource = parameters.map(BindingParameters.init)
+        }
 
-    /// The entry as a binding of the decorated type to the decorator, as the
-    /// rules of factories read one: parameters, their positions, the
-    /// messages' names. What is checked of a link is then checked as it is
-    /// for a factory, by the same code.
-    func asBinding(of binding: Binding) -> Binding {
-        var link = Binding(protocol: binding.protocolName, factory: name, injector: binding.injector)
-        link.parameterSource = parameterSource
-        link.interpolation = interpolation
-        link.origin = origin ?? binding.origin
-        return link
+        /// The entry as a binding of the decorated type to the decorator, as the
+        /// rules of factories read one: parameters, their positions, the
+        /// messages' names. What is checked of a link is then checked as it is
+        /// for a factory, by the same code.
+        func asBinding(of binding: Binding) -> Binding {
+            var link = Binding(protocol: binding.protocolName, factory: name, injector: binding.injector)
+            link.parameterSource = parameterSource
+            link.interpolation = interpolation
+            link.origin = origin ?? binding.origin
+            return link
+        }
     }
 }
 

@@ -51,9 +51,9 @@ extension ManifestParser {
         if let value = members[.injector], let name = nonEmptyString(value, key: .injector, at: pointer) {
             injector = InjectorName(name)
         }
-        var remove: [DecoratorUse] = []
+        var remove: [Binding.Decorator] = []
         if let value = members[.remove] { remove = removals(value, at: pointer + "/\(DecorateKey.remove)", in: source) }
-        var add: [DecoratorUse] = []
+        var add: [Binding.Decorator] = []
         if let value = members[.add] {
             let addPointer = pointer + "/\(DecorateKey.add)"
             if value.kind == .array, value.children.isEmpty {
@@ -76,7 +76,7 @@ extension ManifestParser {
     }
 
     /// An entry's `remove`: a non-empty array of decorator names, each kept with its place.
-    private mutating func removals(_ value: JSONPlace, at pointer: String, in source: SourceOrigin.File) -> [DecoratorUse] {
+    private mutating func removals(_ value: JSONPlace, at pointer: String, in source: SourceOrigin.File) -> [Binding.Decorator] {
         guard value.kind == .array else {
             report(.wrongType, "'\(DecorateKey.remove)' must be an array of decorator names; found "
                 + value.kindDescription, at: value.position, pointer: pointer)
@@ -86,7 +86,7 @@ extension ManifestParser {
             reportEmpty(.remove, value, at: pointer)
             return []
         }
-        var names: [DecoratorUse] = []
+        var names: [Binding.Decorator] = []
         for (offset, element) in value.children.enumerated() {
             guard let name = element.stringValue, !name.isEmpty else {
                 report(.wrongType, "each entry of '\(DecorateKey.remove)' must be a decorator's name, a non-empty "
@@ -95,7 +95,7 @@ extension ManifestParser {
                     at: element.position, pointer: pointer + "/\(offset)")
                 continue
             }
-            var use = DecoratorUse(name)
+            var use = Binding.Decorator(name)
             use.origin = SourceOrigin(source, pointer: pointer + "/\(offset)", node: element.node)
             names.append(use)
         }

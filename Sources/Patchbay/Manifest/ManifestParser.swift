@@ -302,14 +302,14 @@ struct ManifestParser {
     /// reported and left out (the binding is then broken).
     mutating func decoratorUses(
         _ value: JSONPlace, at pointer: String, key: String, in source: SourceOrigin.File
-    ) -> [DecoratorUse] {
+    ) -> [Binding.Decorator] {
         guard value.kind == .array else {
             report(.wrongType, "'\(key)' must be an array of decorator names (or objects with "
                 + "'\(DecoratorKey.decorator)' and '\(DecoratorKey.parameters)'); found \(value.kindDescription)",
                 at: value.position, pointer: pointer)
             return []
         }
-        var uses: [DecoratorUse] = []
+        var uses: [Binding.Decorator] = []
         for (offset, element) in value.children.enumerated() {
             let entry = pointer + "/\(offset)"
             switch element.kind {
@@ -319,7 +319,7 @@ struct ManifestParser {
                         at: element.position, pointer: entry)
                     continue
                 }
-                var use = DecoratorUse(name)
+                var use = Binding.Decorator(name)
                 use.origin = SourceOrigin(source, pointer: entry, node: element.node)
                 uses.append(use)
             case .object:
@@ -345,7 +345,7 @@ struct ManifestParser {
                         pointer: entry + "/\(DecoratorKey.decorator)")
                     continue
                 }
-                var use = DecoratorUse(text)
+                var use = Binding.Decorator(text)
                 use.origin = SourceOrigin(source, pointer: entry, node: element.node)
                 if let parameters {
                     guard parameters.kind == .object else {

@@ -104,8 +104,11 @@ extension BindingDescription: Hashable {
 }
 
 extension BindingDescription: CustomStringConvertible {
-    /// `NoteStore -> 'file-store' (singleton, primary)`; for an element of a collection, `[Plugin] -> ...`.
+    /// `NoteStore -> 'file-store' (singleton, primary)`, then ` decorated by 'timing-store'` for a chain;
+    /// for an element of a collection, `[Plugin] -> ...`.
     public var description: String {
         "\(isCollectionElement ? "[\(type)]" : type) -> '\(factory)' (\(lifetime), \(injector))"
+            + (binding.decorators.isEmpty ? ""
+                : " decorated by " + binding.decorators.map { "'\($0.name)'" }.joined(separator: " -> "))
     }
 }

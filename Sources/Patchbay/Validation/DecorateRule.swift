@@ -214,7 +214,7 @@ extension ValidationRun {
 
     /// Rule `decorator-not-in-chain`: a `remove` that names a decorator no edited chain has.
     private mutating func reportNotInChain(
-        _ removal: DecoratorUse, entry: Decoration, chains: [Binding], names: [String], suggestions: SuggestionIndex
+        _ removal: Binding.Decorator, entry: Decoration, chains: [Binding], names: [String], suggestions: SuggestionIndex
     ) {
         let suggestion = suggestions.suggestions(for: removal.name, limit: 1).first
         let inherited = names.isEmpty ? "which has no decorators" : "whose decorators are "
@@ -229,7 +229,7 @@ extension ValidationRun {
     }
 
     /// Rule `duplicate-decorator` for an `add`: the chain it edits already has the decorator.
-    private mutating func reportAlreadyInChain(_ use: DecoratorUse, of binding: Binding, chain: [DecoratorUse], entry: Decoration) {
+    private mutating func reportAlreadyInChain(_ use: Binding.Decorator, of binding: Binding, chain: [Binding.Decorator], entry: Decoration) {
         let existing = chain.first { $0.name == use.name }?.origin
             ?? entry.add.first { $0.name == use.name }?.origin
         let from = existing.map { " (from \($0.file), line \($0.position().line))" } ?? ""

@@ -60,9 +60,15 @@ public struct ManifestExplainer: Sendable {
         let outcome: TypeExplanation.Outcome
         if let served = table.serving(resolved, from: injector) {
             var expanded: Set<NodeKey> = [NodeKey(served)]
-            outcome = .bound(TypeExplanation.Resolution(
+            let path = [Step(key: NodeKey(served), inCycle: false)]
+            var resolution = TypeExplanation.Resolution(
                 served: served, shadows: table.bindings(of: resolved).filter { $0.injector != served.injector },
-                needs: needs(of: served, path: [Step(key: NodeKey(served), inCycle: false)], expanded: &expanded)))
+                needs: needs(of: served, path: path, expanded: &expanded))
+            // Each link's needs, from the binding's injector as the validator judged them.
+            resolution.linkNeeds = table.chain(of: served).map { link in
+                hasCatalog ? .known(link.needs.map { node(for: $0, owner: served, path: path, expanded: &expanded) }) : .noCatalog
+            }
+            outcome = .bound(resolution)
         } else {
             let display = table.display(resolved)
             let providers = table.catalog?.providers(of: resolved) ?? []

@@ -19,12 +19,17 @@ extension TypeExplanation {
     ///         Clock        <- primary: system-clock (singleton)  [from Manifests/base.json]
     ///
     /// A decorated binding has a `decorators` row, the chain in order, then a
-    /// line per link with the place that added it: the binding's own
-    /// `decorators`, or the `decorate` of a file of the `extends` chain:
+    /// line per link with the place that added it (the binding's own
+    /// `decorators`, or the `decorate` of a file of the `extends` chain), its
+    /// parameters and its needs (with a catalog):
     ///
     ///       decorators:   'timing-store' -> 'caching-store' (the first wraps the factory's product; callers get the last)
     ///         'timing-store'  Manifests/base.json:7:24, in the binding's decorators
+    ///           needs:
+    ///             Logger    <- primary: json-logger (singleton)
     ///         'caching-store'  Manifests/staging.json:5:47, added by decorate
+    ///           parameters: {"ttl":30}
+    ///           needs:      nothing
     ///
     /// The output depends only on the manifest and the catalog: it is stable
     /// from run to run.
@@ -68,11 +73,24 @@ extension TypeExplanation {
             row("parameters", served.binding.parameters.flatMap(Self.parametersText) ?? "none")
             let chain = served.binding.decorators
             if !chain.isEmpty {
-                // Names as written; what each link needs is not in the tree below yet (issue 55).
                 row("decorators", chain.map { "'\($0.name)'" }.joined(separator: " -> ")
                     + " (the first wraps the factory's product; callers get the last)")
-                // Where each link comes from: the binding's own `decorators`, or a `decorate` of the extends chain.
-                for link in chain { lines.append("    " + linkText(link, of: served.binding)) }
+                // Where each link comes from (the binding's own `decorators`, or a `decorate` of the
+                // extends chain), then its parameters and what it needs, from the binding's injector.
+                for (offset, link) in chain.enumerated() {
+                    lines.append("    " + linkText(link, of: served.binding))
+                    if let parameters = link.parameters.flatMap(Self.parametersText) {
+                        lines.append("      parameters: " + parameters)
+                    }
+                    guard offset < resolution.linkNeeds.count else { continue }
+                    switch resolution.linkNeeds[offset] {
+                    case .known(let nodes) where nodes.isEmpty: lines.append("      needs:      nothing")
+                    case .known(let nodes):
+                        lines.append("      needs:")
+                        lines += treeLines(nodes).map { "    " + $0 }
+                    default: break
+                    }
+                }
             }
             if resolution.shadows.isEmpty {
                 row("shadows", "nothing: no other injector binds \(displayName)")
@@ -196,7 +214,7 @@ extension TypeExplanation {
     }
 
     /// One link of a chain and the file that added it: `'timing-store'  Manifests/staging.json:5:49, added by decorate`.
-    private func linkText(_ link: DecoratorUse, of binding: Binding) -> String {
+    private func linkText(_ link: Binding.Decorator, of binding: Binding) -> String {
         let name = "'\(link.name)'"
         guard let origin = link.origin else { return name + "  " + file(of: binding) + ", in the binding's decorators" }
         let position = origin.position()

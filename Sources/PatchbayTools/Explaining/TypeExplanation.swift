@@ -66,6 +66,8 @@ public struct TypeExplanation: Sendable, Hashable {
         public let shadows: [BindingDescription]
         /// What the factory needs.
         public let needs: Needs
+        /// What each decorator of the binding's chain needs, in the chain's order; empty without a chain.
+        public var linkNeeds: [Needs] = []
     }
 
     /// The elements that serve a collection `[T]` asked from the requesting injector.

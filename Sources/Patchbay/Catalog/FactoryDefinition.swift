@@ -178,6 +178,11 @@ final class FactoryDefinition: Sendable {
     /// in ``ProvidedType``, which validation and activation copy several
     /// times per binding, each copy retaining what it holds.
     let collection: CollectionMaker?
+    /// Whether this is a decorator's definition (see ``DecoratorDefinition``):
+    /// what its closure throws is reported as the failure of a decorator in
+    /// a binding's chain, not of a factory (see
+    /// ``ResolutionError/factoryFailed(_:making:by:factory:path:)``).
+    let isDecorator: Bool
 
     /// The definition of a factory whose product is `Product`; it provides
     /// that type alone unless `provides` says otherwise (several types).
@@ -191,7 +196,7 @@ final class FactoryDefinition: Sendable {
         registeredAt: CodeLocation, collection: CollectionMaker? = nil,
         buildInto: @escaping @Sendable (FactoryCall, ProductMemory) throws -> Void, buildsInto: Bool = true,
         execution: FactoryExecution = .synchronous,
-        buildAwaiting: AwaitedMaking = .never,
+        buildAwaiting: AwaitedMaking = .never, isDecorator: Bool = false,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) {
         let key = TypeKey(product)  // its name is the product's: one demangling, not two
@@ -210,15 +215,18 @@ final class FactoryDefinition: Sendable {
         self.execution = execution
         self.buildAwaiting = buildAwaiting
         self.collection = collection
+        self.isDecorator = isDecorator
     }
 
     /// The definition a decorated binding is compiled with: `inner`'s in
     /// everything (name, needs, argument, place, where it runs), but whose
-    /// product, always boxed, is `build`'s: the inner product wrapped by its
-    /// chain (see ``DecoratorChain``), and which runs as `execution` says (a
-    /// main-actor link makes the chain main-actor). Made at activation, once per decorated binding.
+    /// product is the inner product wrapped by its chain (see
+    /// ``DecoratorChain``), made into memory by `buildInto` or boxed by
+    /// `build`, and which runs as `execution` says (a main-actor link makes
+    /// the chain main-actor). Made at activation, once per decorated binding.
     init(
         decorating inner: FactoryDefinition, execution: FactoryExecution,
+        buildInto: @escaping @Sendable (FactoryCall, ProductMemory) throws -> Void,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) {
         name = inner.name
@@ -230,12 +238,13 @@ final class FactoryDefinition: Sendable {
         parameters = inner.parameters
         argument = inner.argument
         registeredAt = inner.registeredAt
-        buildInto = Self.alwaysBoxed
-        buildsInto = false
+        self.buildInto = buildInto
+        buildsInto = true
         self.build = build
         self.execution = execution
         buildAwaiting = .never
         collection = nil
+        isDecorator = false
     }
 
     /// The `buildInto` of a factory whose product is always boxed (an

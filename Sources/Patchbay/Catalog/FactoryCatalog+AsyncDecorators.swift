@@ -89,10 +89,9 @@ extension DecoratorDefinition {
         _ name: String, _ type: T.Type, specs: [DependencySpec], parameters: ParametersSpec?, _ location: CodeLocation,
         wrap: @escaping @Sendable (AwaitingCall, T) async throws -> T
     ) -> DecoratorDefinition {
+        // The box is the decorated type's (see ``DecoratorChain``).
         DecoratorDefinition(
-            name, type, specs: specs, parameters: parameters, location, execution: .async,
-            wrap: { call, _ in throw ResolutionError.cannotRunSynchronously(call, .needsAwait) },
-            // The box is the decorated type's (see ``DecoratorChain``).
-            wrapAwaiting: { call, inner in Instance<T>(try await wrap(call, Instance<T>.value(in: inner))) })
+            name, type, specs: specs, parameters: parameters, location,
+            wrap: .awaiting { call, inner in Instance<T>(try await wrap(call, Instance<T>.value(in: inner))) })
     }
 }

@@ -44,12 +44,42 @@ extension FactoryCatalog {
         make: @escaping @Sendable (T, repeat each Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(environments: environments, decorator: DecoratorDefinition(
-            name(), type, specs: specs, parameters: nil, CodeLocation(file, line)
-        ) { call, inner in
+        addDecorator(name(), type, specs: specs, parameters: nil, environments, file, line, .anywhere { call, memory in
             var needs = call.dependencies
-            return try make(inner, repeat needs.next((each Dependency).self, specs))
+            memory.initialize(to: try make(memory.move(as: T.self), repeat needs.next((each Dependency).self, specs)))
         })
+    }
+
+    /// Registers a decorator that needs nothing but the instance it wraps.
+    ///
+    ///     catalog.registerDecorator("timing-store", decorates: (any NoteStore).self) { (inner: any NoteStore) in
+    ///         TimingStore(inner)
+    ///     }
+    ///
+    /// The same as the general form, whose closure takes any number of
+    /// needs after the instance, called with none; see it for the details.
+    /// A twin for speed, as the factories' fixed-arity forms are: the
+    /// general form's needs are a parameter pack, walked at run time at
+    /// every call, and the instance is handed to `make` to keep
+    /// (`consuming`), which spares a retain and a release.
+    ///
+    /// - Parameters:
+    ///   - name: The name manifests use to choose it. Unique in the catalog, among factories too.
+    ///   - type: The type it wraps and returns, usually a protocol: `(any NoteStore).self`.
+    ///   - environments: The environments a manifest may use it in (``FactoryEnvironments``); every one when `nil`.
+    ///   - file: Where the registration is, for messages about mistakes; leave the default.
+    ///   - line: Where the registration is, for messages about mistakes; leave the default.
+    ///   - make: Wraps the instance.
+    public mutating func registerDecorator<T>(
+        _ name: @autoclosure () -> String,
+        decorates type: T.Type,
+        environments: FactoryEnvironments? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        make: @escaping @Sendable (consuming T) throws -> T
+    ) {
+        addDecorator(name(), type, specs: [], parameters: nil, environments, file, line, .anywhere { _, memory in
+            memory.initialize(to: try make(memory.move(as: T.self)))
+        }, alone: make)
     }
 
     /// Registers a decorator that takes parameters from the manifest:
@@ -72,12 +102,12 @@ extension FactoryCatalog {
         make: @escaping @Sendable (T, Parameters, repeat each Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(environments: environments, decorator: DecoratorDefinition(
-            name(), type, specs: specs, parameters: .of(parameters), CodeLocation(file, line)
-        ) { call, inner in
+        addDecorator(name(), type, specs: specs, parameters: .of(parameters), environments, file, line, .anywhere {
+            call, memory in
             var needs = call.dependencies
-            return try make(
-                inner, call.parameters(as: Parameters.self), repeat needs.next((each Dependency).self, specs))
+            memory.initialize(to: try make(
+                memory.move(as: T.self), call.parameters(as: Parameters.self),
+                repeat needs.next((each Dependency).self, specs)))
         })
     }
 }
@@ -113,11 +143,10 @@ extension FactoryCatalog {
         make: @escaping @MainActor @Sendable (T, repeat each Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(environments: environments, decorator: DecoratorDefinition.onMainActor(
-            name(), type, specs: specs, parameters: nil, CodeLocation(file, line)
-        ) { call, inner in
+        addDecorator(name(), type, specs: specs, parameters: nil, environments, file, line, .onMainActor {
+            call, memory in
             var needs = call.dependencies
-            return try make(inner, repeat needs.next((each Dependency).self, specs))
+            memory.initialize(to: try make(memory.move(as: T.self), repeat needs.next((each Dependency).self, specs)))
         })
     }
 
@@ -133,14 +162,44 @@ extension FactoryCatalog {
         make: @escaping @MainActor @Sendable (T, Parameters, repeat each Dependency) throws -> T
     ) {
         let specs = Self.dependencySpecs(repeat (each Dependency).self)
-        addOrStop(environments: environments, decorator: DecoratorDefinition.onMainActor(
-            name(), type, specs: specs, parameters: .of(parameters), CodeLocation(file, line)
-        ) { call, inner in
+        addDecorator(name(), type, specs: specs, parameters: .of(parameters), environments, file, line, .onMainActor {
+            call, memory in
             var needs = call.dependencies
-            return try make(
-                inner, call.parameters(as: Parameters.self), repeat needs.next((each Dependency).self, specs))
+            memory.initialize(to: try make(
+                memory.move(as: T.self), call.parameters(as: Parameters.self),
+                repeat needs.next((each Dependency).self, specs)))
         })
     }
+
+    /// What every form registers, written once: the forms differ only in
+    /// the closure that calls the app's (with its parameters or not, on the
+    /// main actor or not), which stays as thin as a factory's, so an app's
+    /// registration code compiles to a call.
+    private mutating func addDecorator<T>(
+        _ name: String, _ type: T.Type, specs: [DependencySpec], parameters: ParametersSpec?,
+        _ environments: FactoryEnvironments?, _ file: StaticString, _ line: UInt, _ wrap: DecoratorWrap,
+        alone: (@Sendable (consuming T) throws -> T)? = nil
+    ) {
+        addOrStop(environments: environments, decorator: DecoratorDefinition(
+            name, type, specs: specs, parameters: parameters, CodeLocation(file, line), wrap: wrap, alone: alone))
+    }
+}
+
+/// A registration's call of the app's decorator closure, in place: given
+/// memory that holds the instance to wrap (a `T`), it replaces it with the
+/// closure's product, resolving the decorator's needs through the call; on
+/// a throw the memory is left uninitialized, as a factory's `buildInto`
+/// leaves it. In place, so that a chain of them is made in the caller's
+/// memory, one value moved from link to link, with no box per link (see
+/// ``DecoratorChain``).
+enum DecoratorWrap {
+    /// A closure that runs wherever the chain is made.
+    case anywhere(@Sendable (FactoryCall, ProductMemory) throws -> Void)
+    /// A closure that runs on the main actor.
+    case onMainActor(@MainActor @Sendable (FactoryCall, ProductMemory) throws -> Void)
+    /// An `async` closure, given a box of the decorated type and returning
+    /// one: made only by an awaited chain (DecoratorChain+Awaiting.swift).
+    case awaiting(@Sendable (AwaitingCall, AnyObject) async throws -> AnyObject)
 }
 
 /// Everything the catalog knows of one decorator: what it shares with a
@@ -152,57 +211,65 @@ final class DecoratorDefinition: Sendable {
     /// The decorator as a factory: it provides the type it decorates, and
     /// takes no argument. Its `build` is never called; ``wrap`` is.
     let definition: FactoryDefinition
-    /// Wraps `inner`, a box of the decorated type, in a new box of that type,
-    /// resolving the decorator's needs through `call` (whose binding is the link's).
-    let wrap: @Sendable (FactoryCall, AnyObject) throws -> AnyObject
+    /// Replaces the instance of the decorated type in the memory it is
+    /// given with its wrapper (see ``DecoratorWrap``), resolving the
+    /// decorator's needs through the call (whose binding is the link's).
+    /// A main-actor decorator's throws `needs-main-actor` from anywhere
+    /// else, as a main-actor factory does.
+    let wrap: @Sendable (FactoryCall, ProductMemory) throws -> Void
+    /// The app's closure itself, a `@Sendable (consuming T) throws -> T`,
+    /// for a decorator that reads nothing but the instance (no needs, no
+    /// parameters, runs anywhere): a chain calls it with no closure of the
+    /// registration between (see ``DecoratorChain``). Nil for the others.
+    let alone: (any Sendable)?
     /// The same, awaiting its needs and its closure: an `async` decorator's
     /// (whose ``wrap`` throws `needs-await`); nil for the others.
     let wrapAwaiting: (@Sendable (AwaitingCall, AnyObject) async throws -> AnyObject)?
+    /// ``wrap`` from a box to a box of the decorated type: how an awaited
+    /// chain runs a synchronous or main-actor link (DecoratorChain+Awaiting.swift).
+    let wrapBox: @Sendable (FactoryCall, AnyObject) throws -> AnyObject
 
-    /// A synchronous decorator: `wrap` takes and returns the decorated type's value.
-    convenience init<T>(
-        _ name: String, _ type: T.Type, specs: [DependencySpec], parameters: ParametersSpec?, _ location: CodeLocation,
-        wrap: @escaping @Sendable (FactoryCall, T) throws -> T
-    ) {
-        // The box is the decorated type's: the validator allowed this
-        // decorator only on a binding of `T`, and activation wraps that
-        // binding's product as `T` (see ``DecoratorChain``).
-        self.init(name, type, specs: specs, parameters: parameters, location, execution: .synchronous) { call, inner in
-            Instance<T>(try wrap(call, Instance<T>.value(in: inner)))
-        }
-    }
-
-    /// A decorator whose `wrap` runs on the main actor: from anywhere else it
-    /// throws `needs-main-actor`, as a main-actor factory does.
-    static func onMainActor<T>(
-        _ name: String, _ type: T.Type, specs: [DependencySpec], parameters: ParametersSpec?, _ location: CodeLocation,
-        wrap: @escaping @MainActor @Sendable (FactoryCall, T) throws -> T
-    ) -> DecoratorDefinition {
-        DecoratorDefinition(
-            name, type, specs: specs, parameters: parameters, location, execution: .mainActor
-        ) { call, inner in
-            guard MainQueue.isCurrent else { throw ResolutionError.cannotRunSynchronously(call, .needsMainActor) }
-            // On the main actor's executor, so `assumeIsolated` holds; the
-            // call stays on this thread (see `FactoryCall`'s `Sendable`), and
-            // the box is the decorated type's (see ``DecoratorChain``).
-            let box = inner as! Instance<T>
-            return try MainActor.assumeIsolated { () throws -> Instance<T> in Instance(try wrap(call, box.value)) }
-        }
-    }
-
-    /// A decorator that runs as `execution` says, whose `wrap` takes and returns boxes of `T`.
     init<T>(
         _ name: String, _ type: T.Type, specs: [DependencySpec], parameters: ParametersSpec?, _ location: CodeLocation,
-        execution: FactoryExecution, wrap: @escaping @Sendable (FactoryCall, AnyObject) throws -> AnyObject,
-        wrapAwaiting: (@Sendable (AwaitingCall, AnyObject) async throws -> AnyObject)? = nil
+        wrap: DecoratorWrap, alone: (@Sendable (consuming T) throws -> T)? = nil
     ) {
+        self.alone = alone
+        let execution: FactoryExecution
+        switch wrap {
+        case .anywhere(let wrap):
+            execution = .synchronous
+            self.wrap = wrap
+            wrapAwaiting = nil
+        case .onMainActor(let wrap):
+            execution = .mainActor
+            self.wrap = { call, memory in
+                guard MainQueue.isCurrent else { throw ResolutionError.cannotRunSynchronously(call, .needsMainActor) }
+                // On the main actor's executor, so `assumeIsolated` holds; the
+                // call and the memory stay on this thread (see `FactoryCall`'s `Sendable`).
+                try MainActor.assumeIsolated { try wrap(call, memory) }
+            }
+            wrapAwaiting = nil
+        case .awaiting(let wrap):
+            execution = .async
+            self.wrap = { call, _ in throw ResolutionError.cannotRunSynchronously(call, .needsAwait) }
+            wrapAwaiting = wrap
+        }
+        // The box is the decorated type's: the validator allowed this decorator
+        // only on a binding of `T` (see ``DecoratorChain``).
+        let inPlace = self.wrap
+        wrapBox = { call, inner in
+            Instance<T>(try ProductMemory.withHeap(for: T.self) { memory in
+                memory.initialize(to: Instance<T>.value(in: inner))
+                try inPlace(call, memory)
+                return true
+            }!)
+        }
         definition = FactoryDefinition(
             name: name, product: type, dependencies: specs, defaultLifetime: nil, parameters: parameters,
-            registeredAt: location, buildInto: FactoryDefinition.alwaysBoxed, buildsInto: false, execution: execution
+            registeredAt: location, buildInto: FactoryDefinition.alwaysBoxed, buildsInto: false, execution: execution,
+            isDecorator: true
         ) { _ in
             preconditionFailure("Patchbay: a decorator is run through its wrap, never built")
         }
-        self.wrap = wrap
-        self.wrapAwaiting = wrapAwaiting
     }
 }

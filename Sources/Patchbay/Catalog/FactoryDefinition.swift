@@ -178,6 +178,11 @@ final class FactoryDefinition: Sendable {
     /// in ``ProvidedType``, which validation and activation copy several
     /// times per binding, each copy retaining what it holds.
     let collection: CollectionMaker?
+    /// Whether this is a decorator's definition (see ``DecoratorDefinition``):
+    /// what its closure throws is reported as the failure of a decorator in
+    /// a binding's chain, not of a factory (see
+    /// ``ResolutionError/factoryFailed(_:making:by:factory:path:)``).
+    let isDecorator: Bool
 
     /// The definition of a factory whose product is `Product`; it provides
     /// that type alone unless `provides` says otherwise (several types).
@@ -191,7 +196,7 @@ final class FactoryDefinition: Sendable {
         registeredAt: CodeLocation, collection: CollectionMaker? = nil,
         buildInto: @escaping @Sendable (FactoryCall, ProductMemory) throws -> Void, buildsInto: Bool = true,
         execution: FactoryExecution = .synchronous,
-        buildAwaiting: AwaitedMaking = .never,
+        buildAwaiting: AwaitedMaking = .never, isDecorator: Bool = false,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) {
         let key = TypeKey(product)  // its name is the product's: one demangling, not two
@@ -210,16 +215,19 @@ final class FactoryDefinition: Sendable {
         self.execution = execution
         self.buildAwaiting = buildAwaiting
         self.collection = collection
+        self.isDecorator = isDecorator
     }
 
     /// The definition a decorated binding is compiled with: `inner`'s in
     /// everything (name, needs, argument, place, where it runs), but whose
-    /// product, always boxed, is `build`'s: the inner product wrapped by its
-    /// chain (see ``DecoratorChain``), and which runs as `execution` says (a
-    /// main-actor link makes the chain main-actor, an `async` one awaited:
-    /// then `buildAwaiting` makes it). Made at activation, once per decorated binding.
+    /// product is the inner product wrapped by its chain (see
+    /// ``DecoratorChain``), made into memory by `buildInto` (when given) or
+    /// boxed by `build`, and which runs as `execution` says (a main-actor
+    /// link makes the chain main-actor, an `async` one awaited: then
+    /// `buildAwaiting` makes it). Made at activation, once per decorated binding.
     init(
         decorating inner: FactoryDefinition, execution: FactoryExecution, buildAwaiting: AwaitedMaking = .never,
+        buildInto: (@Sendable (FactoryCall, ProductMemory) throws -> Void)? = nil,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) {
         name = inner.name
@@ -231,12 +239,13 @@ final class FactoryDefinition: Sendable {
         parameters = inner.parameters
         argument = inner.argument
         registeredAt = inner.registeredAt
-        buildInto = Self.alwaysBoxed
-        buildsInto = false
+        self.buildInto = buildInto ?? Self.alwaysBoxed
+        buildsInto = buildInto != nil
         self.build = build
         self.execution = execution
         self.buildAwaiting = buildAwaiting
         collection = nil
+        isDecorator = false
     }
 
     /// The `buildInto` of a factory whose product is always boxed (an

@@ -28,15 +28,6 @@ extension DecoratorChain {
         }
     }
 
-    /// `error`, thrown by `link`, as its chain names it: a decorator's own
-    /// failure is the decorator's in the chain of the decorated type, not a factory's.
-    static func named(_ error: ResolutionError, thrownBy link: Link, around inner: CompiledBinding) -> ResolutionError {
-        guard error.reason == .factoryFailed, error.factory == link.binding.definition.name else { return error }
-        var named = error
-        named.failedMaker = label(of: link, around: inner)
-        return named
-    }
-
     /// How a message names a link: `decorator 'timing-store' in the chain of NoteStore`.
     static func label(of link: Link, around inner: CompiledBinding) -> String {
         "decorator '\(link.binding.definition.name)' in the chain of \(inner.key.name)"
@@ -67,11 +58,8 @@ struct AwaitedChain: AwaitingBuilder {
             // As in the synchronous chain: a link whose storage keeps instances
             // keeps its own, but the last, which the decorated binding keeps.
             let keeps = offset < links.count - 1 && !link.binding.keepsNoInstance
-            do {
-                box = try await resolution.wrap(box, by: link, keeping: keeps, inside: call)
-            } catch {
-                throw DecoratorChain.named(error, thrownBy: link, around: inner)
-            }
+            // A link's own failure names it as a decorator of the chain (``ResolutionError/factoryFailed(_:making:by:factory:path:)``).
+            box = try await resolution.wrap(box, by: link, keeping: keeps, inside: call)
         }
         if keptWeakly, let last = links.last { _ = try last.binding.requireClassInstance(box: box) }
         return box
@@ -121,7 +109,7 @@ extension AwaitingResolution {
         guard let wrapAwaiting = link.wrapAwaiting else {
             let wrapped = Instance<AnyObject>(box)  // carried to the main actor for a main-actor link
             return try await step(link.binding.definition.execution, after: call) { context in
-                let wrap = { (linkCall: FactoryCall) in try link.wrap(linkCall, wrapped.value) }
+                let wrap = { (linkCall: FactoryCall) in try link.wrapBox(linkCall, wrapped.value) }
                 return keeping
                     ? try context.box(of: link.binding, argument: nil, make: wrap)
                     : try context.frame(link.binding, nil, wrap)

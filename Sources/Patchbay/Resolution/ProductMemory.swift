@@ -48,6 +48,12 @@ struct ProductMemory {
     }
 }
 
+/// Memory is claimed, written and moved out on one thread (a main-actor
+/// decorator writes it inside `MainActor.assumeIsolated`, on the thread that
+/// claimed it), as a ``FactoryCall`` is used: handing it to that closure
+/// crosses no thread.
+extension ProductMemory: @unchecked Sendable {}
+
 extension ProductMemory {
     /// An array of `count` products, each made by `make` (given its place)
     /// straight into the array's memory: no temporary, no append.

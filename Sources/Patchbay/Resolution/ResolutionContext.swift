@@ -288,6 +288,13 @@ final class ResolutionContext {
         }
     }
 
+    /// What a frame of `binding` throws for `error`, for a call of
+    /// `binding`'s closure made without one (a decorator that needs
+    /// nothing, see ``DecoratorChain``): only a failure pays for the frame's rule.
+    func failure(_ error: any Error, makingOffPath binding: CompiledBinding) -> ResolutionError {
+        unsafe building.failure(error, making: binding, pushed: false)
+    }
+
     private func check(_ argument: ArgumentValue?, for binding: CompiledBinding) throws {
         guard let expected = binding.definition.argument, argument?.key != expected else { return }
         throw ResolutionError(

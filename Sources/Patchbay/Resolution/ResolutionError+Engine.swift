@@ -8,15 +8,22 @@ extension ResolutionError {
     /// `error`, thrown while making `type` at the end of `path` (by
     /// `binding`'s factory, or by `factory` when no binding made it: an
     /// override), as the engine reports it: a ``ResolutionError`` as it is,
-    /// any other error wrapped as `factory-failed`.
+    /// any other error wrapped as `factory-failed`. When `binding` is a link
+    /// of a decorated binding's chain, the error names the decorator as such:
+    /// the binding knows what it runs, so an error of one of its needs,
+    /// already wrapped further in, keeps naming what threw it.
     static func factoryFailed(
         _ error: any Error, making type: String, by binding: CompiledBinding?, factory: String? = nil, path: [String]
     ) -> ResolutionError {
         if let error = error as? ResolutionError { return error }
-        return ResolutionError(
+        var failure = ResolutionError(
             .factoryFailed, type: type, injectors: binding.map { [$0.injector] } ?? [], path: path,
             factory: binding?.definition.name ?? factory, underlying: error,
             detail: binding?.described.map { failurePlace(of: $0.binding) })
+        if let binding, binding.definition.isDecorator {
+            failure.failedMaker = "decorator '\(binding.definition.name)' in the chain of \(binding.key.name)"
+        }
+        return failure
     }
 
     /// Where a failed factory's binding stands in its manifest, and which of
@@ -84,7 +91,11 @@ extension FramePath {
 
     /// A frame's failure: `error`, thrown by `binding`'s factory (innermost
     /// on this path), as ``ResolutionError/factoryFailed(_:making:by:factory:path:)`` wraps it.
-    func failure(_ error: any Error, making binding: CompiledBinding) -> ResolutionError {
-        ResolutionError.factoryFailed(error, making: binding.key.name, by: binding, path: names)
+    /// `pushed` is false for a closure run in no frame of its own (a
+    /// decorator that needs nothing, see ``DecoratorChain``): the path then
+    /// ends with `binding` all the same, as its frame would have ended it.
+    func failure(_ error: any Error, making binding: CompiledBinding, pushed: Bool = true) -> ResolutionError {
+        ResolutionError.factoryFailed(
+            error, making: binding.key.name, by: binding, path: pushed ? names : names + [binding.key.name])
     }
 }

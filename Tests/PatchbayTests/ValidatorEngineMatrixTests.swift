@@ -1,23 +1,34 @@
 // The validator and the engine judged against each other over a generated
 // matrix of shapes: a chain holder -> (middle ->) leaf, each level with a
 // lifetime, a resolve-time argument or none, and the injectors binding it,
-// each edge a need kind (plain, `T?`, `Lazy<T>`, `[T]`, `Provider<T>`). Every shape the
-// validator accepts must be served as checked; every shape it refuses must
-// be refused, at the bindings, for the reasons an independent model of the
-// shape predicts (`MatrixShape.expectedRefusals`), each one a reason the
-// engine would hit (`matrixRefusalReasons`), and the engine, run on the
-// refused part alone, must fail for it.
+// each edge a need kind (plain, `T?`, `Lazy<T>`, `[T]`, `Provider<T>`), and
+// one level's bindings decorated by a chain of 0 to 3 decorators (issue 55):
+// the first needs nothing, a level of the shape (its own type is a cycle)
+// or an unbound type, and one link may be limited by an environments rule
+// that allows or refuses it in the manifest's environment. Every shape the
+// validator accepts must be served as checked (each instance records the
+// decorators that wrapped it, in order, and what the first one's need
+// got); every shape it refuses must be refused, at the bindings (and the
+// entries of their chains) the JSON pointers name, for the reasons an
+// independent model of the shape predicts (`MatrixShape.expectedRefusals`),
+// the same by the check with the live catalog, with its description
+// (offline) and at activation, each one a reason the engine would hit
+// (`matrixRefusalReasons`), and the engine, run on the refused part alone,
+// must fail for it (or, for a link refused here, run it).
 //
 // The model is written here from the documented rules, not read from the
 // validator: the serving rule (the requesting injector's own binding, else
 // the first in injector order; needs followed from the injector of the
-// binding that has them), the argument rule, captivity by lifetime.
+// binding that has them, a decorator's from its binding's), the argument
+// rule (a decorator takes none to pass on), captivity by lifetime (a
+// decorator's need against the decorated binding's), one problem once (a
+// binding refused on its own is not in effect, and its needs are not judged).
 //
 // The shapes are generated, not listed: dimensions that interact are
-// crossed, the others rotate (`MatrixCases.all`), which keeps the matrix
-// near 1,550 shapes; 375 more (`MatrixCases.awaiting`) have `async`
-// factories, resolved through `resolve(awaiting:)`. About two seconds in
-// a debug build.
+// crossed, the others rotate (`MatrixCases.all`, 1,550 shapes without
+// decorators; `MatrixCases.decorated`, 555 with a chain); 375 more
+// (`MatrixCases.awaiting`) have `async` factories, resolved through
+// `resolve(awaiting:)`. About six seconds of one core in a debug build.
 import Foundation
 import Testing
 @testable import Patchbay
@@ -35,22 +46,44 @@ private enum Received: Sendable {
     case provider([@Sendable () throws -> MatrixNode])
 }
 
+/// One decorator a node went through: its name, and what its need got
+/// (nil when it has none, or an optional one nothing binds).
+private struct MatrixDecoration: @unchecked Sendable {
+    let decorator: String
+    let need: MatrixNode?
+}
+
 /// A product of the matrix: which factory made it, from which injector's
-/// binding, with which argument.
+/// binding, with which argument, and which decorators wrapped it, innermost first.
 private class MatrixNode: @unchecked Sendable {
     let factory: String
     let injector: InjectorName
     /// `"Int 100"`, `"String s0"`; nil when the factory takes no argument.
     let argument: String?
     let received: Received
-    required init(factory: String, injector: InjectorName, argument: String?, received: Received) {
+    let decorations: [MatrixDecoration]
+    required init(
+        factory: String, injector: InjectorName, argument: String?, received: Received,
+        decorations: [MatrixDecoration] = []
+    ) {
         (self.factory, self.injector, self.argument, self.received) = (factory, injector, argument, received)
+        self.decorations = decorations
+    }
+
+    /// What a decorator returns: a new instance of the same class (a wrapper,
+    /// not the instance it wraps), recording the factory's product and every
+    /// decorator so far, this one last.
+    func decorated(by decorator: String, need: MatrixNode?) -> Self {
+        Self(factory: factory, injector: injector, argument: argument, received: received,
+            decorations: decorations + [MatrixDecoration(decorator: decorator, need: need)])
     }
 }
 
 private final class MatrixHolder: MatrixNode, @unchecked Sendable {}
 private final class MatrixMiddle: MatrixNode, @unchecked Sendable {}
 private final class MatrixLeaf: MatrixNode, @unchecked Sendable {}
+/// A type nothing binds: what a decorator's need of an unbound type asks for.
+private final class MatrixUnbound: MatrixNode, @unchecked Sendable {}
 
 // MARK: - The shape of one case
 
@@ -104,12 +137,70 @@ struct MatrixLevel: Sendable, Hashable {
     var execution = MatrixExecution.sync
 }
 
+/// What the first decorator of a chain needs (the others need nothing).
+enum MatrixDecoratorNeed: Sendable, Hashable, CustomStringConvertible {
+    case nothing
+    /// Level `index` of the shape, taken directly: a level below the
+    /// decorated one, or the decorated level itself (a cycle).
+    case level(Int)
+    /// A type nothing binds, taken directly, or as an optional (`T?`).
+    case unbound, unboundOptional
+
+    var description: String {
+        switch self {
+        case .nothing: "nothing"
+        case .level(let index): "level \(index)"
+        case .unbound: "an unbound type"
+        case .unboundOptional: "an unbound type?"
+        }
+    }
+}
+
+/// The environments rule of one link of a chain, for a manifest of
+/// environment `test` (``MatrixShape/environment``).
+enum MatrixLinkRule: String, Sendable, CaseIterable {
+    case none
+    case allowed = "only test", allowedExcept = "except production"
+    case refused = "only production", refusedExcept = "except test"
+
+    var environments: FactoryEnvironments? {
+        switch self {
+        case .none: nil
+        case .allowed: .only("test")
+        case .allowedExcept: .except("production")
+        case .refused: .only("production")
+        case .refusedExcept: .except("test")
+        }
+    }
+
+    /// Whether it refuses the link in environment `test`: written from the rule's two forms.
+    var refusesHere: Bool { self == .refused || self == .refusedExcept }
+}
+
+/// The chain of decorators on every binding of one level (in every
+/// injector): `length` links; the first needs `need`; link `ruled` has `rule`.
+struct MatrixChain: Sendable, Hashable {
+    var level = 0
+    var length = 0
+    var need = MatrixDecoratorNeed.nothing
+    var rule = MatrixLinkRule.none
+    var ruled = 0
+
+    /// No decorators: the shapes of the matrix before decorators.
+    static let none = MatrixChain()
+}
+
 /// One generated shape: `levels[0]` is the holder the app resolves (from
-/// `request`), `kinds[i]` how level `i` takes level `i + 1`.
+/// `request`), `kinds[i]` how level `i` takes level `i + 1`; `chain` the
+/// decorators of one level's bindings.
 struct MatrixShape: Sendable, CustomTestStringConvertible {
     let levels: [MatrixLevel]
     let kinds: [MatrixNeedKind]
     let request: InjectorName
+    var chain = MatrixChain.none
+
+    /// The environment every shape's manifest is judged as.
+    static let environment = "test"
 
     var depth: Int { levels.count }
     var typeNames: [String] {
@@ -125,7 +216,22 @@ struct MatrixShape: Sendable, CustomTestStringConvertible {
             let execution = level.execution == .async ? "async " : ""
             text += "\(level.lifetime) \(execution)\(typeNames[index])\(argument) in \(level.placement.rawValue)"
         }
-        return text + "; resolved from \(request.rawValue)"
+        text += "; resolved from \(request.rawValue)"
+        guard chain.length > 0 else { return text }
+        text += "; \(typeNames[chain.level]) decorated by \(chain.length), the first needing \(chain.need)"
+        return chain.rule == .none ? text : text + ", decorator \(chain.ruled) \(chain.rule.rawValue)"
+    }
+
+    /// The decorators level `index`'s bindings name, in order: `MatrixHolder+d0`, ...
+    func decorators(of index: Int) -> [String] {
+        guard chain.length > 0, chain.level == index else { return [] }
+        return (0..<chain.length).map { "\(typeNames[index])+d\($0)" }
+    }
+
+    /// Whether level `index`'s chain has a link its environments rule refuses
+    /// here: each of its bindings is then refused on its own.
+    func chainIsRefused(_ index: Int) -> Bool {
+        chain.length > 0 && chain.level == index && chain.rule.refusesHere
     }
 
     /// The argument level `index`'s factory in `injector` takes.
@@ -146,8 +252,17 @@ struct MatrixShape: Sendable, CustomTestStringConvertible {
     /// from `injector`: its own, else the first in injector order; nil when
     /// none binds it. A binding refused on its own (see ``isBroken(_:in:)``) is not in effect.
     func serving(_ index: Int, from injector: InjectorName) -> InjectorName? {
-        let placed = levels[index].placement.injectors.filter { !isBroken(index, in: $0) }
+        let placed = levels[index].placement.injectors.filter { !isBroken(index, in: $0) && !chainIsRefused(index) }
         return placed.contains(injector) ? injector : placed.first
+    }
+
+    /// Whether a need of level `index` that nothing serves is reported
+    /// missing: not when bindings of the type exist but are each refused on
+    /// their own (their refusal is the one problem to fix), nor when the
+    /// level is bound as a collection's elements, which do not bind the type
+    /// itself (a direct need of it is then missing).
+    func missingIsReported(_ index: Int) -> Bool {
+        isElements(index) || levels[index].placement == .nowhere || !chainIsRefused(index)
     }
 
     /// Whether level `index`'s bindings in `injector` are refused on their
@@ -174,14 +289,21 @@ let matrixRefusalReasons: [DiagnosticCode: String] = [
     .needsAwait: "the need's factory is async and is needed where nothing awaits it (by a synchronous factory, "
         + "as a Lazy, or as an element): the engine would throw needs-await",
     .captiveDependency: "the engine would keep the dependency inside its longer-lived holder past its own lifetime "
-        + "(a singleton keeping one scope's or one graph's instance for every later resolve)",
+        + "(a singleton keeping one scope's or one graph's instance for every later resolve; a decorator's need "
+        + "lives as long as the chain, which lives as long as the decorated binding)",
+    .dependencyCycle: "a decorator needs the type it decorates: its binding is on the resolution path while its "
+        + "chain is made, so the engine would throw dependency-cycle",
+    .environmentNotAllowed: "the engine does not judge environments: it would run, here, a decorator whose "
+        + "registration says it must not run here (a recorder of a test environment in production)",
 ]
 
-/// A refusal the model predicts: its code and the factory of the binding it is reported at.
+/// A refusal the model predicts: its code, the factory of the binding it is
+/// reported at, and the entry of the binding's `decorators` it points at (nil: the binding's own).
 struct MatrixRefusal: Hashable, Sendable, CustomStringConvertible {
     let code: DiagnosticCode
     let owner: String
-    var description: String { "\(code) at '\(owner)'" }
+    var link: Int? = nil
+    var description: String { "\(code) at '\(owner)'" + (link.map { " decorators[\($0)]" } ?? "") }
 }
 
 /// Captivity by lifetime, written from the lifetime table: an instance that
@@ -206,6 +328,20 @@ extension MatrixShape {
                     for owner in owners { refusals.insert(MatrixRefusal(code: code, owner: owner)) }
                     continue
                 }
+                // A link not allowed here refuses its binding on its own, and
+                // nothing else of it is judged: one problem, one diagnostic.
+                if chainIsRefused(index) {
+                    for owner in owners {
+                        refusals.insert(MatrixRefusal(code: .environmentNotAllowed, owner: owner, link: chain.ruled))
+                    }
+                    continue
+                }
+                for owner in owners {
+                    for code in decoratorNeedRefusals(index, in: injector) {
+                        // A cycle is reported at the binding (its loop's first), the rest at the link that needs.
+                        refusals.insert(MatrixRefusal(code: code, owner: owner, link: code == .dependencyCycle ? nil : 0))
+                    }
+                }
                 guard index + 1 < depth else { continue }
                 let kind = kinds[index]
                 var codes: [DiagnosticCode] = []
@@ -218,7 +354,7 @@ extension MatrixShape {
                     let awaits = level.execution == .async && (kind == .plain || kind == .optional)
                     if levels[index + 1].execution == .async, !awaits { codes.append(.needsAwait) }
                     if matrixCaptures(level.lifetime, levels[index + 1].lifetime) { codes.append(.captiveDependency) }
-                } else {
+                } else if missingIsReported(index + 1) {
                     // An optional need is then nil and a collection empty: neither is refused.
                     if kind == .plain || kind == .lazy || kind == .provider { codes.append(.missingDependency) }
                 }
@@ -228,6 +364,31 @@ extension MatrixShape {
             }
         }
         return refusals
+    }
+
+    /// The refusals of the needs of the chain of level `index`'s binding in
+    /// `injector`, from the documented rules: a decorator's needs are
+    /// resolved from the binding's injector (with fallback) and checked as a
+    /// factory's, against the decorated binding's lifetime; a decorator takes
+    /// no resolve-time argument, so it has none to pass on; it runs
+    /// synchronously, so it cannot await; needing the type it decorates is a cycle.
+    func decoratorNeedRefusals(_ index: Int, in injector: InjectorName) -> [DiagnosticCode] {
+        guard chain.length > 0, chain.level == index else { return [] }
+        switch chain.need {
+        case .nothing, .unboundOptional: return []
+        case .unbound: return [.missingDependency]
+        case .level(let needed):
+            // A collection's elements do not bind their type: a direct need of it finds nothing.
+            guard !isElements(needed), let source = serving(needed, from: injector) else {
+                return missingIsReported(needed) ? [.missingDependency] : []
+            }
+            var codes: [DiagnosticCode] = []
+            if argument(needed, in: source) != .none { codes.append(.argumentRequired) }
+            if levels[needed].execution == .async { codes.append(.needsAwait) }
+            if matrixCaptures(levels[index].lifetime, levels[needed].lifetime) { codes.append(.captiveDependency) }
+            if needed == index { codes.append(.dependencyCycle) }
+            return codes
+        }
     }
 
     /// Whether level `index`'s instance seen in one resolve is the one seen
@@ -319,6 +480,98 @@ enum MatrixCases {
                     let lifetimes = lifetimeTriples[(n * 37 + 11) % 125]
                     let (arguments, kinds) = (argumentTriples[(n * 3) % triples], kindPairs[(n * 7) % kindPairs.count])
                     shapes.append(shape(lifetimes, arguments, [holder, middle, leaf], kinds, from: request))
+                    n += 1
+                }
+            }
+        }
+        return shapes
+    }()
+
+    /// The refusals only a chain has in this matrix: a decorator that needs
+    /// the type it decorates, a link not allowed in the manifest's environment.
+    static let chainCodes: Set<DiagnosticCode> = [.dependencyCycle, .environmentNotAllowed]
+
+    /// The needs a decorator of level `level` of a shape of `depth` may have:
+    /// nothing, each level below, its own type (a cycle), an unbound type,
+    /// directly and as an optional.
+    static func decoratorNeeds(level: Int, depth: Int) -> [MatrixDecoratorNeed] {
+        [.nothing] + (level..<depth).reversed().map { .level($0) } + [.unbound, .unboundOptional]
+    }
+
+    /// `shape` with `chain`; a decorated level is never a collection's
+    /// element (decorator-not-supported, out of this matrix), so an edge
+    /// that would make it one takes it directly instead.
+    static func decorate(_ shape: MatrixShape, _ chain: MatrixChain) -> MatrixShape {
+        var kinds = shape.kinds
+        if chain.level > 0, kinds[chain.level - 1] == .collection { kinds[chain.level - 1] = .plain }
+        return MatrixShape(levels: shape.levels, kinds: kinds, request: shape.request, chain: chain)
+    }
+
+    /// The shapes with decorators: the matrix's shapes (chains of length 0)
+    /// joined with a chain of 1 to 3 decorators on one level, whose first
+    /// link needs nothing, a level of the shape or an unbound type, and one
+    /// of whose links may be limited by an environments rule.
+    static let decorated: [MatrixShape] = {
+        var shapes: [MatrixShape] = []
+        let rules = MatrixLinkRule.allCases
+        // Depth 2, the holder decorated: lifetimes × the first link's need, all in primary; length rotates.
+        var n = 0
+        for pair in lifetimePairs {
+            for need in decoratorNeeds(level: 0, depth: 2) {
+                let base = shape(pair, argumentPairs[(n * 3) % 5], [.primary, .primary],
+                    [MatrixNeedKind.allCases[(n / 3) % 5]], from: .primary)
+                shapes.append(decorate(base, MatrixChain(level: 0, length: 1 + n % 3, need: need)))
+                n += 1
+            }
+        }
+        // The environments rule × the link it is on × length × need, at
+        // depth 2 and 3 in turn, each level decorated; the rest rotate.
+        n = 0
+        for rule in rules {
+            for length in 1...3 {
+                for ruled in 0..<length {
+                    for index in 0..<5 {
+                        let depth = 2 + n % 2
+                        let level = (n / 2) % depth
+                        let needs = decoratorNeeds(level: level, depth: depth)
+                        let base = depth == 2
+                            ? shape(lifetimePairs[(n * 7) % 25], argumentPairs[n % 5], [.primary, .both],
+                                [MatrixNeedKind.allCases[(n / 3) % 5]], from: .primary)
+                            : shape(lifetimeTriples[(n * 37 + 3) % 125], argumentTriples[n % 8],
+                                [.primary, .both, .primary], kindPairs[(n * 7) % 25], from: .primary)
+                        shapes.append(decorate(base, MatrixChain(
+                            level: level, length: length, need: needs[index % needs.count], rule: rule, ruled: ruled)))
+                        n += 1
+                    }
+                }
+            }
+        }
+        // Depth 3, each level decorated × each need of it × 12 turns of
+        // lifetimes, arguments, kinds, placements and length.
+        n = 0
+        for level in 0..<3 {
+            for need in decoratorNeeds(level: level, depth: 3) {
+                for _ in 0..<12 {
+                    let (holder, request) = holderPlacements[n % 4]
+                    let placements = [holder, MatrixPlacement.allCases[(n / 4) % 5], MatrixPlacement.allCases[(n / 3) % 5]]
+                    let base = shape(lifetimeTriples[(n * 37 + 11) % 125], argumentTriples[(n * 3) % 8], placements,
+                        kindPairs[(n * 11) % 25], from: request)
+                    let rule = n % 4 == 3 ? rules[(n / 4) % rules.count] : .none
+                    shapes.append(decorate(base, MatrixChain(
+                        level: level, length: 1 + n % 3, need: need, rule: rule, ruled: n % (1 + n % 3))))
+                    n += 1
+                }
+            }
+        }
+        // Depth 2, the holder's first decorator needs the leaf: injector
+        // fallback × arguments, the need followed from each binding's injector.
+        n = 0
+        for (holder, request) in holderPlacements {
+            for leaf in MatrixPlacement.allCases {
+                for arguments in argumentPairs {
+                    let base = shape(lifetimePairs[(n * 7 + 2) % 25], arguments, [holder, leaf],
+                        [MatrixNeedKind.allCases[n % 5]], from: request)
+                    shapes.append(decorate(base, MatrixChain(level: 0, length: 1 + n % 3, need: .level(1))))
                     n += 1
                 }
             }
@@ -451,12 +704,82 @@ extension FactoryCatalog {
     }
 }
 
+extension FactoryCatalog {
+    /// Registers the decorator `name` of `Product` under `environments`,
+    /// needing `Needed` directly (`optional` false), as `Needed?` (true), or nothing (nil).
+    fileprivate mutating func registerMatrixDecorator<Product: MatrixNode, Needed: MatrixNode>(
+        _ name: String, _ product: Product.Type, environments: FactoryEnvironments?, needs optional: Bool?,
+        _ needed: Needed.Type
+    ) {
+        switch optional {
+        case nil:
+            registerDecorator(name, decorates: product, environments: environments) { (inner: Product) in
+                inner.decorated(by: name, need: nil)
+            }
+        case false?:
+            registerDecorator(name, decorates: product, environments: environments) { (inner: Product, need: Needed) in
+                inner.decorated(by: name, need: need)
+            }
+        case true?:
+            registerDecorator(name, decorates: product, environments: environments) { (inner: Product, need: Needed?) in
+                inner.decorated(by: name, need: need)
+            }
+        }
+    }
+}
+
+/// What ``MatrixShape/wiring()`` makes: the catalog, the manifest (read
+/// from JSON, so each diagnostic points at its binding), and the factory
+/// each of its bindings names, in order.
+private struct MatrixWiring {
+    let catalog: FactoryCatalog
+    let manifest: Manifest
+    let bound: [String]
+}
+
 extension MatrixShape {
+    /// Registers the chain's decorators: the first with its need, the one `ruled` with its environments rule.
+    private func registerChain(in catalog: inout FactoryCatalog) {
+        let needed: String? =
+            switch chain.need {
+            case .nothing: nil
+            case .level(let index): typeNames[index]
+            case .unbound, .unboundOptional: "MatrixUnbound"
+            }
+        for (offset, name) in decorators(of: chain.level).enumerated() {
+            let environments = offset == chain.ruled ? chain.rule.environments : nil
+            let optional: Bool? = offset > 0 || needed == nil ? nil : chain.need == .unboundOptional
+            func register<Product: MatrixNode>(_ product: Product.Type) {
+                switch needed {
+                case "MatrixHolder"?:
+                    catalog.registerMatrixDecorator(name, product, environments: environments, needs: optional,
+                        MatrixHolder.self)
+                case "MatrixMiddle"?:
+                    catalog.registerMatrixDecorator(name, product, environments: environments, needs: optional,
+                        MatrixMiddle.self)
+                case "MatrixLeaf"?:
+                    catalog.registerMatrixDecorator(name, product, environments: environments, needs: optional,
+                        MatrixLeaf.self)
+                default:
+                    catalog.registerMatrixDecorator(name, product, environments: environments, needs: optional,
+                        MatrixUnbound.self)
+                }
+            }
+            switch typeNames[chain.level] {
+            case "MatrixHolder": register(MatrixHolder.self)
+            case "MatrixMiddle": register(MatrixMiddle.self)
+            default: register(MatrixLeaf.self)
+            }
+        }
+    }
+
     /// The catalog (every level's factories, in every injector, whether bound
-    /// or not) and the manifest binding each level where it is placed.
-    fileprivate func wiring() -> (FactoryCatalog, Manifest) {
+    /// or not, and the chain's decorators) and the manifest binding each
+    /// level where it is placed, with its chain, judged as ``environment``.
+    fileprivate func wiring() throws -> MatrixWiring {
         var catalog = FactoryCatalog()
-        var bindings: [Binding] = []
+        var entries: [String] = []
+        var bound: [String] = []
         for index in levels.indices {
             let level = levels[index]
             let kind = index + 1 < depth ? kinds[index] : nil
@@ -478,14 +801,25 @@ extension MatrixShape {
                         MatrixLeaf.self)
                     }
                     guard level.placement.injectors.contains(injector) else { continue }
-                    let type = typeNames[index]
-                    bindings.append(isElements(index)
-                        ? Binding(collection: type, factory: name, lifetime: level.lifetime, injector: injector)
-                        : bind(type, to: name, level.lifetime, in: injector))
+                    let names = decorators(of: index).map { "\"\($0)\"" }
+                    let chain = names.isEmpty ? "" : ", \"decorators\": [" + names.joined(separator: ", ") + "]"
+                    let key = isElements(index) ? "collection" : "protocol"
+                    entries.append("""
+                        { "\(key)": "\(typeNames[index])", "factory": "\(name)", "lifetime": "\(level.lifetime)", \
+                        "injector": "\(injector)"\(chain) }
+                        """)
+                    bound.append(name)
                 }
             }
         }
-        return (catalog, manifest(bindings))
+        registerChain(in: &catalog)
+        let json = """
+            { "format": 1, "environment": "\(Self.environment)", "bindings": [
+            \(entries.joined(separator: ",\n"))
+            ] }
+            """
+        let manifest = try ManifestLoader(environment: [:]).load(data: Data(json.utf8))
+        return MatrixWiring(catalog: catalog, manifest: manifest, bound: bound)
     }
 }
 
@@ -529,6 +863,9 @@ extension MatrixShape {
             } else {
                 #expect(node.argument == taken.recorded(round: round), "the argument reaches '\(node.factory)'")
             }
+            if let (needed, need) = checkChain(of: node, level: level) {
+                reaches.append(Reach(level: needed, node: need, parent: ObjectIdentifier(node)))
+            }
             guard level + 1 < depth else {
                 #expect({ if case .nothing = node.received { true } else { false } }())
                 continue
@@ -562,6 +899,7 @@ extension MatrixShape {
                     let (first, second) = (try get(), try get())
                     #expect([first.factory, second.factory] == [expected[0], expected[0]])
                     #expect((first === second) == kept, "a Provider resolves anew, as the lifetime says")
+                    _ = checkChain(of: first, level: level + 1)
                     // An instance kept from an earlier resolve has that resolve's argument.
                     let passed = argument(level + 1, in: first.injector)
                     if passed == .none {
@@ -576,6 +914,29 @@ extension MatrixShape {
             reaches += children.map { Reach(level: level + 1, node: $0, parent: ObjectIdentifier(node)) }
         }
         return reaches
+    }
+
+    /// Checks the decorators `node` went through: its level's chain, in the
+    /// order written, the first link's need served by the binding the
+    /// serving rule predicts from the injector of the binding that made
+    /// `node` (the decorated binding's). Returns that need's instance and
+    /// its level, to walk with the rest.
+    fileprivate func checkChain(of node: MatrixNode, level: Int) -> (Int, MatrixNode)? {
+        let names = decorators(of: level)
+        #expect(node.decorations.map(\.decorator) == names, "'\(node.factory)' wrapped in the order written")
+        #expect(node.decorations.dropFirst().allSatisfy { $0.need == nil }, "only the first link needs anything")
+        guard let first = node.decorations.first, !names.isEmpty else { return nil }
+        switch chain.need {
+        case .nothing, .unboundOptional:
+            #expect(first.need == nil, "'\(first.decorator)' needs nothing, or an optional nothing binds")
+        case .unbound:
+            Issue.record("'\(first.decorator)' was served a type nothing binds")
+        case .level(let needed):
+            let expected = serving(needed, from: node.injector).map { factories(needed, in: $0)[0] }
+            #expect(first.need?.factory == expected, "'\(first.decorator)' of '\(node.factory)': its need's binding")
+            if let need = first.need { return (needed, need) }
+        }
+        return nil
     }
 
     /// Within one resolve: a transient binding makes an instance per need,
@@ -661,16 +1022,16 @@ extension MatrixShape {
 // MARK: - A refused shape: the engine's own reason
 
 extension MatrixShape {
-    /// The refusal a validator diagnostic stands for: its code, and the
-    /// first factory of this shape its message quotes (every message quotes
-    /// the binding it is reported at before its need's).
-    func refusal(_ diagnostic: Diagnostic) -> MatrixRefusal {
-        let injectors: [InjectorName] = [.primary, .secondary]
-        let names = levels.indices.flatMap { index in injectors.flatMap { factories(index, in: $0) } }
-        let quoted = names.compactMap { name in
-            diagnostic.message.range(of: "'\(name)'").map { ($0.lowerBound, name) }
+    /// The refusal a validator diagnostic stands for: its code, and where
+    /// it points (`/bindings/3/decorators/1`): the factory of that binding
+    /// (`bound`, the manifest's in order) and the entry of its chain.
+    func refusal(_ diagnostic: Diagnostic, bound: [String]) -> MatrixRefusal {
+        let parts = diagnostic.path.split(separator: "/").map(String.init)
+        guard parts.count >= 2, parts[0] == "bindings", let index = Int(parts[1]), bound.indices.contains(index) else {
+            return MatrixRefusal(code: diagnostic.code, owner: "no binding: \(diagnostic.path)")
         }
-        return MatrixRefusal(code: diagnostic.code, owner: quoted.min { $0.0 < $1.0 }?.1 ?? "none quoted")
+        let link = parts.count >= 4 && parts[2] == "decorators" ? Int(parts[3]) : nil
+        return MatrixRefusal(code: diagnostic.code, owner: bound[index], link: link)
     }
 
     /// The level a factory of this shape makes, and the injector it is bound in.
@@ -690,8 +1051,18 @@ extension MatrixShape {
     func checkTheEngineHits(_ refusals: Set<MatrixRefusal>) throws {
         for refusal in refusals {
             let (owner, injector) = try #require(place(of: refusal.owner))
+            let fromChain = refusal.link != nil || refusal.code == .dependencyCycle
+            if fromChain, [.dependencyCycle, .environmentNotAllowed].contains(refusal.code) {
+                try checkTheEngineRunsTheChain(refusal)
+                continue
+            }
             let (passed, taken): (MatrixArgument, MatrixArgument)
             switch refusal.code {
+            case .argumentRequired where fromChain:
+                // A decorator takes no resolve-time argument: it has none to pass on.
+                guard case .level(let needed) = chain.need else { throw MatrixProbeError(refusal: refusal) }
+                let source = try #require(serving(needed, from: injector))
+                (passed, taken) = (.none, argument(needed, in: source))
             case .argumentRequired:
                 let source = try #require(serving(owner + 1, from: injector))
                 (passed, taken) = (argument(owner, in: injector), argument(owner + 1, in: source))
@@ -725,6 +1096,44 @@ extension MatrixShape {
     }
 }
 
+/// A refusal the model predicts where the probe finds nothing to run.
+private struct MatrixProbeError: Error {
+    let refusal: MatrixRefusal
+}
+
+extension MatrixShape {
+    /// The engine on a refused chain's part alone: a probe leaf decorated
+    /// by one decorator. For `dependency-cycle`, the decorator asks for the
+    /// type it decorates while its chain is made (through a `Lazy` read at
+    /// once, which the check does not follow): the engine must fail with a
+    /// cycle. For `environment-not-allowed`, the decorator has the refused
+    /// rule, in a manifest that names no environment (which is not judged):
+    /// the engine runs it, so nothing but the check keeps it out of this environment.
+    fileprivate func checkTheEngineRunsTheChain(_ refusal: MatrixRefusal) throws {
+        var catalog = FactoryCatalog()
+        catalog.registerMatrixNode(
+            "probe", MatrixLeaf.self, injector: .primary, argument: .none, needs: nil, MatrixLeaf.self)
+        var binding = bind("MatrixLeaf", to: "probe")
+        binding.decorators = [DecoratorUse("probe+d")]
+        if refusal.code == .dependencyCycle {
+            catalog.registerDecorator("probe+d", decorates: MatrixLeaf.self) { (inner: MatrixLeaf, me: Lazy<MatrixLeaf>) in
+                inner.decorated(by: "probe+d", need: try me.get())
+            }
+            let container = try makeContainer(catalog, [binding])
+            let error = #expect(throws: ResolutionError.self) { _ = try container.resolve(MatrixLeaf.self) }
+            #expect(error?.reason == .dependencyCycle, "\(refusal): the engine's reason")
+        } else {
+            let rule = try #require(chain.rule.environments)
+            catalog.registerDecorator("probe+d", decorates: MatrixLeaf.self, environments: rule) { (inner: MatrixLeaf) in
+                inner.decorated(by: "probe+d", need: nil)
+            }
+            let container = try makeContainer(catalog, [binding])
+            let made = try container.resolve(MatrixLeaf.self)
+            #expect(made.decorations.map(\.decorator) == ["probe+d"], "\(refusal): the engine runs the refused link")
+        }
+    }
+}
+
 // MARK: - The matrix
 
 @Suite struct ValidatorEngineMatrixTests {
@@ -739,16 +1148,35 @@ extension MatrixShape {
         try await judge(shape, awaiting: true)
     }
 
+    /// The same with a chain of decorators on one level: the validator
+    /// joined with the engine over the decorators' own dimensions.
+    @Test(arguments: MatrixCases.decorated)
+    func theValidatorsVerdictOnAChainIsTheEnginesService(_ shape: MatrixShape) async throws {
+        try await judge(shape, awaiting: false)
+    }
+
     func judge(_ shape: MatrixShape, awaiting: Bool) async throws {
-        let (catalog, manifest) = shape.wiring()
+        let wiring = try shape.wiring()
+        let (catalog, manifest) = (wiring.catalog, wiring.manifest)
+        let refusal = { shape.refusal($0, bound: wiring.bound) }
         let expected = shape.expectedRefusals
-        // What `patchbay check` says, which activation must say too.
-        let checked = Set(ManifestValidator(catalog: catalog).validate(manifest).errors.map(shape.refusal))
+        // What `patchbay check` says, with the live catalog and with its
+        // description, which activation must say too.
+        let diagnostics = ManifestValidator(catalog: catalog).validate(manifest).errors
+        let checked = Set(diagnostics.map(refusal))
+        let offline = ManifestValidator(description: catalog.describe()).validate(manifest).errors
+        #expect(Set(offline.map(refusal)) == checked, "the check offline and live disagree")
+        // A refusal at a link names its decorator, not only the binding whose chain it is.
+        for diagnostic in diagnostics {
+            guard let link = refusal(diagnostic).link else { continue }
+            let decorator = shape.decorators(of: shape.chain.level)[link]
+            #expect(diagnostic.message.contains("'\(decorator)'"), "\(diagnostic.code) names '\(decorator)'")
+        }
         let container: Container
         do {
             container = try Container(catalog: catalog, manifest: manifest)
         } catch {
-            let found = Set(error.diagnostics.errors.map(shape.refusal))
+            let found = Set(error.diagnostics.errors.map(refusal))
             #expect(found == checked, "activation and the check disagree")
             #expect(found == expected, "refused for other reasons than the model's:\n\(error)")
             for code in Set(found.map(\.code)) {
@@ -797,8 +1225,10 @@ extension MatrixShape {
                 }
             }
             let codes = Set(atDepth.flatMap { $0.expectedRefusals.map(\.code) })
+            // Only a chain needs its own type or has a link refused here (see theMatrixCoversEveryChain).
             let synchronous = Set(matrixRefusalReasons.keys).subtracting([.needsAwait])
-            #expect(codes == synchronous, "every refusal but needs-await at depth \(depth)")
+                .subtracting(MatrixCases.chainCodes)
+            #expect(codes == synchronous, "every refusal but needs-await and a chain's own at depth \(depth)")
         }
         let awaiting = MatrixCases.awaiting
         #expect(Set(awaiting.flatMap { $0.expectedRefusals.map(\.code) }).contains(.needsAwait))
@@ -811,5 +1241,55 @@ extension MatrixShape {
                 && $0.levels[1].lifetime == .graph }, "an async factory's \(kind) need of a graph binding")
         }
         #expect(shapes.count < 1_700, "the matrix stays small: \(shapes.count) shapes")
+    }
+
+    /// The decorated shapes cover every value of the chain's dimensions,
+    /// each refusal at a link, and chains accepted in every lifetime.
+    @Test func theMatrixCoversEveryChain() {
+        let shapes = MatrixCases.decorated
+        let accepted = shapes.filter { $0.expectedRefusals.isEmpty }
+        for depth in [2, 3] {
+            let atDepth = shapes.filter { $0.depth == depth }
+            #expect(Set(atDepth.map(\.chain.level)) == Set(0..<depth), "each level decorated at depth \(depth)")
+            for level in 0..<depth {
+                let needs = Set(atDepth.filter { $0.chain.level == level }.map(\.chain.need))
+                #expect(needs == Set(MatrixCases.decoratorNeeds(level: level, depth: depth)),
+                    "every need of level \(level)'s first decorator at depth \(depth)")
+            }
+        }
+        for length in 1...3 {
+            for lifetime in Lifetime.allCases {
+                #expect(accepted.contains { $0.chain.length == length && $0.levels[$0.chain.level].lifetime == lifetime
+                    && $0.levels[$0.chain.level].placement != .nowhere },
+                    "an accepted chain of \(length) on a \(lifetime) binding")
+            }
+            for rule in MatrixLinkRule.allCases {
+                for ruled in 0..<length {
+                    #expect(shapes.contains { $0.chain.length == length && $0.chain.rule == rule && $0.chain.ruled == ruled },
+                        "a chain of \(length) whose decorator \(ruled) is \(rule.rawValue)")
+                }
+            }
+        }
+        #expect(Set(accepted.map(\.chain.rule)) == Set(MatrixLinkRule.allCases.filter { !$0.refusesHere }))
+        // Captivity of a decorator's need: every pair of the decorated binding's and the need's lifetimes.
+        let pairs = Set(shapes.compactMap { shape -> [Lifetime]? in
+            guard case .level(let needed) = shape.chain.need, needed != shape.chain.level else { return nil }
+            return [shape.levels[shape.chain.level].lifetime, shape.levels[needed].lifetime]
+        })
+        #expect(pairs == Set(MatrixCases.lifetimePairs), "every lifetime pair of a decorated binding and its decorator's need")
+        // A need followed from the decorated binding's injector, served by the other one's binding.
+        #expect(accepted.contains { shape in
+            guard case .level(let needed) = shape.chain.need else { return false }
+            return shape.levels[shape.chain.level].placement.injectors.contains { injector in
+                shape.serving(needed, from: injector).map { $0 != injector } ?? false
+            }
+        }, "an accepted decorator's need served by fallback")
+        // Each refusal a chain can have, at its link (a cycle at its binding), and a refused chain's
+        // refusal of a level that needs it hidden (its own refusal is the one).
+        let atLinks = shapes.flatMap { $0.expectedRefusals.filter { $0.link != nil || $0.code == .dependencyCycle } }
+        #expect(Set(atLinks.map(\.code)) == MatrixCases.chainCodes.union([.missingDependency, .argumentRequired,
+            .captiveDependency]))
+        #expect(Set(atLinks.compactMap(\.link)) == [0, 1, 2])
+        #expect(shapes.count < 600, "the chains stay few: \(shapes.count) shapes")
     }
 }

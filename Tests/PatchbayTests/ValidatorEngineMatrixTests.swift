@@ -26,9 +26,10 @@
 //
 // The shapes are generated, not listed: dimensions that interact are
 // crossed, the others rotate (`MatrixCases.all`, 1,550 shapes without
-// decorators; `MatrixCases.decorated`, 555 with a chain); 375 more
-// (`MatrixCases.awaiting`) have `async` factories, resolved through
-// `resolve(awaiting:)`. About six seconds of one core in a debug build.
+// decorators; `MatrixCases.decorated`, 555 with a chain); 510 more have
+// `async` factories, resolved through `resolve(awaiting:)`
+// (`MatrixCases.awaiting`, and 135 with a chain in `awaitingDecorated`).
+// About eight seconds of CPU in a debug build, spread over the cores.
 import Foundation
 import Testing
 @testable import Patchbay
@@ -228,11 +229,17 @@ struct MatrixShape: Sendable, CustomTestStringConvertible {
         return (0..<chain.length).map { "\(typeNames[index])+d\($0)" }
     }
 
-    /// Whether level `index`'s chain has a link its environments rule refuses
-    /// here: each of its bindings is then refused on its own.
-    func chainIsRefused(_ index: Int) -> Bool {
-        chain.length > 0 && chain.level == index && chain.rule.refusesHere
+    /// The refusal of level `index`'s chain on its own, which refuses each
+    /// of its bindings: a chain around an `async` factory, which this build
+    /// cannot make (at the binding's `decorators`), else a link its
+    /// environments rule refuses here (at that link); nil when none.
+    func chainRefusal(_ index: Int) -> (code: DiagnosticCode, link: Int?)? {
+        guard chain.length > 0, chain.level == index else { return nil }
+        if levels[index].execution == .async { return (.decoratorNotSupported, nil) }
+        return chain.rule.refusesHere ? (.environmentNotAllowed, chain.ruled) : nil
     }
+
+    func chainIsRefused(_ index: Int) -> Bool { chainRefusal(index) != nil }
 
     /// The argument level `index`'s factory in `injector` takes.
     func argument(_ index: Int, in injector: InjectorName) -> MatrixArgument {
@@ -293,6 +300,8 @@ let matrixRefusalReasons: [DiagnosticCode: String] = [
         + "lives as long as the chain, which lives as long as the decorated binding)",
     .dependencyCycle: "a decorator needs the type it decorates: its binding is on the resolution path while its "
         + "chain is made, so the engine would throw dependency-cycle",
+    .decoratorNotSupported: "this build makes a chain where a synchronous (or main-actor) factory makes its "
+        + "product; around an async factory the engine has no chain to run, and callers would not get the one written",
     .environmentNotAllowed: "the engine does not judge environments: it would run, here, a decorator whose "
         + "registration says it must not run here (a recorder of a test environment in production)",
 ]
@@ -328,12 +337,10 @@ extension MatrixShape {
                     for owner in owners { refusals.insert(MatrixRefusal(code: code, owner: owner)) }
                     continue
                 }
-                // A link not allowed here refuses its binding on its own, and
-                // nothing else of it is judged: one problem, one diagnostic.
-                if chainIsRefused(index) {
-                    for owner in owners {
-                        refusals.insert(MatrixRefusal(code: .environmentNotAllowed, owner: owner, link: chain.ruled))
-                    }
+                // A chain refused on its own refuses its binding, and nothing
+                // else of it is judged: one problem, one diagnostic.
+                if let (code, link) = chainRefusal(index) {
+                    for owner in owners { refusals.insert(MatrixRefusal(code: code, owner: owner, link: link)) }
                     continue
                 }
                 for owner in owners {
@@ -488,8 +495,9 @@ enum MatrixCases {
     }()
 
     /// The refusals only a chain has in this matrix: a decorator that needs
-    /// the type it decorates, a link not allowed in the manifest's environment.
-    static let chainCodes: Set<DiagnosticCode> = [.dependencyCycle, .environmentNotAllowed]
+    /// the type it decorates, a link not allowed in the manifest's
+    /// environment, a chain around an `async` factory.
+    static let chainCodes: Set<DiagnosticCode> = [.dependencyCycle, .environmentNotAllowed, .decoratorNotSupported]
 
     /// The needs a decorator of level `level` of a shape of `depth` may have:
     /// nothing, each level below, its own type (a cycle), an unbound type,
@@ -573,6 +581,37 @@ enum MatrixCases {
                         [MatrixNeedKind.allCases[n % 5]], from: request)
                     shapes.append(decorate(base, MatrixChain(level: 0, length: 1 + n % 3, need: .level(1))))
                     n += 1
+                }
+            }
+        }
+        return shapes
+    }()
+
+    /// Depth 2 with `async` factories, one level decorated: which levels are
+    /// `async` × the decorated level × its first decorator's need (an `async`
+    /// one it cannot await) × the holder's need kind; lifetimes, placements
+    /// and length rotate.
+    static let awaitingDecorated: [MatrixShape] = {
+        var shapes: [MatrixShape] = []
+        let executions: [[MatrixExecution]] = [[.async, .sync], [.async, .async], [.sync, .async]]
+        var n = 0
+        for execution in executions {
+            for level in 0..<2 {
+                for need in decoratorNeeds(level: level, depth: 2) {
+                    for kind in MatrixNeedKind.allCases {
+                        let (holder, request) = holderPlacements[n % 4]
+                        let leaf = [MatrixPlacement.primary, .secondary, .both][n % 3]
+                        let base = shape(lifetimePairs[(n * 7 + 1) % 25], [.none, .none], [holder, leaf], [kind],
+                            from: request)
+                        let levels = base.levels.indices.map { index in
+                            var level = base.levels[index]
+                            level.execution = execution[index]
+                            return level
+                        }
+                        let made = MatrixShape(levels: levels, kinds: base.kinds, request: request)
+                        shapes.append(decorate(made, MatrixChain(level: level, length: 1 + n % 3, need: need)))
+                        n += 1
+                    }
                 }
             }
         }
@@ -1068,7 +1107,9 @@ extension MatrixShape {
                 (passed, taken) = (argument(owner, in: injector), argument(owner + 1, in: source))
             case .collectionElementTakesArgument: (passed, taken) = (.none, argument(owner, in: injector))
             case .missingDependency, .needsAwait: (passed, taken) = (.none, .none)
-            default: continue  // captive-dependency: nothing fails, the instance lives too long (see the table)
+            // captive-dependency: nothing fails, the instance lives too long;
+            // decorator-not-supported: there is no chain to run (see the table).
+            default: continue
             }
             var catalog = FactoryCatalog()
             // needs-await: what is not awaited is made synchronously, which an async factory cannot be.
@@ -1153,6 +1194,12 @@ extension MatrixShape {
     @Test(arguments: MatrixCases.decorated)
     func theValidatorsVerdictOnAChainIsTheEnginesService(_ shape: MatrixShape) async throws {
         try await judge(shape, awaiting: false)
+    }
+
+    /// The same with `async` factories, each shape resolved through `resolve(awaiting:)`.
+    @Test(arguments: MatrixCases.awaitingDecorated)
+    func theValidatorsVerdictOnAnAwaitedChainIsTheAwaitingEnginesService(_ shape: MatrixShape) async throws {
+        try await judge(shape, awaiting: true)
     }
 
     func judge(_ shape: MatrixShape, awaiting: Bool) async throws {
@@ -1287,9 +1334,22 @@ extension MatrixShape {
         // Each refusal a chain can have, at its link (a cycle at its binding), and a refused chain's
         // refusal of a level that needs it hidden (its own refusal is the one).
         let atLinks = shapes.flatMap { $0.expectedRefusals.filter { $0.link != nil || $0.code == .dependencyCycle } }
-        #expect(Set(atLinks.map(\.code)) == MatrixCases.chainCodes.union([.missingDependency, .argumentRequired,
-            .captiveDependency]))
+        // (decorator-not-supported needs an async factory: the awaited chains below have it.)
+        #expect(Set(atLinks.map(\.code)) == MatrixCases.chainCodes.subtracting([.decoratorNotSupported])
+            .union([.missingDependency, .argumentRequired, .captiveDependency]))
         #expect(Set(atLinks.compactMap(\.link)) == [0, 1, 2])
         #expect(shapes.count < 600, "the chains stay few: \(shapes.count) shapes")
+        // Awaited: a chain around an async factory, an async need of a decorator, and chains served
+        // where an async factory needs the decorated binding.
+        let awaited = MatrixCases.awaitingDecorated
+        let awaitedCodes = Set(awaited.flatMap { $0.expectedRefusals.filter { $0.link != nil || $0.code == .decoratorNotSupported }
+            .map(\.code) })
+        #expect(awaitedCodes.isSuperset(of: [.decoratorNotSupported, .needsAwait]), "\(awaitedCodes)")
+        // (Not as a collection: a collection's element cannot be decorated.)
+        for kind in MatrixNeedKind.allCases where kind != .collection {
+            #expect(awaited.contains { $0.expectedRefusals.isEmpty && $0.levels.map(\.execution) == [.async, .sync]
+                && $0.chain.level == 1 && $0.kinds == [kind] && $0.levels[1].placement != .nowhere },
+                "an async factory's \(kind) need of a decorated binding, accepted")
+        }
     }
 }

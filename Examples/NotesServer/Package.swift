@@ -44,6 +44,10 @@ let package = Package(
                 .product(name: "PatchbayTools", package: "Patchbay"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // The routes driven in-process (`app.test(.router)`), where a test can read the container.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -71,10 +71,23 @@ struct InfrastructureModule: CatalogModule {
 extension FactoryCatalog {
     /// The example app's catalog.
     public static var notes: FactoryCatalog {
-        var catalog = FactoryCatalog(modules: [NotesModule()])
+        var catalog = FactoryCatalog(modules: [NotesModule(), StoreDecoratorsModule()])
         // What the app itself resolves (`Demo`'s `@Injected var notes`): every
         // environment's manifest must bind it, or check and start-up refuse it.
         catalog.entryPoint(NoteService.self)
         return catalog
+    }
+}
+
+/// Wrappers a manifest may put around any `NoteStore` binding, in its
+/// `"decorators"`: each wraps whatever store the binding's factory made.
+/// `staging.json` times its file store with `timing-store`.
+struct StoreDecoratorsModule: CatalogModule {
+    func register(into catalog: inout FactoryCatalog) {
+        catalog.registerDecorator(
+            "timing-store", decorates: (any NoteStore).self, parameters: TimingNoteStore.Options.self
+        ) { (inner: any NoteStore, options: TimingNoteStore.Options, logger: any Logger) in
+            TimingNoteStore(inner, options: options, logger: logger)
+        }
     }
 }

@@ -168,7 +168,7 @@ let repositoryRoot = exampleManifests.deletingLastPathComponent()
     @Test func strictFailsOnWarnings() throws {
         let folder = try ManifestFolder([
             "catalog.json": String(decoding: try FactoryCatalog.notes.describe().jsonData(), as: UTF8.self),
-            // The example's entry point, NoteService, and its needs: 6 of the 11 factories.
+            // The example's entry point, NoteService, and its needs: 6 of the 11 factories, and no decorator.
             "development.json": """
                 { "format": 1, "bindings": [
                   { "protocol": "NoteService", "factory": "note-service" },
@@ -181,7 +181,8 @@ let repositoryRoot = exampleManifests.deletingLastPathComponent()
                 """,
         ])
         let relaxed = try runProduct("patchbay", ["check", "."], in: folder.url)
-        #expect(relaxed.status == 0 && relaxed.stdout.hasSuffix("0 errors, 5 warnings in 1 manifest\n"), "\(relaxed)")
+        #expect(relaxed.status == 0 && relaxed.stdout.hasSuffix("0 errors, 6 warnings in 1 manifest\n"), "\(relaxed)")
+        #expect(relaxed.stdout.contains("decorator 'timing-store' is not in the 'decorators' of any binding"), "\(relaxed)")
         let strict = try runProduct("patchbay", ["check", "--strict", "."], in: folder.url)
         #expect(strict.status == 1)
         // A single file cannot see the other environments: no unused factory, nothing to fail on.
@@ -283,5 +284,19 @@ let repositoryRoot = exampleManifests.deletingLastPathComponent()
         #expect(staging.stdout.contains("environment: staging"))
         let unknown = try runProduct("notes-example", ["--environment", "prod"], in: repositoryRoot)
         #expect(unknown.status == 1 && unknown.stderr.contains("environments found: base, development, production, staging, test"))
+    }
+
+    /// staging.json's one chain: the timing decorator around its file store logs, through staging's
+    /// JSON logger, each call slower than `SLOW_STORE_MS` (0: every one), while the app runs as before.
+    @Test func stagingLogsItsStoresSlowCallsThroughTheDecorator() throws {
+        let notes = FileManager.default.temporaryDirectory.appendingPathComponent("patchbay-notes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: notes) }
+        let staging = try runProduct("notes-example", [], in: repositoryRoot,
+            environment: ["NOTES_DIR": notes.path, "PATCHBAY_ENV": "staging", "SLOW_STORE_MS": "0"])
+        #expect(staging.status == 0, "\(staging.stderr)")
+        let slow = staging.stdout.split(separator: "\n").filter { $0.hasPrefix(#"{"level":"info","message":"slow NoteStore."#) }
+        // The note service saves, then counts the notes.
+        #expect(slow.map { $0.split(separator: ":")[2] } == [#""slow NoteStore.save"#, #""slow NoteStore.all"#], "\(staging.stdout)")
+        #expect(staging.stdout.contains("the store now holds 1 note"))
     }
 }

@@ -103,9 +103,11 @@ enum Docs {
     func everyBrokenExampleReportsWhatTheArticleShows(article: String) throws {
         let broken = try Docs.blocks("manifest with errors", in: article)
         let shown = try Docs.blocks("diagnostics", in: article)
+        // The article's valid manifests, which a broken one may extend.
+        let manifests = try Docs.blocks("manifest", in: article)
         #expect(Set(broken.keys) == Set(shown.keys), "\(article): each broken example is followed by its diagnostics")
         for (name, text) in broken {
-            let found = try diagnostics(text, name: name, catalog: Docs.catalog)
+            let found = try diagnostics(text, name: name, others: manifests, catalog: Docs.catalog)
             let printed = Diagnostic.sortedForDisplay(found).map(\.description).joined(separator: "\n") + "\n"
             #expect(printed == shown[name], "\(article): \(name)")
         }
@@ -162,7 +164,7 @@ enum Docs {
         }
         let listed = rows.filter { !["$schema", "format", "environment", "extends", "injectors", "bindings",
             "protocol", "collection", "factory", "lifetime", "injector", "parameters", "transient", "singleton", "weak",
-            "scoped", "graph", "decorators"].contains($0) }
+            "scoped", "graph", "decorators", "decorate"].contains($0) }
         #expect(Set(listed) == defined)
         #expect(listed.count == defined.count, "one row per code")
     }

@@ -37,7 +37,7 @@ enum EnvironmentFixture: String, CaseIterable, Sendable, CustomTestStringConvert
         let result = try runProduct("patchbay", ["check", "--strict", "."], in: copy.url)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "0 errors, 0 warnings in 2 manifests\n")
-        #expect(result.stderr == "note: the app's environment must provide SMTP_HOST (used at production.json:10:31); "
+        #expect(result.stderr == "note: the app's environment must provide SMTP_HOST (used at production.json:11:31); "
             + "unset here, so those values were not checked (pass --require-env to make this an error)\n")
     }
 
@@ -47,7 +47,7 @@ enum EnvironmentFixture: String, CaseIterable, Sendable, CustomTestStringConvert
         let result = try runProduct("patchbay", ["check", "--require-env", "."], in: copy.url)
         #expect(result.status == 1)
         #expect(result.stdout == """
-            production.json:10:31: error: environment variable 'SMTP_HOST' is not set and has no default, in the \
+            production.json:11:31: error: environment variable 'SMTP_HOST' is not set and has no default, in the \
             parameters of binding Mailer -> 'smtp-mailer'; set SMTP_HOST or write ${SMTP_HOST:-default} [env-var-missing]
             1 error, 0 warnings in 2 manifests
 

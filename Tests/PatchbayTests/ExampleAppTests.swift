@@ -60,6 +60,24 @@ struct ExampleAppTests {
         #expect(production.binding(for: (any NoteStore).self, from: .secondary)?.factory == "in-memory-store")
     }
 
+    @Test func stagingWrapsItsFileStoreInTheTimingDecorator() throws {
+        let notes = try notesDirectory()
+        defer { try? FileManager.default.removeItem(at: notes) }
+        let staging = try container("staging", notes: notes)
+        // The binding is still the file store's; what callers get is the chain's last link.
+        #expect(staging.binding(for: (any NoteStore).self)?.factory == "file-store")
+        let store = try #require(try staging.resolve((any NoteStore).self) as? TimingNoteStore)
+        #expect(store.inner is FileNoteStore)
+        #expect(store.threshold == .milliseconds(20))
+        // A singleton's chain is made once, and the service is given it.
+        #expect(try staging.resolve((any NoteStore).self) === store)
+        _ = try staging.resolve(NoteService.self).write("timed", notify: "ada@example.com")
+        #expect(try store.inner.all().map(\.text) == ["timed"])
+        // Only staging's binding is decorated.
+        #expect(try staging.resolve((any NoteStore).self, from: .secondary) is InMemoryNoteStore)
+        #expect(try container("production", notes: notes).resolve((any NoteStore).self) is FileNoteStore)
+    }
+
     @Test func productionWritesIntoTheInterpolatedFolder() throws {
         let notes = try notesDirectory()
         defer { try? FileManager.default.removeItem(at: notes) }

@@ -294,7 +294,7 @@ import Testing
         #expect(found.map(\.code) == [.unsupportedFormat], "\(found)")
         #expect(found.first?.message.contains("format 9223372036854775808 is not supported") == true, "\(found)")
         let catalog = try String(contentsOf: exampleManifests.appendingPathComponent("catalog.json"), encoding: .utf8)
-            .replacingOccurrences(of: #""version" : 3"#, with: #""version" : 9223372036854775808"#)
+            .replacingOccurrences(of: #""version" : \#(CatalogDescription.currentVersion)"#, with: #""version" : 9223372036854775808"#)
         #expect(catalog.contains("9223372036854775808"))
         do {
             _ = try CatalogDescription(jsonData: Data(catalog.utf8))

@@ -588,7 +588,7 @@ func expectOne(
             _ = try ManifestChecker.readCatalog(folder.file("old.json"))
         } catch {
             #expect(error.problemsBeforeUnusable.map(\.description) == ["\(old):1:14: error: catalog description format 1; this "
-                + "build reads format 3 (regenerate the description from the app's catalog with this build) "
+                + "build reads formats 3 and 4 (regenerate the description from the app's catalog with this build) "
                 + "[unsupported-catalog-version]"])
             #expect(error.unusablePath?.message.hasSuffix("old.json is not a catalog description this build can read (1 error). "
                 + "Regenerate it with `swift test` (a test that calls `catalog.refreshDescription(at:)` rewrites it) "

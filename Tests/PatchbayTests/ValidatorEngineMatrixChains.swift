@@ -1,6 +1,7 @@
 // The decorators of the validator/engine matrix (issue 55): the chain one
 // level's bindings name, its dimensions (length 1 to 3, what the first
-// link needs, the environments rule of one link), what the model predicts
+// link needs, the environments rule of one link, which link is `async`,
+// making the binding awaited), what the model predicts
 // of it, the shapes that carry it, how each is registered and served, and
 // the engine run on a refused chain alone. The matrix itself, and how a
 // shape is judged, is ValidatorEngineMatrixTests.swift; a shape with no
@@ -52,13 +53,15 @@ enum MatrixLinkRule: String, Sendable, CaseIterable {
 }
 
 /// The chain of decorators on every binding of one level (in every
-/// injector): `length` links; the first needs `need`; link `ruled` has `rule`.
+/// injector): `length` links; the first needs `need`; link `ruled` has
+/// `rule`; link `async`, if any, is registered with an `async` closure.
 struct MatrixChain: Sendable, Hashable {
     var level = 0
     var length = 0
     var need = MatrixDecoratorNeed.nothing
     var rule = MatrixLinkRule.none
     var ruled = 0
+    var async: Int? = nil
 
     /// No decorators: the shapes of the matrix before decorators.
     static let none = MatrixChain()
@@ -72,16 +75,22 @@ extension MatrixShape {
     }
 
     /// The refusal of level `index`'s chain on its own, which refuses each
-    /// of its bindings: a chain around an `async` factory, which this build
-    /// cannot make (at the binding's `decorators`), else a link its
-    /// environments rule refuses here (at that link); nil when none.
+    /// of its bindings: a link its environments rule refuses here (at that
+    /// link); nil when none. (A chain around an `async` factory, or with an
+    /// `async` link, is made: its binding is awaited, see ``isAwaited(_:)``.)
     func chainRefusal(_ index: Int) -> (code: DiagnosticCode, link: Int?)? {
         guard chain.length > 0, chain.level == index else { return nil }
-        if levels[index].execution == .async { return (.decoratorNotSupported, nil) }
         return chain.rule.refusesHere ? (.environmentNotAllowed, chain.ruled) : nil
     }
 
     func chainIsRefused(_ index: Int) -> Bool { chainRefusal(index) != nil }
+
+    /// Whether level `index`'s binding is awaited only, written from the
+    /// documented rule: its factory is `async`, or its chain has an `async`
+    /// link (a chain around an `async` factory stays awaited whatever its links).
+    func isAwaited(_ index: Int) -> Bool {
+        levels[index].execution == .async || (chain.level == index && chain.length > 0 && chain.async != nil)
+    }
 }
 
 // MARK: - What the model predicts of a chain
@@ -91,8 +100,10 @@ extension MatrixShape {
     /// `injector`, from the documented rules: a decorator's needs are
     /// resolved from the binding's injector (with fallback) and checked as a
     /// factory's, against the decorated binding's lifetime; a decorator takes
-    /// no resolve-time argument, so it has none to pass on; it runs
-    /// synchronously, so it cannot await; needing the type it decorates is a cycle.
+    /// no resolve-time argument, so it has none to pass on; its needs are
+    /// judged by how it runs, so only an `async` one may need an awaited
+    /// binding (whatever runs its binding's factory); needing the type it
+    /// decorates is a cycle.
     func decoratorNeedRefusals(_ index: Int, in injector: InjectorName) -> [DiagnosticCode] {
         guard chain.length > 0, chain.level == index else { return [] }
         switch chain.need {
@@ -105,7 +116,7 @@ extension MatrixShape {
             }
             var codes: [DiagnosticCode] = []
             if argument(needed, in: source) != .none { codes.append(.argumentRequired) }
-            if levels[needed].execution == .async { codes.append(.needsAwait) }
+            if isAwaited(needed), chain.async != 0 { codes.append(.needsAwait) }
             if matrixCaptures(levels[index].lifetime, levels[needed].lifetime) { codes.append(.captiveDependency) }
             if needed == index { codes.append(.dependencyCycle) }
             return codes
@@ -117,9 +128,8 @@ extension MatrixShape {
 
 extension MatrixCases {
     /// The refusals only a chain has in this matrix: a decorator that needs
-    /// the type it decorates, a link not allowed in the manifest's
-    /// environment, a chain around an `async` factory.
-    static let chainCodes: Set<DiagnosticCode> = [.dependencyCycle, .environmentNotAllowed, .decoratorNotSupported]
+    /// the type it decorates, a link not allowed in the manifest's environment.
+    static let chainCodes: Set<DiagnosticCode> = [.dependencyCycle, .environmentNotAllowed]
 
     /// The needs a decorator of level `level` of a shape of `depth` may have:
     /// nothing, each level below, its own type (a cycle), an unbound type,
@@ -209,13 +219,15 @@ extension MatrixCases {
         return shapes
     }()
 
-    /// Depth 2 with `async` factories, one level decorated: which levels are
-    /// `async` × the decorated level × its first decorator's need (an `async`
-    /// one it cannot await) × the holder's need kind; lifetimes, placements
-    /// and length rotate.
+    /// Depth 2 with awaited bindings, one level decorated: which levels'
+    /// factories are `async` (or neither, an `async` link then making the
+    /// chain awaited) × the decorated level × its first decorator's need
+    /// (an awaited one, which only an `async` link may need) × the holder's
+    /// need kind; lifetimes, placements, length and which link (if any, with
+    /// an `async` factory) is `async` rotate.
     static let awaitingDecorated: [MatrixShape] = {
         var shapes: [MatrixShape] = []
-        let executions: [[MatrixExecution]] = [[.async, .sync], [.async, .async], [.sync, .async]]
+        let executions: [[MatrixExecution]] = [[.async, .sync], [.async, .async], [.sync, .async], [.sync, .sync]]
         var n = 0
         for execution in executions {
             for level in 0..<2 {
@@ -231,7 +243,10 @@ extension MatrixCases {
                             return level
                         }
                         let made = MatrixShape(levels: levels, kinds: base.kinds, request: request)
-                        shapes.append(decorate(made, MatrixChain(level: level, length: 1 + n % 3, need: need)))
+                        let length = 1 + n % 3
+                        // Around synchronous factories a link is always `async` (else nothing would await).
+                        let async: Int? = execution == [.sync, .sync] || (n / 3) % 2 == 1 ? (n / 2) % length : nil
+                        shapes.append(decorate(made, MatrixChain(level: level, length: length, need: need, async: async)))
                         n += 1
                     }
                 }
@@ -245,8 +260,37 @@ extension MatrixCases {
 
 extension FactoryCatalog {
     /// Registers the decorator `name` of `Product` under `environments`,
-    /// needing `Needed` directly (`optional` false), as `Needed?` (true), or nothing (nil).
+    /// needing `Needed` directly (`optional` false), as `Needed?` (true), or
+    /// nothing (nil), with an `async` closure when `async`.
     fileprivate mutating func registerMatrixDecorator<Product: MatrixNode, Needed: MatrixNode>(
+        _ name: String, _ product: Product.Type, environments: FactoryEnvironments?, async: Bool, needs optional: Bool?,
+        _ needed: Needed.Type
+    ) {
+        switch (async, optional) {
+        case (true, nil):
+            registerDecorator(name, decorates: product, environments: environments) { (inner: Product) async in
+                await Task.yield()
+                return inner.decorated(by: name, need: nil)
+            }
+        case (true, false?):
+            registerDecorator(name, decorates: product, environments: environments) {
+                (inner: Product, need: Needed) async in
+                await Task.yield()
+                return inner.decorated(by: name, need: need)
+            }
+        case (true, true?):
+            registerDecorator(name, decorates: product, environments: environments) {
+                (inner: Product, need: Needed?) async in
+                await Task.yield()
+                return inner.decorated(by: name, need: need)
+            }
+        case (false, _): registerSynchronousMatrixDecorator(name, product, environments: environments,
+            needs: optional, needed)
+        }
+    }
+
+    /// The synchronous form of ``registerMatrixDecorator(_:_:environments:async:needs:_:)``.
+    private mutating func registerSynchronousMatrixDecorator<Product: MatrixNode, Needed: MatrixNode>(
         _ name: String, _ product: Product.Type, environments: FactoryEnvironments?, needs optional: Bool?,
         _ needed: Needed.Type
     ) {
@@ -279,20 +323,21 @@ extension MatrixShape {
         for (offset, name) in decorators(of: chain.level).enumerated() {
             let environments = offset == chain.ruled ? chain.rule.environments : nil
             let optional: Bool? = offset > 0 || needed == nil ? nil : chain.need == .unboundOptional
+            let async = offset == chain.async
             func register<Product: MatrixNode>(_ product: Product.Type) {
                 switch needed {
                 case "MatrixHolder"?:
-                    catalog.registerMatrixDecorator(name, product, environments: environments, needs: optional,
-                        MatrixHolder.self)
+                    catalog.registerMatrixDecorator(name, product, environments: environments, async: async,
+                        needs: optional, MatrixHolder.self)
                 case "MatrixMiddle"?:
-                    catalog.registerMatrixDecorator(name, product, environments: environments, needs: optional,
-                        MatrixMiddle.self)
+                    catalog.registerMatrixDecorator(name, product, environments: environments, async: async,
+                        needs: optional, MatrixMiddle.self)
                 case "MatrixLeaf"?:
-                    catalog.registerMatrixDecorator(name, product, environments: environments, needs: optional,
-                        MatrixLeaf.self)
+                    catalog.registerMatrixDecorator(name, product, environments: environments, async: async,
+                        needs: optional, MatrixLeaf.self)
                 default:
-                    catalog.registerMatrixDecorator(name, product, environments: environments, needs: optional,
-                        MatrixUnbound.self)
+                    catalog.registerMatrixDecorator(name, product, environments: environments, async: async,
+                        needs: optional, MatrixUnbound.self)
                 }
             }
             switch typeNames[chain.level] {
@@ -422,9 +467,30 @@ extension ValidatorEngineMatrixTests {
         // Awaited: a chain around an async factory, an async need of a decorator, and chains served
         // where an async factory needs the decorated binding.
         let awaited = MatrixCases.awaitingDecorated
-        let awaitedCodes = Set(awaited.flatMap { $0.expectedRefusals.filter { $0.link != nil || $0.code == .decoratorNotSupported }
-            .map(\.code) })
-        #expect(awaitedCodes.isSuperset(of: [.decoratorNotSupported, .needsAwait]), "\(awaitedCodes)")
+        let awaitedCodes = Set(awaited.flatMap { $0.expectedRefusals.filter { $0.link != nil }.map(\.code) })
+        #expect(awaitedCodes.isSuperset(of: [.needsAwait, .captiveDependency, .missingDependency]), "\(awaitedCodes)")
+        // Accepted and served awaited: a chain around an async factory, with synchronous links and with an
+        // async one, and an async link around a synchronous factory; an async link's need of an async binding.
+        let acceptedAwaited = awaited.filter { $0.expectedRefusals.isEmpty && $0.levels[$0.chain.level].placement != .nowhere }
+        for level in 0..<2 {
+            for (execution, async) in [(MatrixExecution.async, false), (.async, true), (.sync, true)] {
+                #expect(acceptedAwaited.contains { $0.chain.level == level && $0.levels[level].execution == execution
+                    && ($0.chain.async != nil) == async }, "an accepted awaited chain at \(level): \(execution), async link \(async)")
+            }
+        }
+        #expect(acceptedAwaited.contains { shape in
+            guard case .level(let needed) = shape.chain.need, needed != shape.chain.level else { return false }
+            return shape.chain.async == 0 && shape.isAwaited(needed)
+        }, "an async link's accepted need of an awaited binding")
+        // A synchronous link's need of an awaited binding, and a synchronous dependant of an awaited chain.
+        #expect(awaited.contains { shape in
+            guard case .level(let needed) = shape.chain.need, needed != shape.chain.level else { return false }
+            return shape.chain.async != 0 && shape.isAwaited(needed)
+                && shape.expectedRefusals.contains { $0.code == .needsAwait && $0.link == 0 }
+        }, "a synchronous link's need of an awaited binding is needs-await")
+        #expect(awaited.contains { $0.chain.level == 1 && $0.levels.allSatisfy { $0.execution == .sync }
+            && $0.expectedRefusals.contains { $0.code == .needsAwait && $0.link == nil } },
+            "a synchronous factory needing a chain made awaited by its async link is needs-await")
         // (Not as a collection: a collection's element cannot be decorated.)
         for kind in MatrixNeedKind.allCases where kind != .collection {
             #expect(awaited.contains { $0.expectedRefusals.isEmpty && $0.levels.map(\.execution) == [.async, .sync]

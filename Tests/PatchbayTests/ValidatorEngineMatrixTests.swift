@@ -4,8 +4,9 @@
 // each edge a need kind (plain, `T?`, `Lazy<T>`, `[T]`, `Provider<T>`), and
 // one level's bindings decorated by a chain of 0 to 3 decorators (issue 55):
 // the first needs nothing, a level of the shape (its own type is a cycle)
-// or an unbound type, and one link may be limited by an environments rule
-// that allows or refuses it in the manifest's environment. Every shape the
+// or an unbound type, one link may be limited by an environments rule
+// that allows or refuses it in the manifest's environment, and (among the
+// awaited shapes) one link may be `async`. Every shape the
 // validator accepts must be served as checked (each instance records the
 // decorators that wrapped it, in order, and what the first one's need
 // got); every shape it refuses must be refused, at the bindings (and the
@@ -21,14 +22,18 @@
 // the first in injector order; needs followed from the injector of the
 // binding that has them, a decorator's from its binding's), the argument
 // rule (a decorator takes none to pass on), captivity by lifetime (a
-// decorator's need against the decorated binding's), one problem once (a
-// binding refused on its own is not in effect, and its needs are not judged).
+// decorator's need against the decorated binding's), awaiting (a binding
+// whose factory is `async`, or whose chain is around one or has an `async`
+// link, is awaited only; a synchronous factory or decorator that needs it
+// is needs-await), one problem once (a binding refused on its own is not in
+// effect, and its needs are not judged).
 //
 // The shapes are generated, not listed: dimensions that interact are
 // crossed, the others rotate (`MatrixCases.all`, 1,550 shapes without
-// decorators; `MatrixCases.decorated`, 555 with a chain); 510 more have
-// `async` factories, resolved through `resolve(awaiting:)`
-// (`MatrixCases.awaiting`, and 135 with a chain in `awaitingDecorated`).
+// decorators; `MatrixCases.decorated`, 555 with a chain); 555 more are
+// awaited, resolved through `resolve(awaiting:)` (`MatrixCases.awaiting`,
+// 375 with `async` factories; `awaitingDecorated`, 180 with a chain around
+// an `async` factory or with an `async` link).
 // About eight seconds of CPU in a debug build, spread over the cores. The
 // chains (their dimensions, model, shapes and probes) are in
 // ValidatorEngineMatrixChains.swift.
@@ -169,6 +174,7 @@ struct MatrixShape: Sendable, CustomTestStringConvertible {
         text += "; resolved from \(request.rawValue)"
         guard chain.length > 0 else { return text }
         text += "; \(typeNames[chain.level]) decorated by \(chain.length), the first needing \(chain.need)"
+        if let async = chain.async { text += ", decorator \(async) async" }
         return chain.rule == .none ? text : text + ", decorator \(chain.ruled) \(chain.rule.rawValue)"
     }
 
@@ -224,15 +230,14 @@ let matrixRefusalReasons: [DiagnosticCode: String] = [
         + "throw argument-missing",
     .missingDependency: "no injector searched binds the direct or Lazy need: the engine would throw not-bound "
         + "(at once, or at get())",
-    .needsAwait: "the need's factory is async and is needed where nothing awaits it (by a synchronous factory, "
-        + "as a Lazy, or as an element): the engine would throw needs-await",
+    .needsAwait: "the need is awaited only (an async factory, or a chain with an async link or around an async "
+        + "factory) and is needed where nothing awaits it (by a synchronous factory or decorator, as a Lazy, or as an "
+        + "element): the engine would throw needs-await",
     .captiveDependency: "the engine would keep the dependency inside its longer-lived holder past its own lifetime "
         + "(a singleton keeping one scope's or one graph's instance for every later resolve; a decorator's need "
         + "lives as long as the chain, which lives as long as the decorated binding)",
     .dependencyCycle: "a decorator needs the type it decorates: its binding is on the resolution path while its "
         + "chain is made, so the engine would throw dependency-cycle",
-    .decoratorNotSupported: "this build makes a chain where a synchronous (or main-actor) factory makes its "
-        + "product; around an async factory the engine has no chain to run, and callers would not get the one written",
     .environmentNotAllowed: "the engine does not judge environments: it would run, here, a decorator whose "
         + "registration says it must not run here (a recorder of a test environment in production)",
 ]
@@ -290,7 +295,7 @@ extension MatrixShape {
                     }
                     // Only an `async` factory awaits, and only a direct or optional need.
                     let awaits = level.execution == .async && (kind == .plain || kind == .optional)
-                    if levels[index + 1].execution == .async, !awaits { codes.append(.needsAwait) }
+                    if isAwaited(index + 1), !awaits { codes.append(.needsAwait) }
                     if matrixCaptures(level.lifetime, levels[index + 1].lifetime) { codes.append(.captiveDependency) }
                 } else if missingIsReported(index + 1) {
                     // An optional need is then nil and a collection empty: neither is refused.
@@ -696,7 +701,7 @@ extension MatrixShape {
     /// need (direct, optional or a collection) is resolved as a resolve of
     /// its own, with a graph of its own; only `async` factories share one.
     func isAwaitedOnItsOwn(_ index: Int) -> Bool {
-        index > 0 && levels[index].lifetime == .graph && levels[index].execution == .sync
+        index > 0 && levels[index].lifetime == .graph && !isAwaited(index)
             && levels[index - 1].execution == .async && kinds[index - 1] != .lazy
     }
 
@@ -812,12 +817,25 @@ extension MatrixShape {
             default: continue
             }
             var catalog = FactoryCatalog()
-            // needs-await: what is not awaited is made synchronously, which an async factory cannot be.
-            let execution: MatrixExecution = refusal.code == .needsAwait ? .async : .sync
+            // needs-await: what is not awaited is made synchronously, which an async factory cannot be, nor a
+            // chain with an async link (the one that makes an awaited chain around a synchronous factory).
+            // (An element's needs-await is its own: it is the awaited one.)
+            let needed: Int? =
+                fromChain ? { if case .level(let needed) = chain.need { needed } else { nil } }()
+                : isElements(owner) || owner + 1 == depth ? owner : owner + 1
+            let byLink = refusal.code == .needsAwait && needed.map { levels[$0].execution == .sync } == true
+            let execution: MatrixExecution = refusal.code == .needsAwait && !byLink ? .async : .sync
             catalog.registerMatrixNode(
                 "probe", MatrixLeaf.self, injector: .primary, argument: taken, execution: execution, needs: nil,
                 MatrixLeaf.self)
-            let bound = refusal.code == .missingDependency ? [] : [bind("MatrixLeaf", to: "probe")]
+            var probe = bind("MatrixLeaf", to: "probe")
+            if byLink {
+                catalog.registerDecorator("probe+d", decorates: MatrixLeaf.self) { (inner: MatrixLeaf) async in
+                    inner.decorated(by: "probe+d", need: nil)
+                }
+                probe.decorators = [DecoratorUse("probe+d")]
+            }
+            let bound = refusal.code == .missingDependency ? [] : [probe]
             let container = try makeContainer(catalog, bound)
             let error = #expect(throws: ResolutionError.self) {
                 switch passed {

@@ -9,9 +9,9 @@
 // first, then (in the parameters form) the manifest's `parameters`, then
 // its needs, each found from the closure's type alone by the same
 // `DependencySpec`s and resolved through the same `DependencyCursor` as a
-// factory's. Synchronous and main-actor closures: a decorator runs where
-// the factory that made the instance ran, and a main-actor link makes the
-// whole chain main-actor (`async` ones are for later).
+// factory's. Synchronous and main-actor closures here, `async` ones in
+// FactoryCatalog+AsyncDecorators.swift: a main-actor link makes the whole
+// chain main-actor, an `async` one makes it awaited (``FactoryExecution/ofChain(_:links:)``).
 
 extension FactoryCatalog {
     /// Registers a decorator: a named wrapper a manifest may put around any
@@ -155,6 +155,9 @@ final class DecoratorDefinition: Sendable {
     /// Wraps `inner`, a box of the decorated type, in a new box of that type,
     /// resolving the decorator's needs through `call` (whose binding is the link's).
     let wrap: @Sendable (FactoryCall, AnyObject) throws -> AnyObject
+    /// The same, awaiting its needs and its closure: an `async` decorator's
+    /// (whose ``wrap`` throws `needs-await`); nil for the others.
+    let wrapAwaiting: (@Sendable (AwaitingCall, AnyObject) async throws -> AnyObject)?
 
     /// A synchronous decorator: `wrap` takes and returns the decorated type's value.
     convenience init<T>(
@@ -190,7 +193,8 @@ final class DecoratorDefinition: Sendable {
     /// A decorator that runs as `execution` says, whose `wrap` takes and returns boxes of `T`.
     init<T>(
         _ name: String, _ type: T.Type, specs: [DependencySpec], parameters: ParametersSpec?, _ location: CodeLocation,
-        execution: FactoryExecution, wrap: @escaping @Sendable (FactoryCall, AnyObject) throws -> AnyObject
+        execution: FactoryExecution, wrap: @escaping @Sendable (FactoryCall, AnyObject) throws -> AnyObject,
+        wrapAwaiting: (@Sendable (AwaitingCall, AnyObject) async throws -> AnyObject)? = nil
     ) {
         definition = FactoryDefinition(
             name: name, product: type, dependencies: specs, defaultLifetime: nil, parameters: parameters,
@@ -199,5 +203,6 @@ final class DecoratorDefinition: Sendable {
             preconditionFailure("Patchbay: a decorator is run through its wrap, never built")
         }
         self.wrap = wrap
+        self.wrapAwaiting = wrapAwaiting
     }
 }

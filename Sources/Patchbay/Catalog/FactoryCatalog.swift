@@ -22,7 +22,7 @@ public struct FactoryCatalog: Sendable {
     private(set) var definitions: [FactoryDefinition] = []
     /// Index into `definitions` by factory name (see ``NameTable`` for why not a dictionary).
     private(set) var offsetsByName = NameTable<Int>()
-    /// The decorators in registration order (see ``registerDecorator(_:decorates:environments:file:line:make:)``).
+    /// The decorators in registration order (see `registerDecorator(_:decorates:environments:file:line:make:)`).
     /// Apart from the factories: a binding's `factory` never names one, nor does `decorators` name a factory.
     private(set) var decorators: [DecoratorDefinition] = []
     /// Index into `decorators` by name. Decorators and factories share one

@@ -216,9 +216,10 @@ final class FactoryDefinition: Sendable {
     /// everything (name, needs, argument, place, where it runs), but whose
     /// product, always boxed, is `build`'s: the inner product wrapped by its
     /// chain (see ``DecoratorChain``), and which runs as `execution` says (a
-    /// main-actor link makes the chain main-actor). Made at activation, once per decorated binding.
+    /// main-actor link makes the chain main-actor, an `async` one awaited:
+    /// then `buildAwaiting` makes it). Made at activation, once per decorated binding.
     init(
-        decorating inner: FactoryDefinition, execution: FactoryExecution,
+        decorating inner: FactoryDefinition, execution: FactoryExecution, buildAwaiting: AwaitedMaking = .never,
         build: @escaping @Sendable (FactoryCall) throws -> AnyObject
     ) {
         name = inner.name
@@ -234,7 +235,7 @@ final class FactoryDefinition: Sendable {
         buildsInto = false
         self.build = build
         self.execution = execution
-        buildAwaiting = .never
+        self.buildAwaiting = buildAwaiting
         collection = nil
     }
 

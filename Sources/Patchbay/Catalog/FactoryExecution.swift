@@ -31,3 +31,19 @@ package enum FactoryExecution: String, Sendable, Codable, CaseIterable {
         }
     }
 }
+
+extension FactoryExecution {
+    /// Where a binding is made whose factory runs as `factory` and whose
+    /// chain's links (``DecoratorChain``) run as `links`: awaited when any of
+    /// them is `async` (an awaited chain, as an `async` factory's binding is);
+    /// else on the main actor when any of them runs there; else anywhere.
+    /// The one rule the validator (`needs-await`, `needs-main-actor`) and the
+    /// engine (which way a decorated binding is compiled) both read.
+    static func ofChain(_ factory: FactoryExecution, links: some Sequence<FactoryExecution>) -> FactoryExecution {
+        var runs = factory
+        for link in links where runs != .async && link != .synchronous {
+            runs = link == .async ? .async : .mainActor
+        }
+        return runs
+    }
+}

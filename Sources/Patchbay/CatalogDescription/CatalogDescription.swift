@@ -23,11 +23,11 @@ public struct CatalogDescription: Codable, Sendable, Hashable {
     package var factories: [Factory]
     /// The decorators, sorted by name, each described as a factory that
     /// provides the one type it decorates and needs what its closure takes
-    /// after the instance it wraps; absent when the catalog has none (and in
-    /// descriptions written before decorators). No new ``version``: a build
-    /// that predates decorators ignores this key, and refuses any manifest
-    /// that names one (`decorators` is an unknown key to it), so it never
-    /// misjudges one.
+    /// after the instance it wraps, with its ``Factory/execution`` (`async`
+    /// from format 4); absent when the catalog has none (and in descriptions
+    /// written before decorators). A build that predates format 4 refuses a
+    /// format-4 description whole (`unsupported-catalog-version`), where it
+    /// would refuse an `async` decorator as a shape no app writes.
     package var decorators: [Factory]? = nil
     /// How the app's `JSONDecoder` reads dates and data in parameters; absent
     /// for `JSONDecoder`'s defaults (and in descriptions written before).
@@ -169,8 +169,21 @@ extension CatalogDescription {
     /// and the environments a factory may be bound in, so that a description
     /// older than its code is known to be, and a build that would ignore the
     /// environments (and pass a test double in production) refuses the
-    /// description rather than misjudging it.
-    package static let currentVersion = 3
+    /// description rather than misjudging it; 4 since ``decorators`` are
+    /// described, with where each runs (`async` ones too), so a build that
+    /// predates them says to update it rather than refusing an `async`
+    /// decorator as a malformed one.
+    package static let currentVersion = 4
+
+    /// The formats this build reads: the one it writes, and format 3, which
+    /// differs only in having no `async` decorator (one there is
+    /// `wrong-type`, as no build that wrote format 3 could register one).
+    package static let readableVersions = 3...currentVersion
+
+    /// ``readableVersions`` for messages: `formats 3 and 4`.
+    static var readableVersionsText: String {
+        "formats " + readableVersions.map(String.init).joined(separator: " and ")
+    }
 
     /// How an app refreshes its description, for messages that find one out of date.
     package static func howToRegenerate(_ file: String) -> String {

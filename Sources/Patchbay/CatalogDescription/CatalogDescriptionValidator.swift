@@ -14,8 +14,9 @@ import Foundation
 ///    manifest. After one of these nothing else can be read.
 /// 2. `duplicate-key`: no object holds a key twice.
 /// 3. `wrong-type`: the document is an object.
-/// 4. `unsupported-catalog-version`: `version` is the integer this build
-///    reads (``CatalogDescription/currentVersion``). When it is not, nothing
+/// 4. `unsupported-catalog-version`: `version` is an integer this build
+///    reads (``CatalogDescription/readableVersions``: the format it writes,
+///    ``CatalogDescription/currentVersion``, and the one before). When it is not, nothing
 ///    more is checked: the rest is in another format, and regenerating the
 ///    file fixes it whole.
 /// 5. `missing-key`, `wrong-type`: every member the format requires is
@@ -23,8 +24,8 @@ import Foundation
 ///    description once, and each misfit is noted at its place (see
 ///    `CatalogDescription+Decoding.swift`). A decorator has the shape
 ///    `registerDecorator` writes, else it is `wrong-type`: one provided
-///    type, and no `argument`, `defaultLifetime` or `execution` but
-///    `synchronous` (`checkDecoratorShape`).
+///    type, no `argument` or `defaultLifetime`, and, in format 3, no
+///    `async` `execution` (`checkDecoratorShape`).
 /// 6. `unknown-lifetime`, `unknown-execution`, `unknown-parameter-decoding`:
 ///    a factory's `defaultLifetime` and `execution`, and the
 ///    `parameterDecoding` strategies, are values this build knows.
@@ -177,6 +178,7 @@ extension CatalogDescriptionValidator {
         /// Rule 4; false when the rest is not to be read.
         private func checkVersion(_ version: Int, _ found: [ShapeProblems.Problem]) -> Bool {
             let current = CatalogDescription.currentVersion
+            let formats = CatalogDescription.readableVersionsText
             let problem = found.first { $0.path == ["version"] || ($0.path.isEmpty && $0.kind == .missing(key: "version")) }
             let written = root?.value(atPath: ["version"])
             switch problem?.kind {
@@ -187,13 +189,13 @@ extension CatalogDescriptionValidator {
                 // A whole number past Int (9223372036854775808) is a format this build does not read, as any other is.
                 let text = written?.text ?? ""
                 report(.unsupportedCatalogVersion, "catalog description format \(Self.quoted(text)); this build reads "
-                    + "format \(current) (\(regenerate) with this build)", at: "/version")
+                    + "\(formats) (\(regenerate) with this build)", at: "/version")
             case .mismatch(_, let what)?, .notOneOf(_, let what)?:
                 report(.unsupportedCatalogVersion, "'version' must be an integer, the description's format; found "
-                    + "\(what). This build reads format \(current): \(regenerate)", at: "/version")
-            case nil where version != current:
-                report(.unsupportedCatalogVersion, "catalog description format \(version); this build reads format "
-                    + "\(current)" + (version > current ? " (a newer Patchbay wrote it: update this one, or " : " (")
+                    + "\(what). This build reads \(formats): \(regenerate)", at: "/version")
+            case nil where !CatalogDescription.readableVersions.contains(version):
+                report(.unsupportedCatalogVersion, "catalog description format \(version); this build reads "
+                    + formats + (version > current ? " (a newer Patchbay wrote it: update this one, or " : " (")
                     + "\(regenerate) with this build)", at: "/version")
             case nil:
                 return true
@@ -290,9 +292,9 @@ extension CatalogDescriptionValidator {
 
         /// Rule 5 for a decorator: what `registerDecorator` can write. It
         /// provides one type (the one it decorates), and takes no argument,
-        /// has no default lifetime (it lives as the binding it decorates
-        /// does) and runs synchronously or on the main actor (the forms
-        /// registered; `async` ones are for later): any
+        /// and has no default lifetime (it lives as the binding it decorates
+        /// does); it runs synchronously, on the main actor or, from format 4,
+        /// `async` (format 3 was written before `async` decorators): any
         /// other shape is no decorator the app has, so it is `wrong-type`,
         /// as a factory member of the wrong JSON type is.
         private func checkDecoratorShape(_ decorator: CatalogDescription.Factory, at path: [String]) {
@@ -305,8 +307,8 @@ extension CatalogDescriptionValidator {
                 ("argument", decorator.argument != nil, "a decorator takes no resolve-time argument"),
                 ("defaultLifetime", decorator.defaultLifetime != nil,
                  "a decorator has no lifetime of its own: its chain lives as the binding it decorates"),
-                ("execution", decorator.execution == .async,
-                 "this build registers synchronous and main-actor decorators only"),
+                ("execution", decorator.execution == .async && description?.version ?? 0 < 4,
+                 "an async decorator is written in format 4; this description is format 3, written before them"),
             ]
             for member in absent where member.present && !isBroken(path + [member.key]) {
                 report(.wrongType, "\(label) has '\(member.key)', which no decorator has (\(member.why)); "

@@ -25,10 +25,12 @@ package enum ManifestSchemaBuilder {
     /// - Parameter catalog: The catalog whose names the schema lists; `nil` for the plain schema.
     package static func schema(catalog: CatalogDescription? = nil) -> JSONValue {
         var binding = bindingSchema()
+        var decorate = decorateSchema()
         var description = "A Patchbay manifest (format 1): which factory serves each protocol, with which "
             + "lifetime, in which injector."
         if let catalog {
             add(catalog, to: &binding)
+            add(catalog, toDecorate: &decorate)
             description += " Names are those of a catalog of \(catalog.factories.count) factories."
         }
         return .object([
@@ -55,8 +57,12 @@ package enum ManifestSchemaBuilder {
                 ManifestKey.bindings.rawValue: described("Which factory serves each protocol; may be empty.", [
                     "type": .string("array"), "items": .object(["$ref": .string("#/$defs/binding")]),
                 ]),
+                ManifestKey.decorate.rawValue: described("Edits of the chains of decorators of the bindings this file "
+                    + "inherits (or writes), without restating them; each file's apply after its parents'.", [
+                        "type": .string("array"), "items": .object(["$ref": .string("#/$defs/decorate")]),
+                    ]),
             ]),
-            "$defs": .object(["binding": .object(binding)]),
+            "$defs": .object(["binding": .object(binding), "decorate": .object(decorate)]),
         ])
     }
 
@@ -112,6 +118,73 @@ package enum ManifestSchemaBuilder {
             ]),
         ]
     }
+
+    // MARK: - Decorate
+
+    /// An entry of `decorate`: the type, perhaps an injector, and what it removes and adds.
+    private static func decorateSchema() -> [String: JSONValue] {
+        [
+            "description": .string("Edit the chain of the binding of 'protocol' in effect where this file stands: in "
+                + "'injector', or in every injector that binds it. 'remove' first, then 'add', appended outermost in order."),
+            "type": .string("object"),
+            "additionalProperties": .bool(false),
+            "required": strings([DecorateKey.protocol.rawValue]),
+            // `add`, or else `remove`: an entry that edits nothing is `missing-key`.
+            "if": .object(["required": strings([DecorateKey.add.rawValue])]),
+            "else": .object(["required": strings([DecorateKey.remove.rawValue])]),
+            "properties": .object([
+                DecorateKey.protocol.rawValue: described("The bound type's name, short or module-qualified: the bindings "
+                    + "of that type are edited however they spell it.", aName),
+                DecorateKey.injector.rawValue: described("The one injector whose binding is edited; every injector's "
+                    + "when absent.", aName),
+                DecorateKey.remove.rawValue: described("Decorators taken out of the chain, by name.", [
+                    "type": .string("array"), "minItems": .integer(1), "items": .object(aName),
+                ]),
+                DecorateKey.add.rawValue: described("Decorators appended to the chain, in order, the last outermost: "
+                    + "each a catalog decorator's name, or an object with its name and parameters.", [
+                        "type": .string("array"), "minItems": .integer(1), "items": decoratorSchema,
+                    ]),
+            ]),
+        ]
+    }
+
+    /// Adds the catalog's names to an entry of `decorate`: its `protocol` is a
+    /// type some factory provides, and per type, `add` and `remove` name that
+    /// type's decorators; an added decorator's `parameters` as in a chain.
+    private static func add(_ catalog: CatalogDescription, toDecorate decorate: inout [String: JSONValue]) {
+        let index = CatalogIndex(catalog)
+        var names: [String] = []
+        var rules: [JSONValue] = []
+        for type in index.providedQualifiedNames {
+            var spellings = [type]
+            let short = index.display(type)
+            if short != type, index.types(named: short).count == 1 { spellings.append(short) }
+            names += spellings
+            let decorators = index.type(qualified: type).map(index.decorators(of:)) ?? []
+            rules.append(.object([
+                "if": .object([
+                    "required": strings([DecorateKey.protocol.rawValue]),
+                    "properties": .object([DecorateKey.protocol.rawValue: .object(["enum": strings(spellings.sorted())])]),
+                ]),
+                "then": .object(["properties": .object([
+                    DecorateKey.add.rawValue: decoratorNames(decorators),
+                    DecorateKey.remove.rawValue: .object(["items": .object(["enum": strings(decorators)])]),
+                ])]),
+            ]))
+        }
+        guard case .object(var properties)? = decorate["properties"] else { return }
+        properties[DecorateKey.protocol.rawValue] = described(
+            "The bound type: one that a catalog factory provides, short or module-qualified.",
+            ["type": .string("string"), "enum": strings(names.sorted())])
+        if case .object(var added)? = properties[DecorateKey.add.rawValue] {
+            added["items"] = linkSchema(catalog)
+            properties[DecorateKey.add.rawValue] = .object(added)
+        }
+        decorate["properties"] = .object(properties)
+        decorate["allOf"] = .array(rules)
+    }
+
+    // MARK: - Decorators
 
     /// One entry of a binding's `decorators`: a name, or `{ "decorator": ..., "parameters": {...} }`.
     private static let decoratorSchema: JSONValue = .object(["oneOf": .array([
@@ -169,21 +242,9 @@ package enum ManifestSchemaBuilder {
             guard let then = parametersRule(factory) else { continue }
             rules.append(rule(if: .factory, is: ["const": .string(factory.name)], then: then))
         }
-        // A decorator's `parameters`, in an entry of a chain, as a factory's in a binding.
-        var linkRules: [JSONValue] = []
-        for decorator in (catalog.decorators ?? []).sorted(by: { $0.name < $1.name }) {
-            guard let then = parametersRule(decorator, of: "decorator") else { continue }
-            linkRules.append(.object([
-                "if": .object([
-                    "type": .string("object"), "required": strings([DecoratorKey.decorator.rawValue]),
-                    "properties": .object([DecoratorKey.decorator.rawValue: .object(["const": .string(decorator.name)])]),
-                ]),
-                "then": then,
-            ]))
-        }
         guard case .object(var properties)? = binding["properties"] else { return }
-        if !linkRules.isEmpty, case .object(var decorators)? = properties[BindingKey.decorators.rawValue] {
-            decorators["items"] = .object(["allOf": .array([decoratorSchema] + linkRules)])
+        if case .object(var decorators)? = properties[BindingKey.decorators.rawValue] {
+            decorators["items"] = linkSchema(catalog)
             properties[BindingKey.decorators.rawValue] = .object(decorators)
         }
         let typeNames: [String: JSONValue] = ["type": .string("string"), "enum": strings(names.sorted())]
@@ -197,6 +258,23 @@ package enum ManifestSchemaBuilder {
             ["type": .string("string"), "enum": strings(catalog.factories.map(\.name).sorted())])
         binding["properties"] = .object(properties)
         binding["allOf"] = .array(rules)
+    }
+
+    /// An entry of a chain (a binding's `decorators`, a `decorate`'s `add`) by
+    /// a catalog: a decorator's `parameters` as a factory's in a binding.
+    private static func linkSchema(_ catalog: CatalogDescription) -> JSONValue {
+        var linkRules: [JSONValue] = []
+        for decorator in (catalog.decorators ?? []).sorted(by: { $0.name < $1.name }) {
+            guard let then = parametersRule(decorator, of: "decorator") else { continue }
+            linkRules.append(.object([
+                "if": .object([
+                    "type": .string("object"), "required": strings([DecoratorKey.decorator.rawValue]),
+                    "properties": .object([DecoratorKey.decorator.rawValue: .object(["const": .string(decorator.name)])]),
+                ]),
+                "then": then,
+            ]))
+        }
+        return linkRules.isEmpty ? decoratorSchema : .object(["allOf": .array([decoratorSchema] + linkRules)])
     }
 
     /// A rule of `allOf`: a binding whose `key` is a value `value` allows must also match `then`.

@@ -121,6 +121,10 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let decoratorNotSupported: Self = "decorator-not-supported"
     /// Warning: a catalog decorator that no binding's chain names.
     public static let unusedDecorator: Self = "unused-decorator"
+    /// A `decorate` entry for a type that no binding it could edit binds (in its `injector`, when it names one).
+    public static let decorateUnbound: Self = "decorate-unbound"
+    /// A `decorate` entry's `remove` names a decorator that the chain it edits does not have.
+    public static let decoratorNotInChain: Self = "decorator-not-in-chain"
 
     // A catalog description's own problems: the description is refused, and no manifest is judged by it.
 

@@ -40,6 +40,11 @@ public struct Manifest: Sendable, Hashable {
     /// Where the top-level keys stand, for diagnostics about them.
     package var origin: SourceOrigin?
 
+    /// The `decorate` entries of every file of the `extends` chain, the
+    /// topmost parent's first, each knowing its file's depth: edits of
+    /// inherited chains, which validation applies (see ``Decoration``).
+    package var decorations: [Decoration] = []
+
     /// Whether ``environment`` is a parent's, under `extends`, the file loaded first naming none.
     package var environmentIsInherited = false
 

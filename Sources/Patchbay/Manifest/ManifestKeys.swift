@@ -18,6 +18,8 @@ package enum ManifestKey: String, CaseIterable, Sendable, CustomStringConvertibl
     case injectors
     /// The binding objects, each read by ``BindingKey``.
     case bindings
+    /// Edits of inherited chains of decorators, each read by ``DecorateKey``.
+    case decorate
 
     /// The key as the manifest spells it.
     package var description: String { rawValue }
@@ -65,6 +67,24 @@ package enum DecoratorKey: String, CaseIterable, Sendable, CustomStringConvertib
 
     /// Every key's spelling, for matching keys as written.
     static let table = KeyTable<DecoratorKey>()
+}
+
+/// The keys of an entry of a manifest's `decorate`: the one place each is spelled.
+package enum DecorateKey: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// The bound type whose chains the entry edits.
+    case `protocol`
+    /// The one injector whose binding it edits; every injector's when absent.
+    case injector
+    /// Decorators taken out of the chain, by name.
+    case remove
+    /// Decorators appended to the chain, outermost last, each read by ``DecoratorKey``.
+    case add
+
+    /// The key as the manifest spells it.
+    package var description: String { rawValue }
+
+    /// Every key's spelling, for matching keys as written.
+    static let table = KeyTable<DecorateKey>()
 }
 
 /// A key enum's spellings as one run of UTF-8, made once, so that a member's

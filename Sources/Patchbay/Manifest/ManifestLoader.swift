@@ -173,6 +173,8 @@ public struct ManifestLoader: Sendable {
             // The validator lets a binding of a shallower file (the child)
             // replace the parent's binding with the same key.
             merged.bindings = merged.bindings + child.bindings
+            // A file's edits of inherited chains apply after its parents' (see ``Decoration``).
+            merged.decorations = merged.decorations + child.decorations
             merged.file = child.file
             merged.origin = child.origin
             merged.extends = child.extends
@@ -285,6 +287,23 @@ public struct ManifestLoader: Sendable {
     /// limit, as the file's own bytes do. Nil when that passes the limit: the file is then not usable at
     /// all, as one over the limit as written is, and its later strings are left as written.
     private func interpolate(_ manifest: Manifest, size: Int, diagnostics: inout [Diagnostic]) -> Manifest? {
+        // The parameters of the decorators a `decorate` entry adds first, as a binding's decorators' are.
+        func mayRefer(_ entry: Decoration) -> Bool { entry.add.contains { $0.parameterSource.map(Interpolation.mayRefer) ?? false } }
+        guard manifest.decorations.contains(where: mayRefer) else {
+            return interpolateBindings(of: manifest, room: maxBytes - size, size: size, diagnostics: &diagnostics)
+        }
+        var edited = manifest
+        var room = maxBytes - size
+        interpolateDecorations(
+            of: &edited, with: Interpolation(environment: environment, allowsUnset: allowsUnsetVariables),
+            room: &room, size: size, diagnostics: &diagnostics)
+        return room >= 0 ? interpolateBindings(of: edited, room: room, size: size, diagnostics: &diagnostics) : nil
+    }
+
+    /// Interpolates the parameters of `manifest`'s bindings and their decorators, with `room` bytes to grow by.
+    private func interpolateBindings(
+        of manifest: Manifest, room: Int, size: Int, diagnostics: inout [Diagnostic]
+    ) -> Manifest? {
         // Only the bindings whose parameters may hold a reference are touched, and a
         // manifest with none is returned as it is: the optimizer makes the binding list
         // unique before a loop that may change it, and the caller still holds the list,
@@ -296,8 +315,8 @@ public struct ManifestLoader: Sendable {
         }
         guard let first = manifest.bindings.firstIndex(where: mayRefer) else { return manifest }
         var manifest = manifest
+        var room = room
         let interpolation = Interpolation(environment: environment, allowsUnset: allowsUnsetVariables)
-        var room = maxBytes - size
         for offset in manifest.bindings.indices[first...] where room >= 0 {
             guard mayRefer(manifest.bindings[offset]) else { continue }
             // The binding's own parameters, then each decorator's, as (field, problems) to report.
@@ -339,6 +358,44 @@ public struct ManifestLoader: Sendable {
             } }
         }
         return room >= 0 ? manifest : nil
+    }
+
+    /// Interpolates the parameters of each decorator that `manifest`'s `decorate` entries add, reporting
+    /// each problem at its value, as for a binding's decorators; what the values add counts against `room`.
+    private func interpolateDecorations(
+        of manifest: inout Manifest, with interpolation: Interpolation, room: inout Int, size: Int,
+        diagnostics: inout [Diagnostic]
+    ) {
+        for entry in manifest.decorations.indices where room >= 0 {
+            for link in manifest.decorations[entry].add.indices where room >= 0 {
+                guard var parameters = manifest.decorations[entry].add[link].parameterSource,
+                    Interpolation.mayRefer(parameters)
+                else { continue }
+                let problems = interpolation.apply(
+                    to: &parameters, record: &manifest.decorations[entry].add[link].interpolation, room: &room)
+                manifest.decorations[entry].add[link].parameterSource = parameters
+                let use = manifest.decorations[entry].add[link]
+                let owner = "decorator '\(MessageText.name(use.name))' added to \(manifest.decorations[entry].displayKey) "
+                    + "by '\(ManifestKey.decorate)'"
+                for located in problems {
+                    let (code, message): (DiagnosticCode, String) = switch located.problem {
+                    case .missing(let variable):
+                        (.envVarMissing, "environment variable '\(variable)' is not set and has no default, in the "
+                            + "parameters of \(owner); set \(variable) or write ${\(variable):-default}")
+                    case .malformed(let text): (.invalidParameters, text + ", in the parameters of \(owner)")
+                    case .overLimit:
+                        (.tooLarge, "interpolating the parameters of \(owner) makes the manifest larger than the limit "
+                            + "of \(maxBytes) bytes (the file is \(size) bytes); shorten the variables' values, or raise "
+                            + "ManifestLoader.maxBytes")
+                    }
+                    var diagnostic = Decoration.diagnostic(
+                        code, message, at: use.origin, field: DecoratorKey.parameters.rawValue + located.pointer,
+                        fallbackFile: manifest.file)
+                    if let position = located.position { (diagnostic.line, diagnostic.column) = (position.line, position.column) }
+                    diagnostics.append(diagnostic)
+                }
+            }
+        }
     }
 
     // MARK: - Display paths

@@ -54,7 +54,7 @@ struct ManifestParser {
 
     /// The top-level members, by key.
     private struct TopLevel {
-        var format, environment, extends, injectors, bindings: JSONPlace?
+        var format, environment, extends, injectors, bindings, decorate: JSONPlace?
         /// Members whose key the format does not define.
         var unknown: [JSONPlace] = []
 
@@ -69,6 +69,7 @@ struct ManifestParser {
                 case .extends: extends = member
                 case .injectors: injectors = member
                 case .bindings: bindings = member
+                case .decorate: decorate = member
                 case nil: unknown.append(member)
                 }
             }
@@ -178,6 +179,7 @@ struct ManifestParser {
             report(.wrongType, "'\(ManifestKey.bindings)' must be an array of binding objects; found "
                 + (topLevel.bindings?.kindDescription ?? ""), at: topLevel.bindings?.position, pointer: "/\(ManifestKey.bindings)")
         }
+        if let value = topLevel.decorate { manifest.decorations = decorations(value, in: source) }
         return manifest
     }
 
@@ -279,7 +281,9 @@ struct ManifestParser {
                     at: value.position, pointer: pointer + "/\(BindingKey.parameters)")
             }
         }
-        let decorators = keyed.decorators.map { decoratorUses($0, at: pointer, in: source) } ?? []
+        let decorators = keyed.decorators.map {
+            decoratorUses($0, at: pointer + "/\(BindingKey.decorators)", key: BindingKey.decorators.rawValue, in: source)
+        } ?? []
         guard let protocolName else { return }
         // With no factory, the binding still binds its protocol, badly: its
         // dependents are not also reported. Validation skips the empty name.
@@ -292,13 +296,15 @@ struct ManifestParser {
         bindings[last].isBroken = diagnostics.count > reportedBefore
     }
 
-    /// A binding's `decorators`: an array whose entries are a decorator's
-    /// name, or an object with `decorator` and `parameters`. An entry with a
-    /// problem is reported and left out (the binding is then broken).
-    private mutating func decoratorUses(_ value: JSONPlace, at binding: String, in source: SourceOrigin.File) -> [DecoratorUse] {
-        let pointer = binding + "/\(BindingKey.decorators)"
+    /// A binding's `decorators`, or a `decorate` entry's `add` (`key`, at
+    /// `pointer`): an array whose entries are a decorator's name, or an
+    /// object with `decorator` and `parameters`. An entry with a problem is
+    /// reported and left out (the binding is then broken).
+    mutating func decoratorUses(
+        _ value: JSONPlace, at pointer: String, key: String, in source: SourceOrigin.File
+    ) -> [DecoratorUse] {
         guard value.kind == .array else {
-            report(.wrongType, "'\(BindingKey.decorators)' must be an array of decorator names (or objects with "
+            report(.wrongType, "'\(key)' must be an array of decorator names (or objects with "
                 + "'\(DecoratorKey.decorator)' and '\(DecoratorKey.parameters)'); found \(value.kindDescription)",
                 at: value.position, pointer: pointer)
             return []
@@ -362,7 +368,7 @@ struct ManifestParser {
 
     /// Reports each member of the object at `pointer` whose key the format
     /// does not define, in the order of their keys, at the key.
-    private mutating func checkUnknownKeys(
+    mutating func checkUnknownKeys(
         _ unknown: [JSONPlace], known: [String], suggested: [String], at pointer: String, what: String
     ) {
         guard !unknown.isEmpty else { return }
@@ -412,7 +418,7 @@ struct ManifestParser {
         return text
     }
 
-    private mutating func report(
+    mutating func report(
         _ code: DiagnosticCode, _ message: String, at position: SourcePosition?, pointer: String = "",
         suggestion: String? = nil
     ) {

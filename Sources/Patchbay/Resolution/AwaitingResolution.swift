@@ -63,7 +63,7 @@ struct AwaitingResolution: Sendable {
     /// in one task, so the lock is never contended: it orders the accesses
     /// of the threads the task runs on. Nil when the manifest binds nothing
     /// `graph`: most resolutions then allocate nothing for it.
-    private let graphs: Locked<GraphInstances>?
+    let graphs: Locked<GraphInstances>?
     /// The task it runs in: one resolution awaits its needs one after
     /// another, in the task that asked (see ``AwaitingCall/inThisTask``).
     let task = TaskIdentity.current

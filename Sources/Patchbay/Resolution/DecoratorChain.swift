@@ -12,6 +12,8 @@ enum DecoratorChain {
     struct Link {
         let binding: CompiledBinding
         let wrap: @Sendable (FactoryCall, AnyObject) throws -> AnyObject
+        /// An `async` decorator's wrap (``DecoratorDefinition/wrapAwaiting``); nil for the others.
+        let wrapAwaiting: (@Sendable (AwaitingCall, AnyObject) async throws -> AnyObject)?
     }
 
     /// The links of `validated`'s chain, each a binding with the storage
@@ -33,7 +35,7 @@ enum DecoratorChain {
                 binding: CompiledBinding(
                     key: decorated.key, injector: validated.injector, definition: decorator.definition,
                     provided: decorated, parameters: link.parameters, storage: storage(offset), described: nil),
-                wrap: decorator.wrap)
+                wrap: decorator.wrap, wrapAwaiting: decorator.wrapAwaiting)
         }
     }
 
@@ -53,10 +55,10 @@ enum DecoratorChain {
     /// class instance: checked here, so a value the validator could not
     /// judge (a protocol) is refused naming the decorator that made it.
     static func definition(around inner: CompiledBinding, links: [Link], keptWeakly: Bool) -> FactoryDefinition {
-        // A synchronous factory with a main-actor link is made on the main actor, whole.
-        let onMainActor = links.contains { $0.binding.definition.execution == .mainActor }
-        let innerRuns = inner.definition.execution
-        let execution = innerRuns == .synchronous && onMainActor ? .mainActor : innerRuns
+        // A synchronous factory with a main-actor link is made on the main actor, whole; an
+        // `async` factory or link makes the chain awaited (DecoratorChain+Awaiting.swift).
+        let execution = FactoryExecution.ofChain(inner.definition.execution, links: links.map(\.binding.definition.execution))
+        if execution == .async { return awaitedDefinition(around: inner, links: links, keptWeakly: keptWeakly) }
         return FactoryDefinition(decorating: inner.definition, execution: execution) { call in
             let context = call.context
             var box = inner.boxed(try context.box(of: inner, argument: call.argument, inside: call) { call in

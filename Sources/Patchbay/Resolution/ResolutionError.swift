@@ -68,7 +68,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// call that asked: a getter cannot know the line that read it, so the
     /// message must not pass the declaration off as the reader.
     var requestedAtDeclaration = false
-    /// What failed, for a failure that was not a factory's: `decorator
+    /// What failed, or must be awaited, when it is not a factory: `decorator
     /// 'timing-store' in the chain of NoteStore` (see ``DecoratorChain``).
     var failedMaker: String?
 
@@ -131,7 +131,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             text += "factory '\(factory ?? "?")' runs on the main actor, and this request is not on it. Resolve it "
                 + "from main-actor code, or with `try await container.resolve(awaiting:)`, which goes there."
         case .needsAwait:
-            text += "factory '\(factory ?? "?")' is async. Resolve it with `try await container.resolve(awaiting:)`, "
+            text += (failedMaker ?? "factory '\(factory ?? "?")'") + " is async. Resolve it with `try await container.resolve(awaiting:)`, "
                 + "or take it as a need of an async factory."
         default:
             text += detail ?? reason.rawValue

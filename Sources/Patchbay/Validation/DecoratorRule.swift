@@ -20,23 +20,19 @@ extension ValidationRun {
     /// `decorator-does-not-decorate`, `environment-not-allowed` and the parameter
     /// rules, for each of a binding's decorators, in order: the chain, or nil
     /// after reporting every problem (the binding is then broken). A chain
-    /// depends on the bound type only: it is judged when the `factory` is
-    /// unknown (nil) too, so every problem is reported at once.
+    /// depends on the bound type only (around any factory: an `async` one,
+    /// or an `async` link, makes it awaited, which the graph check judges):
+    /// it is judged when the factory is unknown too, so every problem is reported at once.
     mutating func checkDecorators(
-        of binding: Binding, type: CatalogIndex.TypeID, factory: Int?, in catalog: CatalogIndex
+        of binding: Binding, type: CatalogIndex.TypeID, in catalog: CatalogIndex
     ) -> [DecoratorLink]? {
         guard !binding.decorators.isEmpty else { return [] }
         let typeName = catalog.display(type)
-        if binding.isCollectionElement || factory.map({ catalog.factories[$0].execution == .async }) == true {
-            let why = binding.isCollectionElement
-                ? "a collection's element cannot be decorated yet; decorate the type's single binding, or wrap the "
-                    + "element in a factory of its own"
-                : "factory '\(binding.displayFactory)' is async, and this build runs decorators only around a "
-                    + "synchronous or main-actor factory; bind a synchronous factory, or remove "
-                    + "'\(BindingKey.decorators)'"
+        if binding.isCollectionElement {
             report(diagnostic(
-                binding, .decoratorNotSupported, "binding \(binding.displayKey) names decorators, but " + why,
-                field: BindingKey.decorators.rawValue))
+                binding, .decoratorNotSupported, "binding \(binding.displayKey) names decorators, but a collection's "
+                    + "element cannot be decorated yet; decorate the type's single binding, or wrap the element in a "
+                    + "factory of its own", field: BindingKey.decorators.rawValue))
             return nil
         }
         var links: [DecoratorLink] = []

@@ -84,9 +84,12 @@ extension ValidationRun {
             offset, linkIndex, need, found in
             let owner = effective[offset]
             let link = owner.decorators[linkIndex]
+            // At the link's own entry, which a `decorate` of another file may have added.
+            let use = binding(owner).decorators[link.offset]
             let needer = Needer(
                 label: "decorator '\(MessageText.name(catalog.factories[link.place].name))'", place: link.place,
-                field: "\(BindingKey.decorators)/\(link.offset)")
+                entry: use.asBinding(of: binding(owner)),
+                field: use.origin == nil ? "\(BindingKey.decorators)/\(link.offset)" : nil)
             switch found {
             case .unbound(let hasCollection):
                 checkNeedIsBound(need, of: owner, in: catalog, hasCollection: hasCollection, by: needer)
@@ -145,8 +148,19 @@ extension ValidationRun {
         let label: String
         /// Its place in the catalog index, whose execution and argument the rules read.
         let place: Int
-        /// The binding's field a diagnostic points at: `decorators/1`.
-        let field: String
+        /// Where a diagnostic goes: the link read as a binding, at its entry
+        /// (in the file of the `decorate` that added it, if one did).
+        let entry: Binding
+        /// The field of `entry` a diagnostic points at: none for an entry
+        /// read from a file; `decorators/1` of the binding for one made in code.
+        let field: String?
+    }
+
+    /// Where a diagnostic about a need of `owner` goes: at `field` of the
+    /// binding, or, for a decorator's need, at the decorator's entry.
+    func placement(of owner: BindingDescription, _ needer: Needer?, else field: String) -> (Binding, String?) {
+        guard let needer else { return (binding(owner), field) }
+        return (needer.entry, needer.field)
     }
 
     /// What resolution finds for one need asked from `injector`: the one
@@ -206,15 +220,16 @@ extension ValidationRun {
         guard need.kind != .optional, !brokenTypes.contains(need.type) else { return }
         let needName = catalog.display(need.type)
         let providers = catalog.providers(of: need.type)
+        let (placed, field) = placement(of: owner, needer, else: BindingKey.factory.rawValue)
         report(diagnostic(
-            binding(owner), .missingDependency, (needer?.label ?? "factory '\(binding(owner).factory)'")
+            placed, .missingDependency, (needer?.label ?? "factory '\(binding(owner).factory)'")
                 + " for \(binding(owner).displayKey) needs "
                 + "\(needName), which no injector binds (searched \(searched(from: owner.injector))); add a binding "
                 + "for \(needName)"
                 + (providers.isEmpty ? "" : " (factories that provide it: "
                     + providers.map { "'\($0)'" }.joined(separator: ", ") + ")")
                 + (hasCollection ? "; its collection has elements, which a factory takes as [\(needName)]" : ""),
-            field: needer?.field ?? BindingKey.factory.rawValue, dependencyPath: [display(owner, in: catalog), needName]))
+            field: field, dependencyPath: [display(owner, in: catalog), needName]))
     }
 
     /// Rule `argument-required`: a need served by a factory that takes a
@@ -228,14 +243,15 @@ extension ValidationRun {
         guard let argument else { return }
         let needName = catalog.display(dependency.typeID)
         let label = needer?.label ?? "factory '\(binding(owner).factory)'"
+        let (placed, field) = placement(of: owner, needer, else: BindingKey.factory.rawValue)
         report(diagnostic(
-            binding(owner), .argumentRequired, "\(label) for \(binding(owner).displayKey) "
+            placed, .argumentRequired, "\(label) for \(binding(owner).displayKey) "
                 + "needs \(needName), but its factory '\(binding(dependency).factory)' takes a resolve-time argument "
                 + "(\(catalog.display(argument))) that no dependency can supply; resolve \(needName) directly with "
                 + "resolve(_:argument:), "
                 + (needer == nil ? "give factory '\(binding(owner).factory)' the same argument to pass on, " : "")
                 + "or bind a factory without an argument",
-            field: needer?.field ?? BindingKey.factory.rawValue, dependencyPath: [display(owner, in: catalog), needName]))
+            field: field, dependencyPath: [display(owner, in: catalog), needName]))
     }
 
     /// The resolve-time argument `dependency`'s factory takes that `owner`'s
@@ -252,38 +268,44 @@ extension ValidationRun {
     /// `async` factory awaits its needs, so only it may need an `async` one
     /// (directly or as `T?`; a `Lazy` is read synchronously); a main-actor
     /// factory runs on the main actor, so only a factory that runs there, or
-    /// awaits, may need one.
+    /// awaits, may need one. A decorator's needs are judged by its own kind
+    /// (`needer`), and a decorated binding runs as its whole chain does.
     mutating func checkNeedCanBeMade(
         _ need: CatalogIndex.Need, by dependency: BindingDescription, for owner: BindingDescription,
         in catalog: CatalogIndex, needer: Needer? = nil
     ) {
         let ownerRuns = catalog.factories[needer?.place ?? owner.factoryPlace].execution
-        var needRuns = catalog.factories[dependency.factoryPlace].execution
-        // A synchronous factory whose chain has a main-actor link is made on the main actor, whole.
-        let mainActorLink = needRuns != .synchronous ? nil
-            : dependency.decorators.first { catalog.factories[$0.place].execution == .mainActor }
-        if mainActorLink != nil { needRuns = .mainActor }
+        let factoryRuns = catalog.factories[dependency.factoryPlace].execution
+        // A chain runs as its most demanding link (``FactoryExecution/ofChain(_:links:)``): the
+        // link that makes it so, when the factory does not, is the one a message names.
+        let needRuns = FactoryExecution.ofChain(
+            factoryRuns, links: dependency.decorators.lazy.map { catalog.factories[$0.place].execution })
         guard !ownerRuns.canUse(needRuns, as: need.kind) else { return }
+        let decidingLink = needRuns == factoryRuns ? nil
+            : dependency.decorators.first { catalog.factories[$0.place].execution == needRuns }
         let (ownerName, needName) = (display(owner, in: catalog), display(dependency, in: catalog))
         let (ownerFactory, needFactory) = (needer.map { catalog.factories[$0.place].name } ?? binding(owner).factory,
-            mainActorLink.map { catalog.factories[$0.place].name } ?? binding(dependency).factory)
+            decidingLink.map { catalog.factories[$0.place].name } ?? binding(dependency).factory)
         let inCollection = need.kind.isCollection
         let needed = (needer == nil ? "factory" : "decorator") + " '\(ownerFactory)' for \(binding(owner).displayKey) needs \(needName)"
             + (inCollection ? ", whose element '\(needFactory)'" : (need.kind == .lazy ? " as Lazy" : need.kind == .provider ? " as Provider" : "")
-                + ", but its \(mainActorLink == nil ? "factory" : "decorator") '\(needFactory)'")
+                + ", but its \(decidingLink == nil ? "factory" : "decorator") '\(needFactory)'")
         let awaits = needRuns == .async
         let fix = awaits
             ? " is async and '\(ownerFactory)' cannot await it; " + (inCollection
                 ? "a collection's elements are made synchronously, so bind a synchronous factory as the element"
-                : needer != nil ? "a decorator runs synchronously in this build, so bind \(needName) to a synchronous factory"
                 : "register '\(ownerFactory)' with an async closure (taking \(needName) directly or as an "
-                    + "optional), or bind \(needName) to a synchronous factory")
+                    + "optional), or " + (decidingLink == nil ? "bind \(needName) to a synchronous factory"
+                        : "take decorator '\(needFactory)' out of the chain of \(needName)"))
             : " runs on the main actor and '\(ownerFactory)' may run anywhere; register '\(ownerFactory)' on "
                 + "MainActor.self too" + (inCollection ? ", or bind a nonisolated factory as the element"
-                    : (needer != nil ? "" : ", or with an async closure") + ", or bind \(needName) to a nonisolated factory")
+                    : ", or with an async closure, or " + (decidingLink == nil
+                        ? "bind \(needName) to a nonisolated factory"
+                        : "take decorator '\(needFactory)' out of the chain of \(needName)"))
+        let (placed, field) = placement(of: owner, needer, else: BindingKey.factory.rawValue)
         report(diagnostic(
-            binding(owner), awaits ? .needsAwait : .needsMainActor, needed + fix,
-            field: needer?.field ?? BindingKey.factory.rawValue,
+            placed, awaits ? .needsAwait : .needsMainActor, needed + fix,
+            field: field,
             dependencyPath: [ownerName, needName]))
     }
 
@@ -300,12 +322,14 @@ extension ValidationRun {
             ? "make the element '\(binding(dependency).factory)' longer-lived, or make \(ownerName) shorter-lived"
             : "make \(needName) longer-lived, make \(ownerName) shorter-lived, or take Lazy<\(needName)>... inside a "
                 + "shorter scope"
+        let (placed, field) = placement(
+            of: owner, needer, else: (binding(owner).lifetime == nil ? BindingKey.factory : .lifetime).rawValue)
         report(diagnostic(
-            binding(owner), .captiveDependency, "\(owner.lifetime) \(ownerName) ('\(binding(owner).factory)"
+            placed, .captiveDependency, "\(owner.lifetime) \(ownerName) ('\(binding(owner).factory)"
                 + (needer.map { "', through its \($0.label)" } ?? "'") + ") depends on "
                 + "\(dependency.lifetime) \(needName) ('\(binding(dependency).factory)'), and would keep it alive past "
                 + "its \(dependency.lifetime) lifetime; " + remedy,
-            field: needer?.field ?? (binding(owner).lifetime == nil ? BindingKey.factory : .lifetime).rawValue,
+            field: field,
             dependencyPath: [ownerName, needName]))
     }
 

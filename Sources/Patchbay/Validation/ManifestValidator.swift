@@ -30,6 +30,13 @@ import Foundation
 /// `environment-label-mismatch`, its `environment` names the environment it is
 /// loaded, and judged, as (see `JudgedEnvironment`), or is left out.
 ///
+/// Then the manifest's `decorate` entries, each file's after its parents'
+/// (`applyDecorations()`, DecorateRule.swift): `unknown-protocol` and
+/// `ambiguous-protocol` for an entry's type, `decorate-unbound` for an entry
+/// that edits no binding, `decorator-not-in-chain` for a `remove` no edited
+/// chain has, `duplicate-decorator` for an `add` a chain already has. Every
+/// later rule reads the chains so edited, each added link at its entry.
+///
 /// Then each binding on its own, in manifest order (`checkBindings()`):
 ///
 /// | # | code | checks that | function, file |
@@ -114,6 +121,7 @@ public struct ManifestValidator: Sendable {
         validation.checkBindings()
         validation.checkGraph()
         validation.checkEntryPoints()
+        if !manifest.decorations.isEmpty { validation.reportEachAddedLinkOnce() }
         return ValidationResult(
             diagnostics: validation.diagnostics, bindings: validation.effective, injectorOrder: validation.injectorOrder, namedFactories: validation.namedFactories)
     }
@@ -136,7 +144,8 @@ package struct ValidationResult: Sendable {
 
 /// The state of one validation pass.
 package struct ValidationRun {
-    let manifest: Manifest
+    /// The manifest judged, its chains edited by its `decorate` once `checkBindings()` begins.
+    var manifest: Manifest
     let catalog: CatalogIndex?
     var diagnostics: [Diagnostic] = []
     /// Every binding with a factory key, broken or not, in manifest order
@@ -215,6 +224,7 @@ package struct ValidationRun {
     /// can explain a manifest being repaired. A binding with no factory key
     /// (already reported by the parser) names nothing to describe.
     mutating func checkBindings() {
+        if !manifest.decorations.isEmpty { applyDecorations() }
         injectorOrder = Self.injectorOrder(of: manifest)
         ranks = InjectorRanks(injectorOrder)
         let declared = manifest.injectors.map(Set.init)
@@ -263,7 +273,7 @@ package struct ValidationRun {
             if let factory, provided != nil, let type {
                 let allowedHere = catalog.environmentRules.isEmpty
                     || checkEnvironmentAllows(binding, factory: factory, type: type, in: catalog)
-                let chain = checkDecorators(of: binding, type: type, factory: factory, in: catalog)
+                let chain = checkDecorators(of: binding, type: type, in: catalog)
                 // What a weak binding keeps is what its chain's last link makes.
                 let lifetimeFits = binding.decorators.isEmpty
                     ? checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
@@ -279,7 +289,7 @@ package struct ValidationRun {
                 anyUnknownToCatalog = true
                 if let type, bindsSingle { brokenTypes.insert(type) }
                 // Its chain hangs on the type alone: judged now, not after the factory is fixed.
-                if let type { _ = checkDecorators(of: binding, type: type, factory: nil, in: catalog) }
+                if let type { _ = checkDecorators(of: binding, type: type, in: catalog) }
             }
             candidates.append(BindingDescription(
                 bindings: bindings, index: index, types: types,

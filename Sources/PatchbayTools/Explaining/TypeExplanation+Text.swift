@@ -18,6 +18,14 @@ extension TypeExplanation {
     ///         NoteStore    <- primary: file-store (singleton) parameters {"path":"/tmp/notes.json"}
     ///         Clock        <- primary: system-clock (singleton)  [from Manifests/base.json]
     ///
+    /// A decorated binding has a `decorators` row, the chain in order, then a
+    /// line per link with the place that added it: the binding's own
+    /// `decorators`, or the `decorate` of a file of the `extends` chain:
+    ///
+    ///       decorators:   'timing-store' -> 'caching-store' (the first wraps the factory's product; callers get the last)
+    ///         'timing-store'  Manifests/base.json:7:24, in the binding's decorators
+    ///         'caching-store'  Manifests/staging.json:5:47, added by decorate
+    ///
     /// The output depends only on the manifest and the catalog: it is stable
     /// from run to run.
     ///
@@ -63,6 +71,8 @@ extension TypeExplanation {
                 // Names as written; what each link needs is not in the tree below yet (issue 55).
                 row("decorators", chain.map { "'\($0.name)'" }.joined(separator: " -> ")
                     + " (the first wraps the factory's product; callers get the last)")
+                // Where each link comes from: the binding's own `decorators`, or a `decorate` of the extends chain.
+                for link in chain { lines.append("    " + linkText(link, of: served.binding)) }
             }
             if resolution.shadows.isEmpty {
                 row("shadows", "nothing: no other injector binds \(displayName)")
@@ -183,6 +193,17 @@ extension TypeExplanation {
     private func location(of binding: Binding) -> String {
         let position = binding.origin?.position() ?? SourcePosition(line: 1, column: 1)
         return "\(file(of: binding)):\(position.line):\(position.column)"
+    }
+
+    /// One link of a chain and the file that added it: `'timing-store'  Manifests/staging.json:5:49, added by decorate`.
+    private func linkText(_ link: DecoratorUse, of binding: Binding) -> String {
+        let name = "'\(link.name)'"
+        guard let origin = link.origin else { return name + "  " + file(of: binding) + ", in the binding's decorators" }
+        let position = origin.position()
+        let written = binding.origin.map { origin.file == $0.file && origin.pointer.hasPrefix($0.pointer + "/") } ?? false
+        return name.padding(toLength: max(name.count, 12), withPad: " ", startingAt: 0) + "  "
+            + "\(origin.file):\(position.line):\(position.column)"
+            + (written ? ", in the binding's decorators" : ", added by decorate")
     }
 
     /// Whether a binding comes from a manifest this one extends.

@@ -15,6 +15,18 @@ extension FactoryCatalog {
         ) { (options: PostgresNoteStore.Options, logger: Logger) -> any NoteStore in
             PostgresNoteStore(options: options, logger: logger)
         }
+        // Decorators a manifest may put around any NoteStore: production
+        // times its store and logs slow calls; tests record every call. The
+        // recorder is for tests only: a manifest of another environment that
+        // names it is refused by the check and at start.
+        catalog.registerDecorator(
+            "timing-store", decorates: (any NoteStore).self, parameters: TimingNoteStore.Options.self
+        ) { (inner: any NoteStore, options: TimingNoteStore.Options, logger: Logger) -> any NoteStore in
+            TimingNoteStore(inner, options: options, logger: logger)
+        }
+        catalog.registerDecorator("recording-store", decorates: (any NoteStore).self, environments: ["test"]) {
+            (inner: any NoteStore) -> any NoteStore in RecordingNoteStore(inner)
+        }
         catalog.register("console-logger", provides: Logger.self, parameters: LoggerOptions.self, lifetime: .singleton) {
             options in Logger.made(options) { StreamLogHandler.standardOutput(label: $0) }
         }

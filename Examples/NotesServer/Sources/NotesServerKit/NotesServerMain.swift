@@ -19,7 +19,11 @@ public enum NotesServerMain {
     /// singletons that are swift-service-lifecycle `Service`s (the PostgreSQL
     /// store's pool) run beside the HTTP server in one service group, in order
     /// of making. After the group's graceful shutdown the container shuts down
-    /// its ``AsyncShutdown`` singletons, in reverse order of making.
+    /// its ``AsyncShutdown`` singletons, in reverse order of making. Each of
+    /// these is found on every link of a decorated binding's chain, innermost
+    /// first: production's store is a ``TimingNoteStore`` around the
+    /// PostgreSQL store, and it is the store behind it that is checked, run
+    /// and shut down.
     public static func run(
         _ arguments: [String], environment variables: [String: String] = ProcessInfo.processInfo.environment
     ) async -> Int32 {
@@ -63,11 +67,7 @@ public enum NotesServerMain {
             report("notes-server: \(error)")
             return 1
         }
-        let dependencies = NoteDependencies(
-            store: { try container.resolve((any NoteStore).self) },
-            clock: { try container.resolve((any NoteClock).self) },
-            ids: { try container.resolve((any NoteIDGenerator).self) },
-            logger: { try container.resolve(Logger.self) })
+        let dependencies = NoteDependencies(resolvingFrom: container)
         let services = container.madeSingletons(as: (any Service).self).map(\.instance)
         let application = Application(
             router: NotesRoutes.router(environment: environment, dependencies: dependencies),

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import Patchbay
 import PostgresNIO
 import ServiceLifecycle
 
@@ -10,10 +11,13 @@ import ServiceLifecycle
 /// its `run()` runs: the store is a swift-service-lifecycle `Service`, and
 /// the server runs it with the HTTP server (the container lists it among the
 /// made singletons that are services), so a graceful shutdown closes the pool
-/// after the last request. At start, ``checkStartup()`` connects once on its
-/// own and creates the table, so a refused password or an unreachable server
-/// stops the start with the cause, before the port is opened.
-public final class PostgresNoteStore: NoteStore, Service, StartupCheck {
+/// after the last request. It is an `AsyncShutdown` too: the container's
+/// `shutdown()` stops a pool still running (a program that ran it outside a
+/// service group, a test) and returns once its connections are closed. At
+/// start, ``checkStartup()`` connects once on its own and creates the table,
+/// so a refused password or an unreachable server stops the start with the
+/// cause, before the port is opened.
+public final class PostgresNoteStore: NoteStore, Service, StartupCheck, AsyncShutdown, @unchecked Sendable {
     /// The binding's parameters: where the database is and who to be there.
     public struct Options: Decodable, Sendable {
         /// The server's host name or address.
@@ -35,6 +39,10 @@ public final class PostgresNoteStore: NoteStore, Service, StartupCheck {
     private let options: Options
     private let client: PostgresClient
     private let logger: Logger
+    // Guards `pool`: `run()` and `shutdown()` come from different tasks.
+    private let lock = NSLock()
+    /// The task that runs the client while `run()` runs; nil before.
+    private var pool: Task<Void, Never>?
 
     /// A store that will connect as `options` say; it connects nothing until checked or run.
     public init(options: Options, logger: Logger) {
@@ -47,9 +55,28 @@ public final class PostgresNoteStore: NoteStore, Service, StartupCheck {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
-    /// Runs the connection pool until the service group shuts it down (then it closes every connection).
+    /// Runs the connection pool until the service group shuts it down, or
+    /// until ``shutdown()`` (then it closes every connection).
+    ///
+    /// The client runs in a task of its own so that ``shutdown()`` can stop
+    /// it; the task inherits this one's task-locals, so the service group's
+    /// graceful shutdown still reaches the client, and cancelling this task
+    /// cancels it.
     public func run() async throws {
-        await client.run()
+        let pool = lock.withLock { () -> Task<Void, Never> in
+            let pool = Task { [client] in await client.run() }
+            self.pool = pool
+            return pool
+        }
+        await withTaskCancellationHandler { await pool.value } onCancel: { pool.cancel() }
+    }
+
+    /// Stops the pool if it still runs, and returns once it has closed its
+    /// connections; returns at once when it never ran or has stopped already.
+    public func shutdown() async throws {
+        guard let pool = lock.withLock({ self.pool }) else { return }
+        pool.cancel()
+        await pool.value
     }
 
     /// Connects once, outside the pool, and creates the table if missing.

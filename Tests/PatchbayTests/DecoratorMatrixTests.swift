@@ -1,10 +1,17 @@
-// Decorators joined to the validator/engine rule (one verdict): a generated
+// Decorators of a protocol whose product is a value: a small generated
 // matrix of lifetime × chain length (0 to 3) × what the chain's first link
 // needs (nothing, a bound type, an unbound one) × the environments rule of
 // its second link (none, allowed here, refused here). Every chain the
 // validator accepts, live and offline, resolves in the order written; every
 // one it refuses, it refuses for the reason expected, the same offline, and
 // activation refuses it with the same codes.
+//
+// The validator/engine matrix (ValidatorEngineMatrixTests.swift) crosses
+// these dimensions with lifetimes, arguments, injectors and need kinds, but
+// its products and links are all classes of concrete types. This one stays
+// for what it does not reach: an existential (`any TaggedStore`) decorated,
+// a struct product wrapped by class links, so a `weak` binding is accepted
+// because its chain's last link, not its factory, makes a class instance.
 import Foundation
 import Testing
 @testable import Patchbay

@@ -1,23 +1,42 @@
 // The validator and the engine judged against each other over a generated
 // matrix of shapes: a chain holder -> (middle ->) leaf, each level with a
 // lifetime, a resolve-time argument or none, and the injectors binding it,
-// each edge a need kind (plain, `T?`, `Lazy<T>`, `[T]`, `Provider<T>`). Every shape the
-// validator accepts must be served as checked; every shape it refuses must
-// be refused, at the bindings, for the reasons an independent model of the
-// shape predicts (`MatrixShape.expectedRefusals`), each one a reason the
-// engine would hit (`matrixRefusalReasons`), and the engine, run on the
-// refused part alone, must fail for it.
+// each edge a need kind (plain, `T?`, `Lazy<T>`, `[T]`, `Provider<T>`), and
+// one level's bindings decorated by a chain of 0 to 3 decorators (issue 55):
+// the first needs nothing, a level of the shape (its own type is a cycle)
+// or an unbound type, one link may be limited by an environments rule
+// that allows or refuses it in the manifest's environment, and (among the
+// awaited shapes) one link may be `async`. Every shape the
+// validator accepts must be served as checked (each instance records the
+// decorators that wrapped it, in order, and what the first one's need
+// got); every shape it refuses must be refused, at the bindings (and the
+// entries of their chains) the JSON pointers name, for the reasons an
+// independent model of the shape predicts (`MatrixShape.expectedRefusals`),
+// the same by the check with the live catalog, with its description
+// (offline) and at activation, each one a reason the engine would hit
+// (`matrixRefusalReasons`), and the engine, run on the refused part alone,
+// must fail for it (or, for a link refused here, run it).
 //
 // The model is written here from the documented rules, not read from the
 // validator: the serving rule (the requesting injector's own binding, else
 // the first in injector order; needs followed from the injector of the
-// binding that has them), the argument rule, captivity by lifetime.
+// binding that has them, a decorator's from its binding's), the argument
+// rule (a decorator takes none to pass on), captivity by lifetime (a
+// decorator's need against the decorated binding's), awaiting (a binding
+// whose factory is `async`, or whose chain is around one or has an `async`
+// link, is awaited only; a synchronous factory or decorator that needs it
+// is needs-await), one problem once (a binding refused on its own is not in
+// effect, and its needs are not judged).
 //
 // The shapes are generated, not listed: dimensions that interact are
-// crossed, the others rotate (`MatrixCases.all`), which keeps the matrix
-// near 1,550 shapes; 375 more (`MatrixCases.awaiting`) have `async`
-// factories, resolved through `resolve(awaiting:)`. About two seconds in
-// a debug build.
+// crossed, the others rotate (`MatrixCases.all`, 1,550 shapes without
+// decorators; `MatrixCases.decorated`, 555 with a chain); 555 more are
+// awaited, resolved through `resolve(awaiting:)` (`MatrixCases.awaiting`,
+// 375 with `async` factories; `awaitingDecorated`, 180 with a chain around
+// an `async` factory or with an `async` link).
+// About eight seconds of CPU in a debug build, spread over the cores. The
+// chains (their dimensions, model, shapes and probes) are in
+// ValidatorEngineMatrixChains.swift.
 import Foundation
 import Testing
 @testable import Patchbay
@@ -26,7 +45,7 @@ import Testing
 
 /// What a node's factory was handed for its need, both parameters of it:
 /// each factory takes its need twice, so sharing within one resolve shows.
-private enum Received: Sendable {
+enum Received: Sendable {
     case nothing
     case plain([MatrixNode])
     case optional([MatrixNode?])
@@ -35,22 +54,44 @@ private enum Received: Sendable {
     case provider([@Sendable () throws -> MatrixNode])
 }
 
+/// One decorator a node went through: its name, and what its need got
+/// (nil when it has none, or an optional one nothing binds).
+struct MatrixDecoration: @unchecked Sendable {
+    let decorator: String
+    let need: MatrixNode?
+}
+
 /// A product of the matrix: which factory made it, from which injector's
-/// binding, with which argument.
-private class MatrixNode: @unchecked Sendable {
+/// binding, with which argument, and which decorators wrapped it, innermost first.
+class MatrixNode: @unchecked Sendable {
     let factory: String
     let injector: InjectorName
     /// `"Int 100"`, `"String s0"`; nil when the factory takes no argument.
     let argument: String?
     let received: Received
-    required init(factory: String, injector: InjectorName, argument: String?, received: Received) {
+    let decorations: [MatrixDecoration]
+    required init(
+        factory: String, injector: InjectorName, argument: String?, received: Received,
+        decorations: [MatrixDecoration] = []
+    ) {
         (self.factory, self.injector, self.argument, self.received) = (factory, injector, argument, received)
+        self.decorations = decorations
+    }
+
+    /// What a decorator returns: a new instance of the same class (a wrapper,
+    /// not the instance it wraps), recording the factory's product and every
+    /// decorator so far, this one last.
+    func decorated(by decorator: String, need: MatrixNode?) -> Self {
+        Self(factory: factory, injector: injector, argument: argument, received: received,
+            decorations: decorations + [MatrixDecoration(decorator: decorator, need: need)])
     }
 }
 
-private final class MatrixHolder: MatrixNode, @unchecked Sendable {}
-private final class MatrixMiddle: MatrixNode, @unchecked Sendable {}
-private final class MatrixLeaf: MatrixNode, @unchecked Sendable {}
+final class MatrixHolder: MatrixNode, @unchecked Sendable {}
+final class MatrixMiddle: MatrixNode, @unchecked Sendable {}
+final class MatrixLeaf: MatrixNode, @unchecked Sendable {}
+/// A type nothing binds: what a decorator's need of an unbound type asks for.
+final class MatrixUnbound: MatrixNode, @unchecked Sendable {}
 
 // MARK: - The shape of one case
 
@@ -105,11 +146,16 @@ struct MatrixLevel: Sendable, Hashable {
 }
 
 /// One generated shape: `levels[0]` is the holder the app resolves (from
-/// `request`), `kinds[i]` how level `i` takes level `i + 1`.
+/// `request`), `kinds[i]` how level `i` takes level `i + 1`; `chain` the
+/// decorators of one level's bindings.
 struct MatrixShape: Sendable, CustomTestStringConvertible {
     let levels: [MatrixLevel]
     let kinds: [MatrixNeedKind]
     let request: InjectorName
+    var chain = MatrixChain.none
+
+    /// The environment every shape's manifest is judged as.
+    static let environment = "test"
 
     var depth: Int { levels.count }
     var typeNames: [String] {
@@ -125,7 +171,11 @@ struct MatrixShape: Sendable, CustomTestStringConvertible {
             let execution = level.execution == .async ? "async " : ""
             text += "\(level.lifetime) \(execution)\(typeNames[index])\(argument) in \(level.placement.rawValue)"
         }
-        return text + "; resolved from \(request.rawValue)"
+        text += "; resolved from \(request.rawValue)"
+        guard chain.length > 0 else { return text }
+        text += "; \(typeNames[chain.level]) decorated by \(chain.length), the first needing \(chain.need)"
+        if let async = chain.async { text += ", decorator \(async) async" }
+        return chain.rule == .none ? text : text + ", decorator \(chain.ruled) \(chain.rule.rawValue)"
     }
 
     /// The argument level `index`'s factory in `injector` takes.
@@ -146,8 +196,17 @@ struct MatrixShape: Sendable, CustomTestStringConvertible {
     /// from `injector`: its own, else the first in injector order; nil when
     /// none binds it. A binding refused on its own (see ``isBroken(_:in:)``) is not in effect.
     func serving(_ index: Int, from injector: InjectorName) -> InjectorName? {
-        let placed = levels[index].placement.injectors.filter { !isBroken(index, in: $0) }
+        let placed = levels[index].placement.injectors.filter { !isBroken(index, in: $0) && !chainIsRefused(index) }
         return placed.contains(injector) ? injector : placed.first
+    }
+
+    /// Whether a need of level `index` that nothing serves is reported
+    /// missing: not when bindings of the type exist but are each refused on
+    /// their own (their refusal is the one problem to fix), nor when the
+    /// level is bound as a collection's elements, which do not bind the type
+    /// itself (a direct need of it is then missing).
+    func missingIsReported(_ index: Int) -> Bool {
+        isElements(index) || levels[index].placement == .nowhere || !chainIsRefused(index)
     }
 
     /// Whether level `index`'s bindings in `injector` are refused on their
@@ -171,22 +230,30 @@ let matrixRefusalReasons: [DiagnosticCode: String] = [
         + "throw argument-missing",
     .missingDependency: "no injector searched binds the direct or Lazy need: the engine would throw not-bound "
         + "(at once, or at get())",
-    .needsAwait: "the need's factory is async and is needed where nothing awaits it (by a synchronous factory, "
-        + "as a Lazy, or as an element): the engine would throw needs-await",
+    .needsAwait: "the need is awaited only (an async factory, or a chain with an async link or around an async "
+        + "factory) and is needed where nothing awaits it (by a synchronous factory or decorator, as a Lazy, or as an "
+        + "element): the engine would throw needs-await",
     .captiveDependency: "the engine would keep the dependency inside its longer-lived holder past its own lifetime "
-        + "(a singleton keeping one scope's or one graph's instance for every later resolve)",
+        + "(a singleton keeping one scope's or one graph's instance for every later resolve; a decorator's need "
+        + "lives as long as the chain, which lives as long as the decorated binding)",
+    .dependencyCycle: "a decorator needs the type it decorates: its binding is on the resolution path while its "
+        + "chain is made, so the engine would throw dependency-cycle",
+    .environmentNotAllowed: "the engine does not judge environments: it would run, here, a decorator whose "
+        + "registration says it must not run here (a recorder of a test environment in production)",
 ]
 
-/// A refusal the model predicts: its code and the factory of the binding it is reported at.
+/// A refusal the model predicts: its code, the factory of the binding it is
+/// reported at, and the entry of the binding's `decorators` it points at (nil: the binding's own).
 struct MatrixRefusal: Hashable, Sendable, CustomStringConvertible {
     let code: DiagnosticCode
     let owner: String
-    var description: String { "\(code) at '\(owner)'" }
+    var link: Int? = nil
+    var description: String { "\(code) at '\(owner)'" + (link.map { " decorators[\($0)]" } ?? "") }
 }
 
 /// Captivity by lifetime, written from the lifetime table: an instance that
 /// lives longer may not keep one that lives shorter; anything may keep a transient.
-private func matrixCaptures(_ holder: Lifetime, _ dependency: Lifetime) -> Bool {
+func matrixCaptures(_ holder: Lifetime, _ dependency: Lifetime) -> Bool {
     let rank: [Lifetime: Int] = [.singleton: 4, .weak: 3, .scoped: 2, .graph: 1]
     guard let mine = rank[holder], let theirs = rank[dependency] else { return false }
     return theirs < mine
@@ -206,6 +273,18 @@ extension MatrixShape {
                     for owner in owners { refusals.insert(MatrixRefusal(code: code, owner: owner)) }
                     continue
                 }
+                // A chain refused on its own refuses its binding, and nothing
+                // else of it is judged: one problem, one diagnostic.
+                if let (code, link) = chainRefusal(index) {
+                    for owner in owners { refusals.insert(MatrixRefusal(code: code, owner: owner, link: link)) }
+                    continue
+                }
+                for owner in owners {
+                    for code in decoratorNeedRefusals(index, in: injector) {
+                        // A cycle is reported at the binding (its loop's first), the rest at the link that needs.
+                        refusals.insert(MatrixRefusal(code: code, owner: owner, link: code == .dependencyCycle ? nil : 0))
+                    }
+                }
                 guard index + 1 < depth else { continue }
                 let kind = kinds[index]
                 var codes: [DiagnosticCode] = []
@@ -216,9 +295,9 @@ extension MatrixShape {
                     }
                     // Only an `async` factory awaits, and only a direct or optional need.
                     let awaits = level.execution == .async && (kind == .plain || kind == .optional)
-                    if levels[index + 1].execution == .async, !awaits { codes.append(.needsAwait) }
+                    if isAwaited(index + 1), !awaits { codes.append(.needsAwait) }
                     if matrixCaptures(level.lifetime, levels[index + 1].lifetime) { codes.append(.captiveDependency) }
-                } else {
+                } else if missingIsReported(index + 1) {
                     // An optional need is then nil and a collection empty: neither is refused.
                     if kind == .plain || kind == .lazy || kind == .provider { codes.append(.missingDependency) }
                 }
@@ -358,7 +437,7 @@ enum MatrixCases {
 extension FactoryCatalog {
     /// Registers the factory `name` making `Product` (recording `injector`),
     /// taking `argument`, and taking `Needed` twice as `kind` (nothing when nil).
-    fileprivate mutating func registerMatrixNode<Product: MatrixNode, Needed: MatrixNode>(
+    mutating func registerMatrixNode<Product: MatrixNode, Needed: MatrixNode>(
         _ name: String, _ product: Product.Type, injector: InjectorName, argument: MatrixArgument,
         execution: MatrixExecution = .sync, needs kind: MatrixNeedKind?, _ needed: Needed.Type
     ) {
@@ -451,12 +530,23 @@ extension FactoryCatalog {
     }
 }
 
+/// What ``MatrixShape/wiring()`` makes: the catalog, the manifest (read
+/// from JSON, so each diagnostic points at its binding), and the factory
+/// each of its bindings names, in order.
+private struct MatrixWiring {
+    let catalog: FactoryCatalog
+    let manifest: Manifest
+    let bound: [String]
+}
+
 extension MatrixShape {
     /// The catalog (every level's factories, in every injector, whether bound
-    /// or not) and the manifest binding each level where it is placed.
-    fileprivate func wiring() -> (FactoryCatalog, Manifest) {
+    /// or not, and the chain's decorators) and the manifest binding each
+    /// level where it is placed, with its chain, judged as ``environment``.
+    fileprivate func wiring() throws -> MatrixWiring {
         var catalog = FactoryCatalog()
-        var bindings: [Binding] = []
+        var entries: [String] = []
+        var bound: [String] = []
         for index in levels.indices {
             let level = levels[index]
             let kind = index + 1 < depth ? kinds[index] : nil
@@ -478,14 +568,25 @@ extension MatrixShape {
                         MatrixLeaf.self)
                     }
                     guard level.placement.injectors.contains(injector) else { continue }
-                    let type = typeNames[index]
-                    bindings.append(isElements(index)
-                        ? Binding(collection: type, factory: name, lifetime: level.lifetime, injector: injector)
-                        : bind(type, to: name, level.lifetime, in: injector))
+                    let names = decorators(of: index).map { "\"\($0)\"" }
+                    let chain = names.isEmpty ? "" : ", \"decorators\": [" + names.joined(separator: ", ") + "]"
+                    let key = isElements(index) ? "collection" : "protocol"
+                    entries.append("""
+                        { "\(key)": "\(typeNames[index])", "factory": "\(name)", "lifetime": "\(level.lifetime)", \
+                        "injector": "\(injector)"\(chain) }
+                        """)
+                    bound.append(name)
                 }
             }
         }
-        return (catalog, manifest(bindings))
+        registerChain(in: &catalog)
+        let json = """
+            { "format": 1, "environment": "\(Self.environment)", "bindings": [
+            \(entries.joined(separator: ",\n"))
+            ] }
+            """
+        let manifest = try ManifestLoader(environment: [:]).load(data: Data(json.utf8))
+        return MatrixWiring(catalog: catalog, manifest: manifest, bound: bound)
     }
 }
 
@@ -529,6 +630,9 @@ extension MatrixShape {
             } else {
                 #expect(node.argument == taken.recorded(round: round), "the argument reaches '\(node.factory)'")
             }
+            if let (needed, need) = checkChain(of: node, level: level) {
+                reaches.append(Reach(level: needed, node: need, parent: ObjectIdentifier(node)))
+            }
             guard level + 1 < depth else {
                 #expect({ if case .nothing = node.received { true } else { false } }())
                 continue
@@ -562,6 +666,7 @@ extension MatrixShape {
                     let (first, second) = (try get(), try get())
                     #expect([first.factory, second.factory] == [expected[0], expected[0]])
                     #expect((first === second) == kept, "a Provider resolves anew, as the lifetime says")
+                    _ = checkChain(of: first, level: level + 1)
                     // An instance kept from an earlier resolve has that resolve's argument.
                     let passed = argument(level + 1, in: first.injector)
                     if passed == .none {
@@ -596,7 +701,7 @@ extension MatrixShape {
     /// need (direct, optional or a collection) is resolved as a resolve of
     /// its own, with a graph of its own; only `async` factories share one.
     func isAwaitedOnItsOwn(_ index: Int) -> Bool {
-        index > 0 && levels[index].lifetime == .graph && levels[index].execution == .sync
+        index > 0 && levels[index].lifetime == .graph && !isAwaited(index)
             && levels[index - 1].execution == .async && kinds[index - 1] != .lazy
     }
 
@@ -661,16 +766,16 @@ extension MatrixShape {
 // MARK: - A refused shape: the engine's own reason
 
 extension MatrixShape {
-    /// The refusal a validator diagnostic stands for: its code, and the
-    /// first factory of this shape its message quotes (every message quotes
-    /// the binding it is reported at before its need's).
-    func refusal(_ diagnostic: Diagnostic) -> MatrixRefusal {
-        let injectors: [InjectorName] = [.primary, .secondary]
-        let names = levels.indices.flatMap { index in injectors.flatMap { factories(index, in: $0) } }
-        let quoted = names.compactMap { name in
-            diagnostic.message.range(of: "'\(name)'").map { ($0.lowerBound, name) }
+    /// The refusal a validator diagnostic stands for: its code, and where
+    /// it points (`/bindings/3/decorators/1`): the factory of that binding
+    /// (`bound`, the manifest's in order) and the entry of its chain.
+    func refusal(_ diagnostic: Diagnostic, bound: [String]) -> MatrixRefusal {
+        let parts = diagnostic.path.split(separator: "/").map(String.init)
+        guard parts.count >= 2, parts[0] == "bindings", let index = Int(parts[1]), bound.indices.contains(index) else {
+            return MatrixRefusal(code: diagnostic.code, owner: "no binding: \(diagnostic.path)")
         }
-        return MatrixRefusal(code: diagnostic.code, owner: quoted.min { $0.0 < $1.0 }?.1 ?? "none quoted")
+        let link = parts.count >= 4 && parts[2] == "decorators" ? Int(parts[3]) : nil
+        return MatrixRefusal(code: diagnostic.code, owner: bound[index], link: link)
     }
 
     /// The level a factory of this shape makes, and the injector it is bound in.
@@ -690,22 +795,47 @@ extension MatrixShape {
     func checkTheEngineHits(_ refusals: Set<MatrixRefusal>) throws {
         for refusal in refusals {
             let (owner, injector) = try #require(place(of: refusal.owner))
+            let fromChain = refusal.link != nil || refusal.code == .dependencyCycle
+            if fromChain, [.dependencyCycle, .environmentNotAllowed].contains(refusal.code) {
+                try checkTheEngineRunsTheChain(refusal)
+                continue
+            }
             let (passed, taken): (MatrixArgument, MatrixArgument)
             switch refusal.code {
+            case .argumentRequired where fromChain:
+                // A decorator takes no resolve-time argument: it has none to pass on.
+                guard case .level(let needed) = chain.need else { throw MatrixProbeError(refusal: refusal) }
+                let source = try #require(serving(needed, from: injector))
+                (passed, taken) = (.none, argument(needed, in: source))
             case .argumentRequired:
                 let source = try #require(serving(owner + 1, from: injector))
                 (passed, taken) = (argument(owner, in: injector), argument(owner + 1, in: source))
             case .collectionElementTakesArgument: (passed, taken) = (.none, argument(owner, in: injector))
             case .missingDependency, .needsAwait: (passed, taken) = (.none, .none)
-            default: continue  // captive-dependency: nothing fails, the instance lives too long (see the table)
+            // captive-dependency: nothing fails, the instance lives too long;
+            // decorator-not-supported: there is no chain to run (see the table).
+            default: continue
             }
             var catalog = FactoryCatalog()
-            // needs-await: what is not awaited is made synchronously, which an async factory cannot be.
-            let execution: MatrixExecution = refusal.code == .needsAwait ? .async : .sync
+            // needs-await: what is not awaited is made synchronously, which an async factory cannot be, nor a
+            // chain with an async link (the one that makes an awaited chain around a synchronous factory).
+            // (An element's needs-await is its own: it is the awaited one.)
+            let needed: Int? =
+                fromChain ? { if case .level(let needed) = chain.need { needed } else { nil } }()
+                : isElements(owner) || owner + 1 == depth ? owner : owner + 1
+            let byLink = refusal.code == .needsAwait && needed.map { levels[$0].execution == .sync } == true
+            let execution: MatrixExecution = refusal.code == .needsAwait && !byLink ? .async : .sync
             catalog.registerMatrixNode(
                 "probe", MatrixLeaf.self, injector: .primary, argument: taken, execution: execution, needs: nil,
                 MatrixLeaf.self)
-            let bound = refusal.code == .missingDependency ? [] : [bind("MatrixLeaf", to: "probe")]
+            var probe = bind("MatrixLeaf", to: "probe")
+            if byLink {
+                catalog.registerDecorator("probe+d", decorates: MatrixLeaf.self) { (inner: MatrixLeaf) async in
+                    inner.decorated(by: "probe+d", need: nil)
+                }
+                probe.decorators = [Binding.Decorator("probe+d")]
+            }
+            let bound = refusal.code == .missingDependency ? [] : [probe]
             let container = try makeContainer(catalog, bound)
             let error = #expect(throws: ResolutionError.self) {
                 switch passed {
@@ -739,16 +869,41 @@ extension MatrixShape {
         try await judge(shape, awaiting: true)
     }
 
+    /// The same with a chain of decorators on one level: the validator
+    /// joined with the engine over the decorators' own dimensions.
+    @Test(arguments: MatrixCases.decorated)
+    func theValidatorsVerdictOnAChainIsTheEnginesService(_ shape: MatrixShape) async throws {
+        try await judge(shape, awaiting: false)
+    }
+
+    /// The same with `async` factories, each shape resolved through `resolve(awaiting:)`.
+    @Test(arguments: MatrixCases.awaitingDecorated)
+    func theValidatorsVerdictOnAnAwaitedChainIsTheAwaitingEnginesService(_ shape: MatrixShape) async throws {
+        try await judge(shape, awaiting: true)
+    }
+
     func judge(_ shape: MatrixShape, awaiting: Bool) async throws {
-        let (catalog, manifest) = shape.wiring()
+        let wiring = try shape.wiring()
+        let (catalog, manifest) = (wiring.catalog, wiring.manifest)
+        let refusal = { shape.refusal($0, bound: wiring.bound) }
         let expected = shape.expectedRefusals
-        // What `patchbay check` says, which activation must say too.
-        let checked = Set(ManifestValidator(catalog: catalog).validate(manifest).errors.map(shape.refusal))
+        // What `patchbay check` says, with the live catalog and with its
+        // description, which activation must say too.
+        let diagnostics = ManifestValidator(catalog: catalog).validate(manifest).errors
+        let checked = Set(diagnostics.map(refusal))
+        let offline = ManifestValidator(description: catalog.describe()).validate(manifest).errors
+        #expect(Set(offline.map(refusal)) == checked, "the check offline and live disagree")
+        // A refusal at a link names its decorator, not only the binding whose chain it is.
+        for diagnostic in diagnostics {
+            guard let link = refusal(diagnostic).link else { continue }
+            let decorator = shape.decorators(of: shape.chain.level)[link]
+            #expect(diagnostic.message.contains("'\(decorator)'"), "\(diagnostic.code) names '\(decorator)'")
+        }
         let container: Container
         do {
             container = try Container(catalog: catalog, manifest: manifest)
         } catch {
-            let found = Set(error.diagnostics.errors.map(shape.refusal))
+            let found = Set(error.diagnostics.errors.map(refusal))
             #expect(found == checked, "activation and the check disagree")
             #expect(found == expected, "refused for other reasons than the model's:\n\(error)")
             for code in Set(found.map(\.code)) {
@@ -797,8 +952,10 @@ extension MatrixShape {
                 }
             }
             let codes = Set(atDepth.flatMap { $0.expectedRefusals.map(\.code) })
+            // Only a chain needs its own type or has a link refused here (see theMatrixCoversEveryChain).
             let synchronous = Set(matrixRefusalReasons.keys).subtracting([.needsAwait])
-            #expect(codes == synchronous, "every refusal but needs-await at depth \(depth)")
+                .subtracting(MatrixCases.chainCodes)
+            #expect(codes == synchronous, "every refusal but needs-await and a chain's own at depth \(depth)")
         }
         let awaiting = MatrixCases.awaiting
         #expect(Set(awaiting.flatMap { $0.expectedRefusals.map(\.code) }).contains(.needsAwait))

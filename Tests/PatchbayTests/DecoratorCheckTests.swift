@@ -30,7 +30,7 @@ import Testing
         ("parameters to none", chain(#"[{ "decorator": "first", "parameters": { "tag": "a" } }]"#),
          .invalidParameters, 6, 60, nil),
         ("unbound need", chain(#"["timed"]"#), .missingDependency, 6, 22, nil),
-        ("cycle", chain(#"["looping"]"#), .dependencyCycle, 5, 45, nil),
+        ("cycle", chain(#"["looping"]"#), .dependencyCycle, 6, 22, nil),
         ("element", """
             { "format": 1, "bindings": [
               { "collection": "TaggedStore", "factory": "plugin-store", "decorators": ["first"] } ] }

@@ -281,8 +281,8 @@ extension MatrixShape {
                 }
                 for owner in owners {
                     for code in decoratorNeedRefusals(index, in: injector) {
-                        // A cycle is reported at the binding (its loop's first), the rest at the link that needs.
-                        refusals.insert(MatrixRefusal(code: code, owner: owner, link: code == .dependencyCycle ? nil : 0))
+                        // Each at the link that needs, a cycle through it too (the link closes the loop).
+                        refusals.insert(MatrixRefusal(code: code, owner: owner, link: 0))
                     }
                 }
                 guard index + 1 < depth else { continue }
@@ -795,7 +795,7 @@ extension MatrixShape {
     func checkTheEngineHits(_ refusals: Set<MatrixRefusal>) throws {
         for refusal in refusals {
             let (owner, injector) = try #require(place(of: refusal.owner))
-            let fromChain = refusal.link != nil || refusal.code == .dependencyCycle
+            let fromChain = refusal.link != nil
             if fromChain, [.dependencyCycle, .environmentNotAllowed].contains(refusal.code) {
                 try checkTheEngineRunsTheChain(refusal)
                 continue

@@ -56,10 +56,18 @@ extension ResolutionError {
         at binding: CompiledBinding, after outer: some BidirectionalCollection<CompiledBinding>
     ) -> ResolutionError? {
         guard let start = outer.firstIndex(where: { $0.sharesInstance(with: binding) }) else { return nil }
-        return ResolutionError(
+        // A link of a chain on the loop is drawn as the decorator it runs, as the check draws it
+        // (`Store -> (decorator 'timing') -> Store`), and the fix names the first such link.
+        let loop = outer[start...]
+        var error = ResolutionError(
             .dependencyCycle, type: binding.key.name, injectors: [binding.injector],
             path: outer.map(\.key.name) + [binding.key.name], factory: binding.definition.name,
-            detail: (outer[start...].map(\.key.name) + [binding.key.name]).joined(separator: " -> "))
+            detail: (loop.map { $0.definition.isDecorator ? "(decorator '\($0.definition.name)')" : $0.key.name }
+                + [binding.key.name]).joined(separator: " -> "))
+        if let link = loop.first(where: { $0.definition.isDecorator }) {
+            error.failedMaker = "decorator '\(link.definition.name)' in the chain of \(link.key.name)"
+        }
+        return error
     }
 }
 

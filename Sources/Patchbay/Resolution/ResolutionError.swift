@@ -69,7 +69,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// message must not pass the declaration off as the reader.
     var requestedAtDeclaration = false
     /// What failed, or must be awaited, when it is not a factory: `decorator
-    /// 'timing-store' in the chain of NoteStore` (see ``DecoratorChain``).
+    /// 'timing-store' in the chain of NoteStore` (see ``DecoratorChain``);
+    /// for a cycle, the first link of a chain on its loop.
     var failedMaker: String?
 
     init(
@@ -106,7 +107,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
                 text += " No factory in the catalog provides it: register one and bind it in the manifest."
             }
         case .dependencyCycle:
-            text += "dependency cycle \(detail ?? ""). Break it by taking one of these as Lazy<...> in its factory."
+            text += "dependency cycle \(detail ?? ""). Break it by taking one of these as Lazy<...> in its factory"
+                // Through a link (`failedMaker` names it): its closure takes the need, or the chain loses it.
+                + (failedMaker.map { ", or in the closure of \($0), or take it out of the chain." } ?? ".")
         case .factoryFailed:
             // An error's own sentence keeps its own full stop: no "class.." in the message.
             let thrown = underlying.map { "\($0)" } ?? "an error"

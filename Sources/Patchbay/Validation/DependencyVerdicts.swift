@@ -107,7 +107,7 @@ extension ManifestValidator {
             ) { owner, link, need, found in
                 chains[owner][link].needs.append(.init(type: need.type, spec: need.kind, served: found.bindings))
             }
-            for offset in links.indices where !links[offset].isEmpty { edges[offset] += links[offset] }
+            for offset in links.indices where !links[offset].isEmpty { edges[offset] += links[offset].map(\.target) }
             return edges
         }
         return DependencyVerdicts(

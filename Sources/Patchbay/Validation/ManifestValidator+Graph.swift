@@ -67,29 +67,24 @@ extension ValidationRun {
                 }
             }
         }
-        reportCycles(edges: checkDecoratorNeeds(adding: edges, serving: table, collections: collections, in: catalog),
-            catalog: catalog)
+        let links = checkDecoratorNeeds(serving: table, collections: collections, in: catalog)
+        reportCycles(factoryEdges: edges, linkEdges: links, catalog: catalog)
     }
 
     /// The graph rules for the needs of each link of each chain in effect,
     /// found as the factory's are (``followDecoratorNeeds(of:serving:collections:in:_:)``):
     /// a link's needs are its binding's, and an edge of a cycle from it (a
-    /// decorator that needs the type it decorates is one). `edges` with those
-    /// edges added.
+    /// decorator that needs the type it decorates is one). Returns those
+    /// edges, each with the link it comes from, so that a cycle through a
+    /// link is reported at the link.
     private mutating func checkDecoratorNeeds(
-        adding edges: [[Int]], serving table: ServingTable, collections: CollectionTable?, in catalog: CatalogIndex
-    ) -> [[Int]] {
+        serving table: ServingTable, collections: CollectionTable?, in catalog: CatalogIndex
+    ) -> [[LinkEdge]] {
         let effective = self.effective
-        let added = Self.followDecoratorNeeds(of: effective, serving: table, collections: collections, in: catalog) {
+        return Self.followDecoratorNeeds(of: effective, serving: table, collections: collections, in: catalog) {
             offset, linkIndex, need, found in
             let owner = effective[offset]
-            let link = owner.decorators[linkIndex]
-            // At the link's own entry, which a `decorate` of another file may have added.
-            let use = binding(owner).decorators[link.offset]
-            let needer = Needer(
-                label: "decorator '\(MessageText.name(catalog.factories[link.place].name))'", place: link.place,
-                entry: use.asBinding(of: binding(owner)),
-                field: use.origin == nil ? "\(BindingKey.decorators)/\(link.offset)" : nil)
+            let needer = needer(link: linkIndex, of: owner, in: catalog)
             switch found {
             case .unbound(let hasCollection):
                 checkNeedIsBound(need, of: owner, in: catalog, hasCollection: hasCollection, by: needer)
@@ -104,9 +99,26 @@ extension ValidationRun {
                 }
             }
         }
-        var edges = edges
-        for offset in added.indices where !added[offset].isEmpty { edges[offset] += added[offset] }
-        return edges
+    }
+
+    /// The link at `linkIndex` of `owner`'s chain as the needer of the graph
+    /// rules' messages: named as the decorator, placed at its own entry,
+    /// which a `decorate` of another file may have added.
+    func needer(link linkIndex: Int, of owner: BindingDescription, in catalog: CatalogIndex) -> Needer {
+        let link = owner.decorators[linkIndex]
+        let use = binding(owner).decorators[link.offset]
+        return Needer(
+            label: "decorator '\(MessageText.name(catalog.factories[link.place].name))'", place: link.place,
+            entry: use.asBinding(of: binding(owner)),
+            field: use.origin == nil ? "\(BindingKey.decorators)/\(link.offset)" : nil)
+    }
+
+    /// An edge of the graph from a link of a binding's chain: the binding a
+    /// need of the link finds, and the link's place in the binding's
+    /// ``BindingDescription/decorators``.
+    struct LinkEdge {
+        let target: Int
+        let link: Int
     }
 
     /// Follows every need of each link of each chain of `bindings` exactly
@@ -115,13 +127,14 @@ extension ValidationRun {
     /// factory's are (``find(_:from:serving:collections:)``). Calls `visit`
     /// with the binding's place, the link's place in its
     /// ``BindingDescription/decorators``, the need and what resolution finds;
-    /// returns each binding's edges taken now (not lazily). The one walk of
-    /// the chains, for the graph check and for the tools' verdicts.
+    /// returns each binding's edges taken now (not lazily), each with its
+    /// link. The one walk of the chains, for the graph check and for the
+    /// tools' verdicts.
     static func followDecoratorNeeds(
         of bindings: [BindingDescription], serving table: ServingTable, collections: CollectionTable?,
         in catalog: CatalogIndex, _ visit: (Int, Int, CatalogIndex.Need, Found) -> Void
-    ) -> [[Int]] {
-        var edges: [[Int]] = Array(repeating: [], count: bindings.count)
+    ) -> [[LinkEdge]] {
+        var edges: [[LinkEdge]] = Array(repeating: [], count: bindings.count)
         // By index: copying each binding's description to ask whether it has
         // a chain cost activation about 350 instructions a binding.
         for offset in bindings.indices where !bindings[offset].decorators.isEmpty {
@@ -130,11 +143,8 @@ extension ValidationRun {
                 for need in catalog.needs(link.place) ?? [] {
                     let found = find(need, from: owner.injector, serving: table, collections: collections)
                     visit(offset, linkIndex, need, found)
-                    switch found {
-                    case .elements(let elements) where !need.kind.isLazy: edges[offset] += elements
-                    case .served(let served) where !need.kind.isLazy: edges[offset].append(served)
-                    default: break
-                    }
+                    guard !need.kind.isLazy else { continue }
+                    edges[offset] += found.bindings.map { LinkEdge(target: $0, link: linkIndex) }
                 }
             }
         }
@@ -355,17 +365,47 @@ extension ValidationRun {
     /// ``drawnCycleLimit`` components, then counts the other components and
     /// the bindings in cycles. Linear in the bindings and needs; every
     /// elementary loop would be exponential.
-    private mutating func reportCycles(edges: [[Int]], catalog: CatalogIndex) {
+    ///
+    /// A loop that runs through a need of a decorator (`linkEdges`) is
+    /// drawn from that link's binding, names the link on its step
+    /// (`Store -> (decorator 'timing') -> Store`, as `graph` labels a link's
+    /// edge) and is reported at the link's entry, with a fix for a decorator.
+    private mutating func reportCycles(factoryEdges: [[Int]], linkEdges: [[LinkEdge]], catalog: CatalogIndex) {
+        var edges = factoryEdges
+        for offset in linkEdges.indices where !linkEdges[offset].isEmpty { edges[offset] += linkEdges[offset].map(\.target) }
         let components = StronglyConnectedComponents(edges: edges)
         for members in components.cyclic.prefix(Self.drawnCycleLimit) {
             // One of the loops among the bindings of the component.
-            let loop = components.loop(through: members, edges: edges)
+            var loop = components.loop(through: members, edges: edges)
+            let among = members.count > loop.count
+                ? " (one loop among \(members.count) bindings that need one another)" : ""
+            // The first step a factory does not take: a link's need. A factory's edge is preferred, so a
+            // loop a factory closes alone keeps its message and place.
+            let linkStep = loop.indices.lazy.compactMap { step -> (step: Int, link: Int)? in
+                let (from, to) = (loop[step], loop[(step + 1) % loop.count])
+                guard !factoryEdges[from].contains(to) else { return nil }
+                return linkEdges[from].first { $0.target == to }.map { (step, $0.link) }
+            }.first
+            guard let linkStep else {
+                let names = (loop + [loop[0]]).map { display(effective[$0], in: catalog) }
+                report(diagnostic(
+                    binding(effective[loop[0]]), .dependencyCycle, "dependency cycle: " + names.joined(separator: " -> ")
+                        + among + "; break it by taking one of these as Lazy<...> in its factory, or bind a factory "
+                        + "that does not need the next", field: BindingKey.factory.rawValue, dependencyPath: names))
+                continue
+            }
+            // Drawn from the link's binding, so the loop starts where it is reported.
+            loop = Array(loop[linkStep.step...] + loop[..<linkStep.step])
+            let owner = effective[loop[0]]
+            let needer = needer(link: linkStep.link, of: owner, in: catalog)
             let names = (loop + [loop[0]]).map { display(effective[$0], in: catalog) }
+            let drawn = names[0] + " -> (\(needer.label)) -> " + names.dropFirst().joined(separator: " -> ")
+            let (needName, ownerName) = (names[1], names[0])
             report(diagnostic(
-                binding(effective[loop[0]]), .dependencyCycle, "dependency cycle: " + names.joined(separator: " -> ")
-                    + (members.count > loop.count ? " (one loop among \(members.count) bindings that need one another)" : "")
-                    + "; break it by taking one of these as Lazy<...> in its factory, or bind a factory that does "
-                    + "not need the next", field: BindingKey.factory.rawValue, dependencyPath: names))
+                needer.entry, .dependencyCycle, "dependency cycle: " + drawn + among + "; break it by taking "
+                    + "\(needName) as Lazy<\(needName)> or Provider<\(needName)> in the closure of \(needer.label), or "
+                    + "take \(needer.label) out of the chain of \(ownerName)",
+                field: needer.field, dependencyPath: names))
         }
         guard components.cyclic.count > Self.drawnCycleLimit else { return }
         let rest = components.cyclic.dropFirst(Self.drawnCycleLimit)

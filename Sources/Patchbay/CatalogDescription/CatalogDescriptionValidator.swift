@@ -24,8 +24,8 @@ import Foundation
 ///    description once, and each misfit is noted at its place (see
 ///    `CatalogDescription+Decoding.swift`). A decorator has the shape
 ///    `registerDecorator` writes, else it is `wrong-type`: one provided
-///    type, no `argument` or `defaultLifetime`, and, in format 3, no
-///    `async` `execution` (`checkDecoratorShape`).
+///    type, its `productType` too, no `argument` or `defaultLifetime`,
+///    and, in format 3, no `async` `execution` (`checkDecoratorShape`).
 /// 6. `unknown-lifetime`, `unknown-execution`, `unknown-parameter-decoding`:
 ///    a factory's `defaultLifetime` and `execution`, and the
 ///    `parameterDecoding` strategies, are values this build knows.
@@ -291,7 +291,8 @@ extension CatalogDescriptionValidator {
         }
 
         /// Rule 5 for a decorator: what `registerDecorator` can write. It
-        /// provides one type (the one it decorates), and takes no argument,
+        /// provides one type (the one it decorates), which is its product
+        /// type too, and takes no argument,
         /// and has no default lifetime (it lives as the binding it decorates
         /// does); it runs synchronously, on the main actor or, from format 4,
         /// `async` (format 3 was written before `async` decorators): any
@@ -302,6 +303,12 @@ extension CatalogDescriptionValidator {
             if decorator.provides.count != 1, !isBroken(path + ["provides"]) {
                 report(.wrongType, "'provides' of \(label) must be one type, the type it decorates; found "
                     + (decorator.provides.isEmpty ? "none" : "\(decorator.provides.count)") + "; \(regenerate)", at: Self.pointer(path + ["provides"]))
+            } else if decorator.provides.count == 1, decorator.productType != decorator.provides[0],
+                !isBroken(path + ["productType"]), !isBroken(path + ["provides"]) {
+                // `registerDecorator` writes the decorated type as both: a decorator's product is what it wraps.
+                report(.wrongType, "'productType' of \(label) is \(Self.quoted(decorator.productType)), but a decorator's "
+                    + "product is the type it decorates, which its 'provides' names: \(Self.quoted(decorator.provides[0])); "
+                    + regenerate, at: Self.pointer(path + ["productType"]))
             }
             let absent: [(key: String, present: Bool, why: String)] = [
                 ("argument", decorator.argument != nil, "a decorator takes no resolve-time argument"),

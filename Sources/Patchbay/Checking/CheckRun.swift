@@ -147,15 +147,26 @@ struct CheckRun {
             file: ManifestLoader.displayPath(for: file), line: 1, column: 1))
     }
 
-    /// Notes each variable a binding references that is unset here.
+    /// Notes each variable a binding references that is unset here: in its
+    /// factory's parameters, in its chain's links' and in the links each
+    /// `decorate` entry adds (kept on the entry, each at its own place).
     mutating func noteUnsetVariables(in manifest: Manifest) {
         for binding in manifest.bindings {
-            for (pointer, reference) in binding.interpolation.unset {
-                let position = reference.position ?? binding.origin?.position(at: "/\(BindingKey.parameters)" + pointer)
-                    ?? SourcePosition(line: 1, column: 1)
-                let place = "\(binding.origin?.file ?? manifest.file):\(position.line):\(position.column)"
-                for name in reference.variables where unsetVariables[name] == nil { unsetVariables[name] = place }
-            }
+            noteUnset(binding.interpolation, at: binding.origin, in: manifest)
+            for link in binding.decorators { noteUnset(link.interpolation, at: link.origin ?? binding.origin, in: manifest) }
+        }
+        for entry in manifest.decorations {
+            for link in entry.add { noteUnset(link.interpolation, at: link.origin ?? entry.origin, in: manifest) }
+        }
+    }
+
+    /// Notes the unset variables of one `parameters`, whose owner (a binding, or a link) stands at `origin`.
+    private mutating func noteUnset(_ interpolation: InterpolationRecord, at origin: SourceOrigin?, in manifest: Manifest) {
+        for (pointer, reference) in interpolation.unset {
+            let position = reference.position ?? origin?.position(at: "/\(BindingKey.parameters)" + pointer)
+                ?? SourcePosition(line: 1, column: 1)
+            let place = "\(origin?.file ?? manifest.file):\(position.line):\(position.column)"
+            for name in reference.variables where unsetVariables[name] == nil { unsetVariables[name] = place }
         }
     }
 

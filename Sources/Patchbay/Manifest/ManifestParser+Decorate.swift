@@ -39,7 +39,10 @@ extension ManifestParser {
             if let key { members[key] = member } else { unknown.append(member) }
         }
         let keys = DecorateKey.allCases.map(\.rawValue)
-        checkUnknownKeys(unknown, known: keys, suggested: keys, at: pointer, what: "decorate key")
+        // A binding's key for its chain, which an entry edits by `add`: no edit distance finds it.
+        checkUnknownKeys(unknown, known: keys, suggested: keys, at: pointer, what: "decorate key",
+            meaning: [BindingKey.decorators.rawValue: DecorateKey.add.rawValue,
+                      DecoratorKey.decorator.rawValue: DecorateKey.add.rawValue])
         var protocolName: String?
         if let value = members[.protocol] {
             protocolName = nonEmptyString(value, key: .protocol, at: pointer)

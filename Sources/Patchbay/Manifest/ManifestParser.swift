@@ -367,16 +367,18 @@ struct ManifestParser {
     // MARK: - Shape helpers
 
     /// Reports each member of the object at `pointer` whose key the format
-    /// does not define, in the order of their keys, at the key.
+    /// does not define, in the order of their keys, at the key, with the
+    /// key it `meaning` says a writer meant by it, else the nearest of `suggested`.
     mutating func checkUnknownKeys(
-        _ unknown: [JSONPlace], known: [String], suggested: [String], at pointer: String, what: String
+        _ unknown: [JSONPlace], known: [String], suggested: [String], at pointer: String, what: String,
+        meaning: [String: String] = [:]
     ) {
         guard !unknown.isEmpty else { return }
         // Each key made once, not at each comparison of the sort; the first few listed, the rest counted.
         let keyed = unknown.map { (key: $0.key, place: $0) }.sorted { $0.key < $1.key }
         let valid = "valid keys are " + known.map { "'\($0)'" }.joined(separator: ", ")
         for (key, member) in keyed.prefix(UnknownKeyList.listedPerObject) {
-            let suggestion = EditDistance.suggestions(for: key, among: suggested).first
+            let suggestion = meaning[key] ?? EditDistance.suggestions(for: key, among: suggested).first
             report(.unknownKey, "unknown \(what) '\(MessageText.name(key))'"
                 + (suggestion.map { MessageText.didYouMean($0, for: key) } ?? "; " + valid),
                 at: member.keyPosition, pointer: pointer + "/" + JSONPointer.escape(key), suggestion: suggestion)

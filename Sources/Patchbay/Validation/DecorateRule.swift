@@ -173,16 +173,50 @@ extension ValidationRun {
     }
 
     /// A link that one entry adds to the chains of several injectors is one
-    /// mistake, at one place: of the diagnostics at a place in a `decorate`
-    /// with one code, the first is kept (each chain judged it, naming its injector).
+    /// link, at one place: each chain judged it, naming its injector, and what
+    /// they found alike is reported once, the first chain's words kept. Alike
+    /// means the same code about the same thing: the need (a dependency
+    /// path's last type), else the message with the injector left out. A
+    /// link's several needs or parameter fields share its place, and each is
+    /// reported, as the same link in a binding's `decorators` reports them.
     mutating func reportEachAddedLinkOnce() {
-        struct Place: Hashable { let file: String, path: String, code: DiagnosticCode }
+        struct Problem: Hashable { let file: String, path: String, code: DiagnosticCode, subject: String }
         let prefix = "/\(ManifestKey.decorate)/"
-        var seen = Set<Place>()
-        diagnostics.removeAll { diagnostic in
-            diagnostic.path.hasPrefix(prefix)
-                && !seen.insert(Place(file: diagnostic.file, path: diagnostic.path, code: diagnostic.code)).inserted
+        guard diagnostics.contains(where: { $0.path.hasPrefix(prefix) }) else { return }
+        var injectors = Set<String>()
+        for binding in manifest.bindings where binding.injector != .primary {
+            injectors.insert(MessageText.name(binding.injector.rawValue))
         }
+        var seen = Set<Problem>()
+        diagnostics.removeAll { diagnostic in
+            guard diagnostic.path.hasPrefix(prefix) else { return false }
+            let subject = diagnostic.dependencyPath?.last.map { "need " + $0 }
+                ?? Self.leavingOutInjectors(injectors, of: diagnostic.message)
+            return !seen.insert(Problem(file: diagnostic.file, path: diagnostic.path, code: diagnostic.code, subject: subject))
+                .inserted
+        }
+    }
+
+    /// The message without " in secondary" where it names an injector's
+    /// binding ("NoteStore in secondary" as "NoteStore"): one pass, with each
+    /// word after " in " looked up, however many injectors the manifest has.
+    /// A name a word does not end (one with a space) stays, and a problem
+    /// is then reported once per chain: repeated, never lost.
+    private static func leavingOutInjectors(_ injectors: Set<String>, of message: String) -> String {
+        guard !injectors.isEmpty else { return message }
+        var kept = ""
+        var rest = Substring(message)
+        while let found = rest.range(of: " in ") {
+            let word = rest[found.upperBound...].prefix { !" ,;:)".contains($0) }
+            kept += rest[..<found.lowerBound]
+            if injectors.contains(String(word)) {
+                rest = rest[word.endIndex...]
+            } else {
+                kept += rest[found]
+                rest = rest[found.upperBound...]
+            }
+        }
+        return kept + rest
     }
 
     // MARK: - Diagnostics

@@ -58,10 +58,14 @@ extension ValidationRun {
             guard catalog.decorates(place) == type else {
                 let decorated = catalog.decorates(place).map(catalog.display) ?? "another type"
                 let others = decorators(of: type, in: catalog).names
+                let inInjector = binding.injector == .primary ? "" : " in \(MessageText.name(binding.injector.rawValue))"
+                // A link a `decorate` entry added is taken out where it was written: the entry's `add`.
+                let takeOut = use.origin?.pointer.hasPrefix("/\(ManifestKey.decorate)/") == true
+                    ? "take it out of '\(DecorateKey.add)'" : "remove it from the chain"
                 report(diagnostic(link, .decoratorDoesNotDecorate, "decorator \(shown) decorates \(decorated), not "
-                    + "\(typeName), which \(binding.displayKey) binds; "
-                    + (others.isEmpty ? "no decorator of the catalog decorates \(typeName)"
-                        : "decorators of \(typeName): " + others.map { "'\($0)'" }.joined(separator: ", ")),
+                    + "\(typeName) (the type this binding\(inInjector) binds); "
+                    + (others.isEmpty ? "\(takeOut) (no decorator of the catalog decorates \(typeName))"
+                        : "\(takeOut), or use a decorator of \(typeName): " + others.map { "'\($0)'" }.joined(separator: ", ")),
                     field: nameField, suggestion: others.first))
                 allFit = false
                 continue

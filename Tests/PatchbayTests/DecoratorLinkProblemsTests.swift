@@ -88,6 +88,48 @@ import Testing
         let text = Self.bound(#"[{ "decorator": "test-tagging", "parameters": { "tag": 3 } }]"#)
         #expect(try Self.codes(text) == [.environmentNotAllowed, .invalidParameters])
     }
+
+    // MARK: - A decorator is named as a decorator
+
+    @Test func aLinksParameterProblemNamesTheDecorator() throws {
+        let folder = try ManifestFolder(["app.json": Self.bound(#"[{ "decorator": "tagging", "parameters": {} }]"#)])
+        let (manifest, _) = ManifestLoader(environment: [:]).loadCollecting(contentsOf: folder.file("app.json"), displayPath: "app.json")
+        let errors = ManifestValidator(catalog: Self.catalog()).validate(try #require(manifest)).errors
+        #expect(errors.map(\.code) == [.invalidParameters])
+        let message = try #require(errors.first?.message)
+        #expect(message.contains("of decorator 'tagging' in the chain of TaggedStore"), "\(message)")
+        #expect(!message.contains("binding TaggedStore -> 'tagging'"), "\(message)")
+    }
+
+    @Test func aWeakChainWhoseLastLinkMakesAValueNamesTheDecorator() throws {
+        var catalog = Self.catalog()
+        catalog.registerDecorator("to-value", decorates: (any TaggedStore).self) { (_: any TaggedStore) -> any TaggedStore in
+            BaseStore()
+        }
+        let text = #"{ "format": 1, "bindings": [{ "protocol": "TaggedStore", "factory": "base-store", "lifetime": "weak", "#
+            + #""decorators": ["first", "to-value"] }] }"#
+        let container = try Container(catalog: catalog, manifest: ManifestLoader(environment: [:]).load(data: Data(text.utf8)))
+        let error = try #require(throws: ResolutionError.self) { try container.resolve((any TaggedStore).self) }
+        let message = "\(error)"
+        #expect(message.contains("decorator 'to-value' (registered at"), "\(message)")
+        #expect(message.contains("the last link of its chain"), "\(message)")
+        #expect(!message.contains("factory 'to-value'"), "\(message)")
+    }
+
+    @Test func aMainActorLinkResolvedOffTheMainActorNamesTheDecorator() async throws {
+        let text = #"{ "format": 1, "bindings": [{ "protocol": "TaggedStore", "factory": "base-store", "#
+            + #""decorators": ["on-main", "first"] }] }"#
+        let container = try Container(catalog: DecoratorTests.catalogWithAMainActorDecorator(),
+            manifest: ManifestLoader(environment: [:]).load(data: Data(text.utf8)))
+        let message: String = await Task.detached {
+            do {
+                _ = try container.resolve((any TaggedStore).self)
+                return "resolved"
+            } catch { return "\(error)" }
+        }.value
+        #expect(message.contains("decorator 'on-main' in the chain of TaggedStore runs on the main actor"), "\(message)")
+        #expect(!message.contains("factory 'on-main'"), "\(message)")
+    }
 }
 
 extension Diagnostic {

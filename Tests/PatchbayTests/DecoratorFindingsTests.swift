@@ -236,6 +236,8 @@ struct ValueLayer: FindingStore {
         (#"{ "decorator": "tagging", "parameters": { "tag": "x" } }"#, false),
         (#"{ "decorator": "tagging", "parameters": { "tag": 3 } }"#, true),
         (#"{ "decorator": "tagging" }"#, true),
+        (#""tagging""#, true),  // its name alone gives no parameters, and 'tag' is required
+        (#""value""#, false),
         (#"{ "decorator": "value", "parameters": { "tag": "x" } }"#, true),
     ])
     func theCatalogSchemaJudgesADecoratorsParameters(entry: String, refused: Bool) throws {
@@ -248,6 +250,39 @@ struct ValueLayer: FindingStore {
         let manifest = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
         let schemaErrors = try JSONSchemaChecker(ManifestSchema.schema(catalog: catalog.describe())).errors(manifest)
         #expect(schemaErrors.isEmpty == !refused, "\(schemaErrors)")
+    }
+
+    /// A `decorate` entry's `add` is judged as a chain's entry: a decorator with required fields needs its parameters.
+    @Test(arguments: [(#""tagging""#, true), (#"{ "decorator": "tagging" }"#, true),
+                      (#"{ "decorator": "tagging", "parameters": { "tag": "x" } }"#, false), (#""value""#, false)])
+    func theCatalogSchemaJudgesAnAddedDecoratorsParameters(entry: String, refused: Bool) throws {
+        let json = #"{ "format": 1, "environment": "production", "bindings": [ "#
+            + #"{ "protocol": "FindingStore", "factory": "both" } ], "#
+            + #""decorate": [{ "protocol": "FindingStore", "add": [\#(entry)] }] }"#
+        let catalog = Self.catalog()
+        let errors = ManifestValidator(catalog: catalog).run(try ManifestLoader(environment: [:]).load(data: Data(json.utf8)))
+            .diagnostics.filter { $0.severity == .error }
+        #expect(errors.isEmpty == !refused, "\(errors)")
+        let manifest = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
+        let schemaErrors = try JSONSchemaChecker(ManifestSchema.schema(catalog: catalog.describe())).errors(manifest)
+        #expect(schemaErrors.isEmpty == !refused, "\(schemaErrors)")
+    }
+
+    /// A type no decorator decorates: its chain's entries are refused by a clear `not`, not an empty `enum`.
+    @Test func aTypeWithNoDecoratorsRefusesEveryEntryWithoutAnEmptyEnum() throws {
+        let schema = ManifestSchema.schema(catalog: Self.catalog().describe())
+        func hasEmptyEnum(_ value: JSONValue) -> Bool {
+            switch value {
+            case .object(let members): members["enum"] == .array([]) || members.values.contains(where: hasEmptyEnum)
+            case .array(let items): items.contains(where: hasEmptyEnum)
+            default: false
+            }
+        }
+        #expect(!hasEmptyEnum(schema))
+        let json = #"{ "format": 1, "environment": "production", "bindings": [ "#
+            + #"{ "protocol": "FindingOther", "factory": "both", "decorators": ["value"] } ] }"#
+        let manifest = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
+        #expect(try !JSONSchemaChecker(schema).errors(manifest).isEmpty)
     }
 
     // MARK: - F8: diff sees a chain

@@ -101,6 +101,10 @@ struct JSONSchemaChecker {
                 if inner.isEmpty { matching += 1 }
             }
             if matching != 1 { fail("matches \(matching) of the \(schemas.count) schemas of oneOf, not exactly one") }
+        case ("not", _):
+            var inner: [String] = []
+            try check(value, against: argument, at: path, into: &inner, depth: depth + 1)
+            if inner.isEmpty { fail("matches the schema of not") }
         case ("allOf", .array(let schemas)):
             for subschema in schemas { try check(value, against: subschema, at: path, into: &errors, depth: depth + 1) }
         case ("if", _):

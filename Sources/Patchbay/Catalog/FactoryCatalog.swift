@@ -215,11 +215,20 @@ public struct RegistrationError: Error, Hashable, Sendable, CustomStringConverti
     }
 
     /// `factory`, registered at `location` and bound `weak`, made a `product` that is not a class instance.
-    static func weakValueType(factory: String, product: String, at location: CodeLocation) -> RegistrationError {
-        RegistrationError(
-            code: weakValueType.code, factory: factory, locations: [location],
-            description: "Patchbay: factory '\(factory)' (registered at \(location)) is bound with lifetime 'weak', "
+    /// When `chainOf` names a type, `factory` is the decorator that ends its chain: what the binding keeps.
+    static func weakValueType(
+        factory: String, product: String, at location: CodeLocation, chainOf type: String? = nil
+    ) -> RegistrationError {
+        let description = if let type {
+            "Patchbay: the binding of \(type) is bound with lifetime 'weak', but decorator '\(factory)' (registered at "
+                + "\(location)), the last link of its chain, made a \(product), which is not a class instance: a weak "
+                + "reference cannot hold it. Bind it 'singleton', 'scoped' or 'transient', or make the decorator's "
+                + "product a class."
+        } else {
+            "Patchbay: factory '\(factory)' (registered at \(location)) is bound with lifetime 'weak', "
                 + "but it made a \(product), which is not a class instance: a weak reference cannot hold it. "
-                + "Bind it 'singleton', 'scoped' or 'transient', or make its product a class.")
+                + "Bind it 'singleton', 'scoped' or 'transient', or make its product a class."
+        }
+        return RegistrationError(code: weakValueType.code, factory: factory, locations: [location], description: description)
     }
 }

@@ -168,7 +168,8 @@ package enum ManifestSchemaBuilder {
                 ]),
                 "then": .object(["properties": .object([
                     DecorateKey.add.rawValue: decoratorNames(decorators),
-                    DecorateKey.remove.rawValue: .object(["items": .object(["enum": strings(decorators)])]),
+                    DecorateKey.remove.rawValue: decorators.isEmpty ? decoratorNames(decorators)
+                        : .object(["items": .object(["enum": strings(decorators)])]),
                 ])]),
             ]))
         }
@@ -202,7 +203,11 @@ package enum ManifestSchemaBuilder {
 
     /// The entries of `decorators` a binding of a type may name: its decorators.
     private static func decoratorNames(_ names: [String]) -> JSONValue {
-        .object(["items": .object(["oneOf": .array([
+        // A type no decorator decorates: no entry fits (`"enum": []` would say so less clearly).
+        guard !names.isEmpty else {
+            return .object(["items": described("No decorator of the catalog decorates this type.", ["not": .object([:])])])
+        }
+        return .object(["items": .object(["oneOf": .array([
             .object(["type": .string("string"), "enum": strings(names)]),
             .object(["type": .string("object"), "properties": .object([
                 DecoratorKey.decorator.rawValue: .object(["enum": strings(names)]),
@@ -264,6 +269,13 @@ package enum ManifestSchemaBuilder {
     /// a catalog: a decorator's `parameters` as a factory's in a binding.
     private static func linkSchema(_ catalog: CatalogDescription) -> JSONValue {
         var linkRules: [JSONValue] = []
+        // A decorator with required parameter fields cannot be named alone: its entry is the object, with `parameters`.
+        let needParameters = (catalog.decorators ?? []).filter { $0.parameters?.fields?.contains(where: \.required) == true }
+            .map(\.name).sorted()
+        if !needParameters.isEmpty {
+            linkRules.append(described("A decorator whose parameters have required fields is written as an object "
+                + "with its 'parameters', not as its name alone.", ["not": .object(["enum": strings(needParameters)])]))
+        }
         for decorator in (catalog.decorators ?? []).sorted(by: { $0.name < $1.name }) {
             guard let then = parametersRule(decorator, of: "decorator") else { continue }
             linkRules.append(.object([

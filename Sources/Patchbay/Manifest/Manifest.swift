@@ -177,6 +177,11 @@ extension Binding {
         package var origin: SourceOrigin?
         /// What `${...}` interpolation did in its `parameters`, as for a binding's.
         var interpolation = InterpolationRecord()
+        /// Whether the file reader refused its `parameters` (not an object,
+        /// already reported): the link is kept so that its name is still
+        /// judged, but the parameter rule does not report it again, and its
+        /// chain is refused (never run without the parameters it was given).
+        var parametersRefused = false
 
         /// Its `parameters` as written, `${...}` and all (see ``Binding/writtenParameters``); nil when it gives none.
         package var writtenParameters: JSONValue? { parameterSource.map(\.writtenValue) }

@@ -299,7 +299,9 @@ struct ManifestParser {
     /// A binding's `decorators`, or a `decorate` entry's `add` (`key`, at
     /// `pointer`): an array whose entries are a decorator's name, or an
     /// object with `decorator` and `parameters`. An entry with a problem is
-    /// reported and left out (the binding is then broken).
+    /// reported and left out (the binding is then broken), except one whose
+    /// `parameters` alone are wrong: it is kept, marked refused, so that its
+    /// name is judged too.
     mutating func decoratorUses(
         _ value: JSONPlace, at pointer: String, key: String, in source: SourceOrigin.File
     ) -> [Binding.Decorator] {
@@ -348,12 +350,14 @@ struct ManifestParser {
                 var use = Binding.Decorator(text)
                 use.origin = SourceOrigin(source, pointer: entry, node: element.node)
                 if let parameters {
-                    guard parameters.kind == .object else {
+                    if parameters.kind == .object {
+                        use.parameterSource = BindingParameters(parameters)
+                    } else {
+                        // Kept, refused: its name is still judged (unknown, not of this type) with this problem.
                         report(.wrongType, "'\(DecoratorKey.parameters)' must be an object; found \(parameters.kindDescription)",
                             at: parameters.position, pointer: entry + "/\(DecoratorKey.parameters)")
-                        continue
+                        use.parametersRefused = true
                     }
-                    use.parameterSource = BindingParameters(parameters)
                 }
                 uses.append(use)
             default:

@@ -131,7 +131,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             text += "no container is set. Call PatchbaySystem.bootstrap(container) at start-up, "
                 + "or name a container: @Injected(container: container)."
         case .needsMainActor:
-            text += "factory '\(factory ?? "?")' runs on the main actor, and this request is not on it. Resolve it "
+            text += (failedMaker ?? "factory '\(factory ?? "?")'") + " runs on the main actor, and this request is not on it. Resolve it "
                 + "from main-actor code, or with `try await container.resolve(awaiting:)`, which goes there."
         case .needsAwait:
             text += (failedMaker ?? "factory '\(factory ?? "?")'") + " is async. Resolve it with `try await container.resolve(awaiting:)`, "
@@ -148,9 +148,14 @@ extension ResolutionError {
     /// one's (`needs-await`), or a main-actor one's off the main actor (`needs-main-actor`).
     @usableFromInline
     static func cannotRunSynchronously(_ call: FactoryCall, _ reason: Reason) -> ResolutionError {
-        ResolutionError(
+        var error = ResolutionError(
             reason, type: call.binding.key.name, injectors: [call.binding.injector],
             path: call.context.names, factory: call.binding.definition.name)
+        // A link of a chain is named as the decorator it is, not as a factory.
+        if call.binding.definition.isDecorator {
+            error.failedMaker = "decorator '\(call.binding.definition.name)' in the chain of \(call.binding.key.name)"
+        }
+        return error
     }
 }
 

@@ -51,6 +51,7 @@ extension CompiledBinding {
         let product = made as! any ProductBox  // every product box is an `Instance`
         guard product.object == nil else { return product }
         throw RegistrationError.weakValueType(
-            factory: definition.name, product: TypeKey.shortName(of: product.valueType), at: definition.registeredAt)
+            factory: definition.name, product: TypeKey.shortName(of: product.valueType), at: definition.registeredAt,
+            chainOf: definition.isDecorator ? key.name : nil)
     }
 }

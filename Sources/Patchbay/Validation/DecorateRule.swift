@@ -135,6 +135,7 @@ extension ValidationRun {
                 guard names.insert(use.name).inserted else {
                     if reportedTwice.insert(offset).inserted {
                         reportAlreadyInChain(use, of: bindings[target], chain: chain, entry: entry)
+                        checkParameters(ofRefused: use, in: bindings[target])
                     }
                     continue
                 }
@@ -260,6 +261,14 @@ extension ValidationRun {
                 + "not in \(chainsOf) (\(inherited)) at this point of the extends chain; nothing to remove"
                 + (suggestion.map { MessageText.didYouMean($0, for: removal.name) } ?? ": remove the name"),
             at: removal.origin, suggestion: suggestion, fallbackFile: manifest.file))
+    }
+
+    /// The parameter rules for an `add` refused as a duplicate, which no
+    /// chain judges: its other problems are reported with that one, not
+    /// after it is fixed. Its name is the chain's own, so it is known.
+    private mutating func checkParameters(ofRefused use: Binding.Decorator, in binding: Binding) {
+        guard let catalog, !use.parametersRefused, let place = catalog.decoratorOffset(named: use.name) else { return }
+        _ = checkParameters(of: use.asBinding(of: binding), factory: place, in: catalog)
     }
 
     /// Rule `duplicate-decorator` for an `add`: the chain it edits already has the decorator.

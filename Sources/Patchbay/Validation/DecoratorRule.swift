@@ -70,9 +70,11 @@ extension ValidationRun {
                 allFit = false
                 continue
             }
-            guard checkDecoratorEnvironment(link, decorator: place, field: nameField, in: catalog),
-                let parameters = checkParameters(of: link, factory: place, in: catalog)
-            else {
+            // Both judged, whichever fails: every problem of a link at once.
+            let allowed = checkDecoratorEnvironment(link, decorator: place, field: nameField, in: catalog)
+            // Parameters the file reader refused were reported there; the link is refused all the same.
+            let parameters = use.parametersRefused ? nil : checkParameters(of: link, factory: place, in: catalog)
+            guard allowed, let parameters else {
                 allFit = false
                 continue
             }

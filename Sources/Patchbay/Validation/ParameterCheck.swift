@@ -21,6 +21,13 @@ struct ParameterCheck {
     let binding: Binding
     let factory: Int
     let catalog: CatalogIndex
+
+    /// Whose parameters a message speaks of: `binding Mailer -> 'smtp-mailer'`,
+    /// or, for a link of a chain, `decorator 'timing-store' in the chain of NoteStore`.
+    private var owner: String {
+        factory < catalog.decoratorStart ? "binding \(binding.displayKey) -> '\(binding.displayFactory)'"
+            : "decorator '\(binding.displayFactory)' in the chain of \(binding.displayKey)"
+    }
     let manifestFile: String
     /// The decoder the validation run shares; nil with a description, which decodes nothing.
     let decoder: JSONDecoder?
@@ -36,7 +43,7 @@ struct ParameterCheck {
         guard let spec = catalog.parameters(factory) else {
             // A factory that takes no parameters is given none (or an empty object).
             if let given = binding.parameterSource?.place.members, !given.isEmpty {
-                report("binding \(binding.displayKey) -> '\(binding.displayFactory)' gives parameters "
+                report("\(owner) gives parameters "
                     + given.map(\.key).sorted().map { "'\($0)'" }.joined(separator: ", ")
                     + ", but \(factory < catalog.decoratorStart ? "factory" : "decorator") "
                     + "'\(catalog.factories[factory].name)' takes none; remove '\(BindingKey.parameters)'", at: "")
@@ -194,7 +201,7 @@ struct ParameterCheck {
         if let firstUnlisted {
             let key = pointer + "/" + JSONPointer.escape(firstUnlisted.key)
             diagnostics.append(binding.diagnostic(
-                .unknownParameter, "binding \(binding.displayKey) -> '\(binding.displayFactory)': "
+                .unknownParameter, "\(owner): "
                     + UnknownKeyList.rest(unlisted, what: "parameter", fix: "\(typeName) reads only "
                         + fields.prefix(20).map { "'\($0.name)'" }.joined(separator: ", ")
                         + (fields.count > 20 ? " and \(fields.count - 20) more" : "")),
@@ -235,7 +242,7 @@ struct ParameterCheck {
     /// A decoding failure, at the place the decoder names, in Patchbay's words.
     private mutating func reportDecodingError(_ error: any Error, typeName: String, value: BindingParameters) {
         guard let error = error as? DecodingError, let keys = error.codingPathKeys else {
-            report("the parameters of binding \(binding.displayKey) -> '\(binding.displayFactory)' are not accepted by "
+            report("the parameters of \(owner) are not accepted by "
                 + "\(typeName): \(error)", at: "")
             return
         }
@@ -279,7 +286,7 @@ struct ParameterCheck {
 
     /// "parameter 'port' of binding Mailer -> 'smtp-mailer'": the start of every message.
     private func parameter(_ pointer: String) -> String {
-        "parameter '\(MessageText.name(Self.name(pointer)))' of binding \(binding.displayKey) -> '\(binding.displayFactory)'"
+        "parameter '\(MessageText.name(Self.name(pointer)))' of \(owner)"
     }
 
     /// The factory's parameter type, for messages.

@@ -148,6 +148,12 @@ package enum ManifestSchemaBuilder {
         ]
     }
 
+    /// How a manifest may name `type`: module-qualified, and short when no other catalog type has that short name.
+    private static func spellings(of type: String, in index: CatalogIndex) -> [String] {
+        let short = index.display(type)
+        return short != type && index.types(named: short).count == 1 ? [type, short] : [type]
+    }
+
     /// Adds the catalog's names to an entry of `decorate`: its `protocol` is a
     /// type some factory provides, and per type, `add` and `remove` name that
     /// type's decorators; an added decorator's `parameters` as in a chain.
@@ -156,9 +162,7 @@ package enum ManifestSchemaBuilder {
         var names: [String] = []
         var rules: [JSONValue] = []
         for type in index.providedQualifiedNames {
-            var spellings = [type]
-            let short = index.display(type)
-            if short != type, index.types(named: short).count == 1 { spellings.append(short) }
+            let spellings = spellings(of: type, in: index)
             names += spellings
             let decorators = index.type(qualified: type).map(index.decorators(of:)) ?? []
             rules.append(.object([
@@ -222,9 +226,7 @@ package enum ManifestSchemaBuilder {
         var names: [String] = []
         var rules: [JSONValue] = []
         for type in index.providedQualifiedNames {
-            var spellings = [type]
-            let short = index.display(type)
-            if short != type, index.types(named: short).count == 1 { spellings.append(short) }
+            let spellings = spellings(of: type, in: index)
             names += spellings
             // The same factories for the type's single binding and for its collection's elements.
             let factories: JSONValue = .object([

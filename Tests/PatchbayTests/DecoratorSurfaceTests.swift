@@ -57,4 +57,17 @@ import Testing
         // The factory's own needs stay on the binding's `needs` row.
         #expect(lines.contains("  needs:        nothing"), "\(text)")
     }
+
+    @Test func explainSaysAnAsyncLinkMakesTheBindingAwaited() throws {
+        let json = DecoratorTests.manifest(#"["warm"]"#)
+        let manifest = try ManifestLoader(environment: [:]).load(data: Data(json.utf8), file: "chain.json")
+        let description = try CatalogDescription(jsonData: AsyncDecoratorTests.catalog().describe().jsonData())
+        let text = ManifestExplainer(manifest: manifest, catalog: description).explain("TaggedStore").text()
+        #expect(text.contains(
+            "  runs:         async (a decorator of its chain runs so): resolve it with try await container.resolve(awaiting:)\n"),
+            "\(text)")
+        // Without a chain, the synchronous factory has no `runs` row.
+        let plain = try ManifestLoader(environment: [:]).load(data: Data(DecoratorTests.manifest("[]").utf8), file: "plain.json")
+        #expect(!ManifestExplainer(manifest: plain, catalog: description).explain("TaggedStore").text().contains("runs:"))
+    }
 }

@@ -265,6 +265,15 @@ package struct CatalogIndex: Sendable {
     /// The place in ``factories`` of the decorator of that name.
     package func decoratorOffset(named name: String) -> Int? { decoratorOffsets[name] }
 
+    /// Where a binding of the factory named `factory` whose chain names
+    /// `decorators` is made (``FactoryExecution/ofChain(_:links:)``); nil
+    /// when the catalog has no such factory.
+    package func execution(ofFactory factory: String, chain decorators: [String]) -> FactoryExecution? {
+        guard let offset = factoryOffset(named: factory) else { return nil }
+        let links = decorators.compactMap { decoratorOffset(named: $0).map { factories[$0].execution } }
+        return FactoryExecution.ofChain(factories[offset].execution, links: links)
+    }
+
     /// The type a decorator (by place in ``factories``) decorates.
     func decorates(_ decorator: Int) -> TypeID? { provides(decorator).first }
 

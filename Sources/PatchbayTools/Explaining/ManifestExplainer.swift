@@ -68,6 +68,12 @@ public struct ManifestExplainer: Sendable {
             resolution.linkNeeds = table.chain(of: served).map { link in
                 hasCatalog ? .known(link.needs.map { node(for: $0, owner: served, path: path, expanded: &expanded) }) : .noCatalog
             }
+            if !served.binding.decorators.isEmpty, let factory = table.factory(of: served),
+                let runs = table.catalog?.execution(ofFactory: served.factory, chain: served.binding.decorators.map(\.name)),
+                runs.rawValue != (factory.execution ?? .synchronous).rawValue
+            {
+                resolution.chainExecution = runs.rawValue
+            }
             outcome = .bound(resolution)
         } else {
             let display = table.display(resolved)

@@ -60,10 +60,12 @@ extension TypeExplanation {
                 + (Self.isInherited(served.binding) ? " (inherited through extends)" : ""))
             for replaced in served.overrides { row("overrides", "'\(replaced.factory)' at \(location(of: replaced))") }
             row("factory", factoryText(served))
-            switch factories[served.factory]?.execution {
+            // Where its chain makes it, when a link decides that, else where its factory runs.
+            let byChain = resolution.chainExecution.map { _ in " (a decorator of its chain runs so)" } ?? ""
+            switch resolution.chainExecution ?? factories[served.factory]?.execution {
             case "main-actor"?:
-                row("runs", "on the main actor: resolve it there, or with try await container.resolve(awaiting:)")
-            case "async"?: row("runs", "async: resolve it with try await container.resolve(awaiting:)")
+                row("runs", "on the main actor\(byChain): resolve it there, or with try await container.resolve(awaiting:)")
+            case "async"?: row("runs", "async\(byChain): resolve it with try await container.resolve(awaiting:)")
             default: break
             }
             if let argument = factories[served.factory]?.argument {

@@ -68,6 +68,10 @@ public struct TypeExplanation: Sendable, Hashable {
         public let needs: Needs
         /// What each decorator of the binding's chain needs, in the chain's order; empty without a chain.
         public var linkNeeds: [Needs] = []
+        /// `main-actor` or `async` when the binding's chain makes it so (an
+        /// `async` or main-actor link around a synchronous factory); nil
+        /// when the factory's ``Factory/execution`` says where it is made.
+        public var chainExecution: String?
     }
 
     /// The elements that serve a collection `[T]` asked from the requesting injector.

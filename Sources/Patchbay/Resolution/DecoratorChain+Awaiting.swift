@@ -17,7 +17,7 @@ extension DecoratorChain {
     static func awaitedDefinition(around inner: CompiledBinding, links: [Link], keptWeakly: Bool) -> FactoryDefinition {
         // What a synchronous request is told must be awaited: the factory, else the first `async` link.
         let awaited = inner.definition.execution == .async ? nil
-            : links.first { $0.wrapAwaiting != nil }.map { label(of: $0, around: inner) }
+            : links.first { $0.wrapAwaiting != nil }?.binding.decoratorLabel
         return FactoryDefinition(
             decorating: inner.definition, execution: .async,
             buildAwaiting: .withNeeds(AwaitedChain(inner: inner, links: links, keptWeakly: keptWeakly))
@@ -26,11 +26,6 @@ extension DecoratorChain {
             error.failedMaker = awaited
             throw error
         }
-    }
-
-    /// How a message names a link: `decorator 'timing-store' in the chain of NoteStore`.
-    static func label(of link: Link, around inner: CompiledBinding) -> String {
-        "decorator '\(link.binding.definition.name)' in the chain of \(inner.key.name)"
     }
 }
 

@@ -20,9 +20,7 @@ extension ResolutionError {
             .factoryFailed, type: type, injectors: binding.map { [$0.injector] } ?? [], path: path,
             factory: binding?.definition.name ?? factory, underlying: error,
             detail: binding?.described.map { failurePlace(of: $0.binding) })
-        if let binding, binding.definition.isDecorator {
-            failure.failedMaker = "decorator '\(binding.definition.name)' in the chain of \(binding.key.name)"
-        }
+        failure.failedMaker = binding?.decoratorLabel
         return failure
     }
 
@@ -64,9 +62,7 @@ extension ResolutionError {
             path: outer.map(\.key.name) + [binding.key.name], factory: binding.definition.name,
             detail: (loop.map { $0.definition.isDecorator ? "(decorator '\($0.definition.name)')" : $0.key.name }
                 + [binding.key.name]).joined(separator: " -> "))
-        if let link = loop.first(where: { $0.definition.isDecorator }) {
-            error.failedMaker = "decorator '\(link.definition.name)' in the chain of \(link.key.name)"
-        }
+        error.failedMaker = loop.lazy.compactMap(\.decoratorLabel).first
         return error
     }
 }
@@ -105,5 +101,15 @@ extension FramePath {
     func failure(_ error: any Error, making binding: CompiledBinding, pushed: Bool = true) -> ResolutionError {
         ResolutionError.factoryFailed(
             error, making: binding.key.name, by: binding, path: pushed ? names : names + [binding.key.name])
+    }
+}
+
+extension CompiledBinding {
+    /// How a message names this binding when it is a link of a decorated
+    /// binding's chain (`decorator 'timing-store' in the chain of NoteStore`:
+    /// a link binds the type it decorates); nil for a factory's binding,
+    /// which messages name as the factory.
+    var decoratorLabel: String? {
+        definition.isDecorator ? "decorator '\(definition.name)' in the chain of \(key.name)" : nil
     }
 }

@@ -152,9 +152,7 @@ extension ResolutionError {
             reason, type: call.binding.key.name, injectors: [call.binding.injector],
             path: call.context.names, factory: call.binding.definition.name)
         // A link of a chain is named as the decorator it is, not as a factory.
-        if call.binding.definition.isDecorator {
-            error.failedMaker = "decorator '\(call.binding.definition.name)' in the chain of \(call.binding.key.name)"
-        }
+        error.failedMaker = call.binding.decoratorLabel
         return error
     }
 }

@@ -36,18 +36,23 @@ struct ActivationTests {
         #expect(old.serial == 1)
     }
 
-    @Test func singletonsArePerActivation() throws {
+    @Test func singletonsAreKeptByAnUnchangedBindingAndMadeAnewAfterAChange() throws {
         let counter = Counter()
         let container = try Container(catalog: catalog(counter), manifest: red)
         let first = try container.resolve((any Widget).self)
         #expect(try container.resolve((any Widget).self) === first)
 
-        // The same manifest again: a new activation, new singletons.
+        // The same manifest again: a new activation that keeps the unchanged binding's singleton.
+        try container.activate(red)
+        #expect(try container.resolve((any Widget).self) === first)
+        #expect(counter.value == 1)
+
+        // Another factory, then red again: red's singleton was replaced, so it is made anew.
+        try container.activate(blue)
         try container.activate(red)
         let second = try container.resolve((any Widget).self)
         #expect(second !== first)
         #expect(try container.resolve((any Widget).self) === second)
-        #expect(counter.value == 2)
         #expect(first.serial == 1, "the old singleton is still usable")
     }
 

@@ -47,9 +47,10 @@ extension Heavy: HeavyService {}
         let manifest = Manifest(bindings: [Binding(protocol: "HeavyService", factory: "heavy")])
         let container = try Container(catalog: catalog, manifest: manifest)
         let old = try container.resolve((any HeavyService).self)
-        try container.activate(manifest)
+        // Another lifetime: a changed binding, so a new instance (an unchanged one would keep it).
+        try container.activate(Manifest(bindings: [Binding(protocol: "HeavyService", factory: "heavy", lifetime: .weak)]))
         let new = try container.resolve((any HeavyService).self)
-        #expect(old !== new)  // singletons are per activation
+        #expect(old !== new)
         #expect(try container.resolve((any HeavyService).self) === new)
     }
 }

@@ -196,13 +196,16 @@ struct MemoryTests {
             // Each thread resolves in a different activation, and keeps that activation in its cache.
             let singletons = Box<[Part]>()
             singletons.value = []
+            // (Each activation resets: the same binding activated again would keep its singleton.)
             for thread in parked {
                 try made.activate(manifest([bind("Widget", to: "part", .singleton)]))
+                made.reset()
                 thread.run {
                     if let part = try? made.resolve((any Widget).self) as? Part { singletons.value?.append(part) }
                 }
             }
             try made.activate(manifest([bind("Widget", to: "part", .singleton)]))
+            made.reset()
             if let part = try made.resolve((any Widget).self) as? Part { singletons.value?.append(part) }
             let all = singletons.value ?? []
             #expect(Set(all.map(ObjectIdentifier.init)).count == 3)

@@ -9,9 +9,13 @@ extension Container {
     ///
     /// Every one is called even when an earlier one throws; the failures are
     /// thrown together, each a `shutdown-failed` diagnostic at its binding.
-    /// Only the manifest in force is shut down (a replaced one's singletons
-    /// are released with it, not shut down), and only what was made: a
-    /// singleton never resolved has nothing to stop.
+    /// Only what was made is shut down: a singleton never resolved has nothing to stop.
+    ///
+    /// The singletons of earlier generations that a re-activation replaced
+    /// and that still wait for a lease (see ``withLease(isolation:_:)``) are
+    /// shut down too, with the failures of retirements no watch reported;
+    /// a retirement under way is waited for. None is shut down twice, and a
+    /// singleton that a later generation kept is shut down once, with it.
     ///
     /// The instances stay the container's: a later resolve gets the instance
     /// that was shut down. ``reset()`` is the other way round: it forgets
@@ -19,19 +23,21 @@ extension Container {
     /// tests); to do both, `await shutdown()` then `reset()`.
     /// - Throws: ``ManifestError`` listing every singleton whose ``AsyncShutdown/shutdown()`` threw.
     public func shutdown() async throws(ManifestError) {
-        let file = manifest.file
-        var failures: [Diagnostic] = []
-        for made in madeSingletons(as: (any AsyncShutdown).self).reversed() {
-            do {
-                try await made.instance.shutdown()
-            } catch {
-                let message = "shutdown of \(made.binding.map { "\($0.type) (factory '\($0.factory)')" } ?? "a singleton") "
-                    + "failed: \(error)"
-                failures.append(
-                    made.binding?.diagnostic(.shutdownFailed, message)
-                        ?? Diagnostic(code: .shutdownFailed, message: message, file: file))
-            }
+        let pending = ledger.withLock { $0.takeAll() }
+        await waitForRetirements()
+        var cells: [(cell: InstanceCell, binding: BindingDescription?)] = []
+        var seen: Set<ObjectIdentifier> = []
+        // The bindings behind a decorated one too: its product and its chain's links.
+        for binding in currentActivation().keepingBindings {
+            guard let cell = binding.storage.sharedCell, seen.insert(ObjectIdentifier(cell)).inserted else { continue }
+            cells.append((cell, binding.described))
         }
+        for retirement in pending { cells += retirement.cells }
+        var failures = retiring.withLock { work in
+            defer { work.unreported = [] }
+            return work.unreported
+        }
+        failures += await shutDown(cells, sparing: nil)
         guard failures.isEmpty else { throw ManifestError(diagnostics: failures) }
     }
 }

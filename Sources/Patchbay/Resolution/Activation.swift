@@ -32,6 +32,13 @@ final class Activation: Sendable {
     /// its factory's product, and the links of its chain. Lifecycle, reset
     /// and retiring read their storages as they read the served bindings'.
     let chains: [Chain]
+    /// Which compile made it: the same for its twin with overrides on
+    /// (``withOverridesInUse()``), so a re-activation can tell that the one
+    /// in force is still the one it compiled against.
+    let serial: Int
+
+    /// The last ``serial`` given.
+    private static let serials = AtomicCounter()
 
     /// What a decorated binding keeps behind it (see ``DecoratorChain``).
     struct Chain {
@@ -62,8 +69,9 @@ final class Activation: Sendable {
     init(
         manifest: Manifest, injectorOrder: [InjectorName], entries: TypeTable, overridesInUse: Bool = false,
         warnings: [Diagnostic], catalog: FactoryCatalog, knownElementTypes: InstanceCell = InstanceCell(),
-        hasGraphBindings: Bool, chains: [Chain] = []
+        hasGraphBindings: Bool, chains: [Chain] = [], serial: Int? = nil
     ) {
+        self.serial = serial ?? Self.serials.add(1) + 1
         self.manifest = manifest
         self.injectorOrder = injectorOrder
         self.entries = entries
@@ -82,7 +90,7 @@ final class Activation: Sendable {
         Activation(
             manifest: manifest, injectorOrder: injectorOrder, entries: entries, overridesInUse: true,
             warnings: warnings, catalog: catalog, knownElementTypes: knownElementTypes,
-            hasGraphBindings: hasGraphBindings, chains: chains)
+            hasGraphBindings: hasGraphBindings, chains: chains, serial: serial)
     }
 
     /// The binding that serves `id` from `injector`, read through the table's
@@ -101,9 +109,15 @@ final class Activation: Sendable {
     /// Validates `manifest` against `catalog` and compiles it.
     /// - Throws: ``ManifestError`` with every problem, when there is any error.
     static func compile(_ manifest: Manifest, catalog: FactoryCatalog) throws(ManifestError) -> Activation {
+        compile(try validate(manifest, catalog: catalog), of: manifest, catalog: catalog)
+    }
+
+    /// Validates `manifest` against `catalog`: what compiling it starts from.
+    /// - Throws: ``ManifestError`` with every problem, when there is any error.
+    static func validate(_ manifest: Manifest, catalog: FactoryCatalog) throws(ManifestError) -> ValidationResult {
         var result = ManifestValidator(catalog: catalog).run(manifest)
         guard !result.diagnostics.containsErrors else { throw refusal(&result) }
-        return compile(result, of: manifest, catalog: catalog)
+        return result
     }
 
     /// Reads, validates and compiles the manifest file at `url`: what the

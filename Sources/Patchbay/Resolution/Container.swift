@@ -30,6 +30,16 @@ public final class Container: Sendable {
         var replaced: [WeakActivation] = []
     }
     private let state = Locked(State())
+    /// The generations of the wiring, the leases held on them and what
+    /// replaced ones leave to shut down (see ``GenerationLedger``); changed
+    /// with `state`'s lock held when a manifest is activated, alone by a lease.
+    let ledger = Locked(GenerationLedger())
+    /// The retirements under way, and what was shut down already (see `Container+Retiring.swift`).
+    let retiring = Locked(RetiringWork())
+    /// Whether this container serves a wiring that is starting, not yet the
+    /// one in force (``activate(_:isolation:startingWith:)``): it then owns
+    /// none of its singletons, which its deinit must leave alone.
+    private let isStaging: Bool
 
     /// Creates a container serving `manifest` from `catalog`.
     /// - Throws: ``ManifestError`` listing every problem when the manifest does not fit the catalog.
@@ -38,8 +48,9 @@ public final class Container: Sendable {
     }
 
     /// Creates a container serving an activation made from `catalog`.
-    init(catalog: FactoryCatalog, activation: Activation) {
+    init(catalog: FactoryCatalog, activation: Activation, staging: Bool = false) {
         self.catalog = catalog
+        isStaging = staging
         _ = current.exchange(activation)
     }
 
@@ -47,6 +58,7 @@ public final class Container: Sendable {
         // The releasing thread lets go of this container's activation at once (another thread does when
         // it next resolves, or ends), so the manifest is freed with the container.
         ThreadResolutionState.existing?.forget(self)
+        guard !isStaging else { return }
         current.publishedObject?.retire()
         for old in state.withLock({ $0.replaced }) { old.activation?.retire() }
     }
@@ -78,10 +90,49 @@ public final class Container: Sendable {
     public var warnings: [Diagnostic] { currentActivation().warnings }
 
     /// Validates `manifest` and, if it has no errors, makes it the one in
-    /// force for every later resolve. Instances already handed out stay valid.
+    /// force for every later resolve, as the next ``generation``.
+    ///
+    /// What did not change is kept: a binding whose factory, parameters,
+    /// lifetime, injector, decorators and needs' bindings are the same keeps
+    /// its made singleton (see "Re-activate while running" in the
+    /// reference). The singletons it replaces are shut down (each that is an
+    /// ``AsyncShutdown``) once no ``withLease(isolation:_:)`` that could
+    /// reach them is held; instances already handed out outside a lease are the app's.
     /// - Throws: ``ManifestError`` with every problem; the running manifest then stays active, untouched.
     public func activate(_ manifest: Manifest) throws(ManifestError) {
-        publish(try Activation.compile(manifest, catalog: catalog))
+        try activate(manifest, reporting: nil)
+    }
+
+    /// ``activate(_:)``, telling `report` how the singletons it replaces were shut down.
+    func activate(_ manifest: Manifest, reporting report: (@Sendable (Int, [Diagnostic]) -> Void)?) throws(ManifestError) {
+        while true {
+            // Compiled against the activation in force; published only if it still is, else compiled again:
+            // what it keeps must be what the one it replaces holds.
+            let base = currentActivation()
+            let fresh = try Activation.compile(manifest, catalog: catalog, keepingFrom: base)
+            if publish(generation: fresh, over: base, reporting: report) { return }
+        }
+    }
+
+    /// Makes `fresh`, compiled from a new manifest against `base`, the
+    /// activation in force as the next generation, unless another was
+    /// published since `base` (then false, and nothing changes). The
+    /// storages of `base` it did not keep are retired: their singletons
+    /// are shut down once no lease that could reach them is held.
+    func publish(
+        generation fresh: Activation, over base: Activation, reporting report: (@Sendable (Int, [Diagnostic]) -> Void)?
+    ) -> Bool {
+        let outcome = state.withLock { state -> (previous: Activation, due: [GenerationLedger.Retirement])? in
+            guard let inForce = current.publishedObject, inForce.serial == base.serial else { return nil }
+            let change = StorageChange(from: inForce, to: fresh)
+            _ = replace(with: fresh, &state)
+            let due = ledger.withLock { $0.replace(dropping: change.dropped, making: change.made, report: report) }
+            return (inForce, due)
+        }
+        guard let outcome else { return false }
+        startRetiring(outcome.due)
+        _ = outcome.previous  // released here, outside the lock: its singletons' deinits may do anything
+        return true
     }
 
     /// Forgets every singleton and weak instance, so the next resolves make new

@@ -30,7 +30,13 @@ extension Container {
     ///     file events cannot be had, once a second.
     ///   - queue: Where the watch reads files and calls `onChange`: on a serial
     ///     queue of its own that targets this one, so one call at a time.
-    ///   - onChange: Told what each change of the file led to.
+    ///   - onChange: Told what each change of the file led to, and when the
+    ///     singletons a new wiring replaced have been shut down (``ManifestReloadEvent/retired(generation:failures:)``).
+    ///     (Before `start`, so that a trailing closure is still `onChange`.)
+    ///   - start: When given, starts each new wiring before it serves, as
+    ///     ``activate(_:isolation:startingWith:)`` does: a wiring it fails to start
+    ///     is rejected (`start-up-failed`) and the one in force keeps serving.
+    ///     No other change is read while it runs.
     /// - Returns: The handle that keeps the watch running.
     public func watch(
         _ url: URL,
@@ -38,11 +44,12 @@ extension Container {
         settleDelay: DispatchTimeInterval = .milliseconds(50),
         pollInterval: DispatchTimeInterval? = nil,
         queue: DispatchQueue = .global(qos: .utility),
-        onChange: @escaping @Sendable (ManifestReloadEvent) -> Void = { _ in }
+        onChange: @escaping @Sendable (ManifestReloadEvent) -> Void = { _ in },
+        startingWith start: (@Sendable (_ next: Container) async throws -> Void)? = nil
     ) -> ManifestWatch {
         ManifestWatch(ManifestWatcher(
             container: self, url: url, loader: loader, settleDelay: settleDelay, pollInterval: pollInterval,
-            fileEvents: true, queue: queue, onChange: onChange))
+            fileEvents: true, queue: queue, start: start, onChange: onChange))
     }
 }
 
@@ -63,9 +70,15 @@ public enum ManifestReloadEvent: Sendable, Hashable {
     /// active, and the file is read once it has been unchanged for a whole
     /// settle delay. Reported once per spell of changes.
     case waitingForQuiet(URL)
+    /// The singletons that the activation replacing `generation` did not
+    /// keep have been shut down (each that is an ``AsyncShutdown``, in
+    /// reverse order of making), once the last lease that could reach them
+    /// ended (``Container/withLease(isolation:_:)``); `failures` holds a
+    /// `shutdown-failed` diagnostic for each whose shutdown threw, empty when none did.
+    case retired(generation: Int, failures: [Diagnostic])
 }
 
-/// A running watch of a manifest file, made by ``Container/watch(_:loader:settleDelay:pollInterval:queue:onChange:)``.
+/// A running watch of a manifest file, made by ``Container/watch(_:loader:settleDelay:pollInterval:queue:onChange:startingWith:)``.
 ///
 /// The watch makes the file the source of the container's manifest: each
 /// time the file changes, it is read again (with its `extends` parents),

@@ -31,6 +31,8 @@ final class ManifestWatcher: Sendable {
     private let fileEvents: Bool
     private let queue: DispatchQueue
     private let onChange: @Sendable (ManifestReloadEvent) -> Void
+    /// Starts each new wiring before it serves (see ``Container/activate(_:isolation:startingWith:)``); nil: activated at once.
+    private let starting: (@Sendable (Container) async throws -> Void)?
 
     /// What `cancel()` needs, from any thread.
     private struct Shared {
@@ -73,8 +75,10 @@ final class ManifestWatcher: Sendable {
     init(
         container: Container, url: URL, loader: ManifestLoader, settleDelay: DispatchTimeInterval,
         pollInterval: DispatchTimeInterval?, fileEvents: Bool, queue: DispatchQueue,
-        clock: any WatchClock = SystemWatchClock(), onChange: @escaping @Sendable (ManifestReloadEvent) -> Void
+        clock: any WatchClock = SystemWatchClock(), start: (@Sendable (Container) async throws -> Void)? = nil,
+        onChange: @escaping @Sendable (ManifestReloadEvent) -> Void
     ) {
+        self.starting = start
         confined = Locked(Confined(container: container))
         self.url = url
         self.loader = loader
@@ -230,14 +234,36 @@ final class ManifestWatcher: Sendable {
                 return state.healthy ? nil : .activated(manifest)
             }
             guard !isCancelled else { return nil }
-            do {
-                try container.activate(manifest)
-                state.healthy = true
-                return .activated(manifest)
-            } catch {
-                state.healthy = false
-                return .rejected(error.diagnostics)
+            // The generations it replaces are retired later, when their last lease ends: told on the queue, as every event.
+            let report: @Sendable (Int, [Diagnostic]) -> Void = { [weak self] generation, failures in
+                guard let self else { return }
+                queue.async { if !self.isCancelled { self.onChange(.retired(generation: generation, failures: failures)) } }
             }
+            guard let starting else {
+                do {
+                    try container.activate(manifest, reporting: report)
+                    state.healthy = true
+                    return .activated(manifest)
+                } catch {
+                    state.healthy = false
+                    return .rejected(error.diagnostics)
+                }
+            }
+            // Started in a task; the queue waits for it, so no other change is read meanwhile.
+            queue.suspend()
+            Task { [self] in
+                let event: ManifestReloadEvent
+                do throws(ManifestError) {
+                    try await container.activate(manifest, startingWith: starting, reporting: report)
+                    event = .activated(manifest)
+                } catch {
+                    event = .rejected(error.diagnostics)
+                }
+                state.healthy = event == .activated(manifest)
+                if !isCancelled { onChange(event) }
+                queue.resume()
+            }
+            return nil
         }
     }
 

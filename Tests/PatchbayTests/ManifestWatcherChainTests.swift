@@ -75,6 +75,50 @@ import Glibc
         #expect(watch.watcher.chain.map(\.lastPathComponent) == ["config.json", "base.json", "grand.json"])
     }
 
+    /// A parent rewritten in place in steps, each a fifth of the settle delay
+    /// after the last: only whole generations of it are activated. The test's
+    /// own clock decides what is quiet, as for the file itself
+    /// (`ManifestWatcherTests.aFileWrittenInStepsIsActivatedOnlyWhole`): the
+    /// parent is sampled as the file is, so a half-written parent is never read.
+    @Test func aParentWrittenInStepsIsActivatedOnlyWhole() throws {
+        let folder = try ReloadFolder()
+        let base = try folder.write(SteppedManifest.text(generation: 0), to: "base.json")
+        let url = try folder.write(child(extending: "base.json"), to: "config.json")
+        let container = try folder.container(url)
+        let log = EventLog()
+        let clock = ManualWatchClock()
+        let settle: UInt64 = 50_000_000
+        let watch = ManifestWatch(ManifestWatcher(
+            container: container, url: url, loader: ManifestLoader(), settleDelay: .nanoseconds(Int(settle)),
+            pollInterval: nil, fileEvents: true, queue: .global(), clock: clock, onChange: log.append))
+        defer { watch.cancel() }
+        watch.watcher.waitUntilIdle()
+        // Settle delays until the first read has found the parent (a read, and one more for the new chain).
+        let deadline = Date().addingTimeInterval(10)
+        while watch.watcher.chain.count < 2 && Date() < deadline {
+            clock.advance(by: settle)
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        #expect(watch.watcher.chain.count == 2)
+
+        func pause(until generation: Int) {
+            let deadline = Date().addingTimeInterval(10)
+            while SteppedManifest.mark(of: container.manifest) != SteppedManifest.whole(generation), Date() < deadline {
+                clock.advance(by: settle)
+                Thread.sleep(forTimeInterval: 0.002)
+            }
+        }
+        for generation in 1...12 {
+            for part in 0..<SteppedManifest.parts {
+                try SteppedManifest.write(part: part, of: generation, to: base)
+                clock.advance(by: settle / 5)
+            }
+            if generation.isMultiple(of: 3) { pause(until: generation) }
+        }
+        #expect(log.activated.map(SteppedManifest.mark) == [3, 6, 9, 12].map(SteppedManifest.whole))
+        #expect(log.rejected.isEmpty && log.missing.isEmpty)
+    }
+
     // MARK: - A chain that changes
 
     @Test func aParentNamedAnewIsWatchedAndTheOldOneNoLonger() async throws {

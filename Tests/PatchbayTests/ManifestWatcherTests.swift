@@ -343,7 +343,7 @@ func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bo
 /// when whole, and each part is rewritten with the next generation's number
 /// in turn, so that every half-written state is a valid manifest too (with a
 /// mixed marker, `0002-0001-0001`), as a real writer's may be.
-private enum SteppedManifest {
+enum SteppedManifest {
     static let parts = 3
 
     static func whole(_ generation: Int) -> String {

@@ -305,11 +305,11 @@ private func manifest(_ factory: String, environment: String = "test") -> String
     #"{ "format": 1, "environment": "\#(environment)", "bindings": [ { "protocol": "ReloadGreeter", "factory": "\#(factory)" } ] }"#
 }
 
-private func greeting(_ container: Container) -> String? {
+func greeting(_ container: Container) -> String? {
     try? container.resolve((any ReloadGreeter).self).greet()
 }
 
-private let greeterCatalog: FactoryCatalog = {
+let greeterCatalog: FactoryCatalog = {
     var catalog = FactoryCatalog()
     catalog.register("english", provides: (any ReloadGreeter).self) { EnglishGreeter() }
     catalog.register("french", provides: (any ReloadGreeter).self) { FrenchGreeter() }
@@ -323,14 +323,14 @@ private let greeterCatalog: FactoryCatalog = {
 
 /// The watch once its first read is done and file events are armed, so that
 /// later changes reach it through events (not through that first read, nor polling).
-private func started(_ watch: ManifestWatch) -> ManifestWatch {
+func started(_ watch: ManifestWatch) -> ManifestWatch {
     watch.watcher.waitUntilIdle()
     #expect(watch.watcher.usesFileEvents)
     return watch
 }
 
 /// Polls `condition` every 10 ms for up to `seconds`.
-private func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }
@@ -343,7 +343,7 @@ private func eventually(within seconds: Double = 5, _ condition: () -> Bool) asy
 /// when whole, and each part is rewritten with the next generation's number
 /// in turn, so that every half-written state is a valid manifest too (with a
 /// mixed marker, `0002-0001-0001`), as a real writer's may be.
-private enum SteppedManifest {
+enum SteppedManifest {
     static let parts = 3
 
     static func whole(_ generation: Int) -> String {
@@ -381,7 +381,7 @@ private enum SteppedManifest {
 
 /// A clock that moves only when the test moves it: each piece of work the
 /// watch scheduled runs, on the watch's queue, when time passes its deadline.
-private final class ManualWatchClock: WatchClock, @unchecked Sendable {
+final class ManualWatchClock: WatchClock, @unchecked Sendable {
     private let lock = NSLock()
     private var time: UInt64 = 0
     private var pending: [(deadline: UInt64, queue: DispatchQueue, work: @Sendable () -> Void)] = []
@@ -424,7 +424,7 @@ private final class WeakReference<Object: AnyObject>: @unchecked Sendable {
 }
 
 /// What a watch reported, from its queue.
-private final class EventLog: @unchecked Sendable {
+final class EventLog: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [ManifestReloadEvent] = []
 
@@ -446,7 +446,7 @@ private final class EventLog: @unchecked Sendable {
 }
 
 /// A temporary folder, removed when released.
-private final class ReloadFolder {
+final class ReloadFolder {
     let url: URL
 
     init() throws {

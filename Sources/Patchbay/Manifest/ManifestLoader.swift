@@ -66,8 +66,9 @@ public struct ManifestLoader: Sendable {
     /// - Throws: ``ManifestError`` listing every problem found.
     public func load(data: Data, file: String = "<memory>") throws(ManifestError) -> Manifest {
         var diagnostics: [Diagnostic] = []
+        var files: [URL] = []
         // Bytes from memory: the file at `url` is not what was read.
-        let manifest = read(data, display: file, startIsOnDisk: false, diagnostics: &diagnostics) {
+        let manifest = read(data, display: file, startIsOnDisk: false, diagnostics: &diagnostics, files: &files) {
             let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
             // An absolute `file` stands on its own (appended to the current
             // folder it would name a file that does not exist), and so
@@ -85,12 +86,26 @@ public struct ManifestLoader: Sendable {
     package func loadCollecting(
         contentsOf url: URL, displayPath: String? = nil, followingExtends: Bool = true
     ) -> (Manifest?, [Diagnostic]) {
+        let (manifest, diagnostics, _) = loadChain(
+            contentsOf: url, displayPath: displayPath, followingExtends: followingExtends)
+        return (manifest, diagnostics)
+    }
+
+    /// Loads a file as `loadCollecting(contentsOf:displayPath:followingExtends:)` does, and names the files
+    /// its `extends` chain led to: the file, then each parent in turn, standardized but with symlinks kept.
+    /// A parent that is named but missing, a folder or unreadable is listed too (it is where the chain
+    /// would go on), so that a watch sees it appear; one outside the folder, or closing a cycle, is not.
+    /// The list is beside the manifest, not in it: two loads of the same files stay equal manifests.
+    package func loadChain(
+        contentsOf url: URL, displayPath: String? = nil, followingExtends: Bool = true
+    ) -> (manifest: Manifest?, diagnostics: [Diagnostic], files: [URL]) {
         var diagnostics: [Diagnostic] = []
         let url = url.standardizedFileURL
+        var files = [url]
         let manifest = loadFile(
             url, display: displayPath ?? Self.displayPath(for: url), root: url.deletingLastPathComponent(), depth: 0,
-            followingExtends: followingExtends, diagnostics: &diagnostics)
-        return (manifest, diagnostics)
+            followingExtends: followingExtends, diagnostics: &diagnostics, files: &files)
+        return (manifest, diagnostics, files)
     }
 
     /// Follows the `extends` chain of `manifest`, read from `url` alone (by `loadCollecting(contentsOf:displayPath:followingExtends:)`
@@ -98,16 +113,19 @@ public struct ManifestLoader: Sendable {
     /// folder alone reads the manifests an app loads no second time.
     package func resolvingExtends(of manifest: Manifest, at url: URL) -> (Manifest, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
+        var files: [URL] = []
         let url = url.standardizedFileURL
-        let merged = resolveExtends(of: manifest, at: url, root: url.deletingLastPathComponent(), diagnostics: &diagnostics)
+        let merged = resolveExtends(
+            of: manifest, at: url, root: url.deletingLastPathComponent(), diagnostics: &diagnostics, files: &files)
         return (merged, diagnostics)
     }
 
     // MARK: - Files and extends
 
+    /// - Parameter files: The chain's files so far, which the parents this file's `extends` leads to are added to.
     private func loadFile(
         _ url: URL, display: String, root: URL, depth: Int,
-        followingExtends: Bool = true, diagnostics: inout [Diagnostic]
+        followingExtends: Bool = true, diagnostics: inout [Diagnostic], files: inout [URL]
     ) -> Manifest? {
         let data: Data
         do {
@@ -122,16 +140,17 @@ public struct ManifestLoader: Sendable {
             diagnostics.append(Diagnostic(code: .unreadable, message: "cannot read the manifest: \(reason)", file: display))
             return nil
         }
-        return read(data, display: display, depth: depth, followingExtends: followingExtends, diagnostics: &diagnostics) {
-            (url, root)
-        }
+        return read(
+            data, display: display, depth: depth, followingExtends: followingExtends, diagnostics: &diagnostics,
+            files: &files
+        ) { (url, root) }
     }
 
     /// Parses and interpolates a file's bytes, and follows its `extends` from `place` (the file's URL
     /// and the folder its parents must stay in), asked for only when it has one.
     private func read(
         _ data: Data, display: String, depth: Int = 0, followingExtends: Bool = true, startIsOnDisk: Bool = true,
-        diagnostics: inout [Diagnostic], at place: () -> (url: URL, root: URL)
+        diagnostics: inout [Diagnostic], files: inout [URL], at place: () -> (url: URL, root: URL)
     ) -> Manifest? {
         var parser = ManifestParser(file: display, maxBytes: maxBytes, maxDepth: maxDepth, depth: depth)
         let parsed = parser.parse(data)
@@ -139,7 +158,8 @@ public struct ManifestLoader: Sendable {
         guard let parsed, let manifest = interpolate(parsed, size: data.count, diagnostics: &diagnostics) else { return nil }
         guard manifest.extends != nil, followingExtends else { return manifest }
         let (url, root) = place()
-        return resolveExtends(of: manifest, at: url, root: root, startIsOnDisk: startIsOnDisk, diagnostics: &diagnostics)
+        return resolveExtends(
+            of: manifest, at: url, root: root, startIsOnDisk: startIsOnDisk, diagnostics: &diagnostics, files: &files)
     }
 
     /// Loads the chain of parents of `child`, each file alone, and merges it
@@ -151,8 +171,10 @@ public struct ManifestLoader: Sendable {
     /// - Parameter startIsOnDisk: Whether `child` was read from `url`; a
     ///   parent that is that file closes a cycle further up the chain only
     ///   then (extending it directly always does).
+    /// - Parameter files: Where each parent's URL is added, as ``loadChain(contentsOf:displayPath:followingExtends:)`` lists them.
     private func resolveExtends(
-        of child: Manifest, at url: URL, root: URL, startIsOnDisk: Bool = true, diagnostics: inout [Diagnostic]
+        of child: Manifest, at url: URL, root: URL, startIsOnDisk: Bool = true, diagnostics: inout [Diagnostic],
+        files named: inout [URL]
     ) -> Manifest {
         // Each path is resolved once (see ``PhysicalPath``): the root for
         // every containment check, each file for the cycle checks.
@@ -162,7 +184,7 @@ public struct ManifestLoader: Sendable {
         var visited: Set<String> = startIsOnDisk ? [current.resolved] : []
         while let parent = loadParent(
             of: current, root: root, resolvedRoot: resolvedRoot, loaded: files, visited: visited,
-            diagnostics: &diagnostics)
+            diagnostics: &diagnostics, files: &named)
         {
             files.append(parent.manifest)
             visited.insert(parent.resolved)
@@ -190,10 +212,12 @@ public struct ManifestLoader: Sendable {
     /// The parent that `child`'s `extends` names, read alone; nil, with the
     /// problem reported at the `extends`, when it is outside the folder,
     /// closes a cycle, is missing or a folder, would make the chain too long,
-    /// or cannot be read. `loaded` is the chain so far, for messages.
+    /// or cannot be read. `loaded` is the chain so far, for messages. The
+    /// parent's URL is added to `files` once it is known to be inside the
+    /// folder and no cycle, whether or not it can be read.
     private func loadParent(
         of link: ExtendsLink, root: URL, resolvedRoot: String, loaded: [Manifest], visited: Set<String>,
-        diagnostics: inout [Diagnostic]
+        diagnostics: inout [Diagnostic], files: inout [URL]
     ) -> ExtendsLink? {
         let (child, url) = (link.manifest, link.url)
         guard let relative = child.extends else { return nil }
@@ -220,6 +244,8 @@ public struct ManifestLoader: Sendable {
                 + "remove 'extends' from one of these files")
             return nil
         }
+        // Where the chain goes on: a watch follows it here even when it is not there yet.
+        files.append(parentURL)
         guard let isFolder = SystemCall.isDirectory(atPath: parentURL.path) else {
             report(.extendsNotFound, "'extends' names \(relative), which does not exist (looked for "
                 + "\(parentDisplay)); chain: \(chain)")
@@ -238,7 +264,7 @@ public struct ManifestLoader: Sendable {
         }
         let parent = loadFile(
             parentURL, display: parentDisplay, root: root, depth: depth, followingExtends: false,
-            diagnostics: &diagnostics)
+            diagnostics: &diagnostics, files: &files)
         return parent.map { (manifest: $0, url: parentURL, resolved: resolvedParent) }
     }
 

@@ -37,23 +37,43 @@ struct WatchTarget: Hashable, Sendable {
         inode = UInt64(truncatingIfNeeded: info.st_ino)
     }
 
-    /// What to watch for the manifest at `url`: its folder, the file its
-    /// symlinks lead to, and that file's folder when it is another one (the
-    /// timestamped folder of a Kubernetes ConfigMap). Empty when the folder is missing.
-    static func targets(for url: URL) -> [WatchTarget] {
-        guard let folder = WatchTarget(path: url.deletingLastPathComponent().path, kind: .directory) else {
-            return []
-        }
+    /// What to watch for a manifest and the files its `extends` chain read
+    /// (`chain[0]` is the manifest), each thing once: the manifest's folder,
+    /// then for each file of the chain the file its symlinks lead to and that
+    /// file's folder (the timestamped folder of a Kubernetes ConfigMap), and
+    /// for each parent its folder too. A parent's folder that is missing is
+    /// stood in for by the nearest folder above it that exists, which hears
+    /// the folder made (and each change re-arms the watch, one level deeper).
+    /// Empty when the manifest's folder is missing: the watch then polls.
+    static func targets(for chain: [URL]) -> [WatchTarget] {
+        guard let manifest = chain.first,
+            let folder = WatchTarget(path: manifest.deletingLastPathComponent().path, kind: .directory)
+        else { return [] }
         var targets = [folder]
-        if let real = PhysicalPath.ofExisting(url.path) {
-            if let file = WatchTarget(path: real, kind: .file) { targets.append(file) }
-            if let realFolder = WatchTarget(path: (real as NSString).deletingLastPathComponent, kind: .directory),
-                realFolder.device != folder.device || realFolder.inode != folder.inode
-            {
-                targets.append(realFolder)
-            }
+        func add(_ target: WatchTarget?) {
+            guard let target, !targets.contains(where: { $0.device == target.device && $0.inode == target.inode })
+            else { return }
+            targets.append(target)
+        }
+        for (index, file) in chain.enumerated() {
+            if index > 0 { add(existingFolder(above: file.path)) }
+            guard let real = PhysicalPath.ofExisting(file.path) else { continue }
+            add(WatchTarget(path: real, kind: .file))
+            add(WatchTarget(path: (real as NSString).deletingLastPathComponent, kind: .directory))
         }
         return targets
+    }
+
+    /// The folder holding `path`, or the nearest one above it that exists.
+    private static func existingFolder(above path: String) -> WatchTarget? {
+        var folder = (path as NSString).deletingLastPathComponent
+        while !folder.isEmpty {
+            if let target = WatchTarget(path: folder, kind: .directory) { return target }
+            let above = (folder as NSString).deletingLastPathComponent
+            guard above != folder else { return nil }
+            folder = above
+        }
+        return nil
     }
 }
 
@@ -96,7 +116,7 @@ final class FileChangeMonitor: Sendable {
 
     deinit { cancel() }
 
-    /// Starts watching `targets` (the first is the manifest's folder), or
+    /// Starts watching `targets` (the first is the manifest's folder; any other that cannot be watched is left out), or
     /// returns `nil` when this platform has no file events or the folder
     /// cannot be watched; the watch then polls.
     static func start(

@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 
 extension Container {
-    /// Watches the manifest file at `url` and activates each new version of
-    /// it while the app runs; see ``ManifestWatch`` for what is watched and
-    /// what happens to a bad, deleted or swapped file.
+    /// Watches the manifest file at `url`, and every file its `extends` chain
+    /// reads, and activates each new version of it while the app runs; see
+    /// ``ManifestWatch`` for what is watched and what happens to a bad,
+    /// deleted or swapped file.
     ///
     ///     let watch = container.watch(URL(fileURLWithPath: "/etc/app/manifest.json")) { event in
     ///         if case .rejected(let diagnostics) = event { diagnostics.forEach { print($0) } }
@@ -16,18 +17,19 @@ extension Container {
     /// - Parameters:
     ///   - url: The manifest file; a symlink is followed anew after every change.
     ///   - loader: Reads the file and its `extends` parents.
-    ///   - settleDelay: How long the file must stay unchanged before it is read:
-    ///     it is read only once it has been quiet for this whole delay after its
-    ///     last change (and when the watch starts), so that a file written in
-    ///     several steps, each less than this apart, is read once, whole. A file
+    ///   - settleDelay: How long the file and its parents must stay unchanged
+    ///     before the file is read: it is read only once they have been quiet
+    ///     for this whole delay after the last change (and when the watch
+    ///     starts), so that a file written in several steps, each less than
+    ///     this apart, is read once, whole. A file
     ///     that keeps changing for more than ten times this is reported with
     ///     ``ManifestReloadEvent/waitingForQuiet(_:)`` and read once quiet. A file
     ///     with errors modified less than this long ago is read again before
     ///     being rejected.
-    ///   - pollInterval: When given, also compares the file's size, times and
-    ///     inode this often, as a safety net for file systems that report no
-    ///     events (some network mounts). `nil`, the default, polls only where
-    ///     file events cannot be had, once a second.
+    ///   - pollInterval: When given, also compares the size, times and inode
+    ///     of the file and its parents this often, as a safety net for file
+    ///     systems that report no events (some network mounts). `nil`, the
+    ///     default, polls only where file events cannot be had, once a second.
     ///   - queue: Where the watch reads files and calls `onChange`: on a serial
     ///     queue of its own that targets this one, so one call at a time.
     ///   - onChange: Told what each change of the file led to, and when the
@@ -81,36 +83,49 @@ public enum ManifestReloadEvent: Sendable, Hashable {
 /// A running watch of a manifest file, made by ``Container/watch(_:loader:settleDelay:pollInterval:queue:onChange:startingWith:)``.
 ///
 /// The watch makes the file the source of the container's manifest: each
-/// time the file changes, it is read again (with its `extends` parents),
-/// validated, and activated if it has no errors, all while the app keeps
-/// resolving. The `onChange` callback hears what happened.
+/// time the file or a parent its `extends` chain reads changes, the file is
+/// read again (with its parents), validated, and activated if it has no
+/// errors, all while the app keeps resolving. The `onChange` callback hears
+/// what happened.
 ///
 /// ## What is watched
 ///
 /// The folder holding the file, the file its symlinks lead to, and that
-/// file's folder when it is another. Watching folders is what catches
+/// file's folder when it is another; and the same for every file of its
+/// `extends` chain (the parent, the parent's parent, and so on), with each
+/// parent's folder. Editing only `base.json` re-activates the manifest that
+/// extends it. The chain is the one the last read of the file found: editing
+/// `extends` to name another parent watches that parent from then on, and
+/// the old one no longer. A parent that is named but missing is rejected
+/// (`extends-not-found`) and still watched for: creating it (or the folder
+/// it is to be in) is a change. Watching folders is what catches
 /// an editor's save by rename (a new file renamed over the old one) and
 /// a Kubernetes ConfigMap update, where `manifest.json` is a symlink to
 /// `..data/manifest.json`, `..data` a symlink to a timestamped folder, and an
 /// update renames a new `..data` over the old one. After every change the
-/// path is resolved again and the watch follows the new file. Apple platforms
-/// use Dispatch file-system sources; Linux, whose Dispatch has none, uses
-/// inotify. A file whose bytes (and resolved path) did not change is not read again.
+/// paths are resolved again and the watch follows the new files. A ConfigMap
+/// that holds the file and its parent, both symlinks into `..data`, changes
+/// both in one rename: that is one change, activated once, whole. Apple
+/// platforms use Dispatch file-system sources; Linux, whose Dispatch has
+/// none, uses inotify. A file whose bytes (and resolved path) did not change,
+/// nor those of any of its parents, is not read again.
 ///
 /// ## Settling
 ///
-/// A file is read only once it has been quiet for the whole settle delay
-/// after its last change: the watch compares where its path leads, its
-/// `stat` and its bytes when it hears a change and a settle delay later, and
-/// waits again while they differ or more changes are heard. A writer that
-/// updates the file in place in several steps, each less than a settle delay
-/// after the last, is therefore never read half-written, even while the
-/// watch starts. A file changed while it is being loaded is waited for
-/// again. A file that keeps changing for more than ten settle delays is
-/// reported with ``ManifestReloadEvent/waitingForQuiet(_:)``, and read once quiet.
-///
-/// A parent named by `extends` is re-read with the file, but is not watched
-/// itself: editing only the parent takes effect at the file's next change.
+/// A file is read only once it and its parents have been quiet for the whole
+/// settle delay after the last change: the watch compares, for each of them,
+/// where its path leads, its `stat` and its bytes when it hears a change and
+/// a settle delay later, and waits again while they differ or more changes
+/// are heard. A writer that updates the file in place in several steps, each
+/// less than a settle delay after the last, is therefore never read
+/// half-written, even while the watch starts. A file or parent changed while
+/// it is being loaded is waited for again (so a swap between reading the file
+/// and its parent is never activated as a mix of the two versions), as is a
+/// file whose `extends` now names other parents, which were never seen quiet
+/// (so the first read of a file with parents, and the read after `extends`
+/// is edited, take one more settle delay). A file that keeps changing for
+/// more than ten settle delays is reported with
+/// ``ManifestReloadEvent/waitingForQuiet(_:)``, and read once quiet.
 ///
 /// ## A bad or deleted file
 ///
@@ -132,9 +147,9 @@ public enum ManifestReloadEvent: Sendable, Hashable {
 /// ## Polling
 ///
 /// Where file events cannot be had (a platform without them, a folder that
-/// does not exist yet, inotify out of watches), the watch compares the file's
-/// `stat` once a second instead. Pass `pollInterval` to poll as well as
-/// watch, for file systems that report no events.
+/// does not exist yet, inotify out of watches), the watch compares the `stat`
+/// of the file and of each parent once a second instead. Pass `pollInterval`
+/// to poll as well as watch, for file systems that report no events.
 public final class ManifestWatch: Sendable {
     let watcher: ManifestWatcher
 

@@ -4,17 +4,25 @@ import Foundation
 /// The engine behind a ``ManifestWatch``: hears file events, reads the file
 /// again, compares, activates and reports.
 ///
+/// What is watched and sampled is the file's chain: the file and every file
+/// its `extends` chain read when it was last loaded (`Confined.chain`), a
+/// parent named but missing included. A change to any of them is a change
+/// of the manifest, and a load that names other parents (an `extends`
+/// edited) re-arms the watch on the new chain.
+///
 /// A file is read only once it has been quiet for a whole settle delay: the
-/// watch samples it (where its path leads, its `stat`, its bytes) when a
-/// change is heard, and again a settle delay later, and reads it only when
-/// the two samples are equal and no change was heard in between; otherwise
-/// it samples again a settle delay later. So a file written in several
-/// steps, each within a settle delay of the last, is never read half-written,
-/// however the steps fall against file events, and a write in progress when
-/// the watch starts is waited out too. The file is loaded from disk, then
-/// sampled once more: a file that changed while it was loaded is waited for
-/// again. A file that keeps changing for more than ten settle delays is
-/// reported (``ManifestReloadEvent/waitingForQuiet(_:)``), once per spell.
+/// watch samples its chain (for each file, where its path leads, its `stat`,
+/// its bytes) when a change is heard, and again a settle delay later, and
+/// reads it only when the two samples are equal and no change was heard in
+/// between; otherwise it samples again a settle delay later. So a file
+/// written in several steps, each within a settle delay of the last, is
+/// never read half-written, however the steps fall against file events, and
+/// a write in progress when the watch starts is waited out too. The file is
+/// loaded from disk, then its chain is sampled once more: a chain that
+/// changed while it was loaded (a ConfigMap swapped between reading the file
+/// and its parent, say), or that the load found to be other files, is
+/// waited for again. A file that keeps changing for more than ten settle
+/// delays is reported (``ManifestReloadEvent/waitingForQuiet(_:)``), once per spell.
 ///
 /// Everything except `cancel()` and `isCancelled` runs on `queue`, a private
 /// serial queue (file events, the settle delay, the poll timer): its state is
@@ -47,18 +55,21 @@ final class ManifestWatcher: Sendable {
     private struct Confined {
         /// Weak: the container does not know its watches, and a watch must not keep it alive.
         weak var container: Container?
+        /// The file, then each file its `extends` chain read at the last load: what is sampled, polled and watched.
+        var chain: [URL]
         var armedTargets: [WatchTarget]?
         var pollerInterval: DispatchTimeInterval?
         var tickScheduled = false
-        var lastFingerprint: FileFingerprint?
-        /// The file as last sampled, and when (by `clock`); `nil` before the first sample.
+        /// The chain's files as the poll last saw them.
+        var lastFingerprints: [FileFingerprint?] = []
+        /// The chain as last sampled, and when (by `clock`); `nil` before the first sample.
         var sample: (file: Sample, at: UInt64)?
         /// Whether a change was heard (a file event, the poll) since `sample` was taken.
         var changedSinceSample = false
         /// Since when the file has been changing without a quiet settle delay, and whether that was reported.
         var busy: (since: UInt64, reported: Bool)?
-        /// The resolved path and bytes last read: the same again is not parsed again.
-        var lastContent: (path: String, bytes: Data)?
+        /// The chain's resolved paths and bytes last read: the same again is not parsed again.
+        var lastContent: [Sample.Content]?
         var lastOutcome: Outcome?
         /// Whether the last report was good news (or nothing was reported yet).
         var healthy = true
@@ -79,7 +90,8 @@ final class ManifestWatcher: Sendable {
         onChange: @escaping @Sendable (ManifestReloadEvent) -> Void
     ) {
         self.starting = start
-        confined = Locked(Confined(container: container))
+        // Standardized as the loader lists a chain's files, so that an unchanged chain compares equal.
+        confined = Locked(Confined(container: container, chain: [url.standardizedFileURL]))
         self.url = url
         self.loader = loader
         self.settle = settleDelay.nanoseconds
@@ -96,6 +108,9 @@ final class ManifestWatcher: Sendable {
 
     /// Whether file events are armed (rather than only polling). For tests.
     var usesFileEvents: Bool { shared.withLock { $0.monitor != nil } }
+
+    /// The files sampled and watched now: the manifest, then those its `extends` chain read at the last load. For tests.
+    var chain: [URL] { confined.withLock { $0.chain } }
 
     /// Waits until the work queued so far (such as the first sample) is done. For tests; never from `queue`.
     func waitUntilIdle() { queue.sync {} }
@@ -139,11 +154,11 @@ final class ManifestWatcher: Sendable {
         }
     }
 
-    /// The safety net: a cheap `stat`, and a sample when it differs.
+    /// The safety net: a cheap `stat` of each file of the chain, and a sample when one differs.
     private func poll() {
-        let fingerprint = FileFingerprint(path: url.path)
-        guard fingerprint != state.lastFingerprint else { return }
-        state.lastFingerprint = fingerprint
+        let fingerprints = state.chain.map { FileFingerprint(path: $0.path) }
+        guard fingerprints != state.lastFingerprints else { return }
+        state.lastFingerprints = fingerprints
         changed()
     }
 
@@ -154,8 +169,8 @@ final class ManifestWatcher: Sendable {
         guard let container = state.container else { return cancel() }
         rearm()
         let now = clock.now()
-        let current = Sample(url, maxBytes: loader.maxBytes)
-        state.lastFingerprint = current.fingerprint
+        let current = Sample(state.chain, maxBytes: loader.maxBytes)
+        state.lastFingerprints = current.fingerprints
         if let sample = state.sample, sample.file == current, !state.changedSinceSample, now &- sample.at >= settle {
             state.busy = nil
             guard let event = read(current, into: container), !isCancelled else { return }
@@ -175,35 +190,39 @@ final class ManifestWatcher: Sendable {
 
     // MARK: - Reading
 
-    /// Reads the file, quiet as `quiet` says, and acts on it; returns what to report, if anything.
+    /// Reads the file, its chain quiet as `quiet` says, and acts on it; returns what to report, if anything.
     private func read(_ quiet: Sample, into container: Container) -> ManifestReloadEvent? {
-        guard let real = quiet.path else {
+        guard quiet.files.first?.path != nil else {
             state.lastContent = nil
             return settle(.missing, container)
         }
-        if let bytes = quiet.bytes, let last = state.lastContent, last.path == real, last.bytes == bytes { return nil }
+        if let content = quiet.content, content == state.lastContent { return nil }
 
         // Judged as the environment the manifest in force is judged as (the one the app named, else,
         // for a file loaded alone, what it started as), whatever the new label says: one word edited in
         // a running production's file must not make it another environment.
-        let (read, diagnostics) = loader.loadCollecting(contentsOf: url)
+        let (read, diagnostics, chain) = loader.loadChain(contentsOf: url)
         // A lone file judged as before by its own label or name is left as read, so an unchanged
         // file is still the same manifest (nothing to report).
         let inForce = container.manifest
         let judged = inForce.loadedAs ?? inForce.judgedEnvironment
         let manifest = inForce.loadedAs == nil && read?.judgedEnvironment == judged ? read : read?.judged(as: judged)
-        // Changed while it was loaded, so what was loaded may be half of it; or, refused, deleted while
-        // being read, or truncated and not yet rewritten (say): each but a deletion waits for quiet again.
-        let settled = Sample(url, maxBytes: loader.maxBytes) == quiet
+        // Changed while it was loaded, so what was loaded may be half of it (or the file from before a
+        // ConfigMap swap, its parent from after); or its chain is other files now (an `extends` edited),
+        // which were never seen quiet; or, refused, deleted while being read, or truncated and not yet
+        // rewritten (say): each but a deletion waits for quiet again, watching the new chain.
+        let settled = chain == state.chain && Sample(chain, maxBytes: loader.maxBytes) == quiet
+        state.chain = chain
         let usable = settled && manifest != nil && !diagnostics.containsErrors
         let deleted = settled && !usable && PhysicalPath.ofExisting(url.path) == nil
         // Or modified less than a settle delay ago: an editor that rewrites in place may be between truncating
         // and writing, so a syntax error then is not yet worth reporting (far in the future, from another
         // clock over a network mount, counts as settled).
-        let waiting = !settled || (!usable && !deleted && FileFingerprint(path: real).map {
+        // (Any file of the chain: a parent is saved in place as the file is.)
+        let waiting = !settled || (!usable && !deleted && quiet.fingerprints.contains { $0.map {
             abs(Date().timeIntervalSince1970 - (Double($0.modified) + Double($0.modifiedNanoseconds) / 1e9)) < Double(settle) / 1e9
-        } == true)
-        state.lastContent = waiting || deleted ? nil : quiet.bytes.map { (real, $0) }
+        } == true })
+        state.lastContent = waiting || deleted ? nil : quiet.content
         if waiting {
             changed()
             return nil
@@ -269,10 +288,10 @@ final class ManifestWatcher: Sendable {
 
     // MARK: - Arming
 
-    /// Watches what the path leads to now, if that changed since last time,
-    /// and polls when file events cannot be had.
+    /// Watches what the chain's paths lead to now, if that changed since last
+    /// time (a file swapped, a parent added or removed), and polls when file events cannot be had.
     private func rearm() {
-        let targets = fileEvents ? WatchTarget.targets(for: url) : []
+        let targets = fileEvents ? WatchTarget.targets(for: state.chain) : []
         guard targets != state.armedTargets else { return }
         state.armedTargets = targets
         var monitor = FileChangeMonitor.start(targets, queue: queue) { [weak self] in self?.changed() }
@@ -292,22 +311,5 @@ final class ManifestWatcher: Sendable {
         }
         shared.withLock { if !$0.cancelled { swap(&$0.poller, &timer) } }  // as the monitor above
         timer?.cancel()
-    }
-}
-
-/// What the watch compares to decide that a file is quiet: where its path
-/// leads, its `stat` (size, times, inode) and its bytes (unless the loader
-/// will refuse it as too large anyway). The bytes catch a write that a
-/// coarse modification time does not.
-struct Sample: Equatable {
-    let path: String?
-    let fingerprint: FileFingerprint?
-    let bytes: Data?
-
-    init(_ url: URL, maxBytes: Int) {
-        path = PhysicalPath.ofExisting(url.path)
-        fingerprint = path.flatMap { FileFingerprint(path: $0) }
-        let small = (fingerprint?.size ?? 0) <= Int64(maxBytes)
-        bytes = small ? path.flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) } : nil
     }
 }

@@ -155,6 +155,7 @@ import Testing
         let store = try R.serial(container, (any R.Store).self)
         try await container.activate(R.manifest([R.store, R.pool, json, R.ids])) { next in
             try next.makeSingletons()
+            #expect(next.generation == 2 && container.generation == 1)
             // Still the old store in force while the new one starts.
             #expect(try R.serial(container, (any R.Store).self) == store)
             #expect(try R.serial(next, (any R.Store).self) != store)

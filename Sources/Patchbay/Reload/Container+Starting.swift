@@ -41,6 +41,7 @@ extension Container {
         let base = currentActivation()
         let fresh = try Activation.compile(manifest, catalog: catalog, keepingFrom: base)
         let next = Container(catalog: catalog, activation: fresh, staging: true)
+        next.ledger.withLock { $0 = GenerationLedger(current: generation + 1) }
         var refusal: [Diagnostic] = []
         do {
             try await start(next)

@@ -16,6 +16,11 @@
 struct GenerationLedger {
     /// The generation in force.
     private(set) var current = 1
+
+    /// A ledger whose generation in force is `current`: 1 for a new
+    /// container, the next one for the container a new wiring starts in
+    /// (``Container/activate(_:isolation:startingWith:)``), so that it says which it will be.
+    init(current: Int = 1) { self.current = current }
     /// The leases held, by generation; a generation with none is absent.
     private var leases: [Int: Int] = [:]
     /// The generation each storage in force was made in, by the storage's

@@ -15,6 +15,10 @@ struct ObjectOrigin: Sendable {
     /// The container to resolve from: the one whose resolution made the
     /// object, or one named where the property is declared.
     private(set) weak var container: Container?
+    /// The container `container` served a starting wiring for, if it did
+    /// (``Container/activate(_:isolation:startingWith:)``): resolved from once
+    /// that one has gone, which is when the wiring is in force (or refused).
+    private(set) weak var owner: Container?
     /// Whether there was such a container (it may since have gone).
     private(set) var hasContainer: Bool
     /// The injector that served the factory that made the object.
@@ -34,6 +38,7 @@ struct ObjectOrigin: Sendable {
 
     init(container: Container?, injector: InjectorName, overrides: OverrideTable?, scope: Scope?) {
         self.container = container
+        self.owner = container?.owner?.container
         self.hasContainer = container != nil
         self.injector = injector
         self.overrides = overrides
@@ -76,7 +81,7 @@ struct ObjectOrigin: Sendable {
     /// a default, when set, wins as it always has).
     func container(for type: Any.Type, scope: Scope?) throws(ResolutionError) -> Container {
         if hasContainer || scope?.isTiedToAContainer == true {
-            if let container = hasContainer ? container : scope?.container { return container }
+            if let container = hasContainer ? container ?? owner : scope?.container { return container }
             throw ResolutionError(.containerReleased, type: TypeKey.shortName(of: type))
         }
         return try PatchbaySystem.resolveContainer(PatchbaySystem.container ?? scope?.containerResolvedFrom, for: type)

@@ -33,6 +33,11 @@ extension Container {
             cells.append((cell, binding.described))
         }
         for retirement in pending { cells += retirement.cells }
+        // What resolutions under way at a swap made in the replaced bindings after it.
+        cells += retiring.withLock { work in
+            defer { work.late = [] }
+            return work.late
+        }
         var failures = retiring.withLock { work in
             defer { work.unreported = [] }
             return work.unreported

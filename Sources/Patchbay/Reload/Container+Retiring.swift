@@ -9,6 +9,9 @@
 struct StorageChange {
     /// The old activation's storages the new one does not share, each with the cell of its made singleton when that is an ``AsyncShutdown``.
     var dropped: [(storage: ObjectIdentifier, cells: [(cell: InstanceCell, binding: BindingDescription?)])] = []
+    /// The cells of the dropped singleton storages that hold nothing yet: a
+    /// resolution under way at the swap may still make one there, which must be shut down too.
+    var unmade: [(cell: InstanceCell, binding: BindingDescription?)] = []
     /// The new activation's storages the old one did not have.
     var made: [ObjectIdentifier] = []
 
@@ -19,9 +22,12 @@ struct StorageChange {
         for binding in oldBindings {
             let id = ObjectIdentifier(binding.storage)
             guard !shared.contains(id), seen.insert(id).inserted else { continue }
-            // Only an instance that has something to stop is held until its retirement: any other is freed with the old activation.
-            let stops = (binding.storage.sharedCell?.current as? AnyInstance)?.anyValue is any AsyncShutdown
-            dropped.append((id, stops ? [(cell: binding.storage.sharedCell!, binding: binding.described)] : []))
+            // Only an instance that has something to stop is held until its retirement: any other is freed with
+            // the old activation. An empty cell is remembered weakly, for what a resolution under way makes in it.
+            let cell = binding.storage.sharedCell, made = cell?.current
+            let stops = (made as? AnyInstance)?.anyValue is any AsyncShutdown
+            dropped.append((id, stops ? [(cell: cell!, binding: binding.described)] : []))
+            if let cell, made == nil { unmade.append((cell, binding.described)) }
         }
         let had = Set(oldBindings.map { ObjectIdentifier($0.storage) })
         made = Array(shared.subtracting(had))
@@ -33,11 +39,11 @@ struct RetiringWork {
     /// The tasks shutting down retired singletons, by a number of their own.
     var tasks: [Int: Task<Void, Never>] = [:]
     var nextTask = 0
-    /// The instances shut down already, by their making (``InstanceCell/madeOrder``,
-    /// unique in the process): none is shut down twice.
-    var shutDown: Set<UInt64> = []
     /// Failures of retirements no watch heard, for the next ``Container/shutdown()`` to throw.
     var unreported: [Diagnostic] = []
+    /// What resolutions already under way at a swap made, outside any lease, in cells of replaced
+    /// bindings after the swap: ``Container/shutdown()`` shuts them down.
+    var late: [(cell: InstanceCell, binding: BindingDescription?)] = []
 }
 
 extension Container {
@@ -74,6 +80,17 @@ extension Container {
 
     private func endLease(_ generation: Int) {
         startRetiring(ledger.withLock { $0.endLease(generation) })
+    }
+
+    /// Notes the cells of replaced bindings that hold nothing yet: what a
+    /// resolution already under way makes there is kept for ``shutdown()``.
+    func watchForLateMaking(_ unmade: [(cell: InstanceCell, binding: BindingDescription?)]) {
+        for (cell, binding) in unmade {
+            _ = cell.retireEmpty { [weak self] cell in
+                guard let self, (cell.current as? AnyInstance)?.anyValue is any AsyncShutdown else { return }
+                retiring.withLock { $0.late.append((cell, binding)) }
+            }
+        }
     }
 
     /// Shuts down `due` in a task of its own, which ``shutdown()`` and ``waitForRetirements()`` wait for.
@@ -127,7 +144,7 @@ extension Container {
                 let id = ObjectIdentifier(made as AnyObject)
                 guard !spared.contains(id), seen.insert(id).inserted else { continue }
             }
-            guard retiring.withLock({ $0.shutDown.insert(order).inserted }) else { continue }
+            guard cell.claimShutdown() else { continue }
             due.append((instance, binding, order))
         }
         var failures: [Diagnostic] = []

@@ -40,7 +40,9 @@ extension Container {
     ) async throws(ManifestError) {
         let base = currentActivation()
         let fresh = try Activation.compile(manifest, catalog: catalog, keepingFrom: base)
-        let next = Container(catalog: catalog, activation: fresh, staging: true)
+        // Serving it as this container serves, test overrides and all.
+        let next = Container(
+            catalog: catalog, activation: overridesAreInUse ? fresh.withOverridesInUse() : fresh, startingFor: self)
         next.ledger.withLock { $0 = GenerationLedger(current: generation + 1) }
         var refusal: [Diagnostic] = []
         do {
@@ -54,13 +56,21 @@ extension Container {
         }
         if refusal.isEmpty, publish(generation: fresh, over: base, reporting: report) { return }
         if refusal.isEmpty {
+            // Another activation, or a reset, replaced `base` while this wiring started.
+            let reset = currentActivation().manifest == base.manifest
             refusal = [Diagnostic(
-                code: .startUpFailed, message: "another manifest was activated while this one started", file: manifest.file,
+                code: .startUpFailed,
+                message: reset
+                    ? "the container was reset while this manifest started" : "another manifest was activated while this one started",
+                file: manifest.file,
                 suggestion: "activate one manifest at a time; activate this one again to make it the one in force")]
         }
-        // What the new wiring made that the one in force does not hold, started or not, is stopped.
-        let change = StorageChange(from: fresh, to: currentActivation())
-        refusal += await shutDown(change.dropped.flatMap(\.cells), sparing: currentActivation())
+        // What the new wiring made itself, started or not, is stopped: not what it shared with `base`
+        // (the ledger retires that, when `base` is replaced, once its leases end) nor with the wiring in force.
+        let inForce = currentActivation()
+        let shared = Set((base.keepingBindings + inForce.keepingBindings).map { ObjectIdentifier($0.storage) })
+        let own = StorageChange(from: fresh, to: inForce).dropped.filter { !shared.contains($0.storage) }
+        refusal += await shutDown(own.flatMap(\.cells), sparing: inForce)
         throw ManifestError(diagnostics: refusal)
     }
 }

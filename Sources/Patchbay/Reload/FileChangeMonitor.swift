@@ -82,6 +82,9 @@ struct WatchTarget: Hashable, Sendable {
 struct FileFingerprint: Hashable, Sendable {
     let device: UInt64, inode: UInt64, size: Int64
     let modified: Int64, modifiedNanoseconds: Int64, changed: Int64, changedNanoseconds: Int64
+    /// Whether it is a regular file: only one is read (a device such as `/dev/zero`
+    /// says size 0 and never ends, a FIFO blocks).
+    let isRegular: Bool
 
     /// The file at `path` now (following symlinks), or `nil` when there is none.
     init?(path: String) {
@@ -89,6 +92,7 @@ struct FileFingerprint: Hashable, Sendable {
         device = UInt64(truncatingIfNeeded: info.st_dev)
         inode = UInt64(truncatingIfNeeded: info.st_ino)
         size = Int64(info.st_size)
+        isRegular = (info.st_mode & S_IFMT) == S_IFREG
         #if canImport(Darwin)
         let (mtime, ctime) = (info.st_mtimespec, info.st_ctimespec)
         #else

@@ -73,6 +73,8 @@ final class ManifestWatcher: Sendable {
         var lastOutcome: Outcome?
         /// Whether the last report was good news (or nothing was reported yet).
         var healthy = true
+        /// Whether a new wiring is starting (`start`): no change is read until it is in force or refused.
+        var starting = false
     }
     private let confined: Locked<Confined>
     private var state: Confined { get { confined.withLock { $0 } } set { confined.withLock { $0 = newValue } } }
@@ -167,6 +169,8 @@ final class ManifestWatcher: Sendable {
     private func tick() {
         guard !isCancelled else { return }
         guard let container = state.container else { return cancel() }
+        // A wiring still starting: sampled again a settle delay later (a change heard meanwhile is kept).
+        guard !state.starting else { return scheduleTick(after: settle) }
         rearm()
         let now = clock.now()
         let current = Sample(state.chain, maxBytes: loader.maxBytes)
@@ -268,8 +272,9 @@ final class ManifestWatcher: Sendable {
                     return .rejected(error.diagnostics)
                 }
             }
-            // Started in a task; the queue waits for it, so no other change is read meanwhile.
-            queue.suspend()
+            // Started in a task; no other change is read meanwhile (a tick waits, see `tick()`), and what it
+            // led to is told on the queue, as every event.
+            state.starting = true
             Task { [self] in
                 let event: ManifestReloadEvent
                 do throws(ManifestError) {
@@ -278,9 +283,11 @@ final class ManifestWatcher: Sendable {
                 } catch {
                     event = .rejected(error.diagnostics)
                 }
-                state.healthy = event == .activated(manifest)
-                if !isCancelled { onChange(event) }
-                queue.resume()
+                queue.async { [self] in
+                    state.starting = false
+                    state.healthy = event == .activated(manifest)
+                    if !isCancelled { onChange(event) }
+                }
             }
             return nil
         }

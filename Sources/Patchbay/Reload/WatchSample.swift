@@ -3,7 +3,7 @@ import Foundation
 /// What a manifest watch compares to decide that a manifest is quiet: for
 /// each file of its `extends` chain, the manifest first, where its path
 /// leads, its `stat` (size, times, inode) and its bytes (unless the loader
-/// will refuse it as too large anyway). The bytes catch a write that a
+/// will refuse it as too large anyway, or it is no regular file). The bytes catch a write that a
 /// coarse modification time does not; a change to any file of the chain is
 /// a change of the manifest.
 struct Sample: Equatable {
@@ -16,7 +16,7 @@ struct Sample: Equatable {
         init(_ url: URL, maxBytes: Int) {
             path = PhysicalPath.ofExisting(url.path)
             fingerprint = path.flatMap { FileFingerprint(path: $0) }
-            let small = (fingerprint?.size ?? 0) <= Int64(maxBytes)
+            let small = fingerprint.map { $0.isRegular && $0.size <= Int64(maxBytes) } ?? false
             bytes = small ? path.flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) } : nil
         }
     }

@@ -71,7 +71,7 @@ struct AwaitingResolution: Sendable {
     @inline(__always) init(container: Container, activation: Activation) {
         // What it reads of them first, then they are moved in: read after, they are copied.
         graphs = activation.hasGraphBindings ? Locked(GraphInstances()) : nil
-        overrides = activation.overridesInUse ? OverrideTable.current(for: ObjectIdentifier(container)) : nil
+        overrides = activation.overridesInUse ? OverrideTable.current(for: container.overridesID) : nil
         self.container = container
         self.activation = activation
     }

@@ -36,10 +36,23 @@ public final class Container: Sendable {
     let ledger = Locked(GenerationLedger())
     /// The retirements under way, and what was shut down already (see `Container+Retiring.swift`).
     let retiring = Locked(RetiringWork())
-    /// Whether this container serves a wiring that is starting, not yet the
-    /// one in force (``activate(_:isolation:startingWith:)``): it then owns
-    /// none of its singletons, which its deinit must leave alone.
-    private let isStaging: Bool
+    /// The container whose new wiring this one serves while it starts
+    /// (``activate(_:isolation:startingWith:)``), if it is such: it then owns
+    /// none of its singletons, which its deinit must leave alone; what it
+    /// makes resolves later from its owner, and its owner's test overrides are its own.
+    let owner: StagingOwner?
+
+    /// The container a starting wiring's container serves for.
+    struct StagingOwner: Sendable {
+        weak var container: Container?
+        let id: ObjectIdentifier
+    }
+
+    /// Whose test overrides apply: this container's, or its owner's.
+    var overridesID: ObjectIdentifier { owner?.id ?? ObjectIdentifier(self) }
+
+    /// Whether any test installed overrides on this container.
+    var overridesAreInUse: Bool { state.withLock { $0.overridesInUse } }
 
     /// Creates a container serving `manifest` from `catalog`.
     /// - Throws: ``ManifestError`` listing every problem when the manifest does not fit the catalog.
@@ -48,9 +61,9 @@ public final class Container: Sendable {
     }
 
     /// Creates a container serving an activation made from `catalog`.
-    init(catalog: FactoryCatalog, activation: Activation, staging: Bool = false) {
+    init(catalog: FactoryCatalog, activation: Activation, startingFor owner: Container? = nil) {
         self.catalog = catalog
-        isStaging = staging
+        self.owner = owner.map { StagingOwner(container: $0, id: ObjectIdentifier($0)) }
         _ = current.exchange(activation)
     }
 
@@ -58,7 +71,7 @@ public final class Container: Sendable {
         // The releasing thread lets go of this container's activation at once (another thread does when
         // it next resolves, or ends), so the manifest is freed with the container.
         ThreadResolutionState.existing?.forget(self)
-        guard !isStaging else { return }
+        guard owner == nil else { return }
         current.publishedObject?.retire()
         for old in state.withLock({ $0.replaced }) { old.activation?.retire() }
     }
@@ -127,6 +140,7 @@ public final class Container: Sendable {
             let change = StorageChange(from: inForce, to: fresh)
             _ = replace(with: fresh, &state)
             let due = ledger.withLock { $0.replace(dropping: change.dropped, making: change.made, report: report) }
+            watchForLateMaking(change.unmade)
             return (inForce, due)
         }
         guard let outcome else { return false }

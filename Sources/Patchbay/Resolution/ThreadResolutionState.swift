@@ -375,7 +375,7 @@ extension Container {
                 throw ResolutionError.factoryFailed(error, making: TypeKey.shortName(of: type), by: nil, path: [])
             }
         }
-        let overrides = unsafe activation.takeUnretainedValue().overridesInUse ? OverrideTable.current(for: ObjectIdentifier(self)) : nil
+        let overrides = unsafe activation.takeUnretainedValue().overridesInUse ? OverrideTable.current(for: overridesID) : nil
         let context = unsafe cache.pointee.running == nil ? cache.pointee.context! : ResolutionContext(cache: cache)
         unsafe context.begin(container: self, activation: activation, overrides: overrides, scope: scope, graph: graph)
         // Ended on each way out, not in a `defer`, which the compiler makes

@@ -54,6 +54,12 @@ final class InstanceCell: Sendable {
             /// When the instance was made, among every making of this process
             /// (``MakingOrder``); zero until then.
             var madeOrder: UInt64 = 0
+            /// The ``madeOrder`` of the instance that was shut down, if one was:
+            /// an instance is shut down once, whoever retires it (``claimShutdown()``).
+            var shutDownOrder: UInt64 = 0
+            /// Told of an instance made after the cell's binding was replaced
+            /// (``retireEmpty(tellingOfLateMaking:)``), so that it is shut down too.
+            var lateMaking: (@Sendable (InstanceCell) -> Void)?
             /// Who makes it now (a thread's ``ThreadResolutionState``, an
             /// awaited making's ``MakingWaits/Maker``); nil when nobody does.
             var maker: AnyObject?
@@ -76,6 +82,28 @@ final class InstanceCell: Sendable {
     /// When the instance was made, among every making of this process
     /// (``MakingOrder``): so shutdown can go in reverse. Zero until then.
     var madeOrder: UInt64 { current == nil ? 0 : making.state.withLock { $0.madeOrder } }
+
+    /// Notes that this cell's binding was replaced while it held no instance:
+    /// a resolution already under way may still make one, and `tell` then
+    /// hears of it. False, with nothing noted, when an instance is made.
+    func retireEmpty(tellingOfLateMaking tell: @escaping @Sendable (InstanceCell) -> Void) -> Bool {
+        making.state.withLock { state in
+            guard found(&state) == nil else { return false }
+            state.lateMaking = tell
+            return true
+        }
+    }
+
+    /// Claims the shutdown of the instance made now: true, once, for each
+    /// instance made; false when none is made or it was claimed already.
+    func claimShutdown() -> Bool {
+        guard current != nil else { return false }
+        return making.state.withLock { state in
+            guard state.madeOrder != 0, state.shutDownOrder != state.madeOrder else { return false }
+            state.shutDownOrder = state.madeOrder
+            return true
+        }
+    }
 
     /// The instance, when it has been made (and, held weakly, is still alive).
     var current: AnyObject? { instance.publishedObject ?? (holdsWeakly ? making.state.withLock(found) : nil) }
@@ -124,13 +152,16 @@ final class InstanceCell: Sendable {
     /// makes it in its place.
     @discardableResult
     private func end(_ made: AnyObject?, failure: (any Error)? = nil, retry: Bool = false) -> AnyObject? {
+        var late: (@Sendable (InstanceCell) -> Void)?
         let (kept, waiters, wake) = making.state.withLock { state in
             defer { (state.maker, state.sleeping, state.waiters) = (nil, false, []) }
             guard let made else { return (nil as AnyObject?, state.waiters, state.sleeping) }
             state.madeOrder = MakingOrder.next()  // after its dependencies' makings, so shutdown can go in reverse
             if holdsWeakly { state.weakly = WeakInstance(made) }
+            swap(&late, &state.lateMaking)
             return (holdsWeakly ? made : instance.initialize(made), state.waiters, state.sleeping)
         }
+        late?(self)
         for waiter in waiters {
             if let kept { waiter.resume(returning: Instance(kept)) } else if retry { waiter.resume(returning: nil) } else { waiter.resume(throwing: failure!) }
         }

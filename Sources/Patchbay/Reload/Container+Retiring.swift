@@ -34,7 +34,7 @@ struct StorageChange {
     }
 }
 
-/// The container's retirements under way and what has been shut down.
+/// The container's retirements under way, and what its next ``Container/shutdown()`` owes.
 struct RetiringWork {
     /// The tasks shutting down retired singletons, by a number of their own.
     var tasks: [Int: Task<Void, Never>] = [:]
@@ -119,7 +119,7 @@ extension Container {
     }
 
     /// Shuts down the ``AsyncShutdown`` instances of `cells`, latest made
-    /// first, each once in the process's life, but those `sparing` serves
+    /// first, each instance once (its cell notes it: ``InstanceCell/claimShutdown()``), but those `sparing` serves
     /// too (one object kept by a storage of each); returns each failure as
     /// a `shutdown-failed` diagnostic at its binding.
     func shutDown(

@@ -34,7 +34,8 @@ public final class Container: Sendable {
     /// replaced ones leave to shut down (see ``GenerationLedger``); changed
     /// with `state`'s lock held when a manifest is activated, alone by a lease.
     let ledger = Locked(GenerationLedger())
-    /// The retirements under way, and what was shut down already (see `Container+Retiring.swift`).
+    /// The retirements under way, the failures no watch heard and what was made late in replaced
+    /// bindings, for ``shutdown()`` (see `Container+Retiring.swift`).
     let retiring = Locked(RetiringWork())
     /// The container whose new wiring this one serves while it starts
     /// (``activate(_:isolation:startingWith:)``), if it is such: it then owns

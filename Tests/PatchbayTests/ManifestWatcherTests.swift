@@ -434,10 +434,13 @@ final class EventLog: @unchecked Sendable {
         stored.append(event)
     }
 
+    /// What the file's changes led to: every event but `.retired`, which
+    /// follows each activation once no lease holds the wiring it replaced
+    /// (see `RewiringWatchTests`), at a moment of its own.
     var events: [ManifestReloadEvent] {
         lock.lock()
         defer { lock.unlock() }
-        return stored
+        return stored.filter { if case .retired = $0 { false } else { true } }
     }
 
     var activated: [Manifest] { events.compactMap { if case .activated(let m) = $0 { m } else { nil } } }

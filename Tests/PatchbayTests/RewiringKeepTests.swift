@@ -169,6 +169,17 @@ import Testing
         #expect(last.serial != next.serial && (last.parts[0] as! R.Part).serial != product)
     }
 
+    @Test func aFirstDecoratorAddedOrTheLastRemovedKeepsTheProduct() throws {
+        let tagged = #"{ "protocol": "Store", "factory": "store", "decorators": [{ "decorator": "tagged", "parameters": { "tag": "a" } }] }"#
+        let container = try container([R.store, R.pool, R.log])
+        let bare = try R.serial(container, (any R.Store).self)
+        try container.activate(R.manifest([tagged, R.pool, R.log]))
+        let outer = try container.resolve((any R.Store).self) as! R.Part
+        #expect(outer.name == "tagged" && (outer.parts[0] as! R.Part).serial == bare)
+        try container.activate(R.manifest([R.store, R.pool, R.log]))
+        #expect(try R.serial(container, (any R.Store).self) == bare)
+    }
+
     @Test func aScopesInstanceOfAnUnchangedBindingIsKept() throws {
         let container = try container([#"{ "protocol": "IDs", "factory": "ids", "parameters": { "size": 8 }, "lifetime": "scoped" }"#])
         let scope = Scope()

@@ -94,4 +94,34 @@ import Testing
         #expect(container.generation == 2)
         #expect(try R.serial(container, (any R.Store).self) != store)
     }
+
+    @Test func aReplacedWiringIsReportedRetiredEvenWithNothingToShutDown() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("app.json")
+        // Singletons that are never made: nothing to shut down when they are replaced.
+        try file([R.ids]).write(to: url)
+        let container = try Container(catalog: R.catalog(journal), manifestAt: url)
+        let events = Events()
+        let (entered, release) = (AsyncStream<Void>.makeStream(), AsyncStream<Void>.makeStream())
+        let request = Task {
+            await container.withLease {
+                entered.continuation.yield()
+                for await _ in release.stream { break }
+            }
+        }
+        for await _ in entered.stream { break }
+        let watch = container.watch(url, settleDelay: .milliseconds(20), onChange: events.append)
+        defer { watch.cancel() }
+        try file([#"{ "protocol": "IDs", "factory": "ids", "parameters": { "size": 2 } }"#]).write(to: url)
+        #expect(await eventually { events.activated == 1 })
+        // Generation 1 is still leased: not retired yet.
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(events.retired.isEmpty)
+        release.continuation.yield()
+        await request.value
+        #expect(await eventually { events.retired.count == 1 })
+        #expect(events.retired.first?.0 == 1 && events.retired.first?.1.isEmpty == true)
+        #expect(journal.shutdowns.isEmpty)
+    }
 }

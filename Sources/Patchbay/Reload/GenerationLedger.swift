@@ -69,9 +69,9 @@ struct GenerationLedger {
         for storage in dropped { births[storage.storage] = nil }
         for storage in made { births[storage] = current }
         let cells = dropped.flatMap(\.cells)
-        if !cells.isEmpty {
-            pending.append(Retirement(generation: replaced, since: since, cells: cells, report: report))
-        }
+        // Even with nothing to shut down: who listens hears when no lease can reach the replaced wiring
+        // any more (a server stops the services it started for it then).
+        pending.append(Retirement(generation: replaced, since: since, cells: cells, report: report))
         return takeDue()
     }
 

@@ -117,18 +117,21 @@ private struct RewiringComparison {
         }
     }
 
-    /// Matches the factory's products behind two decorated bindings whose
+    /// Matches the factory's products of two bindings at one place whose
     /// chains differ: a product that did not change is kept when only its
-    /// decorators did (the chain around it is made anew).
+    /// decorators did (the chain around it is made anew), a first decorator
+    /// added or the last removed included.
     private mutating func matchProducts(_ binding: CompiledBinding, _ previous: CompiledBinding) {
         guard let now = binding.described, let before = previous.described,
-            let chain = newChains[now.index], let oldChain = oldChains[before.index],
-            !now.decorators.isEmpty, !before.decorators.isEmpty,
             now.factory == before.factory, now.lifetime == before.lifetime, now.injector == before.injector,
             now.binding.parameterSource == before.binding.parameterSource
         else { return }
-        nodes.append(chain.product)
-        matched[ObjectIdentifier(chain.product)] = oldChain.product
+        // The product of each: a decorated binding's is its chain's, an undecorated one's the binding itself.
+        let product = now.decorators.isEmpty ? binding : newChains[now.index]?.product
+        let previousProduct = before.decorators.isEmpty ? previous : oldChains[before.index]?.product
+        guard let product, let previousProduct else { return }
+        if product !== binding { nodes.append(product) }
+        matched[ObjectIdentifier(product)] = previousProduct
     }
 
     /// A binding's place in the wiring: its type and injector.

@@ -72,11 +72,14 @@ public enum ManifestReloadEvent: Sendable, Hashable {
     /// active, and the file is read once it has been unchanged for a whole
     /// settle delay. Reported once per spell of changes.
     case waitingForQuiet(URL)
-    /// The singletons that the activation replacing `generation` did not
-    /// keep have been shut down (each that is an ``AsyncShutdown``, in
-    /// reverse order of making), once the last lease that could reach them
-    /// ended (``Container/withLease(isolation:_:)``); `failures` holds a
-    /// `shutdown-failed` diagnostic for each whose shutdown threw, empty when none did.
+    /// The wiring of `generation`, which an activation replaced, is retired:
+    /// no lease that could reach what it made and the new wiring did not keep
+    /// is held any more (``Container/withLease(isolation:_:)``), and those
+    /// singletons have been shut down (each that is an ``AsyncShutdown``, in
+    /// reverse order of making). Told once for every generation replaced,
+    /// even when there was nothing to shut down, so that an app can stop
+    /// what it started for that wiring; `failures` holds a `shutdown-failed`
+    /// diagnostic for each shutdown that threw, empty when none did.
     case retired(generation: Int, failures: [Diagnostic])
 }
 

@@ -95,6 +95,9 @@ extension Container {
 
     /// Shuts down `due` in a task of its own, which ``shutdown()`` and ``waitForRetirements()`` wait for.
     func startRetiring(_ due: [GenerationLedger.Retirement]) {
+        // With nothing to shut down, only told (no task, which would keep the container alive a while).
+        for retirement in due where retirement.cells.isEmpty { retirement.report?(retirement.generation, []) }
+        let due = due.filter { !$0.cells.isEmpty }
         guard !due.isEmpty else { return }
         retiring.withLock { work in
             let number = work.nextTask

@@ -47,9 +47,12 @@ public enum NotesServerMain {
     private static func runWired(_ options: ServerOptions, _ variables: [String: String]) async -> Int32 {
         let container: Container
         let environment: String
+        let manifest: URL
+        let loader = ManifestLoader(environment: variables)
         do {
-            let folder = ManifestDirectory(url: options.manifests, loader: ManifestLoader(environment: variables))
+            let folder = ManifestDirectory(url: options.manifests, loader: loader)
             environment = folder.selectedEnvironment(options.environment)
+            manifest = try folder.url(forEnvironment: environment)
             container = try Container(catalog: .notesServer, manifests: folder, environment: environment)
             try container.makeSingletons()
         } catch {
@@ -68,16 +71,21 @@ public enum NotesServerMain {
             return 1
         }
         let dependencies = NoteDependencies(resolvingFrom: container)
-        let services = container.madeSingletons(as: (any Service).self).map(\.instance)
+        // The wiring's services (the PostgreSQL store's pool) run in the
+        // wiring service, which starts those of each new manifest and stops
+        // those a new manifest replaced; it runs before the HTTP server, so
+        // it stops after it.
+        let wiring = WiringService(container: container, manifest: manifest, loader: loader)
         let application = Application(
-            router: NotesRoutes.router(environment: environment, dependencies: dependencies),
+            router: NotesRoutes.router(
+                environment: environment, dependencies: dependencies, container: container, status: wiring.status),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
-            services: services,
+            services: [wiring],
             logger: logger)
         logger.info(
             "wired", metadata: [
                 "environment": "\(environment)", "manifest": "\(container.manifest.file)",
-                "services": "\(services.map { "\(type(of: $0))" })",
+                "services": "\(container.madeSingletons(as: (any Service).self).map { "\(type(of: $0.instance))" })",
             ])
         return await serve(application, options: options, environment: environment, container: container)
     }
@@ -88,15 +96,20 @@ public enum NotesServerMain {
             do {
                 try await made.instance.checkStartup()
             } catch {
-                let what = made.binding.map { "\($0.type) (factory '\($0.factory)')" } ?? "a singleton"
-                let message = "\(what) could not start: \(error)"
-                return ManifestError(diagnostics: [
-                    made.binding?.diagnostic(.startUpFailed, message)
-                        ?? Diagnostic(code: .startUpFailed, message: message, file: container.manifest.file)
-                ])
+                return startupFailure(error, of: made.binding, in: container)
             }
         }
         return nil
+    }
+
+    /// A start-up check's failure as a `start-up-failed` diagnostic at the binding that made it.
+    static func startupFailure(_ error: any Error, of binding: BindingDescription?, in container: Container) -> ManifestError {
+        let what = binding.map { "\($0.type) (factory '\($0.factory)')" } ?? "a singleton"
+        let message = "\(what) could not start: \(error)"
+        return ManifestError(diagnostics: [
+            binding?.diagnostic(.startUpFailed, message)
+                ?? Diagnostic(code: .startUpFailed, message: message, file: container.manifest.file)
+        ])
     }
 
     /// Runs `application` until a signal stops it, then shuts the container down.

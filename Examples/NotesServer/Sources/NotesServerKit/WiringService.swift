@@ -62,8 +62,12 @@ public final class WiringService: Service, @unchecked Sendable {
         init(_ service: any Service, logger: Logger) {
             self.service = service
             identity = WiringService.identity(of: service)
-            group = ServiceGroup(
-                configuration: .init(services: [.init(service: service)], gracefulShutdownSignals: [], logger: logger))
+            // A service that returns ends its group quietly: the PostgreSQL
+            // store's `run()` returns when the container's retirement has
+            // shut it down (its `AsyncShutdown`), before the `.retired` that stops its group.
+            let configuration = ServiceGroupConfiguration.ServiceConfiguration(
+                service: service, successTerminationBehavior: .gracefullyShutdownGroup)
+            group = ServiceGroup(configuration: .init(services: [configuration], gracefulShutdownSignals: [], logger: logger))
         }
     }
 
@@ -132,7 +136,8 @@ public final class WiringService: Service, @unchecked Sendable {
             currentLogger().error(
                 "service stopped with an error", metadata: ["service": "\(type(of: service.service))", "error": "\(error)"])
         }
-        lock.withLock { running.removeAll { $0 === service } }
+        // One a replacement dropped stays listed until its `.retired`, which logs and removes it.
+        lock.withLock { if service.droppedAt == nil { running.removeAll { $0 === service } } }
         service.finished.fire()
     }
 
@@ -207,7 +212,11 @@ public final class WiringService: Service, @unchecked Sendable {
         case .waitingForQuiet(let url):
             logger.notice("manifest file keeps changing; waiting for it to settle", metadata: ["file": "\(url.path)"])
         case .retired(let generation, let failures):
-            let due = lock.withLock { running.filter { $0.droppedAt == generation } }
+            let due = lock.withLock { () -> [Running] in
+                let due = running.filter { $0.droppedAt == generation }
+                running.removeAll { $0.droppedAt == generation }
+                return due
+            }
             logger.info(
                 "retired",
                 metadata: [
@@ -230,11 +239,9 @@ public final class WiringService: Service, @unchecked Sendable {
             for service in running {
                 let listed = service.identity.map(inForce.contains) ?? false
                 if listed, service.droppedAt == generation { service.droppedAt = nil }
-                if !listed, service.droppedAt == nil {
-                    service.droppedAt = 0
-                    orphans.append(service)
-                }
+                if !listed, service.droppedAt == nil { orphans.append(service) }
             }
+            running.removeAll { service in orphans.contains { $0 === service } }
             return orphans
         }
         if !orphans.isEmpty { send.yield(.stop(orphans)) }

@@ -17,8 +17,10 @@ public enum NotesServerMain {
     /// (a refused password, an unreachable database: `start-up-failed` at
     /// the binding that made it). Only then is the port opened, with the made
     /// singletons that are swift-service-lifecycle `Service`s (the PostgreSQL
-    /// store's pool) run beside the HTTP server in one service group, in order
-    /// of making. After the group's graceful shutdown the container shuts down
+    /// store's pool) run by a ``WiringService`` beside the HTTP server, in
+    /// order of making; it also watches the manifest and rewires the server
+    /// while it runs (see the README, "Reloading"), and each request holds a
+    /// lease on its wiring (``LeaseMiddleware``). After the group's graceful shutdown the container shuts down
     /// its ``AsyncShutdown`` singletons, in reverse order of making. Each of
     /// these is found on every link of a decorated binding's chain, innermost
     /// first: production's store is a ``TimingNoteStore`` around the

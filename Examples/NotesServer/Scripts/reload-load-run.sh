@@ -23,8 +23,13 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; e
 
 # SCRATCH_PATH: another build folder, so a debug build can go on beside this one.
 scratch=(--scratch-path "${SCRATCH_PATH:-.build}")
-swift build -c release "${scratch[@]}" --product notes-server >&2
-binary="$(swift build -c release "${scratch[@]}" --show-bin-path)/notes-server"
+# BINARY: a notes-server built already (to try the script on a debug build).
+if [ -z "${BINARY:-}" ]; then
+    swift build -c release "${scratch[@]}" --product notes-server >&2
+    binary="$(swift build -c release "${scratch[@]}" --show-bin-path)/notes-server"
+else
+    binary="$BINARY"
+fi
 work="$(mktemp -d "${TMPDIR:-/tmp}/notes-reload-run.XXXXXX")"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
@@ -131,7 +136,7 @@ done
 sleep 0.5
 last="$(rss)"
 awk -v f="$first" -v l="$last" -v n="$swaps" 'BEGIN { printf "RSS after the first swap %d KiB, after swap %d %d KiB (%+.1f%%)\n", f, n, l, (l - f) * 100 / f }'
-grep -c '"*retired' "$log" | xargs echo "retirements logged:"
+echo "activations logged: $(grep -c 'activated' "$log" || true), retirements logged: $(grep -c 'retired' "$log" || true)"
 stop_server
 
 if [ -n "${NOTES_TEST_DB_HOST:-}" ]; then

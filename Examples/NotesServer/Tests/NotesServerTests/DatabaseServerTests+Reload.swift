@@ -93,6 +93,25 @@ extension DatabaseServerTests {
         #expect(retired.contains { $0.contains("PostgresNoteStore") && $0.contains(#""generation":"1""#) }, "\(retired)")
     }
 
+    @Test func aLoggerChangeKeepsTheStoreAndItsPool() async throws {
+        let fixture = try ReloadFixture(), run = UUID().uuidString.prefix(8).lowercased()
+        try fixture.write("production.json", ReloadFixture.production(prefix: "l-\(run)-", poolSize: 2))
+        let server = try ServerProcess(fixture.arguments, environment: TestDatabase.productionEnvironment())
+        try await server.waitUntilServing()
+        try await busy(server)
+        let swap = try await TestDatabase.now()
+        let open = try await TestDatabase.otherConnections(openedBefore: swap)
+        #expect(open > 0)
+
+        // Only the logger changes: the store takes it through Provider<Logger>, so it is kept, pool and all.
+        try fixture.write("production.json", ReloadFixture.production(prefix: "l-\(run)-", poolSize: 2, level: "notice"))
+        try await server.waitForHealth { $0.generation == 2 }
+        try await busy(server)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await TestDatabase.otherConnections(openedBefore: swap) == open)
+        #expect(try await server.terminate() == 0, "\(server.standardError)")
+    }
+
     /// Enough requests at once for the pool to open more than one connection.
     private func busy(_ server: ServerProcess) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in

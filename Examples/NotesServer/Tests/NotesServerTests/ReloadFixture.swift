@@ -32,9 +32,10 @@ struct ReloadFixture {
     }
 
     /// A production manifest like the example's, with sequential ids with `prefix`,
-    /// the timing decorator when `timed`, a pool of `poolSize` and the password `password`.
+    /// the timing decorator when `timed`, a pool of `poolSize`, the password `password` and the log level `level`.
     static func production(
-        prefix: String, timed: Bool = true, poolSize: Int = 20, password: String = "${NOTES_DB_PASSWORD}"
+        prefix: String, timed: Bool = true, poolSize: Int = 20, password: String = "${NOTES_DB_PASSWORD}",
+        level: String = "info"
     ) -> String {
         let decorators = timed ? #", "decorators": [{ "decorator": "timing-store", "parameters": { "slowerThanMilliseconds": 1000 } }]"# : ""
         return """
@@ -44,7 +45,7 @@ struct ReloadFixture {
                   "parameters": { "host": "${NOTES_DB_HOST}", "port": "${NOTES_DB_PORT}", "database": "${NOTES_DB_NAME}",
                     "user": "${NOTES_DB_USER}", "password": "\(password)", "poolSize": \(poolSize) }\(decorators) },
                 { "protocol": "NoteIDGenerator", "factory": "sequential-ids", "parameters": { "prefix": "\(prefix)" } },
-                { "protocol": "Logger", "factory": "json-logger", "parameters": { "label": "notes-server", "level": "info" } } ] }
+                { "protocol": "Logger", "factory": "json-logger", "parameters": { "label": "notes-server", "level": "\(level)" } } ] }
             """
     }
 }

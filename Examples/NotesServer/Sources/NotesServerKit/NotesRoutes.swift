@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Patchbay
 
 /// What a request handler uses, each read when the request is handled: so
 /// the same handlers serve the Patchbay-wired server (which resolves from
@@ -35,17 +36,32 @@ public enum NotesRoutes {
         public var environment: String
         /// The store's kind: `in-memory`, `postgres`.
         public var store: String
+        /// The generation of the wiring in force: 1 at start, one more for
+        /// each manifest activated since. Absent when wired by hand.
+        public var generation: Int?
+        /// The fingerprint of the manifest files of that generation (see ``WiringStatus``).
+        public var fingerprint: String?
+        /// The last manifest refused since that generation was activated, while it serves.
+        public var lastRefusal: WiringStatus.Refusal?
     }
 
-    /// A router with the API's routes, reading `dependencies` on every request.
-    public static func router(environment: String, dependencies: NoteDependencies) -> Router<BasicRequestContext> {
+    /// A router with the API's routes, reading `dependencies` on every request;
+    /// with `container`, each request holds a lease on its wiring
+    /// (``LeaseMiddleware``), and `/health` reports `status`.
+    public static func router(
+        environment: String, dependencies: NoteDependencies, container: Container? = nil, status: WiringStatus? = nil
+    ) -> Router<BasicRequestContext> {
         let router = Router()
+        if let container { router.add(middleware: LeaseMiddleware(container: container)) }
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys
 
         router.get("health") { _, _ in
-            Health(status: "ok", environment: environment, store: try dependencies.store().kind)
+            let wiring = status?.snapshot
+            return Health(
+                status: "ok", environment: environment, store: try dependencies.store().kind,
+                generation: wiring?.generation, fingerprint: wiring?.fingerprint, lastRefusal: wiring?.lastRefusal)
         }
         router.post("notes") { request, context -> Response in
             let body = try await request.decode(as: NewNote.self, context: context)

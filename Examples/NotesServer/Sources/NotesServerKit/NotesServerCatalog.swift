@@ -12,8 +12,11 @@ extension FactoryCatalog {
         catalog.register(
             "postgres-store", provides: (any NoteStore).self, parameters: PostgresNoteStore.Options.self,
             lifetime: .singleton
-        ) { (options: PostgresNoteStore.Options, logger: Logger) -> any NoteStore in
-            PostgresNoteStore(options: options, logger: logger)
+        ) { (options: PostgresNoteStore.Options, logger: Provider<Logger>) -> any NoteStore in
+            // Through a provider, so that a new logger (a level changed in the
+            // manifest) does not remake the store and its pool: it is read at each query.
+            let fallback = Logger(label: "notes-server")
+            return PostgresNoteStore(options: options, logger: { (try? logger.get()) ?? fallback })
         }
         // Decorators a manifest may put around any NoteStore: production
         // times its store and logs slow calls; tests record every call. The

@@ -17,8 +17,10 @@ public enum NotesServerMain {
     /// (a refused password, an unreachable database: `start-up-failed` at
     /// the binding that made it). Only then is the port opened, with the made
     /// singletons that are swift-service-lifecycle `Service`s (the PostgreSQL
-    /// store's pool) run beside the HTTP server in one service group, in order
-    /// of making. After the group's graceful shutdown the container shuts down
+    /// store's pool) run by a ``WiringService`` beside the HTTP server, in
+    /// order of making; it also watches the manifest and rewires the server
+    /// while it runs (see the README, "Reloading"), and each request holds a
+    /// lease on its wiring (``LeaseMiddleware``). After the group's graceful shutdown the container shuts down
     /// its ``AsyncShutdown`` singletons, in reverse order of making. Each of
     /// these is found on every link of a decorated binding's chain, innermost
     /// first: production's store is a ``TimingNoteStore`` around the
@@ -47,9 +49,12 @@ public enum NotesServerMain {
     private static func runWired(_ options: ServerOptions, _ variables: [String: String]) async -> Int32 {
         let container: Container
         let environment: String
+        let manifest: URL
+        let loader = ManifestLoader(environment: variables)
         do {
-            let folder = ManifestDirectory(url: options.manifests, loader: ManifestLoader(environment: variables))
+            let folder = ManifestDirectory(url: options.manifests, loader: loader)
             environment = folder.selectedEnvironment(options.environment)
+            manifest = try folder.url(forEnvironment: environment)
             container = try Container(catalog: .notesServer, manifests: folder, environment: environment)
             try container.makeSingletons()
         } catch {
@@ -68,16 +73,21 @@ public enum NotesServerMain {
             return 1
         }
         let dependencies = NoteDependencies(resolvingFrom: container)
-        let services = container.madeSingletons(as: (any Service).self).map(\.instance)
+        // The wiring's services (the PostgreSQL store's pool) run in the
+        // wiring service, which starts those of each new manifest and stops
+        // those a new manifest replaced; it runs before the HTTP server, so
+        // it stops after it.
+        let wiring = WiringService(container: container, manifest: manifest, loader: loader)
         let application = Application(
-            router: NotesRoutes.router(environment: environment, dependencies: dependencies),
+            router: NotesRoutes.router(
+                environment: environment, dependencies: dependencies, container: container, status: wiring.status),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
-            services: services,
+            services: [wiring],
             logger: logger)
         logger.info(
             "wired", metadata: [
                 "environment": "\(environment)", "manifest": "\(container.manifest.file)",
-                "services": "\(services.map { "\(type(of: $0))" })",
+                "services": "\(container.madeSingletons(as: (any Service).self).map { "\(type(of: $0.instance))" })",
             ])
         return await serve(application, options: options, environment: environment, container: container)
     }
@@ -88,15 +98,20 @@ public enum NotesServerMain {
             do {
                 try await made.instance.checkStartup()
             } catch {
-                let what = made.binding.map { "\($0.type) (factory '\($0.factory)')" } ?? "a singleton"
-                let message = "\(what) could not start: \(error)"
-                return ManifestError(diagnostics: [
-                    made.binding?.diagnostic(.startUpFailed, message)
-                        ?? Diagnostic(code: .startUpFailed, message: message, file: container.manifest.file)
-                ])
+                return startupFailure(error, of: made.binding, in: container)
             }
         }
         return nil
+    }
+
+    /// A start-up check's failure as a `start-up-failed` diagnostic at the binding that made it.
+    static func startupFailure(_ error: any Error, of binding: BindingDescription?, in container: Container) -> ManifestError {
+        let what = binding.map { "\($0.type) (factory '\($0.factory)')" } ?? "a singleton"
+        let message = "\(what) could not start: \(error)"
+        return ManifestError(diagnostics: [
+            binding?.diagnostic(.startUpFailed, message)
+                ?? Diagnostic(code: .startUpFailed, message: message, file: container.manifest.file)
+        ])
     }
 
     /// Runs `application` until a signal stops it, then shuts the container down.

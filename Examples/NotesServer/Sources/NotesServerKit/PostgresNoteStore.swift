@@ -32,27 +32,42 @@ public final class PostgresNoteStore: NoteStore, Service, StartupCheck, AsyncShu
         public var password: String
         /// Seconds to wait for a connection before giving up; 5 when not given.
         public var connectTimeout: Int?
+        /// The most connections the pool opens (`PostgresClient`'s
+        /// `maximumConnections`); 20 when not given. A change makes a new
+        /// store, whose pool replaces this one's once its requests are done.
+        public var poolSize: Int?
     }
 
     public var kind: String { "postgres" }
 
     private let options: Options
     private let client: PostgresClient
-    private let logger: Logger
+    /// The logger of the wiring in force, read at each query: a manifest
+    /// that changes only the logger keeps this store and its pool (see the
+    /// README, "Reloading"). The pool's own background logger is the one in
+    /// force when the store was made.
+    private let logger: @Sendable () -> Logger
     // Guards `pool`: `run()` and `shutdown()` come from different tasks.
     private let lock = NSLock()
     /// The task that runs the client while `run()` runs; nil before.
     private var pool: Task<Void, Never>?
 
-    /// A store that will connect as `options` say; it connects nothing until checked or run.
-    public init(options: Options, logger: Logger) {
+    /// A store that will connect as `options` say, logging through the
+    /// logger `logger` returns at each query; it connects nothing until checked or run.
+    public init(options: Options, logger: @escaping @Sendable () -> Logger) {
         self.options = options
         self.logger = logger
         var configuration = PostgresClient.Configuration(
             host: options.host, port: options.port, username: options.user, password: options.password,
             database: options.database, tls: .disable)
         configuration.options.connectTimeout = .seconds(Int64(options.connectTimeout ?? 5))
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        configuration.options.maximumConnections = max(1, options.poolSize ?? 20)
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger())
+    }
+
+    /// A store that logs through `logger` always.
+    public convenience init(options: Options, logger: Logger) {
+        self.init(options: options, logger: { logger })
     }
 
     /// Runs the connection pool until the service group shuts it down, or
@@ -88,12 +103,12 @@ public final class PostgresNoteStore: NoteStore, Service, StartupCheck, AsyncShu
         configuration.options.connectTimeout = .seconds(Int64(options.connectTimeout ?? 5))
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger())
         } catch {
             throw DatabaseUnavailable(options: options, cause: error)
         }
         do {
-            try await connection.query(Self.createTable, logger: logger)
+            try await connection.query(Self.createTable, logger: logger())
             try await connection.close()
         } catch {
             try? await connection.close()
@@ -109,11 +124,11 @@ public final class PostgresNoteStore: NoteStore, Service, StartupCheck, AsyncShu
     public func save(_ note: Note) async throws {
         try await client.query(
             "INSERT INTO notes (id, text, created_at) VALUES (\(note.id), \(note.text), \(note.createdAt))",
-            logger: logger)
+            logger: logger())
     }
 
     public func note(id: String) async throws -> Note? {
-        let rows = try await client.query("SELECT id, text, created_at FROM notes WHERE id = \(id)", logger: logger)
+        let rows = try await client.query("SELECT id, text, created_at FROM notes WHERE id = \(id)", logger: logger())
         for try await (id, text, createdAt) in rows.decode((String, String, Date).self) {
             return Note(id: id, text: text, createdAt: createdAt)
         }
@@ -121,7 +136,7 @@ public final class PostgresNoteStore: NoteStore, Service, StartupCheck, AsyncShu
     }
 
     public func all() async throws -> [Note] {
-        let rows = try await client.query("SELECT id, text, created_at FROM notes ORDER BY created_at, id", logger: logger)
+        let rows = try await client.query("SELECT id, text, created_at FROM notes ORDER BY created_at, id", logger: logger())
         var notes: [Note] = []
         for try await (id, text, createdAt) in rows.decode((String, String, Date).self) {
             notes.append(Note(id: id, text: text, createdAt: createdAt))

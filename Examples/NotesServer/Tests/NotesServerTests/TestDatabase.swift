@@ -66,6 +66,26 @@ enum TestDatabase {
         }
     }
 
+    /// The database's clock now.
+    static func now() async throws -> Date {
+        try await withConnection { connection in
+            let rows = try await connection.query("SELECT now()", logger: Logger(label: "notes-server-tests"))
+            for try await date in rows.decode(Date.self) { return date }
+            throw Failure("no time")
+        }
+    }
+
+    /// The connections to the database other than this query's own that were opened before `date`.
+    static func otherConnections(openedBefore date: Date) async throws -> Int {
+        try await withConnection { connection in
+            let rows = try await connection.query(
+                "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_start < \(date)",
+                logger: Logger(label: "notes-server-tests"))
+            for try await count in rows.decode(Int.self) { return count }
+            return -1
+        }
+    }
+
     /// The text of the note `id` in the table, if it is there.
     static func storedText(of id: String) async throws -> String? {
         try await withConnection { connection in

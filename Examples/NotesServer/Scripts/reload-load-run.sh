@@ -41,9 +41,10 @@ if [ "$store" = postgres ]; then environment=production; else environment=develo
 manifest() {  # $1: a|b, $2: pool size (production)
     local decorators="" store_binding
     # In memory, both wirings decorate the store, with other parameters: the
-    # chain around it is made anew and the store kept (a store that gains
-    # its first decorator is made anew, and would lose the note). On
-    # PostgreSQL, A is bare and B timed: each swap makes a new store and pool.
+    # chain around it is made anew and the store kept (it holds the note). On
+    # PostgreSQL, A is bare and B timed, and their connectTimeout differs: a
+    # decorator alone would keep the store, so each swap makes a new store and
+    # pool, the dearest swap there is.
     if [ "$environment" = production ]; then
         [ "$1" = b ] && decorators=', "decorators": [{ "decorator": "timing-store", "parameters": { "slowerThanMilliseconds": 1000 } }]'
     else
@@ -51,7 +52,8 @@ manifest() {  # $1: a|b, $2: pool size (production)
     fi
     if [ "$environment" = production ]; then
         store_binding='"factory": "postgres-store", "parameters": { "host": "${NOTES_DB_HOST}", "port": "${NOTES_DB_PORT}",
-            "database": "${NOTES_DB_NAME}", "user": "${NOTES_DB_USER}", "password": "${NOTES_DB_PASSWORD}", "poolSize": '"${2:-4}"' }'
+            "database": "${NOTES_DB_NAME}", "user": "${NOTES_DB_USER}", "password": "${NOTES_DB_PASSWORD}", "poolSize": '"${2:-4}"',
+            "connectTimeout": '"$([ "$1" = a ] && echo 5 || echo 6)"' }'
     else
         store_binding='"factory": "in-memory-store"'
     fi

@@ -22,9 +22,6 @@ import ServiceLifecycle
 /// request that could reach them. A service that is also an
 /// ``AsyncShutdown`` (the PostgreSQL store) has by then been shut down by the
 /// container, and its `run()` has returned; stopping its group finds it done.
-/// (The container reports `.retired` only for a replacement that dropped an
-/// `AsyncShutdown` singleton: when a new wiring drops services and no such
-/// singleton, they are stopped when it is activated, without waiting for leases.)
 ///
 /// It runs in the application's service group before the HTTP server, so on
 /// SIGTERM the server stops first and finishes its requests; then this stops
@@ -61,10 +58,6 @@ public final class WiringService: Service, @unchecked Sendable {
         let started = Signal(), finished = Signal()
         /// The generation whose replacement dropped it; its retirement stops it. Guarded by the service's lock.
         var droppedAt: Int?
-        /// Whether no `.retired` will come for that generation (it dropped no
-        /// `AsyncShutdown` singleton, and the container reports only those):
-        /// then it is stopped on `.activated`, as the swap happens. Guarded by the service's lock.
-        var stopsOnActivation = false
 
         init(_ service: any Service, logger: Logger) {
             self.service = service
@@ -183,10 +176,6 @@ public final class WiringService: Service, @unchecked Sendable {
         let replacing = container.generation
         let nextServices = next.madeSingletons(as: (any Service).self).map(\.instance)
         let kept = Set(nextServices.compactMap(Self.identity(of:)))
-        let nextMade = Set(next.madeSingletons(as: Any.self).compactMap { Self.identity(of: $0.instance) })
-        let retires = container.madeSingletons(as: (any AsyncShutdown).self).contains {
-            Self.identity(of: $0.instance).map { !nextMade.contains($0) } ?? true
-        }
         let started = try lock.withLock { () throws -> [Running] in
             guard !stopping else { throw Stopping() }
             let had = Set(running.compactMap(\.identity))
@@ -194,7 +183,6 @@ public final class WiringService: Service, @unchecked Sendable {
                 .map { Running($0, logger: logger) }
             for service in running where service.droppedAt == nil && !(service.identity.map(kept.contains) ?? false) {
                 service.droppedAt = replacing
-                service.stopsOnActivation = !retires
             }
             running += new
             return new
@@ -211,15 +199,8 @@ public final class WiringService: Service, @unchecked Sendable {
         let logger = currentLogger()
         switch event {
         case .activated:
-            let generation = container.generation
             logActivation(status.activated(
-                generation: generation, files: ManifestFingerprint.chain(from: manifest)), first: false)
-            let due = lock.withLock { () -> [Running] in
-                let due = running.filter { $0.stopsOnActivation && $0.droppedAt == generation - 1 }
-                running.removeAll { $0.stopsOnActivation && $0.droppedAt == generation - 1 }
-                return due
-            }
-            if !due.isEmpty { send.yield(.stop(due)) }
+                generation: container.generation, files: ManifestFingerprint.chain(from: manifest)), first: false)
         case .rejected(let diagnostics):
             status.refused(diagnostics)
             logger.error(
@@ -260,7 +241,7 @@ public final class WiringService: Service, @unchecked Sendable {
             var orphans: [Running] = []
             for service in running {
                 let listed = service.identity.map(inForce.contains) ?? false
-                if listed, service.droppedAt == generation { (service.droppedAt, service.stopsOnActivation) = (nil, false) }
+                if listed, service.droppedAt == generation { service.droppedAt = nil }
                 if !listed, service.droppedAt == nil { orphans.append(service) }
             }
             running.removeAll { service in orphans.contains { $0 === service } }

@@ -73,6 +73,29 @@ import Testing
         }
     }
 
+    @Test func theAppLoadingTheFolderGivesTheVerdictOfTheCheckOnEveryCore() throws {
+        let folder = try Self.folder()
+        let loader = ManifestLoader(environment: [:])
+        let report = try ManifestChecker(catalog: .notes, loader: loader).check([folder.url])
+        func place(_ diagnostic: Diagnostic) -> String { "\(diagnostic.code) \(diagnostic.line):\(diagnostic.column)" }
+        for environment in ["production", "staging", "env-01"] {
+            var activation: [Diagnostic] = []
+            do {
+                _ = try Container(catalog: .notes, manifests: ManifestDirectory(url: folder.url, loader: loader),
+                                  environment: environment)
+            } catch {
+                activation = error.diagnostics
+            }
+            let checked = report.diagnostics.filter {
+                $0.severity == .error && ["\(environment).json", "base.json", "mid.json"].contains(URL(fileURLWithPath: $0.file).lastPathComponent)
+                    && (environment != "env-01" || $0.file.hasSuffix("env-01.json"))
+            }
+            #expect(!activation.isEmpty, "\(environment) activated")
+            #expect(Set(activation.filter { $0.severity == .error }.map(place)).isSubset(of: Set(checked.map(place))),
+                    "\(environment)")
+        }
+    }
+
     @Test func theOneManifestThatDiffReadsIsTheSameOnEveryCore() throws {
         let folder = try Self.folder()
         var checker = ManifestChecker(catalog: .notes, loader: ManifestLoader(environment: [:]))

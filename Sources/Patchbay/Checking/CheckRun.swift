@@ -56,7 +56,7 @@ struct CheckRun {
     /// the message says to refresh the description instead. `unknown-factory`
     /// is softened: a name the description lacks is usually new in the code,
     /// and the app itself refuses a name its catalog lacks, serving nothing.
-    func softened(_ found: [Diagnostic], of manifest: Manifest) -> [Diagnostic] {
+    static func softened(_ found: [Diagnostic], of manifest: Manifest) -> [Diagnostic] {
         struct Place: Hashable { let code: DiagnosticCode, file: String, line: Int, column: Int }
         let withoutCatalog = Set(ManifestValidator().run(manifest).diagnostics.map {
             Place(code: $0.code, file: $0.file, line: $0.line, column: $0.column)
@@ -151,23 +151,82 @@ struct CheckRun {
     /// factory's parameters, in its chain's links' and in the links each
     /// `decorate` entry adds (kept on the entry, each at its own place).
     mutating func noteUnsetVariables(in manifest: Manifest) {
-        for binding in manifest.bindings {
-            noteUnset(binding.interpolation, at: binding.origin, in: manifest)
-            for link in binding.decorators { noteUnset(link.interpolation, at: link.origin ?? binding.origin, in: manifest) }
-        }
-        for entry in manifest.decorations {
-            for link in entry.add { noteUnset(link.interpolation, at: link.origin ?? entry.origin, in: manifest) }
+        note(Self.unsetReferences(in: manifest))
+    }
+
+    /// Notes `references` (from ``unsetReferences(in:)``), each variable at the first place found.
+    mutating func note(_ references: [UnsetReference]) {
+        for reference in references where unsetVariables[reference.name] == nil {
+            unsetVariables[reference.name] = reference.place
         }
     }
 
-    /// Notes the unset variables of one `parameters`, whose owner (a binding, or a link) stands at `origin`.
-    private mutating func noteUnset(_ interpolation: InterpolationRecord, at origin: SourceOrigin?, in manifest: Manifest) {
+    /// An unset variable, and a place that references it ("file:line:column").
+    struct UnsetReference: Sendable { let name: String, place: String }
+
+    /// The unset variables `manifest` references, in the order ``noteUnsetVariables(in:)`` meets them:
+    /// found apart from the run, so that manifests checked in parallel are noted in order after.
+    static func unsetReferences(in manifest: Manifest) -> [UnsetReference] {
+        var found: [UnsetReference] = []
+        for binding in manifest.bindings {
+            unset(binding.interpolation, at: binding.origin, in: manifest, into: &found)
+            for link in binding.decorators { unset(link.interpolation, at: link.origin ?? binding.origin, in: manifest, into: &found) }
+        }
+        for entry in manifest.decorations {
+            for link in entry.add { unset(link.interpolation, at: link.origin ?? entry.origin, in: manifest, into: &found) }
+        }
+        return found
+    }
+
+    /// The unset variables of one `parameters`, whose owner (a binding, or a link) stands at `origin`.
+    private static func unset(
+        _ interpolation: InterpolationRecord, at origin: SourceOrigin?, in manifest: Manifest, into found: inout [UnsetReference]
+    ) {
         for (pointer, reference) in interpolation.unset {
             let position = reference.position ?? origin?.position(at: "/\(BindingKey.parameters)" + pointer)
                 ?? SourcePosition(line: 1, column: 1)
             let place = "\(origin?.file ?? manifest.file):\(position.line):\(position.column)"
-            for name in reference.variables where unsetVariables[name] == nil { unsetVariables[name] = place }
+            for name in reference.variables { found.append(UnsetReference(name: name, place: place)) }
         }
+    }
+
+    /// A validator made before its turn, with what making it reported (a
+    /// warning, a note), held back until ``tell(_:)`` at its turn.
+    struct PreparedValidator: Sendable {
+        let validator: ManifestValidator
+        /// Whether it judges by a description older than its code (see ``isJudgedByStaleCatalog(_:)``).
+        let isStale: Bool
+        fileprivate let diagnostics: [Diagnostic]
+        fileprivate let notes: [String]
+    }
+
+    /// The validator for each of `folders`, made in order as ``validator(forFolder:)`` makes them one
+    /// at a time (the same one thrown first), with what each reports held back: manifests validated in
+    /// parallel are then told in order, and the report is the one a check in order gives.
+    mutating func prepareValidators(forFolders folders: [URL]) throws(ManifestError) -> [PreparedValidator] {
+        var held = ([Diagnostic](), [String]())
+        swap(&held.0, &diagnostics)
+        swap(&held.1, &notes)
+        defer {
+            swap(&held.0, &diagnostics)
+            swap(&held.1, &notes)
+        }
+        var prepared: [PreparedValidator] = []
+        prepared.reserveCapacity(folders.count)
+        for folder in folders {
+            let (diagnosticCount, noteCount) = (diagnostics.count, notes.count)
+            let validator = try validator(forFolder: folder)
+            prepared.append(PreparedValidator(
+                validator: validator, isStale: isJudgedByStaleCatalog(folder),
+                diagnostics: Array(diagnostics[diagnosticCount...]), notes: Array(notes[noteCount...])))
+        }
+        return prepared
+    }
+
+    /// Reports what making `prepared` reported, at the turn it would have been made.
+    mutating func tell(_ prepared: PreparedValidator) {
+        add(prepared.diagnostics)
+        notes += prepared.notes
     }
 
     /// Adds diagnostics found, taking over the array when it is the first:

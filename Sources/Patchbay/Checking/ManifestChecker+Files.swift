@@ -43,28 +43,28 @@ extension ManifestChecker {
     func checkFiles(
         _ files: [URL], inFolder path: URL?, run: inout CheckRun, keeping kept: URL?, into keptManifest: inout Manifest?
     ) throws(ManifestError) -> [Bool]? {
-        var loader = self.loader
-        loader.allowsUnsetVariables = !requiresEnvironment  // unset variables allowed unless required
+        let loader = readingLoader
         // A manifest in a checked folder that is a link to a file outside it is
         // refused unread, by the rule `extends` follows: CI logs are often public.
         let folder = path.map { PhysicalPath.of($0.standardizedFileURL.path) }
         // Each file is read on its own first, its `extends` not followed: that is enough to know
         // which files are parents, and a folder of 10,000 files each extending the next must not
-        // load every chain of 32 (the limit) once per file.
-        var loaded = files.map { file -> (file: URL, result: (Manifest?, [Diagnostic])) in
+        // load every chain of 32 (the limit) once per file. Each file is read on whichever core is free.
+        let loaded = ParallelMap.map(count: files.count, jobs: jobs) { index -> (Manifest?, [Diagnostic]) in
+            let file = files[index]
             if let folder, PhysicalPath.relative(PhysicalPath.of(file.standardizedFileURL.path), below: folder) == nil {
-                return (file, (nil, [Diagnostic(
+                return (nil, [Diagnostic(
                     code: .unreadable, message: "not read: it is a link to a place outside the folder checked "
                         + "(\(folder)); keep manifests inside the folder, as 'extends' requires",
-                    file: ManifestLoader.displayPath(for: file))]))
+                    file: ManifestLoader.displayPath(for: file))])
             }
-            return (file, loader.loadCollecting(contentsOf: file, followingExtends: false))
+            return loader.loadCollecting(contentsOf: file, followingExtends: false)
         }
         // A file that another checked manifest extends is a partial manifest
         // (a shared base): its bindings are validated through each child, at
         // their places in the parent file, not on their own, and its own
         // `extends` is followed by each child's chain, as an app follows it.
-        let links = loaded.map { file, result in
+        let links = zip(files, loaded).map { file, result in
             ExtendsLinks.Link(file: PhysicalPath.of(file.standardizedFileURL.path), parent: result.0?.extends.map {
                 PhysicalPath.of(URL(fileURLWithPath: $0, relativeTo: file.deletingLastPathComponent()).standardizedFileURL.path)
             })
@@ -72,39 +72,83 @@ extension ManifestChecker {
         let parents = Set(links.compactMap(\.parent))
         // A cycle of parents has no child outside it to follow it: one file of each is followed too.
         let cycleEntries = ExtendsLinks.cycleEntries(of: links)
+        let isParent = links.map { parents.contains($0.file) }
+        // The files an app loads are validated (a file read, not a parent), each by its folder's
+        // validator: made here, in order, what making each reports held back until its file's turn.
+        let validated = files.indices.filter { loaded[$0].0 != nil && !isParent[$0] }
+        let prepared = try run.prepareValidators(forFolders: validated.map { files[$0].deletingLastPathComponent() })
+        let preparedAt = Dictionary(uniqueKeysWithValues: zip(validated, prepared))
+        // What each file needs is its own: its chain followed, judged and validated on whichever core
+        // is free, then told below in the files' order, so the report is the one a run on one core gives.
+        let checked = ParallelMap.map(count: files.count, jobs: jobs) { index in
+            checkLoaded(files[index], loaded[index].0, inFolder: folder, isParent: isParent[index],
+                        followsChain: !isParent[index] || cycleEntries.contains(links[index].file),
+                        validator: preparedAt[index], keeping: kept)
+        }
         var named: [Bool]?
-        for index in loaded.indices {
-            let file = loaded[index].file
-            let (alone, loadDiagnostics) = loaded[index].result
-            var manifest = alone
-            // Each manifest, with the text it was read from, is let go once validated.
-            loaded[index].result = (nil, [])
-            let isParent = parents.contains(links[index].file)
-            run.add(loadDiagnostics)
-            if !isParent || cycleEntries.contains(links[index].file), let alone, alone.extends != nil {
-                // A manifest an app loads: its chain followed, every parent's problems with it.
-                let (merged, chainDiagnostics) = loader.resolvingExtends(of: alone, at: file)
-                manifest = merged
-                run.add(chainDiagnostics)
-            }
-            // Judged as the app loads it: a folder's file as its name, which
-            // PATCHBAY_ENV names; a file named alone as the name given, else alone.
-            let environment = folder == nil ? environmentName : JudgedEnvironment.ofFolderFile(named: file.lastPathComponent)
-            if folder != nil, environment == nil, !isParent { run.add([Self.namesNoEnvironment(file)]) }
-            guard let read = manifest, !isParent else { continue }
-            manifest = nil
-            let judged = read.judged(as: environment)
-            run.noteUnsetVariables(in: judged)
-            let validator = try run.validator(forFolder: file.deletingLastPathComponent())
-            let result = validator.run(judged)
-            let stale = run.isJudgedByStaleCatalog(file.deletingLastPathComponent())
-            run.add(stale ? run.softened(result.diagnostics, of: judged) : result.diagnostics)
-            if file == kept { keptManifest = judged }
+        for index in files.indices {
+            let file = files[index], result = checked[index]
+            run.add(loaded[index].1)
+            run.add(result.chainDiagnostics)
+            if folder != nil, result.environment == nil, !isParent[index] { run.add([Self.namesNoEnvironment(file)]) }
+            guard let prepared = preparedAt[index] else { continue }
+            run.note(result.unsetReferences)
+            run.tell(prepared)
+            run.add(result.diagnostics)
+            if file == kept { keptManifest = result.kept }
             // A stale description's factories may be gone or renamed: none is called unused by it.
-            if validator.catalog != nil, !stale {
-                named = named.map { zip($0, result.namedFactories).map { $0 || $1 } } ?? result.namedFactories
+            if prepared.validator.catalog != nil, !prepared.isStale, let found = result.namedFactories {
+                named = named.map { zip($0, found).map { $0 || $1 } } ?? found
             }
         }
         return named
+    }
+
+    /// The loader a check reads with: unset variables allowed unless required.
+    private var readingLoader: ManifestLoader {
+        var loader = self.loader
+        loader.allowsUnsetVariables = !requiresEnvironment
+        return loader
+    }
+
+    /// What checking one file found, to be told in the files' order.
+    private struct CheckedFile: Sendable {
+        var chainDiagnostics: [Diagnostic] = []
+        /// The environment it is judged as (nil: none, or a file named alone with no name given).
+        var environment: String?
+        var unsetReferences: [CheckRun.UnsetReference] = []
+        var diagnostics: [Diagnostic] = []
+        var namedFactories: [Bool]?
+        /// The manifest as validated, for the file kept only.
+        var kept: Manifest?
+    }
+
+    /// Checks one file read alone (`alone`, nil when it could not be read): its `extends` chain
+    /// followed when `followsChain`, judged as the app loads it, and validated by `prepared` when
+    /// it is one the app loads. Touches nothing shared: files are checked at once on many cores.
+    private func checkLoaded(
+        _ file: URL, _ alone: Manifest?, inFolder folder: String?, isParent: Bool, followsChain: Bool,
+        validator prepared: CheckRun.PreparedValidator?, keeping kept: URL?
+    ) -> CheckedFile {
+        var checked = CheckedFile()
+        var manifest = alone
+        if followsChain, let alone, alone.extends != nil {
+            // A manifest an app loads: its chain followed, every parent's problems with it.
+            let (merged, chainDiagnostics) = readingLoader.resolvingExtends(of: alone, at: file)
+            manifest = merged
+            checked.chainDiagnostics = chainDiagnostics
+        }
+        // Judged as the app loads it: a folder's file as its name, which
+        // PATCHBAY_ENV names; a file named alone as the name given, else alone.
+        checked.environment = folder == nil ? environmentName : JudgedEnvironment.ofFolderFile(named: file.lastPathComponent)
+        guard let read = manifest, !isParent, let prepared else { return checked }
+        manifest = nil
+        let judged = read.judged(as: checked.environment)
+        checked.unsetReferences = CheckRun.unsetReferences(in: judged)
+        let result = prepared.validator.run(judged)
+        checked.diagnostics = prepared.isStale ? CheckRun.softened(result.diagnostics, of: judged) : result.diagnostics
+        checked.namedFactories = result.namedFactories
+        if file == kept { checked.kept = judged }
+        return checked
     }
 }

@@ -208,7 +208,7 @@ public struct PatchbayCommandLine: Sendable {
         OVERVIEW: Validate manifests and report every problem at once.
 
         USAGE: \(commandName) check [--catalog FILE] [--format text|json|github] [--strict] [--require-env]
-                  [--max-diagnostics N] PATH...
+                  [--max-diagnostics N] [--jobs N] PATH...
 
         ARGUMENTS:
           PATH              A manifest file, or a folder: every *.json in it except
@@ -228,6 +228,8 @@ public struct PatchbayCommandLine: Sendable {
                             List at most N diagnostics, then one line with how many more
                             (default \(CheckReport.defaultMaxDiagnostics); 0 lists all). The summary and
                             the exit status count them all.
+          --jobs N          Read and validate at most N manifests at once (default 0: one
+                            per core). The report is the same, in the same order.
           -h, --help        Show help information.
 
         EXIT STATUS: 0 no errors; 1 errors (or warnings with --strict); 2 the command could not run,
@@ -242,7 +244,7 @@ public struct PatchbayCommandLine: Sendable {
             return 0
         }
         let parsed = try CommandArguments(
-            arguments, valued: ["--catalog", "--format", "--max-diagnostics"], boolean: ["--strict", "--require-env"])
+            arguments, valued: ["--catalog", "--format", "--max-diagnostics", "--jobs"], boolean: ["--strict", "--require-env"])
         let format = try parsed.choice("--format", among: ["text", "json", "github"], default: "text")
         let limit = try parsed.count("--max-diagnostics", default: CheckReport.defaultMaxDiagnostics)
         guard !parsed.operands.isEmpty else {
@@ -257,6 +259,7 @@ public struct PatchbayCommandLine: Sendable {
         var checker = ManifestChecker(
             source: source, loader: loader, requiresEnvironment: parsed.flags.contains("--require-env"))
         checker.descriptionFile = parsed.options["--catalog"].map { URL(fileURLWithPath: $0) }
+        checker.jobs = try parsed.count("--jobs", default: 0)
         let report = try checker.check(parsed.operands.map { URL(fileURLWithPath: $0) })
         if format == "text" {
             // As many notes as diagnostics are listed (one per folder without a catalog.json: a check of

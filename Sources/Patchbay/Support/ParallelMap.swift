@@ -1,0 +1,33 @@
+import Dispatch
+import Foundation
+
+/// Work spread over the cores, its results in the order of its inputs: a
+/// check of a folder reads and validates each manifest on its own, so a
+/// folder of many is checked on every core, and says the same as one core would.
+enum ParallelMap {
+    /// `transform` of each index of `0..<count`, computed on up to `jobs`
+    /// threads (nil: one per active core; 1: in order on this thread), and
+    /// returned in index order whatever order they finished in.
+    ///
+    /// Each worker takes the next index not yet taken, so one large file does
+    /// not hold back a share of the others; each result goes to its own slot.
+    static func map<Result: Sendable>(count: Int, jobs: Int?, _ transform: @Sendable (Int) -> Result) -> [Result] {
+        let workers = min(count, max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount))
+        guard workers > 1 else { return (0..<count).map(transform) }
+        let next = Locked(0)
+        let slots = Locked([Result?](repeating: nil, count: count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index = next.withLock { taken -> Int in
+                    defer { taken += 1 }
+                    return taken
+                }
+                guard index < count else { return }
+                let result = transform(index)
+                slots.withLock { $0[index] = result }
+            }
+        }
+        // Every index below `count` was taken once, and its slot filled before its worker returned.
+        return slots.withLock { $0.map { $0! } }
+    }
+}

@@ -68,7 +68,6 @@ import Glibc
         let url = try folder.write(child("p1.json"), to: "config.json")
         let container = try folder.container(url)
         let log = EventLog()
-        let start = Date()
         let watch = started(container.watch(url, settleDelay: .milliseconds(20), onChange: log.append))
         defer { watch.cancel() }
         try Data(base("french").utf8).write(to: folder.url.appendingPathComponent("p\(depth).json"))

@@ -132,4 +132,29 @@ enum Rewire {
         let made = try container.resolve(T.self)
         return (made as! Part).serial
     }
+
+    /// A request holding a lease on `container`'s generation in force until `end()`, as a server's
+    /// request does across its awaits: started and holding the lease when this returns.
+    struct HeldLease {
+        private let release: AsyncStream<Void>.Continuation
+        private let request: Task<Void, Never>
+
+        init(on container: Container) async {
+            let (entered, release) = (AsyncStream<Void>.makeStream(), AsyncStream<Void>.makeStream())
+            request = Task {
+                await container.withLease {
+                    entered.continuation.yield()
+                    for await _ in release.stream { break }
+                }
+            }
+            self.release = release.continuation
+            for await _ in entered.stream { break }
+        }
+
+        /// Ends the request, and with it the lease.
+        func end() async {
+            release.yield()
+            await request.value
+        }
+    }
 }

@@ -58,23 +58,15 @@ import Testing
 
     @Test func aLeaseOfAnOlderGenerationHoldsWhatALaterOneKept() async throws {
         let container = try container([R.log, R.ids])
-        let (entered, release) = (AsyncStream<Void>.makeStream(), AsyncStream<Void>.makeStream())
         // A lease on generation 1, which resolved the ids.
-        let request = Task {
-            await container.withLease {
-                entered.continuation.yield()
-                for await _ in release.stream { break }
-            }
-        }
-        for await _ in entered.stream { break }
+        let lease = await R.HeldLease(on: container)
         let ids = try R.serial(container, (any R.IDs).self)
         try container.activate(R.manifest([json, R.ids]))  // generation 2 keeps the ids
         try container.activate(R.manifest([json, #"{ "protocol": "IDs", "factory": "ids", "parameters": { "size": 1 } }"#]))
         await container.waitForRetirements()
         // Generation 2 has no lease, but the ids were made in 1, whose lease still runs.
         #expect(journal.shutdowns.isEmpty)
-        release.continuation.yield()
-        await request.value
+        await lease.end()
         await container.waitForRetirements()
         #expect(journal.shutdowns == ["shutdown ids#\(ids)"])
     }
@@ -82,14 +74,7 @@ import Testing
     @Test func shutdownAfterReloadsShutsDownWhatWaitsAndNothingTwice() async throws {
         let container = try container([R.log, R.ids])
         _ = try container.resolve((any R.Log).self)
-        let (entered, release) = (AsyncStream<Void>.makeStream(), AsyncStream<Void>.makeStream())
-        let request = Task {
-            await container.withLease {
-                entered.continuation.yield()
-                for await _ in release.stream { break }
-            }
-        }
-        for await _ in entered.stream { break }
+        let lease = await R.HeldLease(on: container)
         try container.activate(R.manifest([json, R.ids]))
         _ = try container.resolve((any R.Log).self)
         try container.activate(R.manifest([R.log, R.ids]))
@@ -100,8 +85,7 @@ import Testing
         try await container.shutdown()
         // Then the one in force and the one still waiting, latest made first.
         #expect(journal.shutdowns == ["shutdown json-log#2", "shutdown console-log#3", "shutdown console-log#1"])
-        release.continuation.yield()
-        await request.value
+        await lease.end()
         await container.waitForRetirements()
         try await container.shutdown()
         #expect(journal.shutdowns.count == 3)

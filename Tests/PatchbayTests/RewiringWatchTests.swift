@@ -103,14 +103,7 @@ import Testing
         try file([R.ids]).write(to: url)
         let container = try Container(catalog: R.catalog(journal), manifestAt: url)
         let events = Events()
-        let (entered, release) = (AsyncStream<Void>.makeStream(), AsyncStream<Void>.makeStream())
-        let request = Task {
-            await container.withLease {
-                entered.continuation.yield()
-                for await _ in release.stream { break }
-            }
-        }
-        for await _ in entered.stream { break }
+        let lease = await R.HeldLease(on: container)
         let watch = container.watch(url, settleDelay: .milliseconds(20), onChange: events.append)
         defer { watch.cancel() }
         try file([#"{ "protocol": "IDs", "factory": "ids", "parameters": { "size": 2 } }"#]).write(to: url)
@@ -118,8 +111,7 @@ import Testing
         // Generation 1 is still leased: not retired yet.
         try await Task.sleep(for: .milliseconds(100))
         #expect(events.retired.isEmpty)
-        release.continuation.yield()
-        await request.value
+        await lease.end()
         #expect(await eventually { events.retired.count == 1 })
         #expect(events.retired.first?.0 == 1 && events.retired.first?.1.isEmpty == true)
         #expect(journal.shutdowns.isEmpty)

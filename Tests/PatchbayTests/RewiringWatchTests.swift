@@ -54,7 +54,7 @@ import Testing
         let watch = container.watch(url, settleDelay: .milliseconds(20), onChange: events.append)
         defer { watch.cancel() }
         try file([R.store, R.pool, #"{ "protocol": "Log", "factory": "json-log" }"#, R.ids]).write(to: url)
-        #expect(await eventually { events.retired.count == 1 })
+        #expect(await eventually { events.retired.count == 1 }, "\(events.all), \(journal.all), generation \(container.generation)")
         #expect(events.activated == 1)
         #expect(events.retired.first?.0 == 1 && events.retired.first?.1.isEmpty == true)
         #expect(container.generation == 2)
@@ -81,7 +81,7 @@ import Testing
         }
         defer { watch.cancel() }
         try file([R.store, #"{ "protocol": "Pool", "factory": "pool", "parameters": { "size": 13 } }"#, R.log]).write(to: url)
-        #expect(await eventually { events.rejected.count == 1 })
+        #expect(await eventually { events.rejected.count == 1 }, "\(events.all), \(journal.all), generation \(container.generation)")
         #expect(events.rejected.first?.map(\.code) == [.startUpFailed])
         #expect(events.rejected.first?.first?.message.contains("the database refused the password") == true)
         #expect(container.generation == 1)

@@ -21,21 +21,31 @@ extension Container {
     public func madeSingletons<Value>(
         as _: Value.Type = Value.self
     ) -> [(instance: Value, binding: BindingDescription?)] {
-        var seen: Set<ObjectIdentifier> = []
         var seenObjects: Set<ObjectIdentifier> = []
         var made: [(instance: Value, binding: BindingDescription?, order: UInt64)] = []
-        // The bindings behind a decorated one too: its product and its chain's links.
-        for binding in currentActivation().keepingBindings {
-            guard let cell = binding.storage.sharedCell,
-                seen.insert(ObjectIdentifier(cell)).inserted,
-                let box = cell.current as? AnyInstance, let value = box.anyValue as? Value
-            else { continue }
+        for (cell, binding) in currentActivation().singletonCells {
+            guard let box = cell.current as? AnyInstance, let value = box.anyValue as? Value else { continue }
             // One object once, though two cells keep it (a decorator that returns what it wraps).
             if type(of: box.anyValue) is AnyObject.Type,
                 !seenObjects.insert(ObjectIdentifier(box.anyValue as AnyObject)).inserted
             { continue }
-            made.append((value, binding.described, cell.madeOrder))
+            made.append((value, binding, cell.madeOrder))
         }
         return made.sorted { $0.order < $1.order }.map { ($0.instance, $0.binding) }
+    }
+}
+
+extension Activation {
+    /// The cell of every singleton storage, each once, with the binding it
+    /// was made for: the bindings behind a decorated one too (its product
+    /// and its chain's links). What lifecycle lists and shuts down.
+    var singletonCells: [(cell: InstanceCell, binding: BindingDescription?)] {
+        var seen: Set<ObjectIdentifier> = []
+        var cells: [(cell: InstanceCell, binding: BindingDescription?)] = []
+        for binding in keepingBindings {
+            guard let cell = binding.storage.sharedCell, seen.insert(ObjectIdentifier(cell)).inserted else { continue }
+            cells.append((cell, binding.described))
+        }
+        return cells
     }
 }

@@ -25,13 +25,7 @@ extension Container {
     public func shutdown() async throws(ManifestError) {
         let pending = ledger.withLock { $0.takeAll() }
         await waitForRetirements()
-        var cells: [(cell: InstanceCell, binding: BindingDescription?)] = []
-        var seen: Set<ObjectIdentifier> = []
-        // The bindings behind a decorated one too: its product and its chain's links.
-        for binding in currentActivation().keepingBindings {
-            guard let cell = binding.storage.sharedCell, seen.insert(ObjectIdentifier(cell)).inserted else { continue }
-            cells.append((cell, binding.described))
-        }
+        var cells = currentActivation().singletonCells
         for retirement in pending { cells += retirement.cells }
         // What resolutions under way at a swap made in the replaced bindings after it.
         cells += retiring.withLock { work in

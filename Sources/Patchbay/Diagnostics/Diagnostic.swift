@@ -92,12 +92,14 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
     package static func sortForDisplay(_ diagnostics: inout [Diagnostic], removingRepeats: Bool = false) {
         // The places of the diagnostics in display order. Small keys are sorted,
         // not the diagnostics, which are costly to move; files are ranked once.
+        // Each field is read in place, by index: a loop over the diagnostics copied each (a retain per string).
         var fileRanks: [String: Int] = [:]
-        for diagnostic in diagnostics where fileRanks[diagnostic.file] == nil { fileRanks[diagnostic.file] = 0 }
+        for index in diagnostics.indices where fileRanks[diagnostics[index].file] == nil { fileRanks[diagnostics[index].file] = 0 }
         for (rank, file) in fileRanks.keys.sorted().enumerated() { fileRanks[file] = rank }
         // Errors first (errors 0, warnings 1, notes 2), then file and position; the found order last, to decide ties.
-        let order = diagnostics.enumerated().map { offset, diagnostic in
-            (2 - diagnostic.severity.rank, fileRanks[diagnostic.file]!, diagnostic.line, diagnostic.column, offset)
+        let order = diagnostics.indices.map { offset in
+            (2 - diagnostics[offset].severity.rank, fileRanks[diagnostics[offset].file]!, diagnostics[offset].line,
+                diagnostics[offset].column, offset)
         }.sorted(by: <).map(\.4)
         var keep = Array(repeating: true, count: removingRepeats ? order.count : 0)
         if removingRepeats {
@@ -107,8 +109,11 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
             while start < order.count {
                 var end = start + 1
                 // A run shares a severity, a file and a position.
-                while end < order.count, case let (a, b) = (diagnostics[order[end]], diagnostics[order[start]]),
-                    a.severity == b.severity, a.line == b.line, a.column == b.column, a.file == b.file { end += 1 }
+                // Fields read in place: binding the two diagnostics copied each (a retain per string).
+                while end < order.count, diagnostics[order[end]].severity == diagnostics[order[start]].severity,
+                    diagnostics[order[end]].line == diagnostics[order[start]].line,
+                    diagnostics[order[end]].column == diagnostics[order[start]].column,
+                    diagnostics[order[end]].file == diagnostics[order[start]].file { end += 1 }
                 if end - start > 1 {
                     var seen: Set<Diagnostic> = []
                     for place in start..<end where !seen.insert(diagnostics[order[place]]).inserted { keep[place] = false }
@@ -156,7 +161,7 @@ extension String {
     /// and prints as it reads. Text quoted from a manifest is escaped before, by ``MessageText``, which
     /// also escapes its backslashes; this catches whatever reaches a message another way.
     package var escapingControlCharacters: String {
-        guard unicodeScalars.contains(where: \.isInvisibleInMessages) else { return self }
+        guard !isPrintableASCII, unicodeScalars.contains(where: \.isInvisibleInMessages) else { return self }
         var escaped = ""
         for scalar in unicodeScalars {
             if scalar.isInvisibleInMessages { escaped += MessageText.escaped(scalar) } else { escaped.unicodeScalars.append(scalar) }

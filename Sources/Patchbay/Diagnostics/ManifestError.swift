@@ -37,8 +37,15 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
 
     /// How many errors, warnings and notes there are.
     package static func counts(of diagnostics: some Collection<Diagnostic>) -> (errors: Int, warnings: Int, notes: Int) {
-        let errors = diagnostics.lazy.filter { $0.severity == .error }.count
-        let notes = diagnostics.lazy.filter { $0.severity == .note }.count
+        // Each severity read in place: a filter's closure took a copy of every diagnostic.
+        var (errors, notes) = (0, 0)
+        for index in diagnostics.indices {
+            switch diagnostics[index].severity {
+            case .error: errors += 1
+            case .note: notes += 1
+            default: break
+            }
+        }
         return (errors, diagnostics.count - errors - notes, notes)
     }
 }

@@ -9,10 +9,13 @@ enum JSONPointer {
     }
 
     /// A segment as a key; nil when a `~` is not followed by 0 or 1.
-    static func unescape(_ segment: Substring.UnicodeScalarView) -> String? {
-        guard segment.split(separator: "~", omittingEmptySubsequences: false).dropFirst().allSatisfy({ $0.first == "0" || $0.first == "1" })
+    static func unescape(_ segment: Substring) -> String? {
+        // Most segments hold no `~`: Foundation's replacing was a quarter of checking 440,000 bad bindings.
+        guard segment.utf8.contains(UInt8(ascii: "~")) else { return String(segment) }
+        guard segment.unicodeScalars.split(separator: "~", omittingEmptySubsequences: false).dropFirst()
+            .allSatisfy({ $0.first == "0" || $0.first == "1" })
         else { return nil }
-        return String(String.UnicodeScalarView(segment)).replacingOccurrences(of: "~1", with: "/", options: .literal)
+        return String(segment).replacingOccurrences(of: "~1", with: "/", options: .literal)
             .replacingOccurrences(of: "~0", with: "~", options: .literal)  // in this order: "~01" is "~1"
     }
 }
@@ -33,11 +36,18 @@ extension JSONPlace {
     private func deepestValue(along pointer: String) -> (value: JSONPlace, complete: Bool) {
         guard pointer.utf8.first == UInt8(ascii: "/") else { return (self, pointer.isEmpty) }
         var current = self
-        // Split on scalars, not Characters: a "/" followed by a combining mark is one Character.
-        for segment in pointer.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            guard let key = JSONPointer.unescape(segment), let next = current.child(named: key) else { return (current, false) }
+        // Split on the "/" byte, which no other scalar's UTF-8 holds; not on Characters, since a "/"
+        // followed by a combining mark is one Character.
+        let utf8 = pointer.utf8
+        var start = utf8.index(after: utf8.startIndex)
+        while true {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+            guard let key = JSONPointer.unescape(Substring(utf8[start..<end])), let next = current.child(named: key) else {
+                return (current, false)
+            }
             current = next
+            guard end < utf8.endIndex else { return (current, true) }
+            start = utf8.index(after: end)
         }
-        return (current, true)
     }
 }

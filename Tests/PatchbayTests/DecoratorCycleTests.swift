@@ -103,6 +103,34 @@ import Testing
         }
     }
 
+    /// A loop through the links of two chains, which the check cannot see
+    /// (a Lazy read while the chain is made): the engine draws each link on
+    /// it and its fix names every one, in the order of the loop (it named
+    /// the first only, so the second link's closure went unmentioned).
+    @Test func theEngineNamesEveryDecoratorOnTheLoop() async throws {
+        var catalog = Self.catalog()
+        catalog.registerDecorator("clock-looping", decorates: (any TagClock).self) {
+            (inner: any TagClock, store: Lazy<any TaggedStore>) in
+            _ = try store.get()
+            return inner
+        }
+        var store = bind("TaggedStore", to: "base-store")
+        store.decorators = [Binding.Decorator("first"), Binding.Decorator("timed")]
+        var clock = bind("TagClock", to: "some-clock")
+        clock.decorators = [Binding.Decorator("clock-looping")]
+        let container = try makeContainer(catalog, [store, clock])
+        let expected = "dependency cycle TaggedStore -> (decorator 'timed') -> TagClock -> (decorator 'clock-looping') -> "
+            + "TaggedStore. Break it by taking one of these as Lazy<...> in its factory, or in the closure of decorator "
+            + "'timed' in the chain of TaggedStore or of decorator 'clock-looping' in the chain of TagClock, or take one "
+            + "of them out of its chain."
+        let error = try #require(throws: ResolutionError.self) { try container.resolve((any TaggedStore).self) }
+        #expect(error.reason == .dependencyCycle)
+        #expect("\(error)".hasSuffix(expected), "\(error)")
+        // Awaited, the same loop and fix.
+        let awaited = try await #require(throws: ResolutionError.self) { try await container.resolve(awaiting: (any TaggedStore).self) }
+        #expect("\(awaited)".hasSuffix(expected), "\(awaited)")
+    }
+
     @Test func theEngineThrowsTheCycleNamingTheDecorator() async throws {
         // A Lazy read while the chain is made: the check does not follow it, the engine must refuse it.
         var catalog = Self.catalog()

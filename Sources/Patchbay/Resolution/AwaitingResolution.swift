@@ -166,7 +166,7 @@ struct AwaitingResolution: Sendable {
             switch place {
             case .cell(let cell):
                 box = try await AwaitingCall.$running.withValue(call) {
-                    try await cell.value(of: call.binding, at: AwaitedPath(call).names) {
+                    try await cell.value(of: call.binding, at: AwaitedPath(call).all) {
                         try await call.binding.definition.makeAwaited(call)
                     }
                 }

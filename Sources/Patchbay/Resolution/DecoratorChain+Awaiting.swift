@@ -81,7 +81,7 @@ extension AwaitingResolution {
         do {
             switch place {
             case .cell(let cell):
-                return try await cell.value(of: inner, at: path.names) { try await inner.definition.makeAwaited(call) }
+                return try await cell.value(of: inner, at: path.all) { try await inner.definition.makeAwaited(call) }
             case .graph(let storage):
                 if let made = graphs!.withLock({ $0.instance(of: storage) }) { return made }
                 let box = try await inner.definition.makeAwaited(call)
@@ -119,7 +119,7 @@ extension AwaitingResolution {
         let linkCall = AwaitingCall(resolution: self, binding: link.binding, outer: call)
         let run = { try await AwaitingCall.$running.withValue(linkCall) { try await wrapAwaiting(linkCall, box) } }
         do {
-            if case .cell(let cell) = place { return try await cell.value(of: link.binding, at: AwaitedPath(linkCall).names, awaiting: run) }
+            if case .cell(let cell) = place { return try await cell.value(of: link.binding, at: AwaitedPath(linkCall).all, awaiting: run) }
             return try await run()
         } catch {
             throw AwaitedPath(linkCall).failure(error, making: link.binding)

@@ -255,7 +255,7 @@ final class ResolutionContext {
     ) throws -> AnyObject {
         switch place {
         case .nowhere: return try make(call)
-        case .cell(let cell): return try cell.value(of: binding, at: names) { try make(call) }
+        case .cell(let cell): return try cell.value(of: binding, at: unsafe building.all) { try make(call) }
         case .graph(let storage):
             let box = try make(call)
             unsafe graph.keep(box, of: storage)

@@ -54,15 +54,29 @@ extension ResolutionError {
         at binding: CompiledBinding, after outer: some BidirectionalCollection<CompiledBinding>
     ) -> ResolutionError? {
         guard let start = outer.firstIndex(where: { $0.sharesInstance(with: binding) }) else { return nil }
-        // A link of a chain on the loop is drawn as the decorator it runs, as the check draws it
-        // (`Store -> (decorator 'timing') -> Store`), and the fix names the first such link.
-        let loop = outer[start...]
+        return cycle(
+            at: binding, type: binding.key.name, path: outer.map(\.key.name) + [binding.key.name],
+            loop: outer[start...], closedBy: binding.key.name)
+    }
+
+    /// The `dependency-cycle` of a request for `binding` (of `type`, at the
+    /// end of `path`) whose loop runs through `loop`, in order, and back to
+    /// `closing`: every cycle the engine finds, on a resolution's own path
+    /// or through the makings other threads and tasks wait for
+    /// (``MakingWaits``), is drawn and fixed here, so each says the same. A
+    /// link of a chain on the loop is drawn as the decorator it runs, as the
+    /// check draws it (`Store -> (decorator 'timing') -> Store`), and the fix
+    /// names every such link, in the order of the loop.
+    static func cycle(
+        at binding: CompiledBinding?, type: String, path: [String], loop: some Collection<CompiledBinding>,
+        closedBy closing: String
+    ) -> ResolutionError {
         var error = ResolutionError(
-            .dependencyCycle, type: binding.key.name, injectors: [binding.injector],
-            path: outer.map(\.key.name) + [binding.key.name], factory: binding.definition.name,
+            .dependencyCycle, type: type, injectors: binding.map { [$0.injector] } ?? [], path: path,
+            factory: binding?.definition.name,
             detail: (loop.map { $0.definition.isDecorator ? "(decorator '\($0.definition.name)')" : $0.key.name }
-                + [binding.key.name]).joined(separator: " -> "))
-        error.failedMaker = loop.lazy.compactMap(\.decoratorLabel).first
+                + [closing]).joined(separator: " -> "))
+        error.loopLinks = loop.compactMap(\.decoratorLabel)
         return error
     }
 }

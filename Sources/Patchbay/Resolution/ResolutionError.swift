@@ -69,9 +69,11 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// message must not pass the declaration off as the reader.
     var requestedAtDeclaration = false
     /// What failed, or must be awaited, when it is not a factory: `decorator
-    /// 'timing-store' in the chain of NoteStore` (see ``DecoratorChain``);
-    /// for a cycle, the first link of a chain on its loop.
+    /// 'timing-store' in the chain of NoteStore` (see ``DecoratorChain``).
     var failedMaker: String?
+    /// For a cycle, every link of a chain on its loop, in the loop's order,
+    /// named as ``failedMaker`` names one: the fix names each.
+    var loopLinks: [String] = []
 
     init(
         _ reason: Reason, type: String, injectors: [InjectorName] = [], path: [String] = [],
@@ -108,8 +110,13 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             }
         case .dependencyCycle:
             text += "dependency cycle \(detail ?? ""). Break it by taking one of these as Lazy<...> in its factory"
-                // Through a link (`failedMaker` names it): its closure takes the need, or the chain loses it.
-                + (failedMaker.map { ", or in the closure of \($0), or take it out of the chain." } ?? ".")
+            // Through links: the closure of one takes the need, or its chain loses it.
+            switch loopLinks.count {
+            case 0: text += "."
+            case 1: text += ", or in the closure of \(loopLinks[0]), or take it out of the chain."
+            default:
+                text += ", or in the closure of \(loopLinks.joined(separator: " or of ")), or take one of them out of its chain."
+            }
         case .factoryFailed:
             // An error's own sentence keeps its own full stop: no "class.." in the message.
             let thrown = underlying.map { "\($0)" } ?? "an error"

@@ -184,9 +184,10 @@ final class InstanceCell: Sendable {
     /// synchronous driver. A request while another thread makes it sleeps
     /// until that making ends (and makes it itself if it failed); one that
     /// would wait on its own resolution throws `dependency-cycle` for
-    /// `binding`, requested at the end of `path`.
+    /// `binding`, requested at the end of `path` (the bindings being made,
+    /// outermost first: read only then).
     func value(
-        of binding: CompiledBinding? = nil, at path: @autoclosure () -> [String] = [],
+        of binding: CompiledBinding? = nil, at path: @autoclosure () -> [CompiledBinding] = [],
         orMake make: () throws -> AnyObject
     ) throws -> AnyObject {
         if let made = current { return made }
@@ -214,7 +215,8 @@ final class InstanceCell: Sendable {
     /// the making task was cancelled, a waiter makes it in its place. One
     /// that would wait on its own resolution throws `dependency-cycle`.
     func value(
-        of binding: CompiledBinding, at path: [String], awaiting make: () async throws -> AnyObject
+        of binding: CompiledBinding, at path: @autoclosure () -> [CompiledBinding],
+        awaiting make: () async throws -> AnyObject
     ) async throws -> AnyObject {
         if let made = current { return made }
         let around = MakingWaits.maker?.inThisTask, me = MakingWaits.Maker(inside: around)
@@ -224,7 +226,7 @@ final class InstanceCell: Sendable {
             case .making(let maker):
                 // Await the end of `maker`'s making: the instance, or nil to try again.
                 let ticket = MakingWaits.Maker(inside: nil)
-                try MakingWaits.register(ticket, inside: around?.chain ?? [], waitingFor: self, madeBy: maker, for: binding, at: path)
+                try MakingWaits.register(ticket, inside: around?.chain ?? [], waitingFor: self, madeBy: maker, for: binding, at: path())
                 defer { MakingWaits.unregister(ticket) }
                 let made = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Instance<AnyObject>?, any Error>) in
                     making.state.withLock { state in
@@ -266,8 +268,8 @@ enum MakingWaits {
     @TaskLocal static var maker: Maker?
 
     /// One waiting request: the makers it runs inside, the cell it waits
-    /// for, and the requested type's name.
-    private typealias Wait = (inside: [AnyObject], cell: InstanceCell, type: String)
+    /// for, and the binding it requested (which a cycle's message draws).
+    private typealias Wait = (inside: [AnyObject], cell: InstanceCell, binding: CompiledBinding?)
     private static let waits = Locked<[ObjectIdentifier: Wait]>([:])
     /// Where threads sleep until a making they wait for ends.
     static let condition = NSCondition()
@@ -278,19 +280,18 @@ enum MakingWaits {
     /// cell one of them makes.
     static func register(
         _ ticket: AnyObject, inside: [AnyObject], waitingFor cell: InstanceCell, madeBy maker: AnyObject,
-        for binding: CompiledBinding?, at path: @autoclosure () -> [String]
+        for binding: CompiledBinding?, at path: @autoclosure () -> [CompiledBinding]
     ) throws {
-        let name = binding?.key.name ?? "?"
-        let loop: [String]? = waits.withLock { waits in
-            var next = [(maker, [name])], seen = Set<ObjectIdentifier>()
+        let loop: [CompiledBinding?]? = waits.withLock { waits in
+            var next = [(maker, [binding])], seen = Set<ObjectIdentifier>()
             while let (other, chain) = next.popLast() {
                 if inside.contains(where: { $0 === other }) { return chain }
                 guard seen.insert(ObjectIdentifier(other)).inserted else { continue }
                 for wait in waits.values where wait.inside.contains(where: { $0 === other }) {
-                    if let maker = wait.cell.makerNow { next.append((maker, chain + [wait.type])) }
+                    if let maker = wait.cell.makerNow { next.append((maker, chain + [wait.binding])) }
                 }
             }
-            if !inside.isEmpty { waits[ObjectIdentifier(ticket)] = (inside, cell, name) }
+            if !inside.isEmpty { waits[ObjectIdentifier(ticket)] = (inside, cell, binding) }
             return nil
         }
         guard let loop else { return }
@@ -303,7 +304,7 @@ enum MakingWaits {
     /// `maker`'s making of `cell` ends, or throws `dependency-cycle` when it would never end.
     static func sleep(
         _ me: AnyObject, until cell: InstanceCell, isNoLongerMadeBy maker: AnyObject, for binding: CompiledBinding?,
-        at path: @autoclosure () -> [String]
+        at path: @autoclosure () -> [CompiledBinding]
     ) throws {
         try register(me, inside: [me], waitingFor: cell, madeBy: maker, for: binding, at: path())
         defer { unregister(me) }
@@ -316,15 +317,25 @@ enum MakingWaits {
 
 extension ResolutionError {
     /// The `dependency-cycle` of a request for `binding` (at the end of
-    /// `path`) that would wait through `chain`: the types whose makings
-    /// each maker in turn waits for, the first `binding`'s, the last one
-    /// this request's resolution makes (or is inside of, further out).
-    fileprivate static func cycle(at binding: CompiledBinding?, path: [String], waitingThrough chain: [String]) -> ResolutionError {
-        let name = binding?.key.name ?? chain[0]
-        let start = path.dropLast().lastIndex(of: chain.last!)
-        let loop = (start == nil ? [chain.last!] + path : Array(path[start!...])) + chain.dropFirst()
-        return ResolutionError(
-            .dependencyCycle, type: name, injectors: binding.map { [$0.injector] } ?? [], path: path,
-            factory: binding?.definition.name, detail: loop.joined(separator: " -> "))
+    /// `path`, the bindings being made, outermost first) that would wait
+    /// through `chain`: the bindings whose makings each maker in turn waits
+    /// for, the first `binding`, the last one this request's resolution
+    /// makes (or is inside of, further out). Drawn as a cycle on the path
+    /// is (``cycle(at:type:path:loop:closedBy:)``): from that last binding on
+    /// the path, each link of a chain as its decorator, back to it. Another
+    /// thread's or task's steps between the makings it waits for are not
+    /// known here: each is drawn by the binding it waits for.
+    fileprivate static func cycle(
+        at binding: CompiledBinding?, path: [CompiledBinding], waitingThrough chain: [CompiledBinding?]
+    ) -> ResolutionError {
+        let names = path.map(\.key.name), type = binding?.key.name ?? "?"
+        guard let last = chain.last ?? nil else { return cycle(at: binding, type: type, path: names, loop: path, closedBy: "?") }
+        // Where the path makes what the last maker waits for: its instance's binding, else (a
+        // product made in its decorated binding's frame) the binding of that type, not a link.
+        let before = path.dropLast()
+        let start = before.firstIndex { $0.sharesInstance(with: last) }
+            ?? before.lastIndex { !$0.definition.isDecorator && $0.key.name == last.key.name }
+        let loop = (start.map { Array(path[$0...]) } ?? [last] + path) + chain.dropFirst().dropLast().compactMap { $0 }
+        return cycle(at: binding, type: type, path: names, loop: loop, closedBy: last.key.name)
     }
 }

@@ -282,11 +282,17 @@ import Foundation
         let start = offset
         var needsDecoding = false
         while offset < byteCount {
-            let byte = unsafe bytes[offset]
-            if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {  // most bytes
-                offset += 1
-                continue
+            // Most bytes: plain ASCII, skipped in a loop over locals, which the compiler keeps in registers
+            // (stepping `self.offset` stored it at each byte).
+            var next = offset
+            let count = byteCount
+            while next < count, case let byte = unsafe bytes[next], byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""),
+                byte != UInt8(ascii: "\\") {
+                next += 1
             }
+            offset = next
+            guard offset < byteCount else { break }
+            let byte = unsafe bytes[offset]
             switch byte {
             case UInt8(ascii: "\""):
                 offset += 1
@@ -352,7 +358,13 @@ import Foundation
         while offset < byteCount {
             switch unsafe bytes[offset] {
             case UInt8(ascii: " "), UInt8(ascii: "\t"):
-                offset += 1
+                // An indentation's run, over locals (see `string(openedAt:)`).
+                var next = offset + 1
+                let count = byteCount
+                while next < count, case let byte = unsafe bytes[next], byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
+                    next += 1
+                }
+                offset = next
             case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 offset += isAt("\r") && isAt("\n", after: 1) ? 2 : 1
                 (line, lineStart, continuationBytes) = (line + 1, offset, 0)

@@ -200,7 +200,9 @@ final class Activation: Sendable {
         // The bindings behind every chain, whose needs are linked with the bindings'.
         var links: [CompiledBinding] = []
         var chains: [Chain] = []
-        for (place, validated) in result.bindings.enumerated() {
+        // By index, not `enumerated()`, whose pairs were a copy of each description.
+        for place in result.bindings.indices {
+            let validated = result.bindings[place]
             var definition = catalog.definitions[validated.factoryPlace]
             var provided = definition.provides[validated.provided]
             let kind = validated.lifetime.storage
@@ -210,10 +212,8 @@ final class Activation: Sendable {
                 let shareKey = ShareKey(
                     factory: validated.factoryPlace, lifetime: validated.lifetime, injector: validated.injector,
                     parameters: manifest.bindings[validated.index].parameterSource)
-                if let group = shared[shareKey] { return group }
-                let storage = kept.isEmpty ? kind.init() : kept[key] ?? kind.init()
-                shared[shareKey] = storage
-                return storage
+                // One hash of the key: the default is made and stored only when the group is new.
+                return group(&shared[shareKey, default: kept.isEmpty ? kind.init() : kept[key] ?? kind.init()])
             }
             let storage: any LifetimeStorage
             if !validated.decorators.isEmpty {
@@ -287,6 +287,9 @@ final class Activation: Sendable {
     /// Files `binding` under its type and injector, in a record made for `injectorCount` injectors
     /// when the type is new. Not `maps[type, default: ...]`: that default is a closure capturing
     /// the count, and its context was allocated twice per binding, at every activation.
+    /// The group's storage, as the dictionary holds it: passed `inout`, a subscript with a default stores it when new.
+    private static func group(_ storage: inout any LifetimeStorage) -> any LifetimeStorage { storage }
+
     private static func add(
         _ binding: CompiledBinding, to maps: inout [ObjectIdentifier: InjectorServing<CompiledBinding>],
         injectorCount: Int, ranks: InjectorRanks

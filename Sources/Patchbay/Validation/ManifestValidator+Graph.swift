@@ -204,10 +204,12 @@ extension ValidationRun {
         in catalog: CatalogIndex, _ visit: (Int, CatalogIndex.Need, Found) -> Void
     ) -> [[Int]] {
         var edges: [[Int]] = Array(repeating: [], count: bindings.count)
-        for (offset, owner) in bindings.enumerated() {
-            guard owner.factoryPlace >= 0, let needs = catalog.needs(owner.factoryPlace) else { continue }
+        for offset in bindings.indices {  // fields read in place: `enumerated()` copied each description
+            let factoryPlace = bindings[offset].factoryPlace
+            guard factoryPlace >= 0, let needs = catalog.needs(factoryPlace) else { continue }
+            let injector = bindings[offset].injector
             for need in needs {
-                let found = find(need, from: owner.injector, serving: table, collections: collections)
+                let found = find(need, from: injector, serving: table, collections: collections)
                 visit(offset, need, found)
                 switch found {
                 case .elements(let elements) where !need.kind.isLazy: edges[offset] += elements

@@ -176,6 +176,10 @@ package struct ValidationRun {
     var declaredInjectorSuggestions: SuggestionIndex?
     /// Suggestions among the factories that provide a type, by type, made for the first binding that needs them.
     var providerSuggestions: [CatalogIndex.TypeID: SuggestionIndex] = [:]
+    /// The nearest factory name to an unknown one, by the binding's type (-1 for none) and the name: a file
+    /// of 440,000 bindings naming one unknown factory asked the same question 440,000 times.
+    var factorySuggestions: [FactorySuggestionKey: String?] = [:]
+    struct FactorySuggestionKey: Hashable { let type: CatalogIndex.TypeID, name: String }
     /// The decorators of a type and suggestions among them (or among all, for a type with none), by type,
     /// made for the first binding of the type whose chain needs them.
     var decoratorsByType: [CatalogIndex.TypeID: (names: [String], suggestions: SuggestionIndex)] = [:]
@@ -248,7 +252,9 @@ package struct ValidationRun {
             return
         }
         let types = catalog.types
-        for (index, binding) in bindings.enumerated() {
+        // By index, not `enumerated()`, whose pairs were a copy of each binding (a dozen retains and releases).
+        for index in bindings.indices {
+            let binding = bindings[index]
             reserveForProblems(seenIn: index, of: bindings.count)
             let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
             let type = boundType(of: binding, in: catalog)
@@ -364,12 +370,19 @@ package struct ValidationRun {
         let providers = type.map { catalog.providers(of: $0) } ?? []
         // Among the type's providers when it has any (an index made for the first of its
         // bindings that needs one), else among every factory.
-        var suggestions = catalog.factoryNameSuggestions
-        if let type, !providers.isEmpty {
-            if providerSuggestions[type] == nil { providerSuggestions[type] = SuggestionIndex(providers) }
-            suggestions = providerSuggestions[type]!
+        let suggestionKey = FactorySuggestionKey(type: providers.isEmpty ? -1 : type ?? -1, name: binding.factory)
+        let suggestion: String?
+        if let known = factorySuggestions[suggestionKey] {
+            suggestion = known
+        } else {
+            var suggestions = catalog.factoryNameSuggestions
+            if let type, !providers.isEmpty {
+                if providerSuggestions[type] == nil { providerSuggestions[type] = SuggestionIndex(providers) }
+                suggestions = providerSuggestions[type]!
+            }
+            suggestion = suggestions.suggestions(for: binding.factory, limit: 1).first
+            factorySuggestions[suggestionKey] = .some(suggestion)
         }
-        let suggestion = suggestions.suggestions(for: binding.factory, limit: 1).first
         var message = "unknown factory '\(binding.displayFactory)' for \(MessageText.name(binding.protocolName))"
         if let suggestion {
             message += MessageText.didYouMean(suggestion, for: binding.factory)
@@ -491,9 +504,10 @@ package struct ValidationRun {
         var table = ServingTable(typeCount: typeCount, injectorCount: injectorOrder.count)
         var repeats = false
         var anyBroken = false
-        for (offset, candidate) in candidates.enumerated() {
-            anyBroken = anyBroken || candidate.isBroken
-            if !table.add(offset, type: candidate.typeID, injector: candidate.injector, rank: ranks[candidate.injector]) {
+        for offset in candidates.indices {  // fields read in place: `enumerated()` copied each description
+            anyBroken = anyBroken || candidates[offset].isBroken
+            let injector = candidates[offset].injector
+            if !table.add(offset, type: candidates[offset].typeID, injector: injector, rank: ranks[injector]) {
                 repeats = true
                 break
             }

@@ -43,6 +43,18 @@ public enum Lifetime: String, CaseIterable, Sendable, Codable, CustomStringConve
         return theirs < mine
     }
 
+    /// The lifetime a manifest names, as `init(rawValue:)` finds it, by comparing the (small) strings
+    /// themselves: `init(rawValue:)` goes through the standard library's string switch, a fifth of
+    /// reading a plain binding.
+    static func named(_ name: String) -> Lifetime? {
+        if name == "singleton" { return .singleton }
+        if name == "transient" { return .transient }
+        if name == "weak" { return .weak }
+        if name == "scoped" { return .scoped }
+        if name == "graph" { return .graph }
+        return nil
+    }
+
     /// The valid names, for messages: `singleton, transient, weak, scoped or graph`.
     static var validNames: String { MessageText.choices(allCases.map(\.rawValue)) }
 }

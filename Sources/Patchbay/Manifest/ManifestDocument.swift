@@ -24,30 +24,35 @@ struct ManifestDocument: Decodable {
 }
 
 /// One binding's values as `JSONDecoder` decodes them (see ``ManifestDocument``).
-/// Each field is nil outside when the document was not decoded (the empty
-/// document, ``notDecoded``), nil inside when absent, `null` or of another
-/// type; every field is nil inside when the binding is not an object, which
-/// the parser reports. One lookup per field, as a plain `Decodable` struct
-/// makes; `collection`, which few bindings have, is decoded from its place
-/// when present, since asking for an absent key costs as much as for a present one.
+/// Each field is nil when absent, `null` or of another type, and every field
+/// is nil when the binding is not an object, which the parser reports;
+/// ``isDecoded`` is false when the document was not decoded (the empty
+/// document, ``notDecoded``). One lookup per field, as a plain `Decodable`
+/// struct makes; `collection`, which few bindings have, is decoded from its
+/// place when present, since asking for an absent key costs as much as for a
+/// present one. Plain optionals and a flag, not double optionals: the parser
+/// reads every binding's fields, and a `String??` was copied through the
+/// runtime's generic witnesses, a copy each several times a retain.
 struct BindingDocument: Decodable {
-    var protocolName, factory, lifetime, injector: String??
+    private(set) var isDecoded = true
+    var protocolName, factory, lifetime, injector: String?
 
     /// Nothing decoded: the parser reads each value from its place.
-    static let notDecoded = BindingDocument()
+    static let notDecoded = BindingDocument(isDecoded: false)
 
-    private init() {}
+    private init(isDecoded: Bool) { self.isDecoded = isDecoded }
 
     init(from decoder: any Decoder) {
-        guard let object = try? decoder.container(keyedBy: BindingKey.self) else {
-            (protocolName, factory, lifetime, injector) = (.some(nil), .some(nil), .some(nil), .some(nil))
-            return
-        }
-        protocolName = .some(try? object.decodeIfPresent(String.self, forKey: .protocol))
-        factory = .some(try? object.decodeIfPresent(String.self, forKey: .factory))
-        lifetime = .some(try? object.decodeIfPresent(String.self, forKey: .lifetime))
-        injector = .some(try? object.decodeIfPresent(String.self, forKey: .injector))
+        guard let object = try? decoder.container(keyedBy: BindingKey.self) else { return }
+        protocolName = try? object.decodeIfPresent(String.self, forKey: .protocol)
+        factory = try? object.decodeIfPresent(String.self, forKey: .factory)
+        lifetime = try? object.decodeIfPresent(String.self, forKey: .lifetime)
+        injector = try? object.decodeIfPresent(String.self, forKey: .injector)
     }
+
+    /// A field as the parser's checks take it: nil outside when the document was not decoded, nil
+    /// inside when the field is absent, `null` or of another type.
+    func read(_ field: KeyPath<BindingDocument, String?>) -> String?? { isDecoded ? .some(self[keyPath: field]) : nil }
 }
 
 extension ManifestKey: CodingKey {}

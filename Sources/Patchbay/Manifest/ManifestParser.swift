@@ -216,6 +216,10 @@ struct ManifestParser {
         _ object: JSONPlace, decoded: BindingDocument, at pointer: String, in source: SourceOrigin.File,
         to bindings: inout [Binding]
     ) {
+        if Self.appendPlainBinding(object, decoded: decoded, to: &bindings) {
+            bindings[bindings.count - 1].origin = SourceOrigin(source, pointer: pointer, node: object.node)
+            return
+        }
         let reportedBefore = diagnostics.count
         let keyed = BindingMembers(object)
         if !keyed.unknown.isEmpty {
@@ -232,7 +236,7 @@ struct ManifestParser {
                 at: object.position, pointer: pointer)
             protocolName = nil
         case (let single?, nil):
-            protocolName = requiredString(single, decoded.protocolName, .protocol, at: pointer)
+            protocolName = requiredString(single, decoded.read(\.protocolName), .protocol, at: pointer)
         case (nil, let element?):
             protocolName = requiredString(element, nil, .collection, at: pointer)
             isCollectionElement = true
@@ -244,17 +248,17 @@ struct ManifestParser {
                 + "or one element of its collection ('\(BindingKey.collection)'): keep one of the two keys",
                 at: object.position, pointer: pointer)
             _ = requiredString(element, nil, .collection, at: pointer)
-            protocolName = requiredString(single, decoded.protocolName, .protocol, at: pointer)
+            protocolName = requiredString(single, decoded.read(\.protocolName), .protocol, at: pointer)
         }
         var factory: String?
         if let value = keyed.factory {
-            factory = requiredString(value, decoded.factory, .factory, at: pointer)
+            factory = requiredString(value, decoded.read(\.factory), .factory, at: pointer)
         } else {
             report(.missingKey, "binding is missing required key '\(BindingKey.factory)' (a string)", at: object.position,
                 pointer: pointer)
         }
         var lifetime: Lifetime?
-        if let name = string(keyed.lifetime, decoded.lifetime, key: BindingKey.lifetime, in: pointer) {
+        if let name = string(keyed.lifetime, decoded.read(\.lifetime), key: BindingKey.lifetime, in: pointer) {
             lifetime = Lifetime(rawValue: name)
             if lifetime == nil {
                 let suggestion = EditDistance.suggestions(for: name, among: Lifetime.allCases.map(\.rawValue)).first
@@ -264,7 +268,7 @@ struct ManifestParser {
             }
         }
         var injector = InjectorName.primary
-        if let name = string(keyed.injector, decoded.injector, key: BindingKey.injector, in: pointer) {
+        if let name = string(keyed.injector, decoded.read(\.injector), key: BindingKey.injector, in: pointer) {
             if name.isEmpty {
                 report(.wrongType, "'\(BindingKey.injector)' must be a non-empty string", at: keyed.injector?.position,
                     pointer: pointer + "/\(BindingKey.injector)")
@@ -294,6 +298,36 @@ struct ManifestParser {
         bindings[last].origin = SourceOrigin(source, pointer: pointer, node: object.node)
         bindings[last].decorators = decorators
         bindings[last].isBroken = diagnostics.count > reportedBefore
+    }
+
+    /// Appends the binding when the decoder's reading of it says all there is to know: its members are
+    /// only `protocol` and `factory`, non-empty strings, and `lifetime` and `injector` if any, a known
+    /// lifetime and a non-empty string. Then no member needs finding by its key, nor a place: nearly
+    /// every binding of a manifest, whose members were filed one by one (a tenth of activation above
+    /// `JSONDecoder`'s own cost). False for any other, which is read member by member.
+    private static func appendPlainBinding(
+        _ object: JSONPlace, decoded: BindingDocument, to bindings: inout [Binding]
+    ) -> Bool {
+        // Decoded strings are members present; a member absent, null or of another type is nil. So when
+        // the object holds exactly as many members as strings were decoded, it holds those and no other.
+        guard decoded.isDecoded, let protocolName = decoded.protocolName, !protocolName.isEmpty,
+              let factory = decoded.factory, !factory.isEmpty
+        else { return false }
+        let (lifetime, injector) = (decoded.lifetime, decoded.injector)
+        var members = 2
+        var knownLifetime: Lifetime?
+        if let lifetime {
+            guard let known = Lifetime.named(lifetime) else { return false }
+            (knownLifetime, members) = (known, members + 1)
+        }
+        if let injector {
+            guard !injector.isEmpty else { return false }
+            members += 1
+        }
+        guard object.layout.nodes[object.node].count == members else { return false }
+        bindings.append(Binding(protocol: protocolName, factory: factory, lifetime: knownLifetime,
+            injector: injector.map { InjectorName($0) } ?? .primary))
+        return true
     }
 
     /// A binding's `decorators`, or a `decorate` entry's `add` (`key`, at

@@ -131,6 +131,46 @@ import Testing
         #expect("\(awaited)".hasSuffix(expected), "\(awaited)")
     }
 
+    /// The same loop through the links of two chains, taken now (not
+    /// lazily), so the check sees it: drawn with each link and fixed naming
+    /// every one, as the engine draws and fixes its twin above (the check
+    /// drew the first link only, `TaggedStore -> (decorator 'timed') ->
+    /// TagClock -> TaggedStore`, and its fix named 'timed' alone), reported
+    /// at the first link's entry.
+    @Test func theCheckNamesEveryDecoratorOnTheLoopAsTheEngineDoes() throws {
+        var catalog = Self.catalog()
+        catalog.registerDecorator("clock-looping", decorates: (any TagClock).self) {
+            (inner: any TagClock, _: any TaggedStore) in inner
+        }
+        let json = DecoratorTests.manifest(#"["first", "timed"]"#, more: #"""
+            ,{ "protocol": "TagClock", "factory": "some-clock", "decorators": ["clock-looping"] }
+            """#)
+        let drawn = "TaggedStore -> (decorator 'timed') -> TagClock -> (decorator 'clock-looping') -> TaggedStore"
+        let fix = "break it by taking one of these as Lazy<...> in its factory, or in the closure of decorator 'timed' in "
+            + "the chain of TaggedStore or of decorator 'clock-looping' in the chain of TagClock, or take one of them out "
+            + "of its chain"
+        let description = try CatalogDescription(jsonData: catalog.describe().jsonData())
+        let place = position(of: #""timed""#, in: json)
+        for validator in [ManifestValidator(catalog: catalog), ManifestValidator(description: description)] {
+            let found = DecoratorTests.errors(json, by: validator)
+            #expect(found.map(\.code) == [.dependencyCycle])
+            let cycle = try #require(found.first)
+            #expect(cycle.message == "dependency cycle: " + drawn + "; " + fix, "\(cycle.message)")
+            #expect("\(cycle.path) \(cycle.line):\(cycle.column)" == "/bindings/0/decorators/1 \(place.line):\(place.column)")
+            #expect(cycle.dependencyPath == ["TaggedStore", "TagClock", "TaggedStore"])
+        }
+        // The engine's twin (a Lazy read, which the check does not follow) says the same loop and fix.
+        var lazyCatalog = Self.catalog()
+        lazyCatalog.registerDecorator("clock-looping", decorates: (any TagClock).self) {
+            (inner: any TagClock, store: Lazy<any TaggedStore>) in
+            _ = try store.get()
+            return inner
+        }
+        let container = try DecoratorTests.container(json, catalog: lazyCatalog)
+        let error = try #require(throws: ResolutionError.self) { try container.resolve((any TaggedStore).self) }
+        #expect("\(error)".hasSuffix("dependency cycle " + drawn + ". B" + fix.dropFirst() + "."), "\(error)")
+    }
+
     @Test func theEngineThrowsTheCycleNamingTheDecorator() async throws {
         // A Lazy read while the chain is made: the check does not follow it, the engine must refuse it.
         var catalog = Self.catalog()

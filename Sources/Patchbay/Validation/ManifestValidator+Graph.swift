@@ -108,9 +108,14 @@ extension ValidationRun {
         let link = owner.decorators[linkIndex]
         let use = binding(owner).decorators[link.offset]
         return Needer(
-            label: "decorator '\(MessageText.name(catalog.factories[link.place].name))'", place: link.place,
+            label: Self.decoratorLabel(link.place, in: catalog), place: link.place,
             entry: use.asBinding(of: binding(owner)),
             field: use.origin == nil ? "\(BindingKey.decorators)/\(link.offset)" : nil)
+    }
+
+    /// How messages name a link whose decorator is at `place` in the catalog index: `decorator 'timing-store'`.
+    static func decoratorLabel(_ place: Int, in catalog: CatalogIndex) -> String {
+        "decorator '\(MessageText.name(catalog.factories[place].name))'"
     }
 
     /// An edge of the graph from a link of a binding's chain: the binding a
@@ -368,10 +373,12 @@ extension ValidationRun {
     /// the bindings in cycles. Linear in the bindings and needs; every
     /// elementary loop would be exponential.
     ///
-    /// A loop that runs through a need of a decorator (`linkEdges`) is
-    /// drawn from that link's binding, names the link on its step
+    /// A loop that runs through needs of decorators (`linkEdges`) is drawn
+    /// from the first such link's binding, names each link on its step
     /// (`Store -> (decorator 'timing') -> Store`, as `graph` labels a link's
-    /// edge) and is reported at the link's entry, with a fix for a decorator.
+    /// edge) and is reported at the first link's entry, with a fix that
+    /// names every link, as the engine's is. Only a loop's message reads
+    /// the links: a manifest without one pays nothing for them.
     private mutating func reportCycles(factoryEdges: [[Int]], linkEdges: [[LinkEdge]], catalog: CatalogIndex) {
         var edges = factoryEdges
         for offset in linkEdges.indices where !linkEdges[offset].isEmpty { edges[offset] += linkEdges[offset].map(\.target) }
@@ -381,14 +388,14 @@ extension ValidationRun {
             var loop = components.loop(through: members, edges: edges)
             let among = members.count > loop.count
                 ? " (one loop among \(members.count) bindings that need one another)" : ""
-            // The first step a factory does not take: a link's need. A factory's edge is preferred, so a
-            // loop a factory closes alone keeps its message and place.
-            let linkStep = loop.indices.lazy.compactMap { step -> (step: Int, link: Int)? in
+            // Each step a factory does not take is a link's need. A factory's edge is preferred, so a loop a
+            // factory closes alone keeps its message and place.
+            let linkSteps = loop.indices.compactMap { step -> (step: Int, link: Int)? in
                 let (from, to) = (loop[step], loop[(step + 1) % loop.count])
                 guard !factoryEdges[from].contains(to) else { return nil }
                 return linkEdges[from].first { $0.target == to }.map { (step, $0.link) }
-            }.first
-            guard let linkStep else {
+            }
+            guard let firstLink = linkSteps.first else {
                 let names = (loop + [loop[0]]).map { display(effective[$0], in: catalog) }
                 report(diagnostic(
                     binding(effective[loop[0]]), .dependencyCycle, "dependency cycle: " + names.joined(separator: " -> ")
@@ -396,17 +403,32 @@ extension ValidationRun {
                         + "that does not need the next", field: BindingKey.factory.rawValue, dependencyPath: names))
                 continue
             }
-            // Drawn from the link's binding, so the loop starts where it is reported.
-            loop = Array(loop[linkStep.step...] + loop[..<linkStep.step])
-            let owner = effective[loop[0]]
-            let needer = needer(link: linkStep.link, of: owner, in: catalog)
+            // Drawn from the first link's binding, so the loop starts where it is reported; each link is
+            // drawn on its step and named in the fix, as the engine draws and fixes a loop
+            // (``ResolutionError/cycle(at:type:path:loop:closedBy:)``), so both say the same.
+            loop = Array(loop[firstLink.step...] + loop[..<firstLink.step])
+            var linkOn = [String?](repeating: nil, count: loop.count)
+            for (step, link) in linkSteps {
+                let drawnStep = (step - firstLink.step + loop.count) % loop.count
+                linkOn[drawnStep] = Self.decoratorLabel(effective[loop[drawnStep]].decorators[link].place, in: catalog)
+            }
             let names = (loop + [loop[0]]).map { display(effective[$0], in: catalog) }
-            let drawn = names[0] + " -> (\(needer.label)) -> " + names.dropFirst().joined(separator: " -> ")
+            let drawn = names[0] + loop.indices.map { step in
+                (linkOn[step].map { " -> (\($0))" } ?? "") + " -> " + names[step + 1]
+            }.joined()
+            let needer = needer(link: firstLink.link, of: effective[loop[0]], in: catalog)
             let (needName, ownerName) = (names[1], names[0])
+            // Through one link: its closure takes the need, or its chain loses it. Through several: the
+            // closure of any of them, or one of them out of its chain, each named with its chain.
+            let fix = linkSteps.count == 1
+                ? "\(needName) as Lazy<\(needName)> or Provider<\(needName)> in the closure of \(needer.label), or "
+                    + "take \(needer.label) out of the chain of \(ownerName)"
+                : "one of these as Lazy<...> in its factory, or in the closure of "
+                    + loop.indices.compactMap { step in linkOn[step].map { "\($0) in the chain of \(names[step])" } }
+                        .joined(separator: " or of ")
+                    + ", or take one of them out of its chain"
             report(diagnostic(
-                needer.entry, .dependencyCycle, "dependency cycle: " + drawn + among + "; break it by taking "
-                    + "\(needName) as Lazy<\(needName)> or Provider<\(needName)> in the closure of \(needer.label), or "
-                    + "take \(needer.label) out of the chain of \(ownerName)",
+                needer.entry, .dependencyCycle, "dependency cycle: " + drawn + among + "; break it by taking " + fix,
                 field: needer.field, dependencyPath: names))
         }
         guard components.cyclic.count > Self.drawnCycleLimit else { return }

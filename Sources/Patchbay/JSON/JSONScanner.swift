@@ -197,7 +197,10 @@ import Foundation
     private func sameKey(_ a: Int, _ b: Int) -> Bool {
         let (first, second) = (nodes[a].key, nodes[b].key)
         if nodes[a].keyNeedsDecoding || nodes[b].keyNeedsDecoding { return keyText(of: a) == keyText(of: b) }
-        return unsafe first.count == second.count
+        guard first.count == second.count else { return false }
+        guard !first.isEmpty else { return true }
+        // The first byte tells most keys apart (a binding's four all differ there) without calling memcmp.
+        return unsafe bytes[first.lowerBound] == bytes[second.lowerBound]
             && memcmp(bytes.baseAddress! + first.lowerBound, bytes.baseAddress! + second.lowerBound, first.count) == 0
     }
 

@@ -107,6 +107,23 @@ import Testing
         #expect(serial.manifest != nil && serial.manifest?.bindings.count == parallel.manifest?.bindings.count)
     }
 
+    /// 0, the command's default, is every core, as nil is: it once ran every check on one thread.
+    @Test(arguments: [nil, 0] as [Int?])
+    func everyCoreMeansSeveralThreads(jobs: Int?) throws {
+        try #require(ProcessInfo.processInfo.activeProcessorCount > 1, "one core: nothing to spread")
+        let threads = Locked(Set<String>())
+        let squares = ParallelMap.map(count: 64, jobs: jobs) { index in
+            threads.withLock { _ = $0.insert("\(pthread_self())") }
+            Thread.sleep(forTimeInterval: 0.002)  // long enough that one worker cannot take every index
+            return index * index
+        }
+        #expect(squares == (0..<64).map { $0 * $0 })
+        #expect(threads.withLock(\.count) > 1)
+        let one = Locked(Set<String>())
+        _ = ParallelMap.map(count: 8, jobs: 1) { index in one.withLock { _ = $0.insert("\(pthread_self())") } }
+        #expect(one.withLock(\.count) == 1)
+    }
+
     @Test func theCommandPrintsTheSameWhateverItsJobs() throws {
         let folder = try Self.folder()
         let one = try runProduct("patchbay", ["check", "--max-diagnostics", "0", "--jobs", "1", folder.url.path])

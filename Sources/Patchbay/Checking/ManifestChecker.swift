@@ -44,8 +44,8 @@ public struct ManifestChecker: Sendable {
     /// (`patchbay diff --from staging`); nil judges it as a file loaded
     /// alone. A folder's files are judged as their names (see ``JudgedEnvironment``).
     package var environmentName: String?
-    /// How many files are read and validated at once: nil for one per core
-    /// (`patchbay check --jobs N` sets it), 1 for one after another. The
+    /// How many files are read and validated at once: nil or 0 for one per
+    /// core (`patchbay check --jobs N` sets it), 1 for one after another. The
     /// report is the same either way, in the same order.
     package var jobs: Int?
 

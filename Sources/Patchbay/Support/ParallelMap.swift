@@ -6,13 +6,16 @@ import Foundation
 /// folder of many is checked on every core, and says the same as one core would.
 enum ParallelMap {
     /// `transform` of each index of `0..<count`, computed on up to `jobs`
-    /// threads (nil: one per active core; 1: in order on this thread), and
-    /// returned in index order whatever order they finished in.
+    /// threads (nil or 0: one per active core, as `patchbay check --jobs 0`
+    /// says; 1: in order on this thread), and returned in index order
+    /// whatever order they finished in.
     ///
     /// Each worker takes the next index not yet taken, so one large file does
     /// not hold back a share of the others; each result goes to its own slot.
     static func map<Result: Sendable>(count: Int, jobs: Int?, _ transform: @Sendable (Int) -> Result) -> [Result] {
-        let workers = min(count, max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount))
+        // 0 is every core too: the command's default, which read as one job ran every check on one core.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let workers = min(count, max(1, jobs.map { $0 > 0 ? $0 : cores } ?? cores))
         guard workers > 1 else { return (0..<count).map(transform) }
         let next = Locked(0)
         let slots = Locked([Result?](repeating: nil, count: count))

@@ -42,3 +42,9 @@ echo "exit status: $status"
 echo "output: $(wc -l <"$work/stdout.txt") lines on stdout, $(wc -l <"$work/stderr.txt") on stderr; last line of stdout:"
 tail -n 1 "$work/stdout.txt" | cut -c 1-300
 grep -E "Maximum resident set size|Elapsed \(wall clock\)|User time|System time|Minor \(reclaiming" "$work/time.txt"
+
+# The floor beside it: JSONDecoder alone decoding the same file into plain Codable structs, in a
+# process of its own (what reading the format costs a program that trusts it and checks nothing).
+/usr/bin/time -v -o "$work/floor-time.txt" "$bin/PatchbayBenchmarks" --decode-floor "$manifest" >/dev/null
+echo "JSONDecoder floor on the same file, a process of its own:"
+grep -E "Maximum resident set size|Elapsed \(wall clock\)|User time|System time" "$work/floor-time.txt"

@@ -6,14 +6,17 @@ import Patchbay
 nonisolated(unsafe) var temporaryFolders: [URL] = []
 
 /// Writes `count` manifests of 1,000 bindings each and the generated catalog's
-/// description into a temporary folder, for `patchbay check` to read. The
-/// folder is this process's own: two runs at once must not read each other's
-/// half-written files.
-func writeCheckFolder(manifests count: Int) throws -> URL {
+/// description into `target`, else a temporary folder, for `patchbay check` to
+/// read. The temporary folder is this process's own (removed when it ends):
+/// two runs at once must not read each other's half-written files.
+func writeCheckFolder(manifests count: Int, into target: URL? = nil) throws -> URL {
     let process = ProcessInfo.processInfo.processIdentifier
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("patchbay-check-bench-\(count)-\(process)")
-    temporaryFolders.append(folder)
-    try? FileManager.default.removeItem(at: folder)
+    let folder = target
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("patchbay-check-bench-\(count)-\(process)")
+    if target == nil {  // a folder the caller names is written into, never removed
+        temporaryFolders.append(folder)
+        try? FileManager.default.removeItem(at: folder)
+    }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     var catalog = FactoryCatalog()
     registerGenerated(into: &catalog)

@@ -97,6 +97,34 @@ struct PlainBindingAttackTests {
         #expect(!repeated.diagnostics.isEmpty)
     }
 
+    /// What a member's key and value decode to, read off the JSON with `JSONSerialization`: the
+    /// binding must load cleanly as (protocol, factory, lifetime, injector) exactly when it is plain and
+    /// good, and otherwise must not load as a clean plain binding.
+    private func expectOracle(_ object: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let outcome = load(object)
+        let duplicate = !outcome.diagnostics.isEmpty && outcome.diagnostics.contains { $0.hasPrefix("duplicate") }
+        guard !duplicate, let parsed = try? JSONSerialization.jsonObject(with: Data(object.utf8)) as? [String: Any]
+        else { return }
+        let plainKeys: Set<String> = ["protocol", "factory", "lifetime", "injector"]
+        let strings = parsed.compactMapValues { $0 as? String }
+        let isPlain = Set(parsed.keys).isSubset(of: plainKeys) && strings.count == parsed.count
+            && !(strings["protocol"] ?? "").isEmpty && !(strings["factory"] ?? "").isEmpty
+            && strings["lifetime"].map { Lifetime(rawValue: $0) != nil } ?? true
+            && strings["injector"].map { !$0.isEmpty } ?? true
+        if isPlain {
+            let expected = [strings["protocol"]!.debugDescription, strings["factory"]!.debugDescription,
+                strings["lifetime"] ?? "nil", (strings["injector"] ?? "primary").debugDescription, "false", "false", "0",
+                "false", "/bindings/0"].joined(separator: "|")
+            #expect(outcome.diagnostics.isEmpty && outcome.bindings.first?.hasPrefix(expected + "|") == true,
+                "\(object): \(outcome)", sourceLocation: sourceLocation)
+        } else {
+            let cleanPlain = outcome.diagnostics.isEmpty
+                && outcome.bindings.first.map { $0.contains("|false|false|0|false|/bindings/0|") } ?? false
+            #expect(!cleanPlain || parsed["collection"] != nil || parsed["parameters"] != nil,
+                "\(object): \(outcome)", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func seededRandomBindingsReadTheSameBothWays() {
         var generator = AttackMix(seed: 57)
         let memberCounts = [0, 1, 2, 3, 4, 5, 8]
@@ -117,7 +145,9 @@ struct PlainBindingAttackTests {
             for index in members.indices.reversed() where index > 0 {
                 members.swapAt(index, Int(generator.next() % UInt64(index + 1)))
             }
-            expectAgreement("{" + members.joined(separator: ", ") + "}")
+            let object = "{" + members.joined(separator: ", ") + "}"
+            expectAgreement(object)
+            expectOracle(object)
         }
     }
 }

@@ -78,8 +78,20 @@ struct PlainBindingAttackTests {
             #"{"protocol": "A", "factory": "a", "lifetime": "graph", "injector": "i", "x": 1}"#,
             #"{"protocol": "A", "factory": "a", "lifetime": "graph", "injector": "i", "parameters": {}}"#,
             "{\"protocol\":\t\"A\",\r\n\"factory\":\"a\"}",
+            #"{"protocol": "A\uD800", "factory": "a"}"#, #"{"protocol": "\uD83D\uDE00", "factory": "a"}"#,
+            #"{"protocol": "A", "factory": "a", "lifetime": 1e999}"#,
         ]
         for object in cases { expectAgreement(object) }
+    }
+
+    /// Several bindings: the decoder's list must line up with the scanner's, a non-object between them too.
+    @Test func decodedBindingsLineUpWithTheScannersElements() {
+        let outcome = load(#"{"protocol": "A", "factory": "a"}, 3, {"protocol": "B", "factory": "b", "lifetime": "weak"}"#)
+        #expect(outcome.bindings.isEmpty && outcome.diagnostics.count == 1, "\(outcome)")
+        let repeated = load(#"{"protocol": "A", "factory": "a"}, {"protocol": "A", "factory": "b"}"#)
+        #expect(repeated.bindings.count == 2, "\(repeated)")  // a type bound twice is the validator's to report
+        let unrepresentable = load(#"{"protocol": "A", "factory": "a"}, {"protocol": "B", "factory": "b", "x": 1e999}"#)
+        #expect(unrepresentable.diagnostics.contains { $0.contains("out of range") }, "\(unrepresentable)")
     }
 
     @Test func theNastiestReadAsTheOracleSays() throws {

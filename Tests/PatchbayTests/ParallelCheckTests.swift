@@ -112,9 +112,12 @@ import Testing
     func everyCoreMeansSeveralThreads(jobs: Int?) throws {
         try #require(ProcessInfo.processInfo.activeProcessorCount > 1, "one core: nothing to spread")
         let threads = Locked(Set<String>())
+        // Index 0 holds its worker until a second thread has taken an index, so that one worker cannot
+        // take them all on a loaded machine; one worker alone (the bug) waits out the 30 s and fails.
+        let secondThread = DispatchSemaphore(value: 0)
         let squares = ParallelMap.map(count: 64, jobs: jobs) { index in
-            threads.withLock { _ = $0.insert("\(pthread_self())") }
-            Thread.sleep(forTimeInterval: 0.002)  // long enough that one worker cannot take every index
+            let seen = threads.withLock { $0.insert("\(pthread_self())"); return $0.count }
+            if index == 0 { _ = secondThread.wait(timeout: .now() + 30) } else if seen > 1 { secondThread.signal() }
             return index * index
         }
         #expect(squares == (0..<64).map { $0 * $0 })

@@ -284,12 +284,14 @@ final class Activation: Sendable {
             hasGraphBindings: result.bindings.contains { $0.lifetime == .graph }, chains: chains)
     }
 
+    /// The group's storage, as the dictionary holds it: passed `inout`, a subscript with a default
+    /// stores the default when the key is new, so a group is found or made with one hash of its key
+    /// (1.2% of a 10k activation, against a lookup and then a store).
+    private static func group(_ storage: inout any LifetimeStorage) -> any LifetimeStorage { storage }
+
     /// Files `binding` under its type and injector, in a record made for `injectorCount` injectors
     /// when the type is new. Not `maps[type, default: ...]`: that default is a closure capturing
     /// the count, and its context was allocated twice per binding, at every activation.
-    /// The group's storage, as the dictionary holds it: passed `inout`, a subscript with a default stores it when new.
-    private static func group(_ storage: inout any LifetimeStorage) -> any LifetimeStorage { storage }
-
     private static func add(
         _ binding: CompiledBinding, to maps: inout [ObjectIdentifier: InjectorServing<CompiledBinding>],
         injectorCount: Int, ranks: InjectorRanks

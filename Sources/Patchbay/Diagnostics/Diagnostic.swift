@@ -97,10 +97,11 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
         for index in diagnostics.indices where fileRanks[diagnostics[index].file] == nil { fileRanks[diagnostics[index].file] = 0 }
         for (rank, file) in fileRanks.keys.sorted().enumerated() { fileRanks[file] = rank }
         // Errors first (errors 0, warnings 1, notes 2), then file and position; the found order last, to decide ties.
-        let order = diagnostics.indices.map { offset in
+        let keys = diagnostics.indices.map { offset in
             (2 - diagnostics[offset].severity.rank, fileRanks[diagnostics[offset].file]!, diagnostics[offset].line,
                 diagnostics[offset].column, offset)
-        }.sorted(by: <).map(\.4)
+        }.sorted(by: <)
+        let order = keys.map(\.4)
         var keep = Array(repeating: true, count: removingRepeats ? order.count : 0)
         if removingRepeats {
             // Equal diagnostics have one place, so repeats are neighbours in this
@@ -108,12 +109,9 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
             var start = 0
             while start < order.count {
                 var end = start + 1
-                // A run shares a severity, a file and a position.
-                // Fields read in place: binding the two diagnostics copied each (a retain per string).
-                while end < order.count, diagnostics[order[end]].severity == diagnostics[order[start]].severity,
-                    diagnostics[order[end]].line == diagnostics[order[start]].line,
-                    diagnostics[order[end]].column == diagnostics[order[start]].column,
-                    diagnostics[order[end]].file == diagnostics[order[start]].file { end += 1 }
+                // A run shares a severity, a file and a position: its sort key but the found order.
+                while end < keys.count, keys[end].0 == keys[start].0, keys[end].1 == keys[start].1,
+                    keys[end].2 == keys[start].2, keys[end].3 == keys[start].3 { end += 1 }
                 if end - start > 1 {
                     var seen: Set<Diagnostic> = []
                     for place in start..<end where !seen.insert(diagnostics[order[place]]).inserted { keep[place] = false }

@@ -259,7 +259,7 @@ struct ManifestParser {
         }
         var lifetime: Lifetime?
         if let name = string(keyed.lifetime, decoded.read(\.lifetime), key: BindingKey.lifetime, in: pointer) {
-            lifetime = Lifetime(rawValue: name)
+            lifetime = Lifetime.named(name)
             if lifetime == nil {
                 let suggestion = EditDistance.suggestions(for: name, among: Lifetime.allCases.map(\.rawValue)).first
                 report(.unknownLifetime, "unknown lifetime '\(MessageText.name(name))'; use \(Lifetime.validNames)"

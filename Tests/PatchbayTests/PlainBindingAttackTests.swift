@@ -138,7 +138,7 @@ struct PlainBindingAttackTests {
     }
 
     @Test func seededRandomBindingsReadTheSameBothWays() {
-        var generator = AttackMix(seed: 57)
+        var generator = SplitMix(seed: 57)
         let memberCounts = [0, 1, 2, 3, 4, 5, 8]
         for round in 0..<400 {
             let count = memberCounts[round % memberCounts.count]
@@ -161,18 +161,5 @@ struct PlainBindingAttackTests {
             expectAgreement(object)
             expectOracle(object)
         }
-    }
-}
-
-/// A small deterministic generator, so a failing object can be found again.
-private struct AttackMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

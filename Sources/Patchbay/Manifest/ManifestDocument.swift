@@ -15,6 +15,10 @@ struct ManifestDocument: Decodable {
     var environment, extends: String?
     var bindings: [BindingDocument]?
 
+    init(environment: String?, extends: String?, bindings: [BindingDocument]?) {
+        (self.environment, self.extends, self.bindings) = (environment, extends, bindings)
+    }
+
     init(from decoder: any Decoder) throws {
         let object = try decoder.container(keyedBy: ManifestKey.self)
         environment = try? object.decodeIfPresent(String.self, forKey: .environment)

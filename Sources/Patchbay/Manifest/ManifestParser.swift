@@ -48,7 +48,7 @@ struct ManifestParser {
         }
         // With a repeated key the decoder may keep another occurrence than the
         // scanner's first; each value is then decoded from its own place.
-        let decoded = document.duplicateKeys.isEmpty ? try? JSONDecoder().decode(ManifestDocument.self, from: data) : nil
+        let decoded = document.duplicateKeys.isEmpty ? ManifestDocument.decode(root: root) : nil
         return manifest(from: root, decoded: decoded)
     }
 

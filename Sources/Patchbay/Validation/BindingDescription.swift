@@ -40,11 +40,12 @@ public struct BindingDescription: Sendable {
     package let lifetimeSource: Lifetime.Source
     /// The injector the binding belongs to.
     public let injector: InjectorName
-    /// The decoded parameters (live catalog only).
-    let parameters: (any Sendable)?
+    /// The decoded parameters (live catalog only). Set after the binding's other checks when its
+    /// parameters are checked on every core (see `ValidationRun.checkDeferredParameters()`).
+    var parameters: (any Sendable)?
     /// Whether some check failed: the binding counts as bound for its
     /// dependents (no follow-on `missing-dependency`), but is not in effect.
-    package let isBroken: Bool
+    package internal(set) var isBroken: Bool
     /// The chain of decorators around the factory's product, in order, as
     /// validation concluded it; empty for most bindings.
     var decorators: [DecoratorLink] = []

@@ -95,6 +95,9 @@ import Foundation
 /// `unknown-environment`, for an environment with no manifest file.
 public struct ManifestValidator: Sendable {
     let catalog: CatalogIndex?
+    /// How many threads may check bindings' parameters (see `ValidationRun.checkDeferredParameters(in:)`):
+    /// every active core; a test sets 1 to compare a run on one core with a run on several.
+    var cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// Validates against a live catalog, decoding parameters with their real types.
     public init(catalog: FactoryCatalog) { self.catalog = CatalogIndex(catalog) }
@@ -117,6 +120,7 @@ public struct ManifestValidator: Sendable {
     /// The validation result, with the bindings in effect, for activation and the tools.
     package func run(_ manifest: Manifest) -> ValidationResult {
         var validation = ValidationRun(manifest: manifest, catalog: catalog)
+        validation.cores = cores
         validation.checkEnvironmentLabel()
         validation.checkBindings()
         validation.checkGraph()
@@ -185,6 +189,10 @@ package struct ValidationRun {
     var decoratorsByType: [CatalogIndex.TypeID: (names: [String], suggestions: SuggestionIndex)] = [:]
     /// Suggestions among parameter types' fields (see ``ParameterCheck/fieldSuggestions``).
     var fieldSuggestions: [String: SuggestionIndex] = [:]
+    /// The bindings whose parameters are checked once the other checks are done, on every core.
+    var deferredParameters: [DeferredParameters] = []
+    /// How many threads check them (``ManifestValidator/cores``).
+    var cores = 1
     /// A type the catalog does not know (or, without a catalog, any type) is
     /// its protocol name as written, numbered here after the catalog's types.
     var namesWithoutCatalog = NameTable<Int>()
@@ -285,7 +293,8 @@ package struct ValidationRun {
                     ? checkWeakNeedsAClass(binding, lifetime: lifetime, factory: factory, in: catalog)
                     : chain.map { checkWeakNeedsAClass(binding, lifetime: lifetime, outermost: $0.last, in: catalog) }
                         ?? true
-                parameters = checkParameters(of: binding, factory: factory, in: catalog)
+                parameters = deferParameters(of: binding, at: index, factory: factory, in: catalog)
+                    ?? checkParameters(of: binding, factory: factory, in: catalog)
                 let servable = bindsSingle
                     || (checkElementTakesNoArgument(binding, factory: factory, in: catalog)
                         && checkElementIsNotAsync(binding, factory: factory, in: catalog))
@@ -304,6 +313,7 @@ package struct ValidationRun {
                 parameters: parameters?.value, isBroken: binding.isBroken || !injectorIsDeclared || !checksPass,
                 decorators: decorators))
         }
+        if !deferredParameters.isEmpty { checkDeferredParameters(in: catalog) }
         resolveOverrides()
     }
 

@@ -1,0 +1,48 @@
+import Foundation
+
+extension ManifestDocument {
+    /// The fewest bindings a core is given: below twice this, one decoder reads
+    /// the whole file, as handing work to another thread costs more than it saves.
+    static let bindingsPerCore = 256
+
+    /// The manifest's values, decoded on every core: the scanner has already
+    /// found where each binding starts and ends, so the bindings are decoded
+    /// in runs, each by its own `JSONDecoder` on its own thread, and put back
+    /// in order. Nil when the file cannot be decoded.
+    ///
+    /// Decoding is most of an activation's time, and a run of bindings decodes
+    /// to the same values alone as in the whole file: a string is a string
+    /// wherever it stands. A run that fails leaves the whole file undecoded, as
+    /// one failure does the whole-file decode, so the parser reads every value
+    /// from its place either way. `environment` and `extends` are decoded from
+    /// their places: two strings, not worth a decoder of the whole file.
+    static func decode(root: JSONPlace, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Self? {
+        let layout = root.layout, data = layout.bytes
+        guard cores > 1, let list = root.child(named: ManifestKey.bindings.rawValue), list.kind == .array,
+            list.layout.nodes[list.node].count >= 2 * bindingsPerCore
+        else { return try? JSONDecoder().decode(Self.self, from: data) }
+        let elements = Array(layout.children(of: list.node))
+        // Two runs a core, so that a core slowed by other work hands its second run to one that is free.
+        let runs = min(2 * cores, elements.count / bindingsPerCore)
+        let decoded = ParallelMap.map(count: runs, jobs: cores) { run -> [BindingDocument]? in
+            let first = elements[run * elements.count / runs], last = elements[(run + 1) * elements.count / runs - 1]
+            let range = layout.nodes[first].bytes.lowerBound..<layout.nodes[last].bytes.upperBound
+            var bytes = Data(capacity: range.count + 2)
+            bytes.append(UInt8(ascii: "["))
+            bytes.append(layout.bytes[range])
+            bytes.append(UInt8(ascii: "]"))
+            return try? JSONDecoder().decode([BindingDocument].self, from: bytes)
+        }
+        var bindings: [BindingDocument] = []
+        bindings.reserveCapacity(elements.count)
+        for run in decoded {
+            guard let run else { return nil }
+            bindings += run
+        }
+        // Each run's elements are the scanner's: a count that differs would mean the two disagree on the file.
+        guard bindings.count == elements.count else { return try? JSONDecoder().decode(Self.self, from: data) }
+        return ManifestDocument(
+            environment: root.child(named: ManifestKey.environment.rawValue)?.stringValue,
+            extends: root.child(named: ManifestKey.extends.rawValue)?.stringValue, bindings: bindings)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Parameters checked on every core: each binding's parameters are decoded by a `JSONDecoder` of
+/// their own, into the factory's type, which in a manifest whose every binding has parameters is
+/// as long as decoding the whole file. No check of one binding's parameters reads another's, so
+/// they run after the binding loop, spread over the cores, and their findings are put back where
+/// the loop would have put them: the same diagnostics in the same order as one core finds them.
+extension ValidationRun {
+    /// A binding whose parameters are checked after the loop.
+    struct DeferredParameters: Sendable {
+        /// The binding's place in the manifest and its description's place among the candidates.
+        let binding: Int, candidate: Int
+        let factory: Int
+        /// How many diagnostics the loop had found when it reached the binding: where its own go.
+        let diagnosticsBefore: Int
+    }
+
+    /// The fewest bindings with parameters worth spreading over the cores: below this, one thread
+    /// checks them all, as handing work to another costs more than it saves.
+    static let deferredParametersPerCore = 32
+
+    /// Defers the check of the binding's parameters and says they pass for now (the loop's
+    /// verdict on the binding is amended when they are checked); nil when there is nothing to check.
+    mutating func deferParameters(of binding: Binding, at index: Int, factory: Int, in catalog: CatalogIndex)
+        -> DecodedParameters?
+    {
+        guard catalog.factories[factory].takesParameters || binding.parameterSource != nil else { return nil }
+        deferredParameters.append(DeferredParameters(
+            binding: index, candidate: candidates.count, factory: factory, diagnosticsBefore: diagnostics.count))
+        return DecodedParameters(value: nil)
+    }
+
+    /// Checks every deferred binding's parameters, in runs on every core, then files what each
+    /// found: its decoded value in its description, or its diagnostics at the place the loop left
+    /// for them, the description then broken.
+    mutating func checkDeferredParameters(in catalog: CatalogIndex) {
+        let deferred = deferredParameters, bindings = manifest.bindings, file = manifest.file
+        deferredParameters = []
+        let cores = deferred.count >= 2 * Self.deferredParametersPerCore ? cores : 1
+        // Two runs a core, so that a core slowed by other work hands its second run to one that is free.
+        let runs = max(1, min(2 * cores, deferred.count / Self.deferredParametersPerCore))
+        let checked = ParallelMap.map(count: runs, jobs: cores) { run in
+            // A decoder and suggestions of its own: neither is shared between threads.
+            let decoder = catalog.makeParameterDecoder()
+            var suggestions: [String: SuggestionIndex] = [:]
+            let range = run * deferred.count / runs..<(run + 1) * deferred.count / runs
+            return deferred[range].map { job -> (value: (any Sendable)?, diagnostics: [Diagnostic]) in
+                var check = ParameterCheck(
+                    binding: bindings[job.binding], factory: job.factory, catalog: catalog, manifestFile: file, decoder: decoder)
+                swap(&check.fieldSuggestions, &suggestions)
+                let value = check.run()
+                swap(&check.fieldSuggestions, &suggestions)
+                return (value, check.diagnostics)
+            }
+        }
+        var found: [Diagnostic] = []
+        var copied = 0
+        for (job, result) in zip(deferred, checked.joined()) {
+            guard result.diagnostics.isEmpty else {
+                if found.isEmpty { found.reserveCapacity(diagnostics.count + result.diagnostics.count) }
+                found += diagnostics[copied..<job.diagnosticsBefore]
+                found += result.diagnostics
+                copied = job.diagnosticsBefore
+                candidates[job.candidate].isBroken = true
+                continue
+            }
+            candidates[job.candidate].parameters = result.value
+        }
+        // The usual manifest: no parameters had a problem, and the loop's diagnostics stand as they are.
+        guard copied > 0 || !found.isEmpty else { return }
+        found += diagnostics[copied...]
+        diagnostics = found
+    }
+}

@@ -73,8 +73,14 @@ public final class Container: Sendable {
         // it next resolves, or ends), so the manifest is freed with the container.
         ThreadResolutionState.existing?.forget(self)
         guard owner == nil else { return }
-        current.publishedObject?.retire()
-        for old in state.withLock({ $0.replaced }) { old.activation?.retire() }
+        let (overridden, replaced) = state.withLock { ($0.overridesInUse, $0.replaced) }
+        if var activation = current.exchange(nil) {
+            // Held by this container alone (no thread's resolve cache holds it, and no twin with overrides
+            // on shares its cells), it is freed here with every singleton it made: retiring each first was
+            // a second walk over every binding, a tenth of the time of dropping a container of 100,000.
+            if overridden || !isKnownUniquelyReferenced(&activation) { activation.retire() }
+        }
+        for old in replaced { old.activation?.retire() }
     }
 
     /// Makes `activation` (or its twin with overrides on, once any test

@@ -22,9 +22,12 @@ extension ManifestDocument {
             list.layout.nodes[list.node].count >= 2 * bindingsPerCore
         else { return try? JSONDecoder().decode(Self.self, from: data) }
         let elements = Array(layout.children(of: list.node))
-        // Two runs a core, so that a core slowed by other work hands its second run to one that is free.
-        let runs = min(2 * cores, elements.count / bindingsPerCore)
-        let decoded = ParallelMap.map(count: runs, jobs: cores) { run -> [BindingDocument]? in
+        // One run a core, or two when each has enough (so that a core slowed by other work hands its
+        // second run to one that is free): a whole number a core, as three runs on two cores take as
+        // long as four.
+        let threads = min(cores, elements.count / bindingsPerCore)  // two or more, by the guard
+        let runs = threads * min(2, elements.count / (bindingsPerCore * threads))
+        let decoded = ParallelMap.map(count: runs, jobs: threads) { run -> [BindingDocument]? in
             let first = elements[run * elements.count / runs], last = elements[(run + 1) * elements.count / runs - 1]
             let range = layout.nodes[first].bytes.lowerBound..<layout.nodes[last].bytes.upperBound
             var bytes = Data(capacity: range.count + 2)

@@ -58,7 +58,7 @@ enum InjectableBindings {
             "Injectable \(TypeKey.shortName(of: T.self))", T.self, .transient, specs: nil, #fileID, #line
         ) { call in try Resolver.during(call) { try T(resolver: $0) } }
         return CompiledBinding(
-            key: definition.provides[0].key, injector: injector, definition: definition,
+            injector: injector, definition: definition,
             provided: definition.provides[0], parameters: nil, storage: TransientLifetime(), described: nil)
     }
 }

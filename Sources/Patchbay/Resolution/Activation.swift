@@ -200,53 +200,57 @@ final class Activation: Sendable {
         // The bindings behind every chain, whose needs are linked with the bindings'.
         var links: [CompiledBinding] = []
         var chains: [Chain] = []
-        // By index, not `enumerated()`, whose pairs were a copy of each description.
+        var hasGraphBindings = false
+        // By index, each field read where it stands: a description bound to a local (or handed to
+        // `enumerated()` or `contains`) was a copy of it, retains and releases of all it holds.
         for place in result.bindings.indices {
-            let validated = result.bindings[place]
-            var definition = catalog.definitions[validated.factoryPlace]
-            var provided = definition.provides[validated.provided]
-            let kind = validated.lifetime.storage
+            let index = result.bindings[place].index, factoryPlace = result.bindings[place].factoryPlace
+            let lifetime = result.bindings[place].lifetime, injector = result.bindings[place].injector
+            let parameters = result.bindings[place].parameters
+            hasGraphBindings = hasGraphBindings || lifetime == .graph
+            var definition = catalog.definitions[factoryPlace]
+            var provided = definition.provides[result.bindings[place].provided]
+            let kind = lifetime.storage
             // Where the factory's product is kept for this binding: with the group's.
             func productStorage(_ key: StorageKey) -> any LifetimeStorage {
                 guard kind.sharesInstances else { return kind.init() }
                 let shareKey = ShareKey(
-                    factory: validated.factoryPlace, lifetime: validated.lifetime, injector: validated.injector,
-                    parameters: manifest.bindings[validated.index].parameterSource)
+                    factory: factoryPlace, lifetime: lifetime, injector: injector,
+                    parameters: manifest.bindings[index].parameterSource)
                 // One hash of the key: the default is made and stored only when the group is new.
                 return group(&shared[shareKey, default: kept.isEmpty ? kind.init() : kept[key] ?? kind.init()])
             }
             let storage: any LifetimeStorage
-            if !validated.decorators.isEmpty {
+            if !result.bindings[place].decorators.isEmpty {
                 // The product is the group's, made once for every binding of
                 // it; the decorated binding keeps what its chain made of it.
                 // A `weak` product that may be a value is not kept: a weak
                 // reference cannot hold it, and the chain around it can be a class.
-                let keepsProduct = validated.lifetime != .weak || definition.productIsClass == true
+                let keepsProduct = lifetime != .weak || definition.productIsClass == true
                 let product = CompiledBinding(
-                    key: provided.key, injector: validated.injector, definition: definition, provided: provided,
-                    parameters: validated.parameters,
-                    storage: keepsProduct ? productStorage(StorageKey(validated.index, .product)) : TransientLifetime(),
+                    injector: injector, definition: definition, provided: provided, parameters: parameters,
+                    storage: keepsProduct ? productStorage(StorageKey(index, .product)) : TransientLifetime(),
                     described: (result.bindings, place))
                 // A singleton keeps every link (so lifecycle finds each), but the last, which the binding keeps.
-                let last = validated.decorators.count - 1
-                let keepsLinks = validated.lifetime == .singleton
-                let chain = DecoratorChain.links(of: validated, serving: provided, catalog: catalog) { offset in
+                let last = result.bindings[place].decorators.count - 1
+                let keepsLinks = lifetime == .singleton
+                let chain = DecoratorChain.links(of: result.bindings[place], serving: provided, catalog: catalog) { offset in
                     guard keepsLinks, offset < last else { return TransientLifetime() }
-                    return kept[StorageKey(validated.index, .link(offset))] ?? SingletonLifetime()
+                    return kept[StorageKey(index, .link(offset))] ?? SingletonLifetime()
                 }
                 links += [product] + chain.map(\.binding)
-                chains.append(Chain(index: validated.index, product: product, links: chain.map(\.binding)))
-                definition = DecoratorChain.definition(around: product, links: chain, keptWeakly: validated.lifetime == .weak)
+                chains.append(Chain(index: index, product: product, links: chain.map(\.binding)))
+                definition = DecoratorChain.definition(around: product, links: chain, keptWeakly: lifetime == .weak)
                 provided = ProvidedType(key: provided.key, type: provided.type, convert: nil)
-                storage = kept[StorageKey(validated.index, .binding)] ?? kind.init()
+                storage = kept[StorageKey(index, .binding)] ?? kind.init()
             } else {
-                storage = productStorage(StorageKey(validated.index, .binding))
+                storage = productStorage(StorageKey(index, .binding))
             }
             let binding = CompiledBinding(
-                key: provided.key, injector: validated.injector, definition: definition, provided: provided,
-                parameters: validated.parameters, storage: storage, described: (result.bindings, place))
-            if validated.isCollectionElement {
-                collections[CollectionKey(type: provided.key.id, injector: validated.injector), default: []].append(binding)
+                injector: injector, definition: definition, provided: provided,
+                parameters: parameters, storage: storage, described: (result.bindings, place))
+            if result.bindings[place].isCollectionElement {
+                collections[CollectionKey(type: provided.key.id, injector: injector), default: []].append(binding)
                 continue
             }
             add(binding, to: &bindingsByType, injectorCount: injectorCount, ranks: ranks)
@@ -281,7 +285,7 @@ final class Activation: Sendable {
         return Activation(
             manifest: manifest, injectorOrder: result.injectorOrder, entries: table,
             warnings: result.diagnostics.warnings, catalog: catalog,
-            hasGraphBindings: result.bindings.contains { $0.lifetime == .graph }, chains: chains)
+            hasGraphBindings: hasGraphBindings, chains: chains)
     }
 
     /// The group's storage, as the dictionary holds it: passed `inout`, a subscript with a default

@@ -44,7 +44,7 @@ extension Activation {
                 buildInto: maker.buildInto, build: maker.build)
             let provided = definition.provides[0]
             return CompiledBinding(
-                key: provided.key, injector: injector, definition: definition, provided: provided,
+                injector: injector, definition: definition, provided: provided,
                 parameters: nil, storage: TransientLifetime(), described: nil, elements: elements)
         }
         return serving(elementType)

@@ -71,7 +71,7 @@ enum DecoratorChain {
             precondition(decorated.key == provided.key, "Patchbay: a decorator of another type in a chain")
             return Link(
                 binding: CompiledBinding(
-                    key: decorated.key, injector: validated.injector, definition: decorator.definition,
+                    injector: validated.injector, definition: decorator.definition,
                     provided: decorated, parameters: link.parameters, storage: storage(offset), described: nil),
                 wrap: decorator.wrap, alone: decorator.alone, wrapAwaiting: decorator.wrapAwaiting,
                 wrapBox: decorator.wrapBox)

@@ -178,7 +178,9 @@ func unboxed<T>(_ box: Unmanaged<AnyObject>, as _: T.Type) -> T {
 /// and where its instances live.
 @safe @usableFromInline
 final class CompiledBinding: Sendable {
-    let key: TypeKey
+    /// The bound type: its provided type's, not a copy of it, which was two strings more to retain
+    /// and release for every binding of every activation.
+    var key: TypeKey { provided.key }
     let injector: InjectorName
     let definition: FactoryDefinition
     let provided: ProvidedType
@@ -252,12 +254,11 @@ final class CompiledBinding: Sendable {
     let elements: [CompiledBinding]
 
     init(
-        key: TypeKey, injector: InjectorName, definition: FactoryDefinition, provided: ProvidedType,
+        injector: InjectorName, definition: FactoryDefinition, provided: ProvidedType,
         parameters: (any Sendable)?, storage: any LifetimeStorage,
         described: (all: [BindingDescription], place: Int)?, elements: [CompiledBinding] = []
     ) {
         self.elements = elements
-        self.key = key
         self.injector = injector
         self.definition = definition
         self.provided = provided

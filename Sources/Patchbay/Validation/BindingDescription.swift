@@ -57,25 +57,26 @@ public struct BindingDescription: Sendable {
     // MARK: - What users and the tools read
 
     /// The manifest's binding this stands for, as the file wrote it
-    /// (parameters after `${...}` interpolation).
+    /// (parameters after `${...}` interpolation). A copy: the properties below read one field of
+    /// it where it stands, as a copy of a binding retains and releases a dozen references.
     public var binding: Binding { bindings[index] }
 
     /// The bound type's short name when the catalog knows the type, else the
     /// protocol name as the binding wrote it.
-    public var type: String { catalogType?.short ?? binding.protocolName }
+    public var type: String { catalogType?.short ?? bindings[index].protocolName }
 
     /// The bound type's module-qualified name, when the catalog knows the type.
     public var qualifiedType: String? { catalogType?.qualified }
 
     /// The factory's name, as the binding wrote it.
-    public var factory: String { binding.factory }
+    public var factory: String { bindings[index].factory }
 
     /// The bindings of parent manifests this one replaces under `extends`, nearest parent first.
     /// For a collection, its first element lists the parents' elements the collection replaces.
     public var overrides: [Binding] { overridden.map { bindings[$0] } }
 
     /// Whether the binding is an element of its type's collection (see ``Binding/isCollectionElement``).
-    public var isCollectionElement: Bool { binding.isCollectionElement }
+    public var isCollectionElement: Bool { bindings[index].isCollectionElement }
 
     /// Whether the catalog knows the binding's type and its factory, and the
     /// factory provides the type; true without a catalog, which cannot say.

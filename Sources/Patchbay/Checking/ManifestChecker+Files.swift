@@ -108,7 +108,15 @@ extension ManifestChecker {
     private var readingLoader: ManifestLoader {
         var loader = self.loader
         loader.allowsUnsetVariables = !requiresEnvironment
+        loader.threads = threads
         return loader
+    }
+
+    /// How many threads one file's reading and validating may use (see `ManifestDocument.decode(root:cores:)`
+    /// and `ValidationRun.checkDeferredParameters(in:)`): as many as files run at once, so that
+    /// `--jobs 1` keeps the whole check on one core.
+    private var threads: Int {
+        jobs.map { $0 > 0 ? $0 : ProcessInfo.processInfo.activeProcessorCount } ?? ProcessInfo.processInfo.activeProcessorCount
     }
 
     /// What checking one file found, to be told in the files' order.
@@ -145,7 +153,9 @@ extension ManifestChecker {
         manifest = nil
         let judged = read.judged(as: checked.environment)
         checked.unsetReferences = CheckRun.unsetReferences(in: judged)
-        let result = prepared.validator.run(judged)
+        var validator = prepared.validator
+        validator.cores = threads  // `--jobs 1` keeps a file's own work on one core too
+        let result = validator.run(judged)
         checked.diagnostics = prepared.isStale ? CheckRun.softened(result.diagnostics, of: judged) : result.diagnostics
         checked.namedFactories = result.namedFactories
         if file == kept { checked.kept = judged }

@@ -26,6 +26,9 @@ public struct ManifestLoader: Sendable {
     /// (`env-var-missing`). False by default, as an app needs every value;
     /// `patchbay check` sets it, since it runs where production's secrets are not.
     public var allowsUnsetVariables = false
+    /// How many threads may decode one file's bindings: every active core, as an app wants its
+    /// manifest activated soon; `patchbay check --jobs N` sets it to `N`.
+    var threads = ProcessInfo.processInfo.activeProcessorCount
 
     /// The default ``maxBytes``, which a catalog description is read within too.
     @usableFromInline package static let defaultMaxBytes = 16 * 1024 * 1024
@@ -153,6 +156,7 @@ public struct ManifestLoader: Sendable {
         diagnostics: inout [Diagnostic], files: inout [URL], at place: () -> (url: URL, root: URL)
     ) -> Manifest? {
         var parser = ManifestParser(file: display, maxBytes: maxBytes, maxDepth: maxDepth, depth: depth)
+        parser.threads = threads
         let parsed = parser.parse(data)
         diagnostics += parser.diagnostics
         guard let parsed, let manifest = interpolate(parsed, size: data.count, diagnostics: &diagnostics) else { return nil }

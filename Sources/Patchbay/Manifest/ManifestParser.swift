@@ -13,6 +13,8 @@ struct ManifestParser {
     let maxBytes: Int, maxDepth: Int
     /// How deep this file is in an `extends` chain (0 for the first loaded).
     var depth = 0
+    /// How many threads decode the file's bindings (see ``ManifestDocument/decode(root:cores:)``).
+    var threads = ProcessInfo.processInfo.activeProcessorCount
 
     private(set) var diagnostics: [Diagnostic] = []
 
@@ -48,7 +50,7 @@ struct ManifestParser {
         }
         // With a repeated key the decoder may keep another occurrence than the
         // scanner's first; each value is then decoded from its own place.
-        let decoded = document.duplicateKeys.isEmpty ? ManifestDocument.decode(root: root) : nil
+        let decoded = document.duplicateKeys.isEmpty ? ManifestDocument.decode(root: root, cores: threads) : nil
         return manifest(from: root, decoded: decoded)
     }
 

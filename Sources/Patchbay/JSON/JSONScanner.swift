@@ -29,6 +29,8 @@ import Foundation
     struct Frame {
         var node: Int, isObject: Bool, isRepeat: Bool
         var path: PointerPath?, keyIndex: [String: Int] = [:]
+        /// Whether it is the root object's `bindings` array, whose elements are handed in runs to `runs`.
+        var isBindings = false
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -42,14 +44,23 @@ import Foundation
     var duplicateKeys: [DuplicateKey] = []
     /// The first value the grammar allows but no decoder represents; scanning goes on past it.
     var unrepresentable: JSONSyntaxError?
+    /// Where the runs of the `bindings` array's elements go as the scan passes them, to be decoded
+    /// meanwhile (see ``BindingRunQueue``); nil when nobody decodes them before the scan ends.
+    var runs: BindingRunQueue?
+    /// The run being gathered: where its first element starts (-1 before one), how many it has, where
+    /// the last ends.
+    var runStart = -1, runCount = 0, runEnd = 0
 
     /// Scans `data`. A document over `maxBytes` is not read; `{"a":{}}` is 2 levels deep.
-    static func scan(_ data: Data, maxBytes: Int = .max, maxDepth: Int = 64) -> JSONDocument {
+    static func scan(
+        _ data: Data, maxBytes: Int = .max, maxDepth: Int = 64, handingRunsTo runs: BindingRunQueue? = nil
+    ) -> JSONDocument {
         let maxBytes = min(maxBytes, Int(exactly: UInt32.max) ?? .max)  // a layout's offsets are 32 bits
         guard data.count <= maxBytes else { return JSONDocument(sizeExceeded: SizeExceeded(size: data.count, limit: maxBytes)) }
         let data = data.startIndex == 0 ? data : Data(data)  // node offsets index from 0
         return unsafe data.withUnsafeBytes { raw in
             var scanner = unsafe JSONScanner(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth)
+            scanner.runs = runs
             scanner.nodes.reserveCapacity(min(data.count / 24, 1 << 20))  // a value every 20-30 bytes
             var document = JSONDocument()
             do throws(Stop) { try scanner.scanDocument() } catch {
@@ -102,8 +113,12 @@ import Foundation
             skipWhitespace()
             switch state {
             case .rootValue, .memberValue: state = try value(expected: "a JSON value")
-            case .firstElement: state = try isAt("]") ? close() : value(expected: "a JSON value or ']'")
-            case .element: state = try value(expected: "a JSON value after ','", afterComma: true)
+            case .firstElement:
+                if runs != nil, !isAt("]") { noteElementStart() }
+                state = try isAt("]") ? close() : value(expected: "a JSON value or ']'")
+            case .element:
+                if runs != nil { noteElementStart() }
+                state = try value(expected: "a JSON value after ','", afterComma: true)
             case .firstMember: state = try isAt("}") ? close() : key(expected: "a string key or '}'")
             case .member: state = try key(expected: "a string key after ','", afterComma: true)
             case .afterValue:
@@ -111,6 +126,7 @@ import Foundation
                     guard offset == byteCount else { throw failure(expected: nil, at: offset) }  // trailing content
                     return
                 }
+                if top.isBindings { noteElementEnd() }
                 if isAt(",") {
                     (offset, state) = (offset + 1, top.isObject ? .member : .element)
                 } else if isAt(top.isObject ? "}" : "]") {
@@ -132,6 +148,10 @@ import Foundation
             let isObject = isAt("{")
             let (node, isRepeat) = record(isObject ? .object : .array, at: start)
             stack.append(Frame(node: node, isObject: isObject, isRepeat: isRepeat || stack.last?.isRepeat == true))
+            if runs != nil, !isObject, stack.count == 2, stack[0].isObject, !pendingKey.needsDecoding,
+               unsafe bytes[pendingKey.range].elementsEqual("bindings".utf8) {
+                stack[1].isBindings = true
+            }
             offset += 1
             return isObject ? .firstMember : .firstElement
         case UInt8(ascii: "\""): kind = .string
@@ -232,9 +252,27 @@ import Foundation
     }
 
     private mutating func close() -> State {
+        if stack.last?.isBindings == true, runCount > 0 { handOverRun() }  // the last run, however short
         offset += 1
         finish(stack.removeLast())
         return .afterValue
+    }
+
+    /// Notes where an element of the `bindings` array starts, when it is a run's first.
+    private mutating func noteElementStart() {
+        if runStart < 0, stack.count == 2, stack[1].isBindings { runStart = offset }
+    }
+
+    /// Counts an element of the `bindings` array that just ended, and hands over a full run.
+    private mutating func noteElementEnd() {
+        (runCount, runEnd) = (runCount + 1, offset)
+        if runCount == BindingRunQueue.bindingsPerRun { handOverRun() }
+    }
+
+    /// Hands the run gathered to the queue, for another thread to decode while the scan goes on.
+    private mutating func handOverRun() {
+        runs?.add(runStart..<runEnd, count: runCount)
+        (runStart, runCount) = (-1, 0)
     }
 
     /// Records where a container ends; drops a repeat's outermost container, with all within it.

@@ -16,12 +16,22 @@ extension ManifestDocument {
     /// one failure does the whole-file decode, so the parser reads every value
     /// from its place either way. `environment` and `extends` are decoded from
     /// their places: two strings, not worth a decoder of the whole file.
-    static func decode(root: JSONPlace, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Self? {
+    ///
+    /// `scanned` are the runs decoded while the scan went on (see ``BindingRunQueue``): taken as
+    /// they are when they agree with the scanner's map, else decoded again here.
+    static func decode(
+        root: JSONPlace, cores: Int = ProcessInfo.processInfo.activeProcessorCount, scanned: [BindingRunQueue.Run] = []
+    ) -> Self? {
         let layout = root.layout, data = layout.bytes
         guard cores > 1, let list = root.child(named: ManifestKey.bindings.rawValue), list.kind == .array,
             list.layout.nodes[list.node].count >= 2 * bindingsPerCore
         else { return try? JSONDecoder().decode(Self.self, from: data) }
         let elements = Array(layout.children(of: list.node))
+        if let bindings = bindings(of: elements, in: layout, from: scanned) {
+            return ManifestDocument(
+                environment: root.child(named: ManifestKey.environment.rawValue)?.stringValue,
+                extends: root.child(named: ManifestKey.extends.rawValue)?.stringValue, bindings: bindings)
+        }
         // One run a core, or two when each has enough (so that a core slowed by other work hands its
         // second run to one that is free): a whole number a core, as three runs on two cores take as
         // long as four.
@@ -47,5 +57,26 @@ extension ManifestDocument {
         return ManifestDocument(
             environment: root.child(named: ManifestKey.environment.rawValue)?.stringValue,
             extends: root.child(named: ManifestKey.extends.rawValue)?.stringValue, bindings: bindings)
+    }
+
+    /// The bindings the runs decoded while the scan went on, when they are the scanner's elements run
+    /// for run, each run starting and ending where the map's elements do; nil when any is not, or was
+    /// refused (then the bindings are decoded again, in runs of the map's own).
+    private static func bindings(
+        of elements: [Int], in layout: JSONLayout, from runs: [BindingRunQueue.Run]
+    ) -> [BindingDocument]? {
+        guard !runs.isEmpty else { return nil }
+        var bindings: [BindingDocument] = []
+        bindings.reserveCapacity(elements.count)
+        var next = 0
+        for run in runs {
+            guard let decoded = run.decoded, run.count > 0, decoded.count == run.count, next + run.count <= elements.count,
+                layout.nodes[elements[next]].bytes.lowerBound == run.bytes.lowerBound,
+                layout.nodes[elements[next + run.count - 1]].bytes.upperBound == run.bytes.upperBound
+            else { return nil }
+            bindings += decoded
+            next += run.count
+        }
+        return next == elements.count ? bindings : nil
     }
 }

@@ -21,7 +21,8 @@ struct ManifestParser {
     /// Parses the file; `nil` when it is not usable at all (syntax, limits,
     /// not an object). Shape problems are in ``diagnostics`` either way.
     mutating func parse(_ data: Data) -> Manifest? {
-        let document = JSONScanner.scan(data, maxBytes: maxBytes, maxDepth: maxDepth)
+        // The bindings are decoded on other threads while the scan goes on (see `BindingRunQueue`).
+        let (document, runs) = BindingRunQueue.scanDecoding(data, maxBytes: maxBytes, maxDepth: maxDepth, threads: threads)
         let start = SourcePosition(line: 1, column: 1)
         if let exceeded = document.sizeExceeded {
             report(.tooLarge, "manifest is \(exceeded.size) bytes, over the limit of \(exceeded.limit) bytes; "
@@ -50,7 +51,7 @@ struct ManifestParser {
         }
         // With a repeated key the decoder may keep another occurrence than the
         // scanner's first; each value is then decoded from its own place.
-        let decoded = document.duplicateKeys.isEmpty ? ManifestDocument.decode(root: root, cores: threads) : nil
+        let decoded = document.duplicateKeys.isEmpty ? ManifestDocument.decode(root: root, cores: threads, scanned: runs) : nil
         return manifest(from: root, decoded: decoded)
     }
 

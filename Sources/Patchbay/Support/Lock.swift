@@ -112,6 +112,36 @@ final class Locked<Value>: @unchecked Sendable {
     }
 }
 
+/// A value guarded by a lock that threads may also wait on, for another thread to change the
+/// value: `Sendable` as ``Locked`` is. Every change wakes the threads waiting.
+final class WaitableLocked<Value>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    /// Reads or changes the value while holding the lock, then wakes the threads waiting.
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        condition.lock()
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
+        return try body(&value)
+    }
+
+    /// Waits until `isReady` holds of the value, then reads or changes it, holding the lock throughout.
+    func wait<Result>(until isReady: (Value) -> Bool, then body: (inout Value) throws -> Result) rethrows -> Result {
+        condition.lock()
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
+        while !isReady(value) { condition.wait() }
+        return try body(&value)
+    }
+}
+
 /// The C library's file-system calls that take pointers, with signatures
 /// that hold none. Paths follow symbolic links unless a call says otherwise.
 enum SystemCall {

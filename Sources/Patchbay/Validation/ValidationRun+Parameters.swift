@@ -20,11 +20,13 @@ extension ValidationRun {
     static let deferredParametersPerCore = 32
 
     /// Defers the check of the binding's parameters and says they pass for now (the loop's
-    /// verdict on the binding is amended when they are checked); nil when there is nothing to check.
+    /// verdict on the binding is amended when they are checked); nil when there is nothing to check,
+    /// or one core to check it on: then the loop checks it in place, and a run on one core is the
+    /// reference that a run on several is compared with, not the same deferral on one thread.
     mutating func deferParameters(of binding: Binding, at index: Int, factory: Int, in catalog: CatalogIndex)
         -> DecodedParameters?
     {
-        guard catalog.factories[factory].takesParameters || binding.parameterSource != nil else { return nil }
+        guard cores > 1, catalog.factories[factory].takesParameters || binding.parameterSource != nil else { return nil }
         deferredParameters.append(DeferredParameters(
             binding: index, candidate: candidates.count, factory: factory, diagnosticsBefore: diagnostics.count))
         return DecodedParameters(value: nil)

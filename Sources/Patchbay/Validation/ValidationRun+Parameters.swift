@@ -15,8 +15,8 @@ extension ValidationRun {
         let diagnosticsBefore: Int
     }
 
-    /// The fewest bindings with parameters worth spreading over the cores: below this, one thread
-    /// checks them all, as handing work to another costs more than it saves.
+    /// The fewest bindings with parameters a run is given: below twice this, one thread checks them
+    /// all, as handing work to another costs more than it saves.
     static let deferredParametersPerCore = 32
 
     /// Defers the check of the binding's parameters and says they pass for now (the loop's

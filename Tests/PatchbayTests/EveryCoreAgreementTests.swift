@@ -121,40 +121,4 @@ struct EveryCoreAgreementTests {
         #expect(ManifestDocument.decode(root: root, cores: 2) == nil)
         #expect(ManifestDocument.decode(root: scanned, cores: 2)?.bindings?.count == 1_000)
     }
-
-    /// The threads each decode of `Counted` ran on.
-    static let decodingThreads = Locked<Set<ObjectIdentifier>>([])
-
-    /// Parameters that note the thread they are decoded on.
-    struct Counted: Decodable, Sendable {
-        var size: Int
-        init(from decoder: any Decoder) throws {
-            struct Keys: CodingKey {
-                var stringValue: String
-                var intValue: Int? { nil }
-                init(stringValue: String) { self.stringValue = stringValue }
-                init?(intValue: Int) { nil }
-            }
-            size = try decoder.container(keyedBy: Keys.self).decode(Int.self, forKey: Keys(stringValue: "size"))
-            let thread = ObjectIdentifier(Thread.current)
-            EveryCoreAgreementTests.decodingThreads.withLock { _ = $0.insert(thread) }
-        }
-    }
-
-    @Test func oneJobKeepsAFilesOwnWorkOnOneThread() throws {
-        var catalog = FactoryCatalog()
-        catalog.register("counted", provides: (any Widget).self, parameters: Counted.self) { Part(tag: "\($0.size)") }
-        let bindings = (0..<600).map {
-            #"{"protocol": "Widget", "factory": "counted", "injector": "i\#($0)", "parameters": {"size": \#($0)}}"#
-        }
-        let folder = try ManifestFolder([
-            "big.json": "{\"format\": 1, \"bindings\": [\n" + bindings.joined(separator: ",\n") + "\n]}"
-        ])
-        var checker = ManifestChecker(catalog: catalog, loader: ManifestLoader(environment: [:]))
-        checker.jobs = 1
-        Self.decodingThreads.withLock { $0.removeAll() }
-        let report = try checker.check([folder.url.appendingPathComponent("big.json")])
-        #expect(!report.diagnostics.contains { $0.severity == .error })
-        #expect(Self.decodingThreads.withLock { $0.count } == 1)
-    }
 }

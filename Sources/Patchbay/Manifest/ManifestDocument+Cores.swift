@@ -22,10 +22,11 @@ extension ManifestDocument {
     static func decode(
         root: JSONPlace, cores: Int = ProcessInfo.processInfo.activeProcessorCount, scanned: [BindingRunQueue.Run] = []
     ) -> Self? {
-        let layout = root.layout, data = layout.bytes
+        let layout = root.layout
+        let whole = { try? JSONDecoder().decode(Self.self, from: layout.bytes) }
         guard cores > 1, let list = root.child(named: ManifestKey.bindings.rawValue), list.kind == .array,
             list.layout.nodes[list.node].count >= 2 * bindingsPerCore
-        else { return try? JSONDecoder().decode(Self.self, from: data) }
+        else { return whole() }
         let elements = Array(layout.children(of: list.node))
         if let bindings = bindings(of: elements, in: layout, from: scanned) {
             return ManifestDocument(
@@ -53,7 +54,7 @@ extension ManifestDocument {
             bindings += run
         }
         // Each run's elements are the scanner's: a count that differs would mean the two disagree on the file.
-        guard bindings.count == elements.count else { return try? JSONDecoder().decode(Self.self, from: data) }
+        guard bindings.count == elements.count else { return whole() }
         return ManifestDocument(
             environment: root.child(named: ManifestKey.environment.rawValue)?.stringValue,
             extends: root.child(named: ManifestKey.extends.rawValue)?.stringValue, bindings: bindings)

@@ -55,11 +55,14 @@ extension ValidationRun {
                 return (value, check.diagnostics)
             }
         }
+        let results = Array(checked.joined())
+        // The usual manifest: no parameters had a problem, and the loop's diagnostics stand as they are.
+        let added = results.reduce(0) { $0 + $1.diagnostics.count }
         var found: [Diagnostic] = []
+        if added > 0 { found.reserveCapacity(diagnostics.count + added) }  // once, however many there are
         var copied = 0
-        for (job, result) in zip(deferred, checked.joined()) {
+        for (job, result) in zip(deferred, results) {
             guard result.diagnostics.isEmpty else {
-                if found.isEmpty { found.reserveCapacity(diagnostics.count + result.diagnostics.count) }
                 found += diagnostics[copied..<job.diagnosticsBefore]
                 found += result.diagnostics
                 copied = job.diagnosticsBefore
@@ -68,8 +71,7 @@ extension ValidationRun {
             }
             candidates[job.candidate].parameters = result.value
         }
-        // The usual manifest: no parameters had a problem, and the loop's diagnostics stand as they are.
-        guard copied > 0 || !found.isEmpty else { return }
+        guard added > 0 else { return }
         found += diagnostics[copied...]
         diagnostics = found
     }

@@ -121,4 +121,19 @@ struct EveryCoreAgreementTests {
         #expect(ManifestDocument.decode(root: root, cores: 2) == nil)
         #expect(ManifestDocument.decode(root: scanned, cores: 2)?.bindings?.count == 1_000)
     }
+
+    @Test func runsDecodedWhileScanningAreTheScannersElements() throws {
+        let data = mixedManifest(count: 3_000)
+        #expect(data.count >= BindingRunQueue.smallestFile)
+        let (document, runs) = BindingRunQueue.scanDecoding(data, maxBytes: .max, maxDepth: 64, threads: 2)
+        let root = try #require(document.root)
+        let list = try #require(root.child(named: "bindings"))
+        let elements = Array(root.layout.children(of: list.node))
+        #expect(runs.count == (3_000 + BindingRunQueue.bindingsPerRun - 1) / BindingRunQueue.bindingsPerRun)
+        #expect(runs.map(\.count).reduce(0, +) == 3_000)
+        let taken = try #require(ManifestDocument.bindings(of: elements, in: root.layout, from: runs))
+        let whole = try #require(try JSONDecoder().decode(ManifestDocument.self, from: data).bindings)
+        #expect(taken.map(\.protocolName) == whole.map(\.protocolName))
+        #expect(taken.map(\.factory) == whole.map(\.factory))
+    }
 }

@@ -48,8 +48,8 @@ import Foundation
     /// meanwhile (see ``BindingRunQueue``); nil when nobody decodes them before the scan ends.
     var runs: BindingRunQueue?
     /// The run being gathered: where its first element starts (-1 before one), how many it has, where
-    /// the last ends.
-    var runStart = -1, runCount = 0, runEnd = 0
+    /// the last ends; and the node of the element being read.
+    var runStart = -1, runCount = 0, runEnd = 0, elementNode = 0
 
     /// Scans `data`. A document over `maxBytes` is not read; `{"a":{}}` is 2 levels deep.
     static func scan(
@@ -260,12 +260,15 @@ import Foundation
 
     /// Notes where an element of the `bindings` array starts, when it is a run's first.
     private mutating func noteElementStart() {
-        if runStart < 0, stack.count == 2, stack[1].isBindings { runStart = offset }
+        guard stack.count == 2, stack[1].isBindings else { return }
+        if runStart < 0 { runStart = offset }
+        elementNode = nodes.count  // the node its value is recorded as
     }
 
     /// Counts an element of the `bindings` array that just ended, and hands over a full run.
     private mutating func noteElementEnd() {
-        (runCount, runEnd) = (runCount + 1, offset)
+        // Its node's end, not `offset`, which the loop has moved past the whitespace after it.
+        (runCount, runEnd) = (runCount + 1, nodes[elementNode].bytes.upperBound)
         if runCount == BindingRunQueue.bindingsPerRun { handOverRun() }
     }
 

@@ -63,7 +63,7 @@ extension ManifestDocument {
     /// The bindings the runs decoded while the scan went on, when they are the scanner's elements run
     /// for run, each run starting and ending where the map's elements do; nil when any is not, or was
     /// refused (then the bindings are decoded again, in runs of the map's own).
-    private static func bindings(
+    static func bindings(
         of elements: [Int], in layout: JSONLayout, from runs: [BindingRunQueue.Run]
     ) -> [BindingDocument]? {
         guard !runs.isEmpty else { return nil }

@@ -213,6 +213,19 @@ struct ScanDecodingAttackTests {
 
     // MARK: - Threads
 
+    /// `patchbay check --jobs N` hands N to the parser as is: a huge N must not start a thread, or
+    /// queue a job, for each (the loop over `1..<Int.max` never ended).
+    @Test func aHugeNumberOfThreadsDoesNotHang() throws {
+        let data = Data(("{\"format\": 1, \"bindings\": [\n" + Self.bindings(1_000) + "\n]}").utf8)
+        let alone = Self.summary(JSONScanner.scan(data))
+        let result = Self.within(20) { BindingRunQueue.scanDecoding(data, maxBytes: .max, maxDepth: 64, threads: .max) }
+        let (document, runs) = try #require(result)
+        #expect(Self.summary(document) == alone)
+        #expect(Self.runsAreTaken(data, runs))
+        let parsed = Self.within(20) { Self.parse(data, threads: .max) }
+        #expect(try #require(parsed).0 == Self.parse(data, threads: 1).0)
+    }
+
     @Test func manyParsesAtOnceFromThreadsAndTasksAgreeAndReturn() async throws {
         let files = (0..<6).map { Data(EveryCoreAttackTests.manifest(count: 600 + $0 * 50, seed: 300 + UInt64($0)).utf8) }
         let expected = files.map { Self.parse($0, threads: 1) }

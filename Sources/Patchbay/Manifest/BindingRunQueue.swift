@@ -44,16 +44,18 @@ final class BindingRunQueue: Sendable {
 
     private init(data: Data) { self.data = data }
 
-    /// Scans `data` on this thread while `threads - 1` others decode the runs of bindings it passes;
-    /// this thread decodes what is left after its scan. Without another thread, or for a small
-    /// file, only scans.
+    /// Scans `data` on this thread while `threads - 1` others decode the runs of bindings it passes,
+    /// no more than the other active cores; this thread decodes what is left after its scan. Without
+    /// another thread, or for a small file, only scans.
     static func scanDecoding(_ data: Data, maxBytes: Int, maxDepth: Int, threads: Int) -> (JSONDocument, [Run]) {
         guard threads > 1, data.count >= smallestFile else {
             return (JSONScanner.scan(data, maxBytes: maxBytes, maxDepth: maxDepth), [])
         }
         let data = data.startIndex == 0 ? data : Data(data)  // the scanner's offsets index from 0
         let queue = BindingRunQueue(data: data)
-        for _ in 1..<threads { DispatchQueue.global().async { queue.work() } }
+        // `--jobs N` comes as typed: a thread beyond the cores decodes nothing sooner, and a loop to
+        // `Int.max` never ends.
+        for _ in 1..<min(threads, ProcessInfo.processInfo.activeProcessorCount) { DispatchQueue.global().async { queue.work() } }
         let document = JSONScanner.scan(data, maxBytes: maxBytes, maxDepth: maxDepth, handingRunsTo: queue)
         queue.state.withLock { $0.isScanning = false }
         queue.work()

@@ -211,6 +211,21 @@ struct ScanDecodingAttackTests {
         }
     }
 
+    /// A file the parser will not decode keeps no runs, and the scanning thread decodes none after
+    /// its scan: a one-thread parse stops at the scan, and a fault at the end of a large file was
+    /// followed by decoding every run the helpers had not reached.
+    @Test func aFileThatWillNotBeDecodedKeepsNoRuns() throws {
+        let good = "{\"format\": 1, \"bindings\": [\n" + Self.bindings(3_000) + "\n]}"
+        for (label, text) in [("junk at the end", good + " x"), ("repeated key", good.dropLast() + ", \"format\": 1}"),
+                              ("cut short", String(good.dropLast(3))), ("unpaired surrogate", good.replacingOccurrences(of: "P2999", with: "\\uDC00"))] {
+            let (document, runs) = BindingRunQueue.scanDecoding(Data(text.utf8), maxBytes: .max, maxDepth: 64, threads: 2)
+            #expect(document.isUnusable || !document.duplicateKeys.isEmpty, "\(label)")
+            #expect(runs.isEmpty, "\(label)")
+        }
+        let (_, runs) = BindingRunQueue.scanDecoding(Data(good.utf8), maxBytes: .max, maxDepth: 64, threads: 2)
+        #expect(runs.count == 12 && runs.allSatisfy { $0.decoded?.count == $0.count })
+    }
+
     // MARK: - Threads
 
     /// `patchbay check --jobs N` hands N to the parser as is: a huge N must not start a thread, or

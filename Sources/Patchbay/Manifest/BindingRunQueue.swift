@@ -57,10 +57,17 @@ final class BindingRunQueue: Sendable {
         // `Int.max` never ends.
         for _ in 1..<min(threads, ProcessInfo.processInfo.activeProcessorCount) { DispatchQueue.global().async { queue.work() } }
         let document = JSONScanner.scan(data, maxBytes: maxBytes, maxDepth: maxDepth, handingRunsTo: queue)
-        queue.state.withLock { $0.isScanning = false }
+        // A file that will not be decoded (a fault, a repeated key) leaves its runs undecoded: one
+        // thread would have stopped at the scan, and here the scan is most of a file's runs ahead.
+        let isDecoded = !document.isUnusable && document.duplicateKeys.isEmpty
+        queue.state.withLock { state in
+            state.isScanning = false
+            if !isDecoded { (state.taken, state.decoded) = (state.runs.count, state.decoded + state.runs.count - state.taken) }
+        }
         queue.work()
         // Every run is taken: what is left is to wait for those a helper is decoding.
-        return (document, queue.state.wait(until: { $0.decoded == $0.taken }) { $0.runs })
+        let runs = queue.state.wait(until: { $0.decoded == $0.taken }) { $0.runs }
+        return (document, isDecoded ? runs : [])
     }
 
     /// Hands over the run of `count` elements in `bytes`: called by the scanner, on its thread.

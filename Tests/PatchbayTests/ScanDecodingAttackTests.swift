@@ -226,6 +226,29 @@ struct ScanDecodingAttackTests {
         #expect(runs.count == 12 && runs.allSatisfy { $0.decoded?.count == $0.count })
     }
 
+    /// A file of 64 KiB or more with fewer bindings than are decoded in runs after the scan: the runs
+    /// decoded during the scan are still what the parser takes, not decoded again whole. The runs
+    /// here say `taken` where the file says `P`, which shows whose values the document holds.
+    @Test func runsOfAFewLargeBindingsAreTakenAsDecoded() throws {
+        let large = String(repeating: "x", count: 300)
+        let text = "{\"format\": 1, \"bindings\": [\n" + (0..<300).map {
+            #"{"protocol": "P\#($0)", "factory": "f", "parameters": {"note": "\#(large)"}}"#
+        }.joined(separator: ",\n") + "\n]}"
+        let data = Data(text.utf8)
+        #expect(data.count >= BindingRunQueue.smallestFile && 300 < 2 * ManifestDocument.bindingsPerCore)
+        let (document, runs) = BindingRunQueue.scanDecoding(data, maxBytes: .max, maxDepth: 64, threads: 2)
+        #expect(runs.map(\.count) == [256, 44])
+        let root = try #require(document.root)
+        let marked = try runs.map { run in
+            var run = run
+            run.decoded = try #require(run.decoded).map { var binding = $0; binding.protocolName = "taken"; return binding }
+            return run
+        }
+        let taken = try #require(ManifestDocument.decode(root: root, cores: 2, scanned: marked)?.bindings)
+        #expect(taken.count == 300 && taken.allSatisfy { $0.protocolName == "taken" })
+        Self.expectAgreement(data, "300 large bindings")
+    }
+
     // MARK: - Threads
 
     /// `patchbay check --jobs N` hands N to the parser as is: a huge N must not start a thread, or

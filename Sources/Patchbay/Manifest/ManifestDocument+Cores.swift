@@ -1,8 +1,9 @@
 import Foundation
 
 extension ManifestDocument {
-    /// The fewest bindings a core is given: below twice this, one decoder reads
-    /// the whole file, as handing work to another thread costs more than it saves.
+    /// The fewest bindings a core is given after the scan: below twice this, one decoder
+    /// reads the whole file (when the scan's runs did not decode them), as handing work to
+    /// another thread costs more than it saves.
     static let bindingsPerCore = 256
 
     /// The manifest's values, decoded on every core: the scanner has already
@@ -24,15 +25,16 @@ extension ManifestDocument {
     ) -> Self? {
         let layout = root.layout
         let whole = { try? JSONDecoder().decode(Self.self, from: layout.bytes) }
-        guard cores > 1, let list = root.child(named: ManifestKey.bindings.rawValue), list.kind == .array,
-            list.layout.nodes[list.node].count >= 2 * bindingsPerCore
-        else { return whole() }
-        let elements = Array(layout.children(of: list.node))
-        if let bindings = bindings(of: elements, in: layout, from: scanned) {
+        guard cores > 1, let list = root.child(named: ManifestKey.bindings.rawValue), list.kind == .array else { return whole() }
+        // Runs already decoded are taken however few the bindings: a file of a few hundred large
+        // bindings was decoded a second time, whole.
+        if !scanned.isEmpty, let bindings = bindings(of: Array(layout.children(of: list.node)), in: layout, from: scanned) {
             return ManifestDocument(
                 environment: root.child(named: ManifestKey.environment.rawValue)?.stringValue,
                 extends: root.child(named: ManifestKey.extends.rawValue)?.stringValue, bindings: bindings)
         }
+        guard list.layout.nodes[list.node].count >= 2 * bindingsPerCore else { return whole() }
+        let elements = Array(layout.children(of: list.node))
         // One run a core, or two when each has enough (so that a core slowed by other work hands its
         // second run to one that is free): a whole number a core, as three runs on two cores take as
         // long as four.

@@ -13,7 +13,7 @@ struct ManifestParser {
     let maxBytes: Int, maxDepth: Int
     /// How deep this file is in an `extends` chain (0 for the first loaded).
     var depth = 0
-    /// How many threads decode the file's bindings (see ``ManifestDocument/decode(root:cores:)``).
+    /// How many threads decode the file's bindings (see ``BindingRunQueue`` and ``ManifestDocument/decode(root:cores:scanned:)``).
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
     private(set) var diagnostics: [Diagnostic] = []

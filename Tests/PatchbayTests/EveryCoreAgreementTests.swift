@@ -136,4 +136,13 @@ struct EveryCoreAgreementTests {
         #expect(taken.map(\.protocolName) == whole.map(\.protocolName))
         #expect(taken.map(\.factory) == whole.map(\.factory))
     }
+
+    @Test func anyNumberOfCoresChecksParametersAsOneDoes() throws {
+        let manifest = try manifestWithParameters(count: 100)
+        var oneCore = ManifestValidator(catalog: catalog())
+        oneCore.cores = 1
+        var unbounded = ManifestValidator(catalog: catalog())
+        unbounded.cores = .max  // what `--jobs 9223372036854775807` passes on: twice it overflowed
+        #expect(unbounded.run(manifest).diagnostics == oneCore.run(manifest).diagnostics)
+    }
 }

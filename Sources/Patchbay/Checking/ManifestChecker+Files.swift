@@ -112,11 +112,12 @@ extension ManifestChecker {
         return loader
     }
 
-    /// How many threads one file's reading and validating may use (see `ManifestDocument.decode(root:cores:)`
-    /// and `ValidationRun.checkDeferredParameters(in:)`): as many as files run at once, so that
-    /// `--jobs 1` keeps the whole check on one core.
+    /// How many threads one file's reading and validating may use (see `BindingRunQueue` and
+    /// `ValidationRun.checkDeferredParameters(in:)`): as many as files run at once, so that
+    /// `--jobs 1` keeps the whole check on one core, and never more than the cores.
     private var threads: Int {
-        jobs.map { $0 > 0 ? $0 : ProcessInfo.processInfo.activeProcessorCount } ?? ProcessInfo.processInfo.activeProcessorCount
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return jobs.map { $0 > 0 ? min($0, cores) : cores } ?? cores
     }
 
     /// What checking one file found, to be told in the files' order.

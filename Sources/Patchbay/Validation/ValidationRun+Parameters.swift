@@ -38,7 +38,8 @@ extension ValidationRun {
     mutating func checkDeferredParameters(in catalog: CatalogIndex) {
         let deferred = deferredParameters, bindings = manifest.bindings, file = manifest.file
         deferredParameters = []
-        let cores = deferred.count >= 2 * Self.deferredParametersPerCore ? cores : 1
+        // Never more threads than there are runs to give them (`cores` may be any number a caller passed).
+        let cores = deferred.count >= 2 * Self.deferredParametersPerCore ? min(cores, deferred.count) : 1
         // Two runs a core, so that a core slowed by other work hands its second run to one that is free.
         let runs = max(1, min(2 * cores, deferred.count / Self.deferredParametersPerCore))
         let checked = ParallelMap.map(count: runs, jobs: cores) { run in

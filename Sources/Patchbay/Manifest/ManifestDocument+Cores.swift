@@ -25,13 +25,16 @@ extension ManifestDocument {
     ) -> Self? {
         let layout = root.layout
         let whole = { try? JSONDecoder().decode(Self.self, from: layout.bytes) }
+        let document = { (bindings: [BindingDocument]) in
+            ManifestDocument(
+                environment: root.child(named: ManifestKey.environment.rawValue)?.stringValue,
+                extends: root.child(named: ManifestKey.extends.rawValue)?.stringValue, bindings: bindings)
+        }
         guard cores > 1, let list = root.child(named: ManifestKey.bindings.rawValue), list.kind == .array else { return whole() }
         // Runs already decoded are taken however few the bindings: a file of a few hundred large
         // bindings was decoded a second time, whole.
         if !scanned.isEmpty, let bindings = bindings(of: Array(layout.children(of: list.node)), in: layout, from: scanned) {
-            return ManifestDocument(
-                environment: root.child(named: ManifestKey.environment.rawValue)?.stringValue,
-                extends: root.child(named: ManifestKey.extends.rawValue)?.stringValue, bindings: bindings)
+            return document(bindings)
         }
         guard list.layout.nodes[list.node].count >= 2 * bindingsPerCore else { return whole() }
         let elements = Array(layout.children(of: list.node))
@@ -57,9 +60,7 @@ extension ManifestDocument {
         }
         // Each run's elements are the scanner's: a count that differs would mean the two disagree on the file.
         guard bindings.count == elements.count else { return whole() }
-        return ManifestDocument(
-            environment: root.child(named: ManifestKey.environment.rawValue)?.stringValue,
-            extends: root.child(named: ManifestKey.extends.rawValue)?.stringValue, bindings: bindings)
+        return document(bindings)
     }
 
     /// The bindings the runs decoded while the scan went on, when they are the scanner's elements run

@@ -46,7 +46,7 @@ extension ManifestChecker {
         // Several files at once already use every core a job has: one file's own work then stays on its
         // thread (helpers of its own only slowed the folder down, 0.59x one core's time becoming 0.73x).
         let threads = files.count > 1 ? 1 : threads
-        let loader = { var loader = readingLoader; loader.threads = threads; return loader }()
+        let loader = readingLoader(threads: threads)
         // A manifest in a checked folder that is a link to a file outside it is
         // refused unread, by the rule `extends` follows: CI logs are often public.
         let folder = path.map { PhysicalPath.of($0.standardizedFileURL.path) }
@@ -107,8 +107,9 @@ extension ManifestChecker {
         return named
     }
 
-    /// The loader a check reads with: unset variables allowed unless required.
-    private var readingLoader: ManifestLoader {
+    /// The loader a check reads with: unset variables allowed unless required, and a file's own
+    /// work on at most `threads` threads.
+    private func readingLoader(threads: Int) -> ManifestLoader {
         var loader = self.loader
         loader.allowsUnsetVariables = !requiresEnvironment
         loader.threads = threads
@@ -146,9 +147,7 @@ extension ManifestChecker {
         var manifest = alone
         if followsChain, let alone, alone.extends != nil {
             // A manifest an app loads: its chain followed, every parent's problems with it.
-            var loader = readingLoader
-            loader.threads = threads
-            let (merged, chainDiagnostics) = loader.resolvingExtends(of: alone, at: file)
+            let (merged, chainDiagnostics) = readingLoader(threads: threads).resolvingExtends(of: alone, at: file)
             manifest = merged
             checked.chainDiagnostics = chainDiagnostics
         }

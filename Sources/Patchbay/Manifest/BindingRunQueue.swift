@@ -78,11 +78,7 @@ final class BindingRunQueue: Sendable {
     /// Decodes runs until none is left to take, waiting for the scanner's next while it scans.
     private func work() {
         while let (index, range) = take() {
-            var bytes = Data(capacity: range.count + 2)
-            bytes.append(UInt8(ascii: "["))
-            bytes.append(data[range])
-            bytes.append(UInt8(ascii: "]"))
-            let documents = try? JSONDecoder().decode([BindingDocument].self, from: bytes)
+            let documents = BindingDocument.run(data[range])
             state.withLock {
                 $0.runs[index].decoded = documents
                 $0.decoded += 1

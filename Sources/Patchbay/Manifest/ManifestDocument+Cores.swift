@@ -31,13 +31,11 @@ extension ManifestDocument {
                 extends: root.child(named: ManifestKey.extends.rawValue)?.stringValue, bindings: bindings)
         }
         guard cores > 1, let list = root.child(named: ManifestKey.bindings.rawValue), list.kind == .array else { return whole() }
+        let elements = Array(layout.children(of: list.node))
         // Runs already decoded are taken however few the bindings: a file of a few hundred large
         // bindings was decoded a second time, whole.
-        if !scanned.isEmpty, let bindings = bindings(of: Array(layout.children(of: list.node)), in: layout, from: scanned) {
-            return document(bindings)
-        }
-        guard list.layout.nodes[list.node].count >= 2 * bindingsPerCore else { return whole() }
-        let elements = Array(layout.children(of: list.node))
+        if !scanned.isEmpty, let bindings = bindings(of: elements, in: layout, from: scanned) { return document(bindings) }
+        guard elements.count >= 2 * bindingsPerCore else { return whole() }
         // One run a core, or two when each has enough (so that a core slowed by other work hands its
         // second run to one that is free): a whole number a core, as three runs on two cores take as
         // long as four.
@@ -45,12 +43,7 @@ extension ManifestDocument {
         let runs = threads * min(2, elements.count / (bindingsPerCore * threads))
         let decoded = ParallelMap.map(count: runs, jobs: threads) { run -> [BindingDocument]? in
             let first = elements[run * elements.count / runs], last = elements[(run + 1) * elements.count / runs - 1]
-            let range = layout.nodes[first].bytes.lowerBound..<layout.nodes[last].bytes.upperBound
-            var bytes = Data(capacity: range.count + 2)
-            bytes.append(UInt8(ascii: "["))
-            bytes.append(layout.bytes[range])
-            bytes.append(UInt8(ascii: "]"))
-            return try? JSONDecoder().decode([BindingDocument].self, from: bytes)
+            return BindingDocument.run(layout.bytes[layout.nodes[first].bytes.lowerBound..<layout.nodes[last].bytes.upperBound])
         }
         var bindings: [BindingDocument] = []
         bindings.reserveCapacity(elements.count)
@@ -82,5 +75,18 @@ extension ManifestDocument {
             next += run.count
         }
         return next == elements.count ? bindings : nil
+    }
+}
+
+extension BindingDocument {
+    /// The bindings in `elements`, a run of the `bindings` array's elements as the file wrote them
+    /// (commas between, no brackets), decoded by a `JSONDecoder` of the run's own; nil when it refuses
+    /// them. One run's work on whichever thread takes it, during the scan or after it.
+    static func run(_ elements: Data) -> [BindingDocument]? {
+        var bytes = Data(capacity: elements.count + 2)
+        bytes.append(UInt8(ascii: "["))
+        bytes.append(elements)
+        bytes.append(UInt8(ascii: "]"))
+        return try? JSONDecoder().decode([BindingDocument].self, from: bytes)
     }
 }

@@ -157,103 +157,38 @@ final class Activation: Sendable {
         _ result: ValidationResult, of manifest: Manifest, catalog: FactoryCatalog,
         keeping kept: [StorageKey: any LifetimeStorage] = [:]
     ) -> Activation {
-        // Bindings of one factory with the same lifetime, injector and
-        // parameters share their instances, whichever of the product's
-        // provided types each binds: one storage, one object seen as each type.
-        struct ShareKey: Hashable {
-            let factory: Int
-            let lifetime: Lifetime
-            let injector: InjectorName
-            let parameters: BindingParameters?
-
-            /// Parameters are left out of the hash: equal ones written apart may
-            /// differ in layout, and hashing their value would decode each.
-            func hash(into hasher: inout Hasher) {
-                hasher.combine(factory)
-                hasher.combine(lifetime)
-                hasher.combine(injector)
-            }
-
-            /// The same text is the same parameters; other text is compared by value.
-            static func == (lhs: ShareKey, rhs: ShareKey) -> Bool {
-                guard lhs.factory == rhs.factory, lhs.lifetime == rhs.lifetime, lhs.injector == rhs.injector else {
-                    return false
-                }
-                switch (lhs.parameters, rhs.parameters) {
-                case (nil, nil): return true
-                case (let left?, let right?): return left.json == right.json || left.value == right.value
-                default: return false
-                }
-            }
+        let count = result.bindings.count
+        // Factory by factory, on every core for a large manifest (see `compileShares`).
+        var compiled = [CompiledBinding?](repeating: nil, count: count)
+        var links: [CompiledBinding] = []
+        var chains: [Chain] = []
+        var hasGraphBindings = false
+        for share in compileShares(result, of: manifest, catalog: catalog, keeping: kept) {
+            for (place, binding) in share.bindings { compiled[place] = binding }
+            links += share.links
+            chains += share.chains
+            hasGraphBindings = hasGraphBindings || share.hasGraphBindings
         }
-        var shared: [ShareKey: any LifetimeStorage] = [:]
-        // At most one group per binding: made at its full size once, never rehashed as it grows.
-        shared.reserveCapacity(result.bindings.count)
+        // In manifest order, whichever share made each.
+        chains.sort { $0.index < $1.index }
         // Which binding serves each type from each injector (the rule is
         // `InjectorServing`'s); usually one binding per type, kept inline.
         var bindingsByType: [ObjectIdentifier: InjectorServing<CompiledBinding>] = [:]
-        bindingsByType.reserveCapacity(result.bindings.count)
+        // At most one record per type bound: a manifest of 100,000 bindings may bind only 1,000 types.
+        bindingsByType.reserveCapacity(min(count, result.typeCount))
         // The elements of each collection, by element type and injector, in manifest order.
         var collections: [CollectionKey: [CompiledBinding]] = [:]
         let injectorCount = result.injectorOrder.count
         let ranks = InjectorRanks(result.injectorOrder)
-        // The bindings behind every chain, whose needs are linked with the bindings'.
-        var links: [CompiledBinding] = []
-        var chains: [Chain] = []
-        var hasGraphBindings = false
-        // By index, each field read where it stands: a description bound to a local (or handed to
-        // `enumerated()` or `contains`) was a copy of it, retains and releases of all it holds.
-        for place in result.bindings.indices {
-            let index = result.bindings[place].index, factoryPlace = result.bindings[place].factoryPlace
-            let lifetime = result.bindings[place].lifetime, injector = result.bindings[place].injector
-            let parameters = result.bindings[place].parameters
-            hasGraphBindings = hasGraphBindings || lifetime == .graph
-            var definition = catalog.definitions[factoryPlace]
-            var provided = definition.provides[result.bindings[place].provided]
-            let kind = lifetime.storage
-            // Where the factory's product is kept for this binding: with the group's.
-            func productStorage(_ key: StorageKey) -> any LifetimeStorage {
-                guard kind.sharesInstances else { return kind.init() }
-                let shareKey = ShareKey(
-                    factory: factoryPlace, lifetime: lifetime, injector: injector,
-                    parameters: manifest.bindings[index].parameterSource)
-                // One hash of the key: the default is made and stored only when the group is new.
-                return group(&shared[shareKey, default: kept.isEmpty ? kind.init() : kept[key] ?? kind.init()])
-            }
-            let storage: any LifetimeStorage
-            if !result.bindings[place].decorators.isEmpty {
-                // The product is the group's, made once for every binding of
-                // it; the decorated binding keeps what its chain made of it.
-                // A `weak` product that may be a value is not kept: a weak
-                // reference cannot hold it, and the chain around it can be a class.
-                let keepsProduct = lifetime != .weak || definition.productIsClass == true
-                let product = CompiledBinding(
-                    injector: injector, definition: definition, provided: provided, parameters: parameters,
-                    storage: keepsProduct ? productStorage(StorageKey(index, .product)) : TransientLifetime(),
-                    described: (result.bindings, place))
-                // A singleton keeps every link (so lifecycle finds each), but the last, which the binding keeps.
-                let last = result.bindings[place].decorators.count - 1
-                let keepsLinks = lifetime == .singleton
-                let chain = DecoratorChain.links(of: result.bindings[place], serving: provided, catalog: catalog) { offset in
-                    guard keepsLinks, offset < last else { return TransientLifetime() }
-                    return kept[StorageKey(index, .link(offset))] ?? SingletonLifetime()
-                }
-                links += [product] + chain.map(\.binding)
-                chains.append(Chain(index: index, product: product, links: chain.map(\.binding)))
-                definition = DecoratorChain.definition(around: product, links: chain, keptWeakly: lifetime == .weak)
-                provided = ProvidedType(key: provided.key, type: provided.type, convert: nil)
-                storage = kept[StorageKey(index, .binding)] ?? kind.init()
-            } else {
-                storage = productStorage(StorageKey(index, .binding))
-            }
-            let binding = CompiledBinding(
-                injector: injector, definition: definition, provided: provided,
-                parameters: parameters, storage: storage, described: (result.bindings, place))
+        // Filed type by type (see `groupedOrder`), each type's elements in manifest order.
+        for place in groupedOrder(count: count, keyCount: result.typeCount, key: { result.bindings[$0].typeID }) {
+            let binding = compiled[place]!
             if result.bindings[place].isCollectionElement {
-                collections[CollectionKey(type: provided.key.id, injector: injector), default: []].append(binding)
-                continue
+                collections[CollectionKey(type: binding.provided.key.id, injector: binding.injector), default: []]
+                    .append(binding)
+            } else {
+                add(binding, to: &bindingsByType, injectorCount: injectorCount, ranks: ranks)
             }
-            add(binding, to: &bindingsByType, injectorCount: injectorCount, ranks: ranks)
         }
         // Each collection is served as one more type, `[T]`, with the same fallback as any.
         for (key, elements) in collections {
@@ -287,11 +222,6 @@ final class Activation: Sendable {
             warnings: result.diagnostics.warnings, catalog: catalog,
             hasGraphBindings: hasGraphBindings, chains: chains)
     }
-
-    /// The group's storage, as the dictionary holds it: passed `inout`, a subscript with a default
-    /// stores the default when the key is new, so a group is found or made with one hash of its key
-    /// (1.2% of a 10k activation, against a lookup and then a store).
-    private static func group(_ storage: inout any LifetimeStorage) -> any LifetimeStorage { storage }
 
     /// Files `binding` under its type and injector, in a record made for `injectorCount` injectors
     /// when the type is new. Not `maps[type, default: ...]`: that default is a closure capturing

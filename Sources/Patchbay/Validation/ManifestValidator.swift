@@ -127,7 +127,8 @@ public struct ManifestValidator: Sendable {
         validation.checkEntryPoints()
         if !manifest.decorations.isEmpty { validation.reportEachAddedLinkOnce() }
         return ValidationResult(
-            diagnostics: validation.diagnostics, bindings: validation.effective, injectorOrder: validation.injectorOrder, namedFactories: validation.namedFactories)
+            diagnostics: validation.diagnostics, bindings: validation.effective, injectorOrder: validation.injectorOrder,
+            typeCount: validation.typeCount, namedFactories: validation.namedFactories)
     }
 }
 
@@ -140,6 +141,8 @@ package struct ValidationResult: Sendable {
     package let bindings: [BindingDescription]
     /// The injector fallback order.
     package let injectorOrder: [InjectorName]
+    /// How many types the bindings' ``BindingDescription/typeID``s are numbered below.
+    let typeCount: Int
     /// Which catalog factories (by place in the index) some binding names,
     /// and which decorators some binding's chain names, even one with a
     /// problem: for `unused-factory` and `unused-decorator` over several manifests.
@@ -514,7 +517,9 @@ package struct ValidationRun {
         var table = ServingTable(typeCount: typeCount, injectorCount: injectorOrder.count)
         var repeats = false
         var anyBroken = false
-        for offset in candidates.indices {  // fields read in place: `enumerated()` copied each description
+        // Type by type (see `groupedOrder`), each type's record filled while it is in cache; fields read
+        // in place, as `enumerated()` copied each description. Whether any repeats is the same in any order.
+        for offset in groupedOrder(count: candidates.count, keyCount: typeCount, key: { candidates[$0].typeID }) {
             anyBroken = anyBroken || candidates[offset].isBroken
             let injector = candidates[offset].injector
             if !table.add(offset, type: candidates[offset].typeID, injector: injector, rank: ranks[injector]) {

@@ -22,7 +22,7 @@ extension Activation {
     /// so no two shares need each other, and each runs on a core of its own.
     static func compileShares(
         _ result: ValidationResult, of manifest: Manifest, catalog: FactoryCatalog,
-        keeping kept: [StorageKey: any LifetimeStorage]
+        keeping kept: [StorageKey: any LifetimeStorage], cores: Int
     ) -> [CompiledShare] {
         let count = result.bindings.count
         // Walked factory by factory (see `groupedOrder`): a factory's groups are then its own
@@ -31,7 +31,6 @@ extension Activation {
         let byFactory = groupedOrder(count: count, keyCount: catalog.definitions.count) {
             result.bindings[$0].factoryPlace
         }
-        let cores = ProcessInfo.processInfo.activeProcessorCount
         let shares = max(1, min(cores, count / bindingsPerShare))
         // Each share ends where a factory does, at or after its even part.
         var ends: [Int] = []

@@ -153,9 +153,10 @@ final class Activation: Sendable {
     /// gives, by manifest binding index, the storages of an earlier
     /// activation of the same manifest to share rather than make anew (see
     /// `Container.reset(_:)`), with those behind its decorated bindings.
+    /// A manifest of thousands of bindings is compiled on up to `cores` threads (see `compileShares`).
     static func compile(
         _ result: ValidationResult, of manifest: Manifest, catalog: FactoryCatalog,
-        keeping kept: [StorageKey: any LifetimeStorage] = [:]
+        keeping kept: [StorageKey: any LifetimeStorage] = [:], cores: Int = ProcessInfo.processInfo.activeProcessorCount
     ) -> Activation {
         let count = result.bindings.count
         // Factory by factory, on every core for a large manifest (see `compileShares`).
@@ -163,7 +164,7 @@ final class Activation: Sendable {
         var links: [CompiledBinding] = []
         var chains: [Chain] = []
         var hasGraphBindings = false
-        for share in compileShares(result, of: manifest, catalog: catalog, keeping: kept) {
+        for share in compileShares(result, of: manifest, catalog: catalog, keeping: kept, cores: cores) {
             for (place, binding) in share.bindings { compiled[place] = binding }
             links += share.links
             chains += share.chains

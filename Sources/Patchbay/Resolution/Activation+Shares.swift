@@ -57,7 +57,7 @@ extension Activation {
     ) -> CompiledShare {
         var share = CompiledShare()
         share.bindings.reserveCapacity(places.count)
-        var shared: [ShareKey: any LifetimeStorage] = [:]
+        var groups = ShareGroups(injectorCount: result.injectorOrder.count)
         // By index, each field read where it stands: a description bound to a local (or handed to
         // `enumerated()` or `contains`) was a copy of it, retains and releases of all it holds.
         for offset in places.indices {
@@ -73,16 +73,16 @@ extension Activation {
                 || result.bindings[places[offset - 1]].factoryPlace != factoryPlace
             let factoryHasOthers = !startsFactory
                 || (offset + 1 < places.endIndex && result.bindings[places[offset + 1]].factoryPlace == factoryPlace)
-            if startsFactory, !shared.isEmpty { shared = [:] }
+            if startsFactory { groups.startFactory() }
             // Where the factory's product is kept for this binding: with the group's.
             func productStorage(_ key: StorageKey) -> any LifetimeStorage {
                 guard kind.sharesInstances else { return kind.init() }
                 guard factoryHasOthers else { return kept.isEmpty ? kind.init() : kept[key] ?? kind.init() }
                 let shareKey = ShareKey(
-                    factory: factoryPlace, lifetime: lifetime, injector: injector,
-                    parameters: manifest.bindings[index].parameterSource)
-                // One hash of the key: the default is made and stored only when the group is new.
-                return group(&shared[shareKey, default: kept.isEmpty ? kind.init() : kept[key] ?? kind.init()])
+                    lifetime: lifetime, injector: injector, parameters: manifest.bindings[index].parameterSource)
+                return groups.storage(for: shareKey, rank: result.bindings[place].injectorRank) {
+                    kept.isEmpty ? kind.init() : kept[key] ?? kind.init()
+                }
             }
             let storage: any LifetimeStorage
             if !result.bindings[place].decorators.isEmpty {
@@ -121,25 +121,14 @@ extension Activation {
     /// Bindings of one factory with the same lifetime, injector and
     /// parameters share their instances, whichever of the product's
     /// provided types each binds: one storage, one object seen as each type.
-    struct ShareKey: Hashable {
-        let factory: Int
+    struct ShareKey: Equatable {
         let lifetime: Lifetime
         let injector: InjectorName
         let parameters: BindingParameters?
 
-        /// Parameters are left out of the hash: equal ones written apart may
-        /// differ in layout, and hashing their value would decode each.
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(factory)
-            hasher.combine(lifetime)
-            hasher.combine(injector)
-        }
-
         /// The same text is the same parameters; other text is compared by value.
         static func == (lhs: ShareKey, rhs: ShareKey) -> Bool {
-            guard lhs.factory == rhs.factory, lhs.lifetime == rhs.lifetime, lhs.injector == rhs.injector else {
-                return false
-            }
+            guard lhs.lifetime == rhs.lifetime, lhs.injector == rhs.injector else { return false }
             switch (lhs.parameters, rhs.parameters) {
             case (nil, nil): return true
             case (let left?, let right?): return left.json == right.json || left.value == right.value
@@ -148,8 +137,48 @@ extension Activation {
         }
     }
 
-    /// The group's storage, as the dictionary holds it: passed `inout`, a subscript with a default
-    /// stores the default when the key is new, so a group is found or made with one hash of its key
-    /// (1.2% of a 10k activation, against a lookup and then a store).
-    private static func group(_ storage: inout any LifetimeStorage) -> any LifetimeStorage { storage }
+    /// The sharing groups of one factory's bindings, found by the injector's
+    /// place in the order rather than by a hash: only bindings of one injector
+    /// can share, and hashing each binding's key was a fifth of compiling a
+    /// manifest of 100,000 bindings. Each injector's groups of the factory are
+    /// chained from its slot, which a stamp marks as the current factory's.
+    struct ShareGroups {
+        /// By injector place (the last slot for an injector not in the order):
+        /// the factory whose groups the slot holds, and its first group.
+        private var factoryOfSlot: [Int], firstOfSlot: [Int]
+        /// The current factory's groups, each with the next of its slot (-1: none).
+        private var groups: [(key: ShareKey, storage: any LifetimeStorage, next: Int)] = []
+        private var factory = 0
+
+        init(injectorCount: Int) {
+            factoryOfSlot = Array(repeating: -1, count: injectorCount + 1)
+            firstOfSlot = Array(repeating: -1, count: injectorCount + 1)
+        }
+
+        /// Forgets the last factory's groups: no other factory's binding shares them.
+        mutating func startFactory() {
+            factory += 1
+            groups.removeAll(keepingCapacity: true)
+        }
+
+        /// The storage of `key`'s group, of an injector at `rank`; made by `make` when the group is new.
+        mutating func storage(
+            for key: ShareKey, rank: Int, make: () -> any LifetimeStorage
+        ) -> any LifetimeStorage {
+            let slot = min(max(rank, 0), factoryOfSlot.count - 1)
+            if factoryOfSlot[slot] == factory {
+                var at = firstOfSlot[slot]
+                while at >= 0 {
+                    if groups[at].key == key { return groups[at].storage }
+                    at = groups[at].next
+                }
+            } else {
+                (factoryOfSlot[slot], firstOfSlot[slot]) = (factory, -1)
+            }
+            let storage = make()
+            groups.append((key, storage, firstOfSlot[slot]))
+            firstOfSlot[slot] = groups.count - 1
+            return storage
+        }
+    }
 }

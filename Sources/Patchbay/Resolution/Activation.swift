@@ -188,13 +188,13 @@ final class Activation: Sendable {
                 collections[CollectionKey(type: binding.provided.key.id, injector: binding.injector), default: []]
                     .append(binding)
             } else {
-                add(binding, to: &bindingsByType, injectorCount: injectorCount, ranks: ranks)
+                add(binding, rank: result.bindings[place].injectorRank, to: &bindingsByType, injectorCount: injectorCount)
             }
         }
         // Each collection is served as one more type, `[T]`, with the same fallback as any.
         for (key, elements) in collections {
             let collection = collectionBinding(of: elements[0].provided.type, elements: elements, injector: key.injector)
-            add(collection, to: &bindingsByType, injectorCount: injectorCount, ranks: ranks)
+            add(collection, rank: ranks[key.injector], to: &bindingsByType, injectorCount: injectorCount)
         }
         let heads = bindingsByType.values.map { serving in
             // The head is the first in injector order: what a request from an
@@ -224,14 +224,13 @@ final class Activation: Sendable {
             hasGraphBindings: hasGraphBindings, chains: chains)
     }
 
-    /// Files `binding` under its type and injector, in a record made for `injectorCount` injectors
-    /// when the type is new. Not `maps[type, default: ...]`: that default is a closure capturing
-    /// the count, and its context was allocated twice per binding, at every activation.
+    /// Files `binding` under its type and injector (at `rank` in the injector order), in a record
+    /// made for `injectorCount` injectors when the type is new. Not `maps[type, default: ...]`: that
+    /// default is a closure capturing the count, and its context was allocated twice per binding.
     private static func add(
-        _ binding: CompiledBinding, to maps: inout [ObjectIdentifier: InjectorServing<CompiledBinding>],
-        injectorCount: Int, ranks: InjectorRanks
+        _ binding: CompiledBinding, rank: Int, to maps: inout [ObjectIdentifier: InjectorServing<CompiledBinding>],
+        injectorCount: Int
     ) {
-        let rank = ranks[binding.injector]
         if let index = maps.index(forKey: binding.key.id) {
             _ = maps.values[index].add(binding, of: binding.injector, rank: rank)
             return

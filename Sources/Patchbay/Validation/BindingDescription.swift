@@ -40,6 +40,9 @@ public struct BindingDescription: Sendable {
     package let lifetimeSource: Lifetime.Source
     /// The injector the binding belongs to.
     public let injector: InjectorName
+    /// The injector's place in the injector order (`Int.max` when it is not in it): found once,
+    /// where the checks, the serving table and compiling each hashed the name again.
+    let injectorRank: Int
     /// The decoded parameters (live catalog only). Set after the binding's other checks when its
     /// parameters are checked on every core (see `ValidationRun.checkDeferredParameters()`).
     var parameters: (any Sendable)?

@@ -242,12 +242,12 @@ package struct ValidationRun {
         if !manifest.decorations.isEmpty { applyDecorations() }
         injectorOrder = Self.injectorOrder(of: manifest)
         ranks = InjectorRanks(injectorOrder)
-        let declared = manifest.injectors.map(Set.init)
         let bindings = manifest.bindings
         candidates.reserveCapacity(bindings.count)
         guard let catalog else {
             for (index, binding) in bindings.enumerated() {
-                let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
+                let rank = ranks[binding.injector]
+                let injectorIsDeclared = checkInjectorIsDeclared(binding, rank: rank)
                 // Without a catalog, a binding with no factory key still counts
                 // for duplicates, as it always has; it is left out of the winners.
                 if binding.factory.isEmpty { anyWithoutFactory = true }
@@ -257,7 +257,7 @@ package struct ValidationRun {
                 candidates.append(BindingDescription(
                     bindings: bindings, index: index, types: nil, typeID: type, factoryPlace: -1, provided: -1,
                     lifetime: lifetime, lifetimeSource: source,
-                    injector: binding.injector, parameters: nil, isBroken: binding.isBroken || !injectorIsDeclared))
+                    injector: binding.injector, injectorRank: rank, parameters: nil, isBroken: binding.isBroken || !injectorIsDeclared))
             }
             resolveOverrides()
             return
@@ -267,7 +267,8 @@ package struct ValidationRun {
         for index in bindings.indices {
             let binding = bindings[index]
             reserveForProblems(seenIn: index, of: bindings.count)
-            let injectorIsDeclared = checkInjectorIsDeclared(binding, declared: declared)
+            let rank = ranks[binding.injector]
+            let injectorIsDeclared = checkInjectorIsDeclared(binding, rank: rank)
             let type = boundType(of: binding, in: catalog)
             if !binding.decorators.isEmpty { noteNamedDecorators(of: binding, in: catalog) }
             // A broken element leaves the type's single binding as it is: only that counts for `T` needs.
@@ -313,7 +314,7 @@ package struct ValidationRun {
                 bindings: bindings, index: index, types: types,
                 typeID: type ?? typeWithoutCatalog(named: binding.protocolName), factoryPlace: factory ?? -1,
                 provided: provided ?? -1, lifetime: lifetime, lifetimeSource: source, injector: binding.injector,
-                parameters: parameters?.value, isBroken: binding.isBroken || !injectorIsDeclared || !checksPass,
+                injectorRank: rank, parameters: parameters?.value, isBroken: binding.isBroken || !injectorIsDeclared || !checksPass,
                 decorators: decorators))
         }
         if !deferredParameters.isEmpty { checkDeferredParameters(in: catalog) }
@@ -331,10 +332,10 @@ package struct ValidationRun {
     }
 
     /// Rule `undeclared-injector`: with an `injectors` list, a binding's custom injector is in it.
-    mutating func checkInjectorIsDeclared(_ binding: Binding, declared: Set<InjectorName>?) -> Bool {
-        guard let declared, let listed = manifest.injectors, binding.injector != .primary,
-            binding.injector != .secondary, !declared.contains(binding.injector)
-        else { return true }
+    /// `rank` is the injector's place in the order, which holds primary, secondary and every listed
+    /// injector: one not in it (`Int.max`) is not listed.
+    mutating func checkInjectorIsDeclared(_ binding: Binding, rank: Int) -> Bool {
+        guard let listed = manifest.injectors, rank == Int.max else { return true }
         if declaredInjectorSuggestions == nil { declaredInjectorSuggestions = SuggestionIndex(listed.map(\.rawValue)) }
         let suggestion = declaredInjectorSuggestions?.suggestions(for: binding.injector.rawValue, limit: 1).first
         report(diagnostic(
@@ -522,7 +523,7 @@ package struct ValidationRun {
         for offset in groupedOrder(count: candidates.count, keyCount: typeCount, key: { candidates[$0].typeID }) {
             anyBroken = anyBroken || candidates[offset].isBroken
             let injector = candidates[offset].injector
-            if !table.add(offset, type: candidates[offset].typeID, injector: injector, rank: ranks[injector]) {
+            if !table.add(offset, type: candidates[offset].typeID, injector: injector, rank: candidates[offset].injectorRank) {
                 repeats = true
                 break
             }

@@ -25,12 +25,12 @@ extension Activation {
         keeping kept: [StorageKey: any LifetimeStorage], cores: Int
     ) -> [CompiledShare] {
         let count = result.bindings.count
-        // Walked factory by factory (see `groupedOrder`): a factory's groups are then its own
+        // Walked factory by factory (see `GroupedOrder`): a factory's groups are then its own
         // small dictionary, where one dictionary of every group missed the cache at each
         // binding of a large manifest.
-        let byFactory = groupedOrder(count: count, keyCount: catalog.definitions.count) {
+        let byFactory = GroupedOrder(count: count, keyCount: catalog.definitions.count) {
             result.bindings[$0].factoryPlace
-        }
+        }.places
         let shares = max(1, min(cores, count / bindingsPerShare))
         // Each share ends where a factory does, at or after its even part.
         var ends: [Int] = []

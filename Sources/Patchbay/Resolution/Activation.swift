@@ -181,14 +181,17 @@ final class Activation: Sendable {
         var collections: [CollectionKey: [CompiledBinding]] = [:]
         let injectorCount = result.injectorOrder.count
         let ranks = InjectorRanks(result.injectorOrder)
-        // Filed type by type (see `groupedOrder`), each type's elements in manifest order.
-        for place in groupedOrder(count: count, keyCount: result.typeCount, key: { result.bindings[$0].typeID }) {
+        // Filed type by type (see `GroupedOrder`), each type's elements in manifest order, and each
+        // type's record made with room for as many injectors as the type has bindings.
+        let byType = GroupedOrder(count: count, keyCount: result.typeCount) { result.bindings[$0].typeID }
+        for place in byType.places {
             let binding = compiled[place]!
             if result.bindings[place].isCollectionElement {
                 collections[CollectionKey(type: binding.provided.key.id, injector: binding.injector), default: []]
                     .append(binding)
             } else {
-                add(binding, rank: result.bindings[place].injectorRank, to: &bindingsByType, injectorCount: injectorCount)
+                let room = min(injectorCount, byType.size(of: result.bindings[place].typeID))
+                add(binding, rank: result.bindings[place].injectorRank, to: &bindingsByType, injectorCount: room, exactly: true)
             }
         }
         // Each collection is served as one more type, `[T]`, with the same fallback as any.
@@ -225,17 +228,17 @@ final class Activation: Sendable {
     }
 
     /// Files `binding` under its type and injector (at `rank` in the injector order), in a record
-    /// made for `injectorCount` injectors when the type is new. Not `maps[type, default: ...]`: that
+    /// made for `injectorCount` injectors (`exactly`: see `InjectorMap`) when the type is new. Not `maps[type, default: ...]`: that
     /// default is a closure capturing the count, and its context was allocated twice per binding.
     private static func add(
         _ binding: CompiledBinding, rank: Int, to maps: inout [ObjectIdentifier: InjectorServing<CompiledBinding>],
-        injectorCount: Int
+        injectorCount: Int, exactly: Bool = false
     ) {
         if let index = maps.index(forKey: binding.key.id) {
             _ = maps.values[index].add(binding, of: binding.injector, rank: rank)
             return
         }
-        var serving = InjectorServing<CompiledBinding>(injectorCount: injectorCount)
+        var serving = InjectorServing<CompiledBinding>(injectorCount: injectorCount, exactly: exactly)
         _ = serving.add(binding, of: binding.injector, rank: rank)
         maps[binding.key.id] = serving
     }

@@ -14,8 +14,13 @@ struct InjectorMap<Value> {
     /// four times.
     private let roomForOthers: Int
 
-    /// An empty map, for the values of at most `injectorCount` injectors.
-    init(injectorCount: Int = 2) { roomForOthers = min(max(injectorCount - 1, 1), 16) }
+    /// An empty map, for the values of at most `injectorCount` injectors. That bound may be the
+    /// manifest's thousands of injectors, so room for at most 16 is made at once; `exactly`: the map
+    /// will hold that many, as when a type's bindings are filed together (see `groupedOrder`), and
+    /// room for them all is made once, where a type of a hundred injectors grew its dictionary three times.
+    init(injectorCount: Int = 2, exactly: Bool = false) {
+        roomForOthers = exactly ? max(injectorCount - 1, 1) : min(max(injectorCount - 1, 1), 16)
+    }
 
     /// The value of `injector`, if it has one.
     @inlinable

@@ -12,8 +12,8 @@ package struct InjectorServing<Value> {
     /// The first binding in injector order, with its injector's place.
     private(set) var first: (rank: Int, value: Value)?
 
-    /// An empty record, for the bindings of at most `injectorCount` injectors.
-    init(injectorCount: Int) { own = InjectorMap(injectorCount: injectorCount) }
+    /// An empty record, for the bindings of at most `injectorCount` injectors (`exactly`: of that many).
+    init(injectorCount: Int, exactly: Bool = false) { own = InjectorMap(injectorCount: injectorCount, exactly: exactly) }
 
     /// Records `value` as `injector`'s own; `rank` is the injector's place in
     /// the order. Returns false when the injector already had one, which

@@ -19,9 +19,14 @@ package struct ServingTable {
     }
 
     /// Records `binding` as `injector`'s binding of `type`; false when the
-    /// injector already had one.
-    package mutating func add(_ binding: Int, type: Int, injector: InjectorName, rank: Int) -> Bool {
-        if types[type] == nil { types[type] = Serving(injectorCount: injectorCount) }
+    /// injector already had one. `bindingsOfType`, when known, sizes a new type's record.
+    package mutating func add(
+        _ binding: Int, type: Int, injector: InjectorName, rank: Int, bindingsOfType: Int? = nil
+    ) -> Bool {
+        if types[type] == nil {
+            types[type] = bindingsOfType.map { Serving(injectorCount: min(injectorCount, $0), exactly: true) }
+                ?? Serving(injectorCount: injectorCount)
+        }
         return types[type]!.add(binding, of: injector, rank: rank)
     }
 

@@ -518,12 +518,16 @@ package struct ValidationRun {
         var table = ServingTable(typeCount: typeCount, injectorCount: injectorOrder.count)
         var repeats = false
         var anyBroken = false
-        // Type by type (see `groupedOrder`), each type's record filled while it is in cache; fields read
+        // Type by type (see `GroupedOrder`), each type's record filled while it is in cache; fields read
         // in place, as `enumerated()` copied each description. Whether any repeats is the same in any order.
-        for offset in groupedOrder(count: candidates.count, keyCount: typeCount, key: { candidates[$0].typeID }) {
+        let byType = GroupedOrder(count: candidates.count, keyCount: typeCount) { candidates[$0].typeID }
+        for offset in byType.places {
             anyBroken = anyBroken || candidates[offset].isBroken
-            let injector = candidates[offset].injector
-            if !table.add(offset, type: candidates[offset].typeID, injector: injector, rank: candidates[offset].injectorRank) {
+            let type = candidates[offset].typeID
+            if !table.add(
+                offset, type: type, injector: candidates[offset].injector, rank: candidates[offset].injectorRank,
+                bindingsOfType: byType.size(of: type))
+            {
                 repeats = true
                 break
             }

@@ -731,21 +731,25 @@ struct CompileSharesTests {
         for shape in shapes { #expect(shape == expected) }
     }
 
-    // MARK: - groupedOrder and validation
+    // MARK: - GroupedOrder and validation
 
     @Test func groupedOrderIsAStableCountingSortWithStraysLast() {
         let keys = [3, -1, 0, 3, 7, 1, 0, 2, 99, 1, 3, Int.min, Int.max]
-        let order = groupedOrder(count: keys.count, keyCount: 4) { keys[$0] }
-        #expect(order == [2, 6, 5, 9, 7, 0, 3, 10, 1, 4, 8, 11, 12])
-        #expect(groupedOrder(count: 0, keyCount: 4) { _ in 0 }.isEmpty)
-        #expect(groupedOrder(count: 3, keyCount: 0) { $0 } == [0, 1, 2])
-        #expect(groupedOrder(count: 3, keyCount: -2) { $0 - 1 } == [0, 1, 2])
-        // Random keys: a permutation, sorted by key (strays as keyCount), stable.
+        let order = GroupedOrder(count: keys.count, keyCount: 4) { keys[$0] }
+        #expect(order.places == [2, 6, 5, 9, 7, 0, 3, 10, 1, 4, 8, 11, 12])
+        // Each group's size, strays counted in the last: what a type's record is made with room for.
+        #expect((0..<4).map(order.size(of:)) == [2, 2, 1, 3])
+        #expect(order.size(of: -1) == 5 && order.size(of: 4) == 5 && order.size(of: Int.max) == 5)
+        #expect(GroupedOrder(count: 0, keyCount: 4) { _ in 0 }.places.isEmpty)
+        #expect(GroupedOrder(count: 3, keyCount: 0) { $0 }.places == [0, 1, 2])
+        #expect(GroupedOrder(count: 3, keyCount: -2) { $0 - 1 }.places == [0, 1, 2])
+        // Random keys: a permutation, sorted by key (strays as keyCount), stable, with each group's size.
         var random = SplitMix(seed: 7)
         let many = (0..<5_000).map { _ in Int(random.next() % 40) - 3 }
-        let grouped = groupedOrder(count: many.count, keyCount: 30) { many[$0] }
+        let grouped = GroupedOrder(count: many.count, keyCount: 30) { many[$0] }
         let effective = many.map { $0 >= 0 && $0 < 30 ? $0 : 30 }
-        #expect(grouped == many.indices.sorted { (effective[$0], $0) < (effective[$1], $1) })
+        #expect(grouped.places == many.indices.sorted { (effective[$0], $0) < (effective[$1], $1) })
+        for key in 0...30 { #expect(grouped.size(of: key) == effective.filter { $0 == key }.count) }
     }
 
     /// Validation fills its serving table type by type: duplicates of several types, interleaved

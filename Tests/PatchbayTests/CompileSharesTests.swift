@@ -242,7 +242,7 @@ struct CompileSharesTests {
         let catalog = try Self.catalog()
         let manifest = try Self.load(Self.generated(injectorCount: 3_000, seed: 71, loneAt: [0, 1_499, 1_500, 2_999]))
         #expect(manifest.bindings.count >= 10_000)
-        #expect(manifest.bindings.count >= 2 * Activation.bindingsPerShare * 1)
+        #expect(manifest.bindings.count >= 2 * ParallelMap.itemsPerShare * 1)
         let (result, one) = try Self.expectEveryCoreAgrees(manifest, catalog: catalog)
         let shape = Self.shape(one)
         // The manifest reaches what the tests mean to cover: every lifetime, chains, shared storages.
@@ -268,7 +268,7 @@ struct CompileSharesTests {
     @Test func servingElementsAndChainsFollowTheManifestOnEightCores() throws {
         let catalog = try Self.catalog()
         let manifest = try Self.load(Self.generated(injectorCount: 2_100, seed: 9))
-        #expect(manifest.bindings.count >= 2 * Activation.bindingsPerShare)  // two shares at least
+        #expect(manifest.bindings.count >= 2 * ParallelMap.itemsPerShare)  // two shares at least
         let result = try Activation.validate(manifest, catalog: catalog)
         let activation = Activation.compile(result, of: manifest, catalog: catalog, cores: 8)
         var own: [String: Int] = [:]
@@ -464,7 +464,7 @@ struct CompileSharesTests {
             total += perFactory[factory]!
             factoryEnds.append(total)
         }
-        let shares = max(1, min(cores, count / Activation.bindingsPerShare))
+        let shares = max(1, min(cores, count / ParallelMap.itemsPerShare))
         var ends: [Int] = [], last = 0
         for share in 1...shares {
             let end = factoryEnds.first { $0 >= max(last, share * count / shares) } ?? count
@@ -477,14 +477,14 @@ struct CompileSharesTests {
     @Test func aBoundaryAtAFactoryChangeStaysThere() throws {
         let catalog = try Self.catalog()
         // 4,096 bindings of widget-0, then 4,096 of widget-1: the even split falls where the factory changes.
-        let injectors = Self.injectors(2 * Activation.bindingsPerShare)
+        let injectors = Self.injectors(2 * ParallelMap.itemsPerShare)
         let manifest = try Self.load(Self.plain(injectors.enumerated().map { offset, injector in
-            ("Widget", offset < Activation.bindingsPerShare ? "widget-0" : "widget-1", injector)
+            ("Widget", offset < ParallelMap.itemsPerShare ? "widget-0" : "widget-1", injector)
         }))
         let result = try Activation.validate(manifest, catalog: catalog)
         let two = Self.shares(result, manifest, catalog, cores: 2)
         Self.expectWholeFactories(two, of: result, cores: 2)
-        #expect(two.map(\.count) == [Activation.bindingsPerShare, Activation.bindingsPerShare])
+        #expect(two.map(\.count) == [ParallelMap.itemsPerShare, ParallelMap.itemsPerShare])
         for cores in [1, 3, 8] { Self.expectWholeFactories(Self.shares(result, manifest, catalog, cores: cores), of: result, cores: cores) }
         try Self.expectEveryCoreAgrees(manifest, catalog: catalog)
     }
@@ -494,7 +494,7 @@ struct CompileSharesTests {
     /// unlike factory order: every share is whole factories, ending where the rule says.
     @Test func sharesEndAtTheFirstFactoryEndAfterTheirPart() throws {
         let catalog = try Self.catalog()
-        let share = Activation.bindingsPerShare
+        let share = ParallelMap.itemsPerShare
         let layouts: [[Int]] = [
             [share - 1, 1, share],  // widget-1, one binding, ends exactly at the split
             [share, 1, share - 1],
@@ -526,7 +526,7 @@ struct CompileSharesTests {
         let catalog = try Self.catalog()
         // Factory sizes around the even split of 3 shares, with one-binding factories (lone-k)
         // right where a split falls, and manifest order unlike factory order.
-        let count = 3 * Activation.bindingsPerShare + 5
+        let count = 3 * ParallelMap.itemsPerShare + 5
         let injectors = Self.injectors(count)
         var entries: [(String, String, InjectorName)] = []
         for (offset, injector) in injectors.enumerated() {
@@ -556,7 +556,7 @@ struct CompileSharesTests {
     @Test func manyOneBindingFactoriesSplitEvenly() throws {
         // Factories of one binding each: every split falls between two factories.
         var catalog = FactoryCatalog()
-        let count = 2 * Activation.bindingsPerShare + 2
+        let count = 2 * ParallelMap.itemsPerShare + 2
         for k in 0..<count { catalog.register("solo-\(k)", product: Part.self, provides: (any Widget).self) { Part(tag: "s\(k)") } }
         let injectors = Self.injectors(count)
         // Bound in reverse registration order: factory order is the manifest's backwards.
@@ -605,7 +605,7 @@ struct CompileSharesTests {
     @Test func keptStoragesLandWhereOneCoreLandsThem() throws {
         let catalog = try Self.catalog()
         let manifest = try Self.load(Self.generated(injectorCount: 2_100, seed: 31, loneAt: [0, 1_050, 2_099]))
-        #expect(manifest.bindings.count >= 2 * Activation.bindingsPerShare)  // two shares at least
+        #expect(manifest.bindings.count >= 2 * ParallelMap.itemsPerShare)  // two shares at least
         let result = try Activation.validate(manifest, catalog: catalog)
         let base = Activation.compile(result, of: manifest, catalog: catalog, cores: 1)
         // Everything kept, then two thirds (so a group's first binding may have none kept while a later one has).
@@ -716,7 +716,7 @@ struct CompileSharesTests {
     @Test func concurrentCompilesOnEveryCoreAgree() async throws {
         let catalog = try Self.catalog()
         let manifest = try Self.load(Self.generated(injectorCount: 2_100, seed: 53))
-        #expect(manifest.bindings.count >= 2 * Activation.bindingsPerShare)  // two shares at least
+        #expect(manifest.bindings.count >= 2 * ParallelMap.itemsPerShare)  // two shares at least
         let result = try Activation.validate(manifest, catalog: catalog)
         let expected = Self.shape(Activation.compile(result, of: manifest, catalog: catalog, cores: 1))
         let shapes = await withTaskGroup(of: Shape.self) { group in

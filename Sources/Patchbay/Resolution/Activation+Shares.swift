@@ -13,10 +13,6 @@ extension Activation {
         var hasGraphBindings = false
     }
 
-    /// Below this many bindings a manifest is compiled on the calling thread
-    /// alone: a second thread's start costs more than it saves.
-    static let bindingsPerShare = 4_096
-
     /// Every binding of `result` compiled, in shares of whole factories: the
     /// bindings that share instances are always of one factory (see `ShareKey`),
     /// so no two shares need each other, and each runs on a core of its own.
@@ -31,7 +27,7 @@ extension Activation {
         let byFactory = GroupedOrder(count: count, keyCount: catalog.definitions.count) {
             result.bindings[$0].factoryPlace
         }.places
-        let shares = max(1, min(cores, count / bindingsPerShare))
+        let shares = ParallelMap.shares(of: count, cores: cores)
         // Each share ends where a factory does, at or after its even part.
         var ends: [Int] = []
         var end = 0

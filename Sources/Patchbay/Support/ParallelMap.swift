@@ -5,6 +5,15 @@ import Foundation
 /// check of a folder reads and validates each manifest on its own, so a
 /// folder of many is checked on every core, and says the same as one core would.
 enum ParallelMap {
+    /// Below this many items to a share, work is not split: a thread's start
+    /// and the merge cost more than a share of fewer saves.
+    static let itemsPerShare = 4_096
+
+    /// Into how many shares `count` items of one job are split on `cores`
+    /// cores: one per core, each of at least ``itemsPerShare`` items; 1 (the
+    /// calling thread alone) for fewer than twice that.
+    static func shares(of count: Int, cores: Int) -> Int { max(1, min(cores, count / itemsPerShare)) }
+
     /// `transform` of each index of `0..<count`, computed on up to `jobs`
     /// threads (nil or 0: one per active core, as `patchbay check --jobs 0`
     /// says; 1: in order on this thread), and returned in index order

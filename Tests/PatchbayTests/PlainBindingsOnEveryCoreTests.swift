@@ -10,8 +10,8 @@ import Testing
 struct PlainBindingsOnEveryCoreTests {
     // MARK: - Helpers
 
-    /// Enough bindings for the runs: two of `bindingsPerPlainRun`.
-    static let least = 2 * ManifestParser.bindingsPerPlainRun
+    /// Enough bindings for the runs: two of `ParallelMap.itemsPerShare`.
+    static let least = 2 * ParallelMap.itemsPerShare
 
     static func parse(_ data: Data, threads: Int) -> (Manifest?, [Diagnostic]) {
         var parser = ManifestParser(file: "plain.json", maxBytes: .max, maxDepth: 64)
@@ -108,7 +108,7 @@ struct PlainBindingsOnEveryCoreTests {
     static func boundaries(_ count: Int) -> Set<Int> {
         var offsets: Set<Int> = [0, 1, count - 2, count - 1]
         for threads in [2, 3, 8] {
-            let shares = min(threads, count / ManifestParser.bindingsPerPlainRun)
+            let shares = min(threads, count / ParallelMap.itemsPerShare)
             let run = (count + shares - 1) / shares
             for share in 1..<shares { offsets.formUnion([share * run - 1, share * run, share * run + 1]) }
         }
@@ -142,8 +142,8 @@ struct PlainBindingsOnEveryCoreTests {
     }
 
     /// Two runs on any thread count; three on 3 or 8 threads; four on 8.
-    @Test(arguments: [(ManifestParser.bindingsPerPlainRun * 2, [2]), (ManifestParser.bindingsPerPlainRun * 3 + 1, [2, 3]),
-                      (ManifestParser.bindingsPerPlainRun * 4 + 7, [2, 3, 8])])
+    @Test(arguments: [(ParallelMap.itemsPerShare * 2, [2]), (ParallelMap.itemsPerShare * 3 + 1, [2, 3]),
+                      (ParallelMap.itemsPerShare * 4 + 7, [2, 3, 8])])
     func bindingsThatAreNotPlainAtTheRunsBoundariesStandWhereOneThreadPutsThem(count: Int, threads: [Int]) throws {
         let offsets = Self.boundaries(count)
         let data = Self.manifest(Self.mix(count, every: nil, offsets: offsets))

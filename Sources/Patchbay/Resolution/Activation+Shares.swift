@@ -21,9 +21,9 @@ extension Activation {
         keeping kept: [StorageKey: any LifetimeStorage], cores: Int
     ) -> [CompiledShare] {
         let count = result.bindings.count
-        // Walked factory by factory (see `GroupedOrder`): a factory's groups are then its own
-        // small dictionary, where one dictionary of every group missed the cache at each
-        // binding of a large manifest.
+        // Walked factory by factory (see `GroupedOrder`): a factory's groups are then its own,
+        // found by injector place (`ShareGroups`) and forgotten at the next factory, where one
+        // dictionary of every group missed the cache at each binding of a large manifest.
         let byFactory = GroupedOrder(count: count, keyCount: catalog.definitions.count) {
             result.bindings[$0].factoryPlace
         }.places

@@ -37,7 +37,7 @@ struct ManifestDocument: Decodable {
 /// present one. Plain optionals and a flag, not double optionals: the parser
 /// reads every binding's fields, and a `String??` was copied through the
 /// runtime's generic witnesses, a copy each several times a retain.
-struct BindingDocument: Decodable, Sendable {
+struct BindingDocument: Decodable {
     private(set) var isDecoded = true
     var protocolName, factory, lifetime, injector: String?
 

@@ -167,13 +167,7 @@ struct ManifestParser {
             let decodedBindings = decoded?.bindings
             manifest.bindings.reserveCapacity(elements.count)
             let prefix = "/\(ManifestKey.bindings)/"
-            // A large manifest's plain bindings are made on every core first; the loop takes each as it is.
-            let plain = Self.plainBindings(elements, decoded: decodedBindings, prefix: prefix, in: source, threads: threads)
             for (offset, element) in elements.enumerated() {
-                if let plain, let binding = plain.runs[offset / plain.run][offset % plain.run] {
-                    manifest.bindings.append(binding)
-                    continue
-                }
                 let pointer = prefix + String(offset)
                 guard element.kind == .object else {
                     report(.wrongType, "each binding must be an object with '\(BindingKey.protocol)' (or "
@@ -314,7 +308,7 @@ struct ManifestParser {
     /// lifetime and a non-empty string. Then no member needs finding by its key, nor a place: nearly
     /// every binding of a manifest, whose members were filed one by one (a tenth of activation above
     /// `JSONDecoder`'s own cost). False for any other, which is read member by member.
-    static func appendPlainBinding(
+    private static func appendPlainBinding(
         _ object: JSONPlace, decoded: BindingDocument, to bindings: inout [Binding]
     ) -> Bool {
         // Decoded strings are members present; a member absent, null or of another type is nil. So when

@@ -16,7 +16,7 @@ struct InjectorMap<Value> {
 
     /// An empty map, for the values of at most `injectorCount` injectors. That bound may be the
     /// manifest's thousands of injectors, so room for at most 16 is made at once; `exactly`: the map
-    /// will hold that many, as when a type's bindings are filed together (see `groupedOrder`), and
+    /// will hold that many, as when a type's bindings are filed together (see `GroupedOrder`), and
     /// room for them all is made once, where a type of a hundred injectors grew its dictionary three times.
     init(injectorCount: Int = 2, exactly: Bool = false) {
         roomForOthers = exactly ? max(injectorCount - 1, 1) : min(max(injectorCount - 1, 1), 16)

@@ -89,7 +89,7 @@ extension ManifestValidator {
         run.checkBindings()
         let winners = run.winners
         let serving = run.servingTable(winners)
-        let collections = CollectionTable(winners, typeCount: run.typeCount, ranks: run.ranks)
+        let collections = CollectionTable(winners, typeCount: run.typeCount)
         var needs: [[DependencyVerdicts.Need]?] = winners.map {
             $0.factoryPlace >= 0 && catalog?.needs($0.factoryPlace) != nil ? [] : nil
         }

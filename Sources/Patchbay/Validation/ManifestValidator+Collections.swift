@@ -111,13 +111,13 @@ package struct CollectionTable {
     private var lists: [Int: [Int]] = [:]
 
     /// The collections of `bindings`' elements; `typeCount` bounds their types' numbers.
-    package init(_ bindings: [BindingDescription], typeCount: Int, ranks: InjectorRanks) {
+    package init(_ bindings: [BindingDescription], typeCount: Int) {
         heads = ServingTable(typeCount: typeCount)
         for (offset, binding) in bindings.enumerated() where binding.isCollectionElement {
             if let head = heads[binding.typeID]?.own(binding.injector) {
                 lists[head]!.append(offset)
             } else {
-                _ = heads.add(offset, type: binding.typeID, injector: binding.injector, rank: ranks[binding.injector])
+                _ = heads.add(offset, type: binding.typeID, injector: binding.injector, rank: binding.injectorRank)
                 lists[offset] = [offset]
             }
         }

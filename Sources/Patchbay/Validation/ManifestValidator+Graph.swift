@@ -44,7 +44,7 @@ extension ValidationRun {
     func servingTable(_ bindings: [BindingDescription]) -> ServingTable {
         var table = ServingTable(typeCount: typeCount, injectorCount: injectorOrder.count)
         for (offset, binding) in bindings.enumerated() where !binding.isCollectionElement {
-            _ = table.add(offset, type: binding.typeID, injector: binding.injector, rank: ranks[binding.injector])
+            _ = table.add(offset, type: binding.typeID, injector: binding.injector, rank: binding.injectorRank)
         }
         return table
     }
@@ -53,7 +53,7 @@ extension ValidationRun {
     mutating func checkGraph() {
         guard let catalog else { return }
         let table = serving ?? servingTable(effective)
-        let collections = anyCollectionElement ? CollectionTable(effective, typeCount: typeCount, ranks: ranks) : nil
+        let collections = anyCollectionElement ? CollectionTable(effective, typeCount: typeCount) : nil
         let effective = self.effective
         let edges = Self.followNeeds(of: effective, serving: table, collections: collections, in: catalog) {
             ownerPlace, need, found in

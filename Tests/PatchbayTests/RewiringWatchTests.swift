@@ -23,9 +23,9 @@ import Testing
         }
     }
 
-    /// Whether `condition` holds within five minutes. What it waits for runs in a task of the
-    /// cooperative pool, which the whole suite under sanitizers on a loaded 2-core machine has kept busy
-    /// for over a minute; a wait that succeeds costs only its own time.
+    /// Whether `condition` holds within five minutes: a generous bound, as a wait that succeeds costs
+    /// only its own time. What it waits for runs in a rewiring's own task, ahead of the suite's other
+    /// work (`RewiringBacklogTests`); this test's own steps may still wait behind that work.
     private func eventually(_ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(300)
         while Date() < deadline {

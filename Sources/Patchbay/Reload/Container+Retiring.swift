@@ -102,9 +102,9 @@ extension Container {
         retiring.withLock { work in
             let number = work.nextTask
             work.nextTask += 1
-            // At the default priority, whatever the thread that ended the last lease: a busy server's
-            // requests must not starve the shutdown of a pool they no longer use.
-            work.tasks[number] = Task.detached(priority: .medium) { [self] in
+            // Whatever the thread that ended the last lease: a busy server's requests must not starve
+            // the shutdown of a pool they no longer use (see `TaskPriority.rewiring`).
+            work.tasks[number] = Task.detached(priority: .rewiring) { [self] in
                 for retirement in due {
                     let failures = await shutDown(retirement.cells, sparing: currentActivation())
                     if let report = retirement.report {

@@ -38,7 +38,9 @@ extension Container {
     ///   - start: When given, starts each new wiring before it serves, as
     ///     ``activate(_:isolation:startingWith:)`` does: a wiring it fails to start
     ///     is rejected (`start-up-failed`) and the one in force keeps serving.
-    ///     No other change is read while it runs.
+    ///     No other change is read while it runs. It runs in a task of high
+    ///     priority (`TaskPriority.high`), so that requests queued at the
+    ///     default priority do not hold it back.
     /// - Returns: The handle that keeps the watch running.
     public func watch(
         _ url: URL,
@@ -79,7 +81,8 @@ public enum ManifestReloadEvent: Sendable, Hashable {
     /// reverse order of making). Told once for every generation replaced,
     /// even when there was nothing to shut down, so that an app can stop
     /// what it started for that wiring; `failures` holds a `shutdown-failed`
-    /// diagnostic for each shutdown that threw, empty when none did.
+    /// diagnostic for each shutdown that threw, empty when none did. The
+    /// shutdowns run in a task of high priority, as a watch's start does.
     case retired(generation: Int, failures: [Diagnostic])
 }
 

@@ -275,9 +275,9 @@ final class ManifestWatcher: Sendable {
             // Started in a task; no other change is read meanwhile (a tick waits, see `tick()`), and what it
             // led to is told on the queue, as every event.
             state.starting = true
-            // At the default priority, not the watch queue's (utility by default), which a busy
-            // process may leave waiting for a long time: the new wiring should start when it is read.
-            Task(priority: .medium) { [self] in
+            // Not at the watch queue's priority (utility by default), nor behind a busy server's
+            // requests: the new wiring should start when it is read (see `TaskPriority.rewiring`).
+            Task(priority: .rewiring) { [self] in
                 let event: ManifestReloadEvent
                 do throws(ManifestError) {
                     try await container.activate(manifest, startingWith: starting, reporting: report)

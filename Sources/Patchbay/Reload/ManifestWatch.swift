@@ -40,7 +40,10 @@ extension Container {
     ///     is rejected (`start-up-failed`) and the one in force keeps serving.
     ///     No other change is read while it runs. It runs in a task of high
     ///     priority (`TaskPriority.high`), so that requests queued at the
-    ///     default priority do not hold it back.
+    ///     default priority do not hold back its own steps (what it awaits
+    ///     elsewhere runs at that work's priority); a `Task { }` it makes
+    ///     inherits high priority, so give a long-running service's task the
+    ///     priority it should have.
     /// - Returns: The handle that keeps the watch running.
     public func watch(
         _ url: URL,

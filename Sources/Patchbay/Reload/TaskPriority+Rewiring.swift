@@ -2,11 +2,14 @@
 // a new wiring, and the shutdown of a wiring it retired.
 
 extension TaskPriority {
-    /// Above a server's requests (the default priority), so that a rewiring is not kept waiting
-    /// behind them. The global executor runs the jobs of one priority in the order they were
-    /// queued: a start queued at the requests' priority behind a backlog of them started only
-    /// once the whole backlog had run (`RewiringBacklogTests`), which under a loaded full test
-    /// suite was over five minutes. Both tasks are short and rare, and what waits on them is the
-    /// wiring every request will use, and the release of what the old one held (a pool's connections).
+    /// Not the priority of a server's requests (the default), so that a rewiring is not kept
+    /// waiting behind them: the global executor runs the jobs of one priority in the order they
+    /// were queued, and a start queued at the requests' priority behind a backlog of them began
+    /// only once the whole backlog had run (`RewiringBacklogTests`; under a loaded full test
+    /// suite, over five minutes). On Linux, Dispatch serves each priority with threads of its own,
+    /// so any other priority would do; on Apple platforms one pool serves higher priorities first,
+    /// so it is above the requests'. Rewiring is rare, and what waits on it is the wiring every
+    /// request will use, or the release of what the old one held (a pool's connections). What
+    /// these tasks await elsewhere (a service started in another task) runs at its own priority.
     static let rewiring = TaskPriority.high
 }

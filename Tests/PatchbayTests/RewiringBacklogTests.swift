@@ -18,7 +18,7 @@ import Glibc
 
     /// Default-priority work that holds every thread of the default priority until opened, as a
     /// busy server's requests hold theirs: a job per core, each blocking its thread. A job of the
-    /// default priority queued meanwhile cannot run before `open()`; one of another priority can.
+    /// default priority queued meanwhile cannot run before `open()` (or a minute); one of another priority can.
     final class Backlog: Sendable {
         let count = ProcessInfo.processInfo.activeProcessorCount
         private let state = Locked((started: 0, finished: 0, isOpen: false))
@@ -26,8 +26,10 @@ import Glibc
             for _ in 0..<count {
                 Task(priority: .medium) { [state] in
                     state.withLock { $0.started += 1 }
-                    // Blocking on purpose: the thread is held, as a request that computes holds it.
-                    while !state.withLock({ $0.isOpen }) { usleep(1_000) }
+                    // Blocking on purpose: the thread is held, as a request that computes holds it;
+                    // for a minute at most, so that a platform where nothing else could run then fails, not hangs.
+                    let deadline = Date().addingTimeInterval(60)
+                    while !state.withLock({ $0.isOpen }) && Date() < deadline { usleep(1_000) }
                     state.withLock { $0.finished += 1 }
                 }
             }
@@ -35,16 +37,6 @@ import Glibc
         var started: Int { state.withLock { $0.started } }
         var finished: Int { state.withLock { $0.finished } }
         func open() { state.withLock { $0.isOpen = true } }
-    }
-
-    /// Whether `condition` holds within `seconds`, polled every 2 ms.
-    private static func eventually(within seconds: Double, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-        return condition()
     }
 
     /// Runs `trigger` once a backlog (put in `holder`) holds every default-priority thread, and
@@ -90,7 +82,7 @@ import Glibc
             seen: { startedUnder.withLock { $0 } })
         let under = try #require(seen, "the new wiring did not start within 30 s of the change, behind the backlog")
         #expect(under.started == count && under.finished == 0, "started with \(under) of \(count) jobs started and finished")
-        #expect(await Self.eventually(within: 300) { container.generation == 2 })
+        #expect(await eventually(within: 300) { container.generation == 2 })
     }
 
     /// A singleton that records, when shut down, the backlog's progress.

@@ -174,7 +174,6 @@ package struct ValidationRun {
     /// Which binding of `effective` serves each type from each injector.
     var serving: ServingTable?
     var injectorOrder: [InjectorName] = []
-    var ranks = InjectorRanks([])
     /// Which catalog factories some binding names (see ``ValidationResult/namedFactories``).
     var namedFactories: [Bool]
     /// The decoder of parameter types, made when the first binding with parameters is checked.
@@ -241,7 +240,8 @@ package struct ValidationRun {
     mutating func checkBindings() {
         if !manifest.decorations.isEmpty { applyDecorations() }
         injectorOrder = Self.injectorOrder(of: manifest)
-        ranks = InjectorRanks(injectorOrder)
+        // Each binding's place in the order is found here once and kept in its description.
+        let ranks = InjectorRanks(injectorOrder)
         let bindings = manifest.bindings
         candidates.reserveCapacity(bindings.count)
         guard let catalog else {
